@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { data, redirect } from "@remix-run/node";
+import type { MenuItem } from "../contracts/crm";
+import { isPathAllowed } from "./lib/access";
+import { menuForWorkType } from "./lib/menu";
+import { listMenus } from "./services/crm.server";
+import type { Caller } from "./services/upstream.server";
+import { requireCsrf } from "./security.server";
+import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session.server";
+
+export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
+
+/**
+ * Menus per token, kept briefly: Remix runs a page's loaders in parallel and each checks access,
+ * so without this one page view would ask the platform for the same menu several times.
+ */
+const MENU_TTL_MS = 30_000;
+const menuCache = new Map<string, { expires: number; menu: Promise<MenuItem[]> }>();
+
+function cachedMenu(caller: Caller): Promise<MenuItem[]> {
+  const key = createHash("sha256").update(caller.token).digest("hex");
+  const now = Date.now();
+  const hit = menuCache.get(key);
+  if (hit && hit.expires > now) return hit.menu;
+  if (menuCache.size > 10_000) {
+    for (const [k, v] of menuCache) if (v.expires <= now) menuCache.delete(k);
+  }
+  const menu = listMenus(caller);
+  menuCache.set(key, { expires: now + MENU_TTL_MS, menu });
+  menu.catch(() => menuCache.delete(key));
+  return menu;
+}
+
+export function callerFor(auth: SignedIn, request: Request): Caller {
+  return {
+    token: auth.token,
+    customerId: auth.user.customerId,
+    userId: auth.user.id,
+    endSession: () => signOutRedirect(request),
+  };
+}
+
+/** Signed in, or off to sign-in with a way back. */
+export async function requireUser(request: Request): Promise<SignedIn> {
+  const auth = await getSignedIn(request);
+  if (!auth) throw redirect(loginUrl(request));
+  return auth;
+}
+
+/**
+ * Every loader and action calls this for itself (design.md §3): signed in, and the request's
+ * path entitled by the user's menu (spec §2/§6), or a 403.
+ */
+export async function requireAccess(request: Request): Promise<Access> {
+  const auth = await requireUser(request);
+  const caller = callerFor(auth, request);
+  const menu = menuForWorkType(await cachedMenu(caller), auth.user.workType);
+  if (!isPathAllowed(new URL(request.url).pathname, menu)) {
+    throw data({ message: "无权访问该页面", status: 403, what: "权限校验" }, { status: 403 });
+  }
+  return { ...auth, caller, menu };
+}
+
+/** For actions: access, then the form with its CSRF token checked. */
+export async function requireActionAccess(request: Request): Promise<{ access: Access; form: FormData }> {
+  const access = await requireAccess(request);
+  const form = await request.formData();
+  await requireCsrf(request, form);
+  return { access, form };
+}

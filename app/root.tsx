@@ -1,0 +1,78 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { HoneypotProvider } from "remix-utils/honeypot/react";
+import primeIcons from "primeicons/primeicons.css?url";
+import theme from "primereact/resources/themes/lara-light-blue/theme.css?url";
+import structure from "./styles/primereact-structure.css?url";
+import appStyles from "./styles/app.css?url";
+import { brandFor, logoFor } from "./brand.server";
+import { PageErrorBoundary } from "./components/error-boundary";
+import { BRANDS, pageTitle } from "./lib/brand";
+import { screenTitle, wantsHydration } from "./lib/handle";
+import { useNonce } from "./lib/nonce";
+import { csrf, honeypot } from "./security.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: theme },
+  { rel: "stylesheet", href: structure },
+  { rel: "stylesheet", href: primeIcons },
+  { rel: "stylesheet", href: appStyles },
+];
+
+/** Public data only: the brand, its logo, and the CSRF token every form carries. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const brand = brandFor(request);
+  const [logo, [csrfToken, csrfCookie]] = await Promise.all([logoFor(brand), csrf.commitToken(request)]);
+  return data(
+    { brand, logo, csrfToken, honeypot: honeypot.getInputProps() },
+    csrfCookie ? { headers: { "Set-Cookie": csrfCookie } } : undefined,
+  );
+}
+
+export type RootData = typeof loader;
+export const useRootData = () => useRouteLoaderData<RootData>("root");
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRootData();
+  const matches = useMatches();
+  const nonce = useNonce();
+  const hydrate = wantsHydration(matches);
+  return (
+    <html lang="zh-CN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{pageTitle(screenTitle(matches), root?.brand ?? BRANDS.default)}</title>
+        {root?.logo ? <link rel="icon" href={root.logo} /> : null}
+        <Meta />
+        <Links />
+      </head>
+      <body className={`sb-brand-${root?.brand.key ?? "default"}`}>
+        {children}
+        {/* Zero JavaScript by default: only routes that ask for it hydrate (decision 001). */}
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const root = useRootData();
+  return (
+    <AuthenticityTokenProvider token={root?.csrfToken ?? ""}>
+      <HoneypotProvider {...(root?.honeypot ?? {})}>
+        <Outlet />
+      </HoneypotProvider>
+    </AuthenticityTokenProvider>
+  );
+}
+
+export { PageErrorBoundary as ErrorBoundary };

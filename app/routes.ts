@@ -1,0 +1,49 @@
+import { type RouteConfig, index, layout, prefix, route } from "@remix-run/route-config";
+
+// The route tree of spec §2, written out. Public pages sit outside the shell; every screen of the
+// root layout '/' sits inside it. Each screen's loader and action checks access for itself.
+export default [
+  ...prefix("user", [
+    route("login", "routes/user/login.tsx"),
+    route("logout", "routes/user/logout.ts"),
+    route("reset", "routes/user/reset.tsx"),
+    route("registe", "routes/user/registe.tsx"),
+    route("fillInformation", "routes/user/fill-information.tsx"),
+    route("preferences", "routes/user/preferences.ts"),
+  ]),
+  ...prefix("error", [
+    route("403", "routes/error/403.tsx"),
+    route("404", "routes/error/404.tsx"),
+    route("restore", "routes/error/restore.tsx"),
+  ]),
+  route("health", "routes/health.ts"),
+
+  layout("routes/shell/route.tsx", [
+    index("routes/home/route.tsx"),
+    route("access", "routes/access/route.tsx"),
+    route("achievement", "routes/achievement/route.tsx"),
+    route("callHistory", "routes/call-history/route.tsx"),
+    route("callLog", "routes/call-log/route.tsx"),
+    route("inspectionSuccess", "routes/inspection-success/route.tsx"),
+    route("textWorkBench", "routes/text-work-bench/route.tsx"),
+    route("workBench", "routes/work-bench/route.tsx"),
+    route("workBench/ty", "routes/work-bench-ty/route.tsx"),
+    route("agentTask/businessRecord", "routes/agent-task-business-record/route.tsx"),
+    route("agentTask/my", "routes/agent-task-my/route.tsx"),
+    route("agentTask/:id?", "routes/agent-task/route.tsx"),
+    route("businessTemplate/record/:id?", "routes/business-template-record/route.tsx"),
+    route("incoming/businessRecord", "routes/incoming-business-record/route.tsx"),
+    route("incoming/call", "routes/incoming-call/route.tsx"),
+    route("incoming/history", "routes/incoming-history/route.tsx"),
+    route("knowledgeBase/config", "routes/knowledge-base-config/route.tsx"),
+    route("manMachine/coordination", "routes/man-machine-coordination/route.tsx"),
+    route("manual/dataDistribution", "routes/manual-data-distribution/route.tsx"),
+    route("manual/preview", "routes/manual-preview/route.tsx"),
+    route("monitor/agent", "routes/monitor-agent/route.tsx"),
+    route("text/businessRecord", "routes/text-business-record/route.tsx"),
+    route("text/call", "routes/text-call/route.tsx"),
+  ]),
+
+  // Anything else: 'This page could not be found' with status 404 (spec §2, §8).
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

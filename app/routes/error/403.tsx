@@ -1,0 +1,16 @@
+import { ForbiddenPage } from "../../components/error-boundary";
+import type { RouteHandle } from "../../lib/handle";
+
+export const handle: RouteHandle = { title: "403" };
+
+export async function loader() {
+  return null;
+}
+
+export default function Forbidden() {
+  return (
+    <main className="sb-error-main">
+      <ForbiddenPage />
+    </main>
+  );
+}

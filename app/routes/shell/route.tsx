@@ -1,0 +1,74 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { requireAccess } from "../../access.server";
+import { PageErrorBoundary } from "../../components/error-boundary";
+import { MenuTree } from "../../components/menu-tree";
+import { activeMenuUrl } from "../../lib/access";
+import { labelOf, ROLES, workTypeLabel } from "../../../contracts/codes";
+import { useRootData } from "../../root";
+import { isSidebarOpen } from "../../session.server";
+
+/** The root layout '/' of spec §2: top bar, the entitled menu, and the screen. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const { realName, userName, role, workType } = access.user;
+  return { user: { realName, userName, role, workType }, menu: access.menu, sidebarOpen: await isSidebarOpen(request) };
+}
+
+export default function Shell() {
+  const { user, menu, sidebarOpen } = useLoaderData<typeof loader>();
+  const root = useRootData();
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const main = useRef<HTMLElement>(null);
+
+  // Spec §2: the scroll area resets to the top on each navigation (documents reset by themselves).
+  useEffect(() => {
+    main.current?.scrollTo({ top: 0 });
+  }, [location.pathname]);
+
+  return (
+    <div className={`sb-shell${sidebarOpen ? "" : " sb-shell--collapsed"}`}>
+      <a className="sb-skip-link" href="#main">
+        跳到主要内容
+      </a>
+      <header className="sb-topbar">
+        <form method="post" action="/user/preferences" className="sb-sidebar-toggle">
+          <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="sidebar" value={sidebarOpen ? "closed" : "open"} />
+          <input type="hidden" name="redirectTo" value={here} />
+          <button type="submit" className="p-button p-button-text p-button-icon-only" aria-expanded={sidebarOpen} aria-controls="sb-sidebar" title={sidebarOpen ? "收起菜单" : "展开菜单"}>
+            <i className="pi pi-bars" aria-hidden="true" />
+            <span className="p-hidden-accessible">{sidebarOpen ? "收起菜单" : "展开菜单"}</span>
+          </button>
+        </form>
+        <a href="/" className="sb-brand">
+          {root?.logo ? <img src={root.logo} alt="" width={28} height={28} /> : null}
+          <span>{root?.brand.title}</span>
+        </a>
+        <div className="sb-user">
+          <span className="sb-user-name">{user.realName}</span>
+          <span className="sb-user-role">
+            {labelOf(ROLES, user.role)} · {workTypeLabel(user.workType)}
+          </span>
+          <form method="post" action="/user/logout">
+            <AuthenticityTokenInput name="csrf" />
+            <button type="submit" className="p-button p-button-sm p-button-outlined">
+              退出登录
+            </button>
+          </form>
+        </div>
+      </header>
+      <nav id="sb-sidebar" className="sb-sidebar" aria-label="主菜单" hidden={!sidebarOpen}>
+        <MenuTree items={menu} active={activeMenuUrl(location.pathname, menu)} />
+      </nav>
+      <main id="main" ref={main} className="sb-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export { PageErrorBoundary as ErrorBoundary };

@@ -1,0 +1,23 @@
+import { AgentConfigResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "../../contracts/config";
+import { call, requireData, type Caller } from "./upstream.server";
+
+/** GET /config/logo — public; a failure leaves the page without a logo rather than failing it. */
+export async function getLogo(brand: BrandKey): Promise<string | null> {
+  try {
+    const answer = await call({ path: "/config/logo", query: { brand }, schema: LogoResponseSchema, what: "获取标志", caller: null, timeoutMs: 2_000 });
+    return answer.data?.logo ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** GET /config/agents/detail/{id} — spec §3 agent config (workType, agentId, defaultQueueName). */
+export async function getAgentConfig(caller: Caller, userId: number) {
+  const answer = await call({ path: `/config/agents/detail/${userId}`, schema: AgentConfigResponseSchema, what: "获取坐席配置", caller });
+  return requireData(answer, "获取坐席配置");
+}
+
+export async function getCustomer(caller: Caller) {
+  const answer = await call({ path: "/config/api/customer", schema: CustomerResponseSchema, what: "获取客户信息", caller });
+  return requireData(answer, "获取客户信息");
+}

@@ -1,0 +1,30 @@
+import { TokenResponseSchema, UserAuthResponseSchema } from "../../contracts/uaa";
+import { call, requireData } from "./upstream.server";
+
+/** POST /uaa/oauth/token — the password grant, with the fixed client credential (spec §7). */
+export async function requestToken(username: string, password: string) {
+  return call({
+    method: "POST",
+    path: "/uaa/oauth/token",
+    form: { grant_type: "password", username, password },
+    schema: TokenResponseSchema,
+    what: "登录",
+    caller: null,
+  });
+}
+
+/**
+ * GET /uaa/oauth/user_auth — whose token this is. Paths under /uaa/oauth carry the client
+ * credential, not the user's bearer (spec §7), so the token travels as `access_token`, as in
+ * an OAuth2 token check.
+ */
+export async function getUserAuth(token: string) {
+  const answer = await call({
+    path: "/uaa/oauth/user_auth",
+    query: { access_token: token },
+    schema: UserAuthResponseSchema,
+    what: "获取用户信息",
+    caller: null,
+  });
+  return requireData(answer, "获取用户信息");
+}

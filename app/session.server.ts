@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
+import type { Role } from "../contracts/uaa";
+
+/** The signed-in user as the console keeps it: no secret but the upstream token. */
+export type SessionUser = {
+  id: number;
+  userName: string;
+  realName: string;
+  role: Role;
+  tenantId: number;
+  tenantCode: string;
+  customerId: string;
+  workType: number;
+  agentId: string;
+  defaultQueueName: string;
+  agentState: string;
+  queueName: string;
+};
+export type SignedIn = { token: string; expiresAt: number; user: SessionUser };
+
+const SEVEN_DAYS_S = 7 * 24 * 60 * 60;
+
+/**
+ * SESSION_SECRET holds one or more comma-separated secrets: the first signs, every one verifies,
+ * so a secret is rotated by putting the new one first. Production refuses to start without it;
+ * elsewhere a random per-process secret keeps secrets out of the repo.
+ */
+function sessionSecrets(): string[] {
+  const configured = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (configured.length > 0) return configured;
+  if (process.env.NODE_ENV === "production") {
+    throw new Error("SESSION_SECRET must be set in production (npm start sets one for you)");
+  }
+  return [randomBytes(32).toString("hex")];
+}
+
+export const secrets = sessionSecrets();
+/** Secure cookies in production; COOKIE_SECURE=0 allows plain http on a private network. */
+export const secureCookies = process.env.NODE_ENV === "production" && process.env.COOKIE_SECURE !== "0";
+
+const storage = createCookieSessionStorage<{ auth: SignedIn }>({
+  cookie: {
+    name: "sb_session",
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: secureCookies,
+    secrets,
+    maxAge: SEVEN_DAYS_S,
+  },
+});
+
+export async function getSession(request: Request) {
+  return storage.getSession(request.headers.get("Cookie"));
+}
+
+export async function getSignedIn(request: Request): Promise<SignedIn | null> {
+  const auth = (await getSession(request)).get("auth");
+  return auth && auth.expiresAt > Date.now() ? auth : null;
+}
+
+export async function commitSignedIn(request: Request, auth: SignedIn): Promise<string> {
+  const session = await getSession(request);
+  session.set("auth", auth);
+  return storage.commitSession(session);
+}
+
+export async function destroySession(request: Request): Promise<string> {
+  return storage.destroySession(await getSession(request));
+}
+
+/** Where sign-in sends the user back to; only same-site paths, never another origin. */
+export function safeRedirectTo(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+    return fallback;
+  }
+  if (target.startsWith("/user/login") || target.startsWith("/user/logout")) return fallback;
+  return target;
+}
+
+export function loginUrl(request: Request): string {
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  return back === "/" ? "/user/login" : `/user/login?redirectTo=${encodeURIComponent(back)}`;
+}
+
+/** Ends the session and sends the user to sign-in, back to this page afterwards. */
+export async function signOutRedirect(request: Request): Promise<Response> {
+  return redirect(loginUrl(request), { headers: { "Set-Cookie": await destroySession(request) } });
+}
+
+/** The sidebar open/closed state, remembered between visits (spec §2). */
+export const sidebarCookie = createCookie("sb_sidebar", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  secure: secureCookies,
+  maxAge: 365 * 24 * 60 * 60,
+});
+export async function isSidebarOpen(request: Request): Promise<boolean> {
+  return (await sidebarCookie.parse(request.headers.get("Cookie"))) !== "closed";
+}

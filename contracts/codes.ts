@@ -1,0 +1,200 @@
+/**
+ * Every code table of the product, in one module used by the console and the reference platform
+ * alike (spec §3, §4). Labels are the Chinese the console shows. Where spec.md says "not shown"
+ * (outcome colours, result-code names, campaign states) the choice is ours and is written here.
+ */
+import type { Role } from "./uaa";
+
+export type Tone = "success" | "danger" | "warning" | "info" | "none";
+
+/** A code table: the codes in display order, each with its label (and tone where it has one). */
+export type CodeTable<C extends string | number> = ReadonlyArray<{ code: C; label: string; tone?: Tone }>;
+
+export function labelOf<C extends string | number>(table: CodeTable<C>, code: C | null | undefined, unknown = "未知"): string {
+  return table.find((entry) => entry.code === code)?.label ?? unknown;
+}
+export function toneOf<C extends string | number>(table: CodeTable<C>, code: C | null | undefined): Tone {
+  return table.find((entry) => entry.code === code)?.tone ?? "none";
+}
+export function codesOf<C extends string | number>(table: CodeTable<C>): C[] {
+  return table.map((entry) => entry.code);
+}
+
+export const ROLES: CodeTable<Role> = [
+  { code: "admin", label: "管理员" },
+  { code: "supervisor", label: "主管" },
+  { code: "agent", label: "坐席" },
+];
+
+/** Spec §3/§9: workType 3 marks a text agent; every other type is a voice agent. */
+export const TEXT_AGENT_WORK_TYPE = 3;
+export function workTypeLabel(workType: number): string {
+  return workType === TEXT_AGENT_WORK_TYPE ? "文本坐席" : "语音坐席";
+}
+
+/** Spec §3 call result options (the agent's conclusion). */
+export const CALL_RESULTS: CodeTable<number> = [
+  { code: 0, label: "未处理" },
+  { code: 1, label: "处理成功", tone: "success" },
+  { code: 2, label: "处理失败", tone: "danger" },
+];
+
+/** Spec §3 quality-check status. */
+export const QUALITY_CHECK_STATUSES: CodeTable<number> = [
+  { code: -1, label: "未质检" },
+  { code: 0, label: "意向不明确", tone: "warning" },
+  { code: 1, label: "确定办理", tone: "success" },
+  { code: 2, label: "质检中", tone: "info" },
+  { code: 3, label: "无意向", tone: "danger" },
+];
+
+/** Spec §3 intent labels (the code is the stored value). */
+export const INTENT_LABELS: CodeTable<string> = [
+  { code: "CONFIRM", label: "确认办理", tone: "success" },
+  { code: "NO_INTENTION", label: "无意向", tone: "danger" },
+  { code: "HAS_INTENTION", label: "有意向", tone: "success" },
+  { code: "ASK_HOW", label: "询问如何办理", tone: "info" },
+  { code: "ASK_FEE", label: "询问费用", tone: "info" },
+  { code: "CHANGE_INSTALMENTS", label: "更改分期数", tone: "info" },
+  { code: "AGREED_NO_KEY", label: "同意未按键", tone: "warning" },
+  { code: "HUNG_UP_SECOND_CONFIRM", label: "二次确认挂机", tone: "warning" },
+];
+
+/** Spec §3 call kind. */
+export const CALL_KINDS: CodeTable<number> = [
+  { code: 0, label: "上传呼叫" },
+  { code: 1, label: "回拨呼叫" },
+];
+
+/** Spec §3 connected flag (isAnswer). */
+export const CONNECTED_FLAGS: CodeTable<number> = [
+  { code: 0, label: "未接通", tone: "danger" },
+  { code: 1, label: "已接通", tone: "success" },
+];
+
+/** Spec §3 call outcome codes with their display colour (the pairing is ours: spec leaves it open). */
+export const OUTCOME_CODES: CodeTable<string> = [
+  { code: "EndOfTheCall", label: "人工接通", tone: "success" },
+  { code: "NoAnswer", label: "未接听", tone: "warning" },
+  { code: "ToHumanNoAnswer", label: "转人工流失", tone: "danger" },
+  { code: "ToHumanGiveUp", label: "转人工放弃", tone: "danger" },
+  { code: "RobotNoAnswer", label: "呼损（机器人溢出）", tone: "danger" },
+  { code: "NoIntention", label: "无意向（已接通）", tone: "none" },
+  { code: "GiveUp", label: "坐席放弃（直呼人工）", tone: "danger" },
+  { code: "CustomerGiveUp", label: "客户放弃", tone: "warning" },
+  { code: "ToSurveyRobotNoAnswer", label: "转满意度机器人未接", tone: "warning" },
+  { code: "ToSurveyRobotGiveUp", label: "转满意度机器人放弃", tone: "warning" },
+  { code: "EndOfTheSurveyCall", label: "满意度调查完成", tone: "success" },
+];
+
+/** Result codes (callResult, SIP-style) with names; the tone follows spec §4 (resultCodeTone). */
+export const RESULT_CODES: CodeTable<number> = [
+  { code: 200, label: "已接通" },
+  { code: 404, label: "空号" },
+  { code: 408, label: "无人接听" },
+  { code: 480, label: "暂时无法接通" },
+  { code: 486, label: "用户忙" },
+  { code: 487, label: "呼叫取消" },
+  { code: 500, label: "系统错误" },
+  { code: 502, label: "线路异常" },
+  { code: 503, label: "服务不可用" },
+  { code: 504, label: "呼叫超时" },
+  { code: 603, label: "用户拒接" },
+];
+/** Spec §4: 500 to 504 and 404 show as danger, 200 as success, anything else as info. */
+export function resultCodeTone(code: number | null | undefined): Tone {
+  if (code === 200) return "success";
+  if (code === 404 || (code !== null && code !== undefined && code >= 500 && code <= 504)) return "danger";
+  return "info";
+}
+
+/** Spec §4 hang-up party; any other code is unknown. */
+export const HANGUP_PARTIES: CodeTable<number> = [
+  { code: 1, label: "机器人正常挂机" },
+  { code: 2, label: "客户挂机" },
+  { code: 3, label: "坐席挂机" },
+  { code: 4, label: "机器人挂机（网络异常）" },
+  { code: 5, label: "用户未接听" },
+];
+export const hangupPartyLabel = (code: number | null | undefined) => labelOf(HANGUP_PARTIES, code, "未知");
+
+/** Spec §4 task batch status. */
+export const BATCH_STATUSES: CodeTable<number> = [
+  { code: 13, label: "准备中", tone: "info" },
+  { code: 14, label: "准备失败", tone: "danger" },
+  { code: 2, label: "调度中", tone: "success" },
+  { code: 11, label: "休息中（时段间隔）", tone: "info" },
+  { code: 12, label: "休息中（周期未到）", tone: "info" },
+  { code: 3, label: "已暂停", tone: "warning" },
+  { code: 4, label: "已完成", tone: "success" },
+  { code: 5, label: "已超时", tone: "danger" },
+  { code: 6, label: "已取消", tone: "none" },
+];
+
+/** Spec §4 call status (4 and 7 are both cancelled, for different reasons). */
+export const CALL_STATUSES: CodeTable<number> = [
+  { code: 0, label: "等待呼叫", tone: "info" },
+  { code: 1, label: "呼叫中", tone: "info" },
+  { code: 2, label: "未接通", tone: "warning" },
+  { code: 3, label: "呼叫完成", tone: "success" },
+  { code: 4, label: "已取消（批次取消）", tone: "none" },
+  { code: 5, label: "异常终止", tone: "danger" },
+  { code: 6, label: "黑名单（未呼叫）", tone: "none" },
+  { code: 7, label: "已取消（超出调度时间）", tone: "none" },
+];
+
+/** Spec §4 campaign type (-1 and 4 are both manual direct dial). */
+export const CAMPAIGN_TYPES: CodeTable<number> = [
+  { code: 1, label: "机器人外呼" },
+  { code: 2, label: "人机协同外呼" },
+  { code: 3, label: "人工预览外呼" },
+  { code: 4, label: "人工直拨" },
+  { code: -1, label: "人工直拨" },
+  { code: 5, label: "人工回拨" },
+  { code: 20, label: "呼入" },
+];
+
+/** Spec §4 task type. */
+export const TASK_TYPES: CodeTable<number> = [
+  { code: 1, label: "正式任务" },
+  { code: 2, label: "试呼任务" },
+  { code: 3, label: "测试任务" },
+];
+
+/** Spec §4 schedule cycle. */
+export const SCHEDULE_CYCLES: CodeTable<number> = [
+  { code: 1, label: "当天" },
+  { code: 2, label: "周期" },
+  { code: 3, label: "长期" },
+];
+
+/** Campaign state (spec: "values not shown"; ours). */
+export const CAMPAIGN_STATES: CodeTable<number> = [
+  { code: 0, label: "未启动", tone: "info" },
+  { code: 1, label: "运行中", tone: "success" },
+  { code: 2, label: "已暂停", tone: "warning" },
+  { code: 3, label: "已完成", tone: "none" },
+  { code: 4, label: "已取消", tone: "none" },
+];
+
+/** Gender (spec §3 call task detail). */
+export const GENDERS: CodeTable<number> = [
+  { code: 0, label: "男" },
+  { code: 1, label: "女" },
+  { code: -1, label: "未知" },
+];
+
+/** Calling result entry dialogType (spec §3): 1 human-machine, otherwise human-human. */
+export const DIALOG_TYPES: CodeTable<number> = [
+  { code: 1, label: "人机对话" },
+  { code: 2, label: "人人对话" },
+];
+export const isHumanMachineDialog = (dialogType: number) => dialogType === 1;
+
+/** Dialog line roles (spec §3): 1 and 2 are shown on the right, 3 is the customer on the left. */
+export const CUSTOMER_ROLE = 3;
+export const DIALOG_ROLES: CodeTable<number> = [
+  { code: 1, label: "机器人" },
+  { code: 2, label: "坐席" },
+  { code: 3, label: "客户" },
+];

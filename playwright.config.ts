@@ -1,0 +1,54 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// End-to-end in Debian's Chromium against the built console and a fresh embedded platform.
+// The data directory is made once in the main process; workers inherit it through the env.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "switchboard-e2e-"));
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const baseURL = `http://localhost:${port}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".cache/playwright.json" }]] : [["list"], ["json", { outputFile: ".cache/playwright.json" }]],
+  use: { baseURL, launchOptions: chromium, trace: "retain-on-failure", locale: "zh-CN", timezoneId: "Asia/Shanghai" },
+  projects: [
+    // Every flow with JavaScript on; flows tagged @nojs also with it off (no-JS screens, forms).
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", grep: /@nojs/, use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      UPSTREAM_PORT: String(port + 1),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
+      COOKIE_SECURE: "1",
+    },
+  },
+});

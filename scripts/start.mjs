@@ -1,0 +1,73 @@
+// `npm start`: the embedded reference platform (unless UPSTREAM_URL points elsewhere) and the
+// console, each its own `node` process; stopping this process stops both.
+// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL and SESSION_SECRET.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data"));
+const upstreamPort = process.env.UPSTREAM_PORT ?? "3001";
+const children = [];
+
+function run(name, args, env) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`[start] ${name} exited (${signal ?? code}); stopping`);
+    stop(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 3_000).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r))))).then(() => process.exit(code));
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+async function waitForHealth(url, name, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not become healthy at ${url} within ${timeoutMs / 1000}s`);
+}
+
+/** No secret in the repo: one is made on first start and kept beside the data. */
+function sessionSecret() {
+  if (process.env.SESSION_SECRET) return process.env.SESSION_SECRET;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, "session-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+let upstreamUrl = process.env.UPSTREAM_URL;
+if (!upstreamUrl) {
+  upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  run("platform", [join(root, "build/upstream/server.mjs")], { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production" });
+  await waitForHealth(upstreamUrl, "the reference platform");
+}
+
+const port = process.env.PORT ?? "3000";
+run("console", [join(root, "server.mjs")], {
+  NODE_ENV: "production",
+  PORT: port,
+  UPSTREAM_URL: upstreamUrl,
+  SESSION_SECRET: sessionSecret(),
+});
+await waitForHealth(`http://127.0.0.1:${port}`, "the console");
+console.log(`[start] Switchboard is ready on http://localhost:${port} (platform ${upstreamUrl})`);

@@ -1,0 +1,144 @@
+import { expect, test } from "@playwright/test";
+import { menuNames, signIn, signOut } from "./support";
+
+// Menus by role (issue 2): what each demo account must and must not see.
+const ROLES = [
+  { user: "agent", name: "坐席", sees: ["语音工作台", "通话历史", "我的任务", "呼入历史", "预览外呼", "人机协同", "我的业绩"], hidden: ["文本工作台", "外呼通话记录", "坐席监控", "外呼活动管理"] },
+  { user: "chat", name: "文本坐席", sees: ["文本工作台", "文本会话记录", "文本业务记录", "我的业绩"], hidden: ["语音工作台", "通话历史", "坐席监控"] },
+  { user: "supervisor", name: "主管", sees: ["坐席监控", "质检结果", "质检接入", "外呼通话记录", "通话历史", "呼入历史", "文本会话记录", "数据分配"], hidden: ["语音工作台", "文本工作台", "外呼活动管理"] },
+  { user: "admin", name: "管理员", sees: ["语音工作台", "外呼活动管理", "知识库配置", "坐席监控", "通话历史", "业务模板"], hidden: ["文本工作台"] },
+];
+
+test.describe("sign-in and menus @nojs", () => {
+  for (const role of ROLES) {
+    test(`${role.user} signs in, sees the ${role.name} menu and signs out`, async ({ page }) => {
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/user\/login$/);
+      await signIn(page, role.user);
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.getByRole("heading", { level: 1 })).toContainText("您好");
+      const names = await menuNames(page);
+      for (const name of role.sees) expect(names, `${role.user} should see ${name}`).toContain(name);
+      for (const name of role.hidden) expect(names, `${role.user} should not see ${name}`).not.toContain(name);
+      await signOut(page);
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/user\/login$/);
+    });
+  }
+
+  test("a wrong password keeps the username and says what is wrong", async ({ page }) => {
+    await signIn(page, "supervisor", "not-the-password");
+    await expect(page.getByRole("alert")).toHaveText("用户名或密码错误");
+    await expect(page.getByLabel("用户名")).toHaveValue("supervisor");
+    await expect(page.getByLabel("密码", { exact: true })).toHaveValue("");
+  });
+
+  test("empty fields are answered in Chinese", async ({ page }) => {
+    await page.goto("/user/login");
+    // Spaces pass the browser's own "required" check; the server trims them and answers.
+    await page.getByLabel("用户名").fill("   ");
+    await page.getByLabel("密码", { exact: true }).fill("x");
+    await page.getByRole("button", { name: "登录" }).click();
+    await expect(page.getByText("请输入用户名")).toBeVisible();
+  });
+
+  test("after sign-in the user lands on the page they asked for", async ({ page }) => {
+    await page.goto("/callHistory?page=2");
+    await expect(page).toHaveURL(/\/user\/login\?redirectTo=%2FcallHistory%3Fpage%3D2$/);
+    await signIn(page, "agent");
+    await expect(page).toHaveURL(/\/callHistory\?page=2$/);
+    await expect(page.getByRole("heading", { level: 1, name: "通话历史" })).toBeVisible();
+    await expect(page.locator('nav a[aria-current="page"]')).toHaveText("通话历史");
+  });
+
+  test("a redirect to another site is refused", async ({ page }) => {
+    await page.goto("/user/login?redirectTo=//evil.example.com/");
+    await signIn(page, "agent");
+    await expect(page).toHaveURL(/localhost:\d+\/$/);
+  });
+
+  test("an unentitled screen answers 403 with the 403 page", async ({ page }) => {
+    await signIn(page, "agent");
+    await expect(page).toHaveURL(/\/$/);
+    const response = await page.goto("/callLog");
+    expect(response?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "无权访问该页面" })).toBeVisible();
+    await expect(page.getByText("403")).toBeVisible();
+  });
+
+  test("an unknown path answers 404 with a way home", async ({ page }) => {
+    const response = await page.goto("/no/such/page");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to the home page" }).click();
+    await expect(page).toHaveURL(/\/user\/login$/);
+  });
+
+  test("the sidebar state is remembered between visits", async ({ page }) => {
+    await signIn(page, "agent");
+    await expect(page.locator("#sb-sidebar")).toBeVisible();
+    await page.getByRole("button", { name: "收起菜单" }).click();
+    await expect(page.locator("#sb-sidebar")).toBeHidden();
+    await page.goto("/callHistory");
+    await expect(page.locator("#sb-sidebar")).toBeHidden();
+    await page.getByRole("button", { name: "展开菜单" }).click();
+    await expect(page.locator("#sb-sidebar")).toBeVisible();
+    await expect(page).toHaveURL(/\/callHistory$/);
+  });
+});
+
+test.describe("brands and the sign-in page @nojs", () => {
+  test("the default brand is the cloud customer-service platform", async ({ page }) => {
+    await page.goto("/user/login");
+    await expect(page).toHaveTitle("登录 - 云客服平台");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("云客服平台");
+    await expect(page.locator(".sb-login-brand img")).toHaveAttribute("src", /^data:image\/svg\+xml/);
+  });
+
+  for (const [host, title] of [
+    ["zwfw", "政务服务中心"],
+    ["ycyl", "远程医疗中心"],
+  ]) {
+    test(`a host containing ${host} shows the ${title} brand, after sign-in too`, async ({ page, baseURL }) => {
+      const url = new URL(baseURL!);
+      url.hostname = `${host}.localhost`;
+      await page.goto(new URL("/user/login", url).toString());
+      await expect(page).toHaveTitle(`登录 - ${title}`);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+      await signIn(page, "agent");
+      await expect(page).toHaveTitle(`首页 - ${title}`);
+      await expect(page.locator(".sb-brand")).toContainText(title);
+    });
+  }
+
+  test("the sign-in page carries no script element", async ({ page }) => {
+    await page.goto("/user/login");
+    expect(await page.locator("script").count()).toBe(0);
+  });
+});
+
+test("every page carries the security headers", async ({ request }) => {
+  const response = await request.get("/user/login");
+  const headers = response.headers();
+  const csp = headers["content-security-policy"];
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}'/);
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("base-uri 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["strict-transport-security"]).toContain("max-age=");
+  const again = (await request.get("/user/login")).headers()["content-security-policy"];
+  expect(again).not.toBe(csp);
+  const cookies = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value);
+  expect(cookies.some((c) => /HttpOnly/i.test(c) && /SameSite=Lax/i.test(c))).toBe(true);
+});
+
+test("a sign-in posted without its CSRF token is refused and the form is shown again", async ({ request }) => {
+  const response = await request.post("/user/login", { form: { username: "agent", password: "Switchboard@2026" }, maxRedirects: 0 });
+  expect(response.status()).toBe(403);
+  const html = await response.text();
+  expect(html).toContain("页面已过期");
+  expect(html).toContain('value="agent"');
+  expect(response.headers()["set-cookie"] ?? "").not.toContain("sb_session");
+});

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RouteConfigEntry } from "@remix-run/route-config";
+import { startTestPlatform, type TestPlatform } from "../../upstream/testing";
+import routes from "../../app/routes";
+import { isPathAllowed } from "../../app/lib/access";
+import { menuForWorkType } from "../../app/lib/menu";
+
+/**
+ * Walks every route of app/routes.ts and proves that each loader and action refuses an anonymous
+ * user (a redirect to sign-in) and an unentitled one (403), against the real reference platform.
+ * Remix runs a page's loaders in parallel, so each route must check for itself (design.md §3).
+ */
+
+/** Routes open to everyone: public pages of spec §2, the health check, the 404 catch-all. */
+const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/error/403", "/error/404", "/health", "/*"]);
+/** Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference. */
+const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences"]);
+const ACCOUNTS = ["admin", "supervisor", "agent", "chat"] as const;
+
+/** A concrete URL for a route pattern: optional and required params become 7. */
+const urlOf = (pattern: string) => pattern.replace(/:\w+\??/g, "7");
+
+/** Every route with its pattern and a URL that reaches it; a pathless layout is probed at a child's URL. */
+type Walked = { path: string; url: string; file: string };
+function walk(entries: RouteConfigEntry[], parent = ""): Walked[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent || "/" : entry.path ? `${parent.replace(/\/$/, "")}/${entry.path}` : parent;
+    const children = walk(entry.children ?? [], path);
+    const own =
+      entry.path !== undefined || entry.index
+        ? { path, url: urlOf(path), file: entry.file }
+        : { path: `layout ${entry.file}`, url: children.find((c) => c.path !== "/")?.url ?? "/", file: entry.file };
+    return [own, ...children];
+  });
+}
+const walked = walk(routes as RouteConfigEntry[]);
+
+type Handler = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
+const handlers = (
+  await Promise.all(
+    walked.map(async (route) => {
+      const module = (await import(`../../app/${route.file}`)) as Record<string, unknown>;
+      return (["loader", "action"] as const)
+        .filter((kind) => typeof module[kind] === "function")
+        .map((kind) => ({ ...route, kind, handler: module[kind] as Handler }));
+    }),
+  )
+).flat();
+const guarded = handlers.filter((h) => !PUBLIC_ROUTES.has(h.path));
+
+let platform: TestPlatform;
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  process.env.UPSTREAM_URL = platform.url;
+  const { signIn } = await import("../../app/auth.server");
+  const { commitSignedIn } = await import("../../app/session.server");
+  for (const account of ACCOUNTS) {
+    const signedIn = await signIn(account, "Switchboard@2026");
+    const setCookie = await commitSignedIn(new Request("http://console.test/"), signedIn);
+    cookies[account] = setCookie.split(";")[0];
+  }
+}, 60_000);
+afterAll(async () => platform?.close());
+
+async function outcome(handler: Handler, url: string, method: "GET" | "POST", cookie?: string) {
+  const headers = new Headers(cookie ? { Cookie: cookie } : {});
+  const init: RequestInit = { method, headers };
+  if (method === "POST") {
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    init.body = "intent=probe";
+  }
+  const request = new Request(`http://console.test${url}`, init);
+  try {
+    const value = await handler({ request, params: { id: "7" }, context: {} });
+    return value instanceof Response ? { status: value.status, location: value.headers.get("Location") } : { status: 200 };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location") };
+    const init = (thrown as { init?: { status?: number } }).init;
+    if (init?.status) return { status: init.status };
+    throw thrown;
+  }
+}
+
+async function menuOf(account: string) {
+  const { getSignedIn } = await import("../../app/session.server");
+  const { listMenus } = await import("../../app/services/crm.server");
+  const auth = await getSignedIn(new Request("http://console.test/", { headers: { Cookie: cookies[account] } }));
+  if (!auth) throw new Error(`no session for ${account}`);
+  const caller = { token: auth.token, customerId: auth.user.customerId, userId: auth.user.id };
+  return menuForWorkType(await listMenus(caller), auth.user.workType);
+}
+
+describe("every loader and action checks access for itself", () => {
+  it("the walk covers the whole route tree of spec §2", () => {
+    const paths = walked.map((r) => r.path);
+    expect(paths).toContain("layout routes/shell/route.tsx");
+    for (const screen of ["/", "/access", "/callHistory", "/workBench/ty", "/agentTask/:id?", "/businessTemplate/record/:id?", "/text/call", "/user/registe", "/error/restore"]) {
+      expect(paths).toContain(screen);
+    }
+    expect(walked.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it("every screen has a loader that checks access", () => {
+    const guardedLoaders = new Set(guarded.filter((h) => h.kind === "loader").map((h) => h.path));
+    for (const route of walked) if (!PUBLIC_ROUTES.has(route.path) && !SESSION_ONLY_ROUTES.has(route.path)) expect(guardedLoaders).toContain(route.path);
+  });
+
+  for (const { path, url, kind, handler } of guarded) {
+    const method = kind === "loader" ? "GET" : "POST";
+    it(`${kind} of ${path} refuses an anonymous user`, async () => {
+      const result = await outcome(handler, url, method);
+      expect(result.status).toBe(302);
+      expect(result.location).toMatch(/^\/user\/login(\?redirectTo=|$)/);
+    });
+
+    if (SESSION_ONLY_ROUTES.has(path)) continue;
+    it(`${kind} of ${path} refuses every unentitled demo account`, async () => {
+      const unentitled = [];
+      for (const account of ACCOUNTS) if (!isPathAllowed(url, await menuOf(account))) unentitled.push(account);
+      // Only the home page and the achievement page are open to every demo account.
+      if (unentitled.length === 0) expect(["/", "/achievement"]).toContain(path);
+      for (const account of unentitled) {
+        const result = await outcome(handler, url, method, cookies[account]);
+        expect(result.status, `${account} on ${url}`).toBe(403);
+      }
+    });
+  }
+
+  it("the root loader hands out public data only", async () => {
+    const root = await import("../../app/root");
+    const data = (await (root.loader as unknown as Handler)({ request: new Request("http://console.test/callHistory"), params: {}, context: {} })) as {
+      data: Record<string, unknown>;
+    };
+    expect(Object.keys(data.data).sort()).toEqual(["brand", "csrfToken", "honeypot", "logo"]);
+  });
+});

@@ -1,0 +1,38 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export interface TestDatabase {
+  url: string;
+  /** Drops the database (closing any connection still open to it). */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database on the test cluster, so each test file starts from nothing and files
+ * can run in parallel. `adminUrl` is the cluster URL that `postgres-global.ts` provides.
+ */
+export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  const name = `switchboard_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin(adminUrl, async (client) => {
+    await client.query(`create database "${name}"`);
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      withAdmin(adminUrl, async (client) => {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      }),
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { FailureSchema } from "../contracts/envelope";
+import { HealthSchema } from "../contracts/health";
+import { buildApp } from "./app";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "./test-db";
+import { TEST_CLIENT, type PreparedPlatform } from "./testing";
+
+describeDb(`platform app on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  let token: string;
+  beforeAll(async () => {
+    platform = await testPlatform();
+    token = await loginAs(platform.app, "admin");
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it("answers /health without a token", async () => {
+    const response = await platform.app.inject({ url: "/health" });
+    expect(response.statusCode).toBe(200);
+    expect(HealthSchema.parse(response.json())).toEqual({ status: "ok" });
+  });
+
+  it("answers an unknown route with the 404 envelope, token or not", async () => {
+    for (const headers of [{}, bearer(token)]) {
+      const response = await platform.app.inject({ url: "/crm/api/nope", headers });
+      expect(response.statusCode).toBe(404);
+      expect(FailureSchema.parse(response.json())).toEqual({ code: 404, msg: "接口不存在" });
+    }
+  });
+
+  it("answers a malformed body with 400 and no internals", async () => {
+    const response = await platform.app.inject({
+      method: "POST",
+      url: "/crm/api/user/loginInfo",
+      headers: { ...bearer(token), "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 400, msg: "请求参数错误" });
+  });
+
+  it("answers an unexpected failure with a bare 500", async () => {
+    // A route that throws something unforeseen, registered on a throwaway app sharing the db.
+    const app = buildApp({ db: platform.db, ...TEST_CLIENT });
+    app.get("/boom", async () => {
+      throw new Error("secret internal detail");
+    });
+    const response = await app.inject({ url: "/boom", headers: bearer(token) });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ code: 500, msg: "服务器内部错误" });
+    expect(response.body).not.toContain("secret");
+    await app.close();
+  });
+});

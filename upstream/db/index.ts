@@ -1,0 +1,53 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect, type Dialect } from "kysely";
+import pg from "pg";
+import { PGliteDialect } from "./pglite-dialect";
+import type { Database } from "./schema";
+import { sharedParsers } from "./type-parsers";
+
+export type Db = Kysely<Database>;
+export type { Database } from "./schema";
+
+export interface OpenDatabaseOptions {
+  /** Directory for PGlite's files; created if missing. */
+  dataDir?: string;
+  /** A PostgreSQL URL; when given, PGlite is not used. */
+  databaseUrl?: string;
+  /** PGlite with nothing on disk (tests). */
+  inMemory?: boolean;
+  /** A PGlite data directory dump to start from instead of running initdb (tests; see testing.ts). */
+  pgliteTemplate?: Blob;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  /** Ends the pool or closes PGlite (flushing it to disk). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the platform's database: PostgreSQL when a URL is given, otherwise embedded PGlite
+ * (on disk in `dataDir`, or in memory). Both speak the same SQL and parse rows the same way.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  const dialect = options.databaseUrl
+    ? postgresDialect(options.databaseUrl)
+    : await pgliteDialect(options.inMemory ? undefined : options.dataDir, options.pgliteTemplate);
+  const db = new Kysely<Database>({ dialect });
+  return { db, close: () => db.destroy() };
+}
+
+function postgresDialect(connectionString: string): Dialect {
+  const pool = new pg.Pool({
+    connectionString,
+    types: { getTypeParser: (oid, format) => sharedParsers[oid] ?? pg.types.getTypeParser(oid, format) },
+  });
+  return new PostgresDialect({ pool });
+}
+
+async function pgliteDialect(dataDir: string | undefined, template: Blob | undefined): Promise<Dialect> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir, loadDataDir: template, parsers: sharedParsers });
+  return new PGliteDialect(pglite);
+}

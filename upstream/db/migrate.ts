@@ -1,0 +1,35 @@
+import { Migrator, NO_MIGRATIONS, type Migration, type MigrationResultSet } from "kysely";
+import type { Db } from "./index";
+import * as m001 from "./migrations/001-foundation";
+import * as m002 from "./migrations/002-calls-core";
+
+/**
+ * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
+ * server carries them. To add one: write `migrations/NNN-name.ts` exporting `up` (and `down`),
+ * import it here and add it under its file name; names sort, so keep the zero-padded prefix.
+ */
+export const migrations: Record<string, Migration> = {
+  "001-foundation": m001,
+  "002-calls-core": m002,
+};
+
+function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Brings the schema up to date; throws if a migration fails (nothing after it runs). */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const resultSet = await migrator(db).migrateToLatest();
+  if (resultSet.error) {
+    const failed = resultSet.results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`migration ${failed} failed`, { cause: resultSet.error });
+  }
+  return resultSet;
+}
+
+/** Reverts every migration (tests use it to prove the `down` steps work). */
+export async function migrateToNone(db: Db): Promise<MigrationResultSet> {
+  const resultSet = await migrator(db).migrateTo(NO_MIGRATIONS);
+  if (resultSet.error) throw new Error("reverting migrations failed", { cause: resultSet.error });
+  return resultSet;
+}

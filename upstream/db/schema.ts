@@ -1,0 +1,185 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Role } from "../../contracts/uaa";
+
+/**
+ * Table types as the database holds them (snake_case, as in the migrations). Each migration that
+ * changes a table changes its interface here; repositories map rows to the contracts' camelCase.
+ */
+
+/** A timestamptz column: read as a Date, written as a Date or ISO string, defaulted by the database. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface TenantsTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  customer_id: string;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_name: string;
+  real_name: string;
+  password_hash: string;
+  /** Held to the three roles by a check constraint. */
+  role: Role;
+  /** 1 voice agent, 3 text agent (spec §3, §9). */
+  work_type: ColumnType<number, number | undefined, number>;
+  agent_id: string | null;
+  default_queue_name: ColumnType<string, string | undefined, string>;
+  auto_answer: ColumnType<boolean, boolean | undefined, boolean>;
+  agent_state: ColumnType<string, string | undefined, string>;
+  last_login_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface AccessTokensTable {
+  /** sha256 hex of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  tenant_id: number;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  created_at: Timestamp;
+}
+
+/** A column the database fills when it is not given. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** jsonb: read as parsed JSON, written as a JSON string or value. */
+type Json<T> = ColumnType<T, T | string | undefined, T | string>;
+/** bigint ids are read as numbers (see type-parsers.ts). */
+type BigId = Generated<number>;
+
+export type CallingWindow = { start: string; end: string };
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: number;
+  task_type: Defaulted<number>;
+  cycle: Defaulted<number>;
+  state: Defaulted<number>;
+  ratio: Defaulted<number>;
+  calling_list_name: string | null;
+  instance_name: string | null;
+  flow_id: number | null;
+  flow_version_name: string | null;
+  queue_name: string | null;
+  caller_number: string | null;
+  windows: Json<CallingWindow[]>;
+  start_date: string | null;
+  end_date: string | null;
+  max_attempts: Defaulted<number>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TaskBatchesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  campaign_id: number;
+  name: string;
+  status: Defaulted<number>;
+  total: Defaulted<number>;
+  next_run_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TaskCallsTable {
+  id: BigId;
+  tenant_id: number;
+  campaign_id: number;
+  batch_id: number;
+  phone: string;
+  customer_name: string | null;
+  status: Defaulted<number>;
+  hangup_party: number | null;
+  attempts: Defaulted<number>;
+  agent_user_id: number | null;
+  user_data: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CallRecordsTable {
+  id: BigId;
+  tenant_id: number;
+  cti_call_id: string;
+  prev_cti_call_id: string | null;
+  direction: "outbound" | "inbound";
+  campaign_id: number | null;
+  batch_id: number | null;
+  task_call_id: number | null;
+  campaign_type: number | null;
+  call_kind: Defaulted<number>;
+  phone: string;
+  agent_user_id: number | null;
+  queue_name: string | null;
+  is_answer: Defaulted<number>;
+  outbound_result: string | null;
+  call_result: number;
+  call_result_name: string;
+  intent: string | null;
+  qc_status: Defaulted<number>;
+  conclusion: number | null;
+  hangup_party: number | null;
+  call_time: ColumnType<Date, Date | string, Date | string>;
+  call_duration_ms: Defaulted<number>;
+  instance_name: string | null;
+  flow_id: number | null;
+  flow_version_name: string | null;
+  gender: Defaulted<number>;
+  attach_data: Json<Record<string, unknown>>;
+  user_data: Json<Record<string, unknown>>;
+  group_dn: string | null;
+  dn: string | null;
+  recording: string | null;
+  created_at: Timestamp;
+}
+
+export interface CallDialogsTable {
+  id: BigId;
+  tenant_id: number;
+  call_record_id: number;
+  seq: number;
+  dialog_type: Defaulted<number>;
+  this_role: number;
+  content: string;
+  nlu_result: string | null;
+  gender: Defaulted<number>;
+  record_start_ms: number | null;
+  record_end_ms: number | null;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  users: UsersTable;
+  access_tokens: AccessTokensTable;
+  campaigns: CampaignsTable;
+  task_batches: TaskBatchesTable;
+  task_calls: TaskCallsTable;
+  call_records: CallRecordsTable;
+  call_dialogs: CallDialogsTable;
+}
+
+export type Tenant = Selectable<TenantsTable>;
+export type NewTenant = Insertable<TenantsTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+
+export type Campaign = Selectable<CampaignsTable>;
+export type NewCampaign = Insertable<CampaignsTable>;
+export type TaskBatch = Selectable<TaskBatchesTable>;
+export type TaskCall = Selectable<TaskCallsTable>;
+export type CallRecord = Selectable<CallRecordsTable>;
+export type NewCallRecord = Insertable<CallRecordsTable>;
+export type CallDialog = Selectable<CallDialogsTable>;
+export type NewCallDialog = Insertable<CallDialogsTable>;

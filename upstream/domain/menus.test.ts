@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { MenuItem } from "../../contracts/crm";
+import { catalogueCodes, menusFor } from "./menus";
+
+const SCREEN_URLS = [
+  "/",
+  "/workBench",
+  "/textWorkBench",
+  "/agentTask/my",
+  "/agentTask/businessRecord",
+  "/incoming/call",
+  "/incoming/history",
+  "/incoming/businessRecord",
+  "/manual/preview",
+  "/manual/dataDistribution",
+  "/manMachine/coordination",
+  "/callHistory",
+  "/callLog",
+  "/text/call",
+  "/text/businessRecord",
+  "/monitor/agent",
+  "/inspectionSuccess",
+  "/access",
+  "/knowledgeBase/config",
+  "/businessTemplate/record",
+  "/campaign",
+  "/achievement",
+];
+
+const flatten = (items: MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flatten(item.children ?? [])]);
+const leafUrls = (items: MenuItem[]) => flatten(items).filter((item) => !item.children).map((item) => item.url);
+
+describe("menu catalogue", () => {
+  it("has unique codes", () => {
+    const codes = catalogueCodes();
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  it("gives the administrator every screen, and every group url is one of its children's", () => {
+    const menu = menusFor("admin", 1);
+    expect(leafUrls(menu).sort()).toEqual([...SCREEN_URLS].sort());
+    for (const item of flatten(menu)) {
+      expect(SCREEN_URLS).toContain(item.url);
+      if (item.children) expect(item.children.map((child) => child.url)).toContain(item.url);
+    }
+  });
+
+  it("trims a group to the children granted and points it at the first of them", () => {
+    const manual = menusFor("supervisor", 1).find((item) => item.code === "manual");
+    expect(manual?.url).toBe("/manual/dataDistribution");
+    expect(manual?.children?.map((child) => child.url)).toEqual(["/manual/dataDistribution"]);
+  });
+
+  it("gives agents the menu of their work type", () => {
+    expect(leafUrls(menusFor("agent", 1))).toContain("/workBench");
+    expect(leafUrls(menusFor("agent", 1))).not.toContain("/textWorkBench");
+    expect(leafUrls(menusFor("agent", 3))).toContain("/textWorkBench");
+    expect(leafUrls(menusFor("agent", 3))).not.toContain("/workBench");
+  });
+});

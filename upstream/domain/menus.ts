@@ -1,0 +1,138 @@
+import type { MenuItem } from "../../contracts/crm";
+import type { Role } from "../../contracts/uaa";
+import { isTextWorkType } from "./work-type";
+
+/**
+ * The menu catalogue and who gets which entries. The console allows a path only when a menu url
+ * it receives shares the path's first segment (spec §2, §6), so this module is the platform's
+ * whole permission model for screens.
+ *
+ * A group has its own code; its url is the url of its first child the caller is given, which is
+ * always one of the screen urls below.
+ */
+type CatalogueEntry = { code: string; name: string; url: string; icon?: string; children?: CatalogueLeaf[] };
+type CatalogueLeaf = { code: string; name: string; url: string; icon?: string };
+
+const catalogue: readonly CatalogueEntry[] = [
+  { code: "home", name: "首页", url: "/", icon: "pi pi-home" },
+  { code: "aiaas_agent_work", name: "语音工作台", url: "/workBench", icon: "pi pi-phone" },
+  { code: "aiaas_agent_text_work", name: "文本工作台", url: "/textWorkBench", icon: "pi pi-comments" },
+  {
+    code: "agent_task",
+    name: "外呼任务",
+    url: "/agentTask/my",
+    icon: "pi pi-list-check",
+    children: [
+      { code: "agent_task_my", name: "我的任务", url: "/agentTask/my" },
+      { code: "agent_task_business_record", name: "外呼业务记录", url: "/agentTask/businessRecord" },
+    ],
+  },
+  {
+    code: "incoming",
+    name: "呼入",
+    url: "/incoming/call",
+    icon: "pi pi-sign-in",
+    children: [
+      { code: "incoming_call", name: "呼入通话", url: "/incoming/call" },
+      { code: "incoming_history", name: "呼入历史", url: "/incoming/history" },
+      { code: "incoming_business_record", name: "呼入业务记录", url: "/incoming/businessRecord" },
+    ],
+  },
+  {
+    code: "manual",
+    name: "人工外呼",
+    url: "/manual/preview",
+    icon: "pi pi-user",
+    children: [
+      { code: "manual_preview", name: "预览外呼", url: "/manual/preview" },
+      { code: "manual_data_distribution", name: "数据分配", url: "/manual/dataDistribution" },
+    ],
+  },
+  { code: "man_machine_coordination", name: "人机协同", url: "/manMachine/coordination", icon: "pi pi-sitemap" },
+  {
+    code: "call_record",
+    name: "通话记录",
+    url: "/callHistory",
+    icon: "pi pi-history",
+    children: [
+      { code: "call_history", name: "通话历史", url: "/callHistory" },
+      { code: "call_log", name: "外呼通话记录", url: "/callLog" },
+    ],
+  },
+  {
+    code: "text_service",
+    name: "文本客服",
+    url: "/text/call",
+    icon: "pi pi-comment",
+    children: [
+      { code: "text_call", name: "文本会话记录", url: "/text/call" },
+      { code: "text_business_record", name: "文本业务记录", url: "/text/businessRecord" },
+    ],
+  },
+  { code: "monitor_agent", name: "坐席监控", url: "/monitor/agent", icon: "pi pi-desktop" },
+  { code: "inspection_success", name: "质检结果", url: "/inspectionSuccess", icon: "pi pi-check-square" },
+  { code: "inspection_access", name: "质检接入", url: "/access", icon: "pi pi-link" },
+  { code: "knowledge_base_config", name: "知识库配置", url: "/knowledgeBase/config", icon: "pi pi-book" },
+  { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
+  { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
+  { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
+];
+
+/** Menu profiles: agents split by work type (spec §5: a text agent gets the chat screens). */
+export type MenuProfile = "admin" | "supervisor" | "voiceAgent" | "textAgent";
+
+/** Screen (leaf) codes each profile is given; admin gets the whole catalogue. */
+const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
+  voiceAgent: [
+    "home",
+    "aiaas_agent_work",
+    "agent_task_my",
+    "agent_task_business_record",
+    "incoming_call",
+    "incoming_history",
+    "incoming_business_record",
+    "manual_preview",
+    "man_machine_coordination",
+    "call_history",
+    "achievement",
+  ],
+  textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "achievement"],
+  supervisor: [
+    "home",
+    "monitor_agent",
+    "inspection_success",
+    "inspection_access",
+    "call_log",
+    "call_history",
+    "incoming_history",
+    "text_call",
+    "manual_data_distribution",
+    "achievement",
+  ],
+};
+
+export function menuProfile(role: Role, workType: number): MenuProfile {
+  if (role === "agent") return isTextWorkType(workType) ? "textAgent" : "voiceAgent";
+  return role;
+}
+
+/** The menu tree for a caller: catalogue order, groups trimmed to the children granted. */
+export function menusFor(role: Role, workType: number): MenuItem[] {
+  const profile = menuProfile(role, workType);
+  const granted = (code: string) => profile === "admin" || grants[profile].includes(code);
+  const menu: MenuItem[] = [];
+  for (const entry of catalogue) {
+    if (!entry.children) {
+      if (granted(entry.code)) menu.push({ ...entry });
+      continue;
+    }
+    const children = entry.children.filter((child) => granted(child.code)).map((child) => ({ ...child }));
+    if (children.length > 0) menu.push({ ...entry, url: children[0].url, children });
+  }
+  return menu;
+}
+
+/** Every code in the catalogue, groups included (tests hold them unique). */
+export function catalogueCodes(): string[] {
+  return catalogue.flatMap((entry) => [entry.code, ...(entry.children ?? []).map((child) => child.code)]);
+}

@@ -1,0 +1,35 @@
+import { SUCCESS_CODE, type Failure } from "../contracts/envelope";
+
+/** The success envelope (endpoints.md): `{ code: 1, data, msg: "success" }`. */
+export type Envelope<T> = { code: typeof SUCCESS_CODE; data: T; msg: string };
+
+/** Wraps a handler's result; the type argument is the contract's data type, so shapes are checked. */
+export function ok<T>(data: T): Envelope<T> {
+  return { code: SUCCESS_CODE, data, msg: "success" };
+}
+
+export type FailureStatus = 400 | 401 | 403 | 404 | 500;
+
+/** The Chinese message for each failure status when the thrower has nothing more specific. */
+export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
+  400: "请求参数错误",
+  401: "登录已失效，请重新登录",
+  403: "无权访问",
+  404: "接口不存在",
+  500: "服务器内部错误",
+};
+
+/** A failure with its HTTP status; the error handler answers it as `{ code: status, msg }`. */
+export class HttpError extends Error {
+  readonly statusCode: FailureStatus;
+
+  constructor(statusCode: FailureStatus, message: string = FAILURE_MESSAGES[statusCode]) {
+    super(message);
+    this.name = "HttpError";
+    this.statusCode = statusCode;
+  }
+}
+
+export function failure(statusCode: FailureStatus, msg: string = FAILURE_MESSAGES[statusCode]): Failure {
+  return { code: statusCode, msg };
+}

@@ -1,0 +1,102 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { hashAccessToken } from "../domain/tokens";
+import { HttpError, failure } from "../http";
+import { findUserByAccessToken } from "../repositories/access-tokens";
+import type { AuthUser } from "../repositories/users";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set for bearer-authenticated routes; read it with `requireUser`. */
+    user: AuthUser | null;
+  }
+}
+
+export interface AuthOptions {
+  clientId: string;
+  clientSecret: string;
+}
+
+type AuthKind = "public" | "client" | "bearer";
+
+const USER_AUTH_PATH = "/uaa/oauth/user_auth";
+
+/**
+ * Which credential a route needs, from its path (spec §7 attaches headers by path the same way):
+ * `/uaa/oauth/*` takes the console's Basic client credential, except `user_auth`, which reports
+ * who a bearer token belongs to; `/health` and `/config/logo` are public; everything else takes a token.
+ */
+export function authKindFor(routePath: string): AuthKind {
+  if (routePath === "/health" || routePath === "/config/logo") return "public";
+  if (routePath === USER_AUTH_PATH) return "bearer";
+  if (routePath.startsWith("/uaa/oauth/")) return "client";
+  return "bearer";
+}
+
+export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
+  const expectedClient = digest(`${options.clientId}:${options.clientSecret}`);
+
+  app.decorateRequest("user", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    // The matched route's declared path, not the raw URL: encoding tricks cannot change the rule.
+    // Unknown routes have none and go on to the 404 handler.
+    const routePath = request.routeOptions.url;
+    if (routePath === undefined) return;
+    const kind = authKindFor(routePath);
+    if (kind === "client" && !clientMatches(request, expectedClient)) {
+      return reply.code(401).send(INVALID_CLIENT);
+    }
+    if (kind === "bearer") {
+      request.user = await bearerUser(app, request);
+      if (!request.user) return reply.code(401).send(failure(401));
+    }
+  });
+}
+
+/** The caller of a bearer-authenticated route (throws 401 if a route forgot to require one). */
+export function requireUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new HttpError(401);
+  return request.user;
+}
+
+/** The OAuth2 error body (RFC 6749 §5.2) plus the envelope's code/msg, so either parser reads it. */
+const INVALID_CLIENT = { error: "invalid_client", error_description: "客户端认证失败", code: 401, msg: "客户端认证失败" };
+
+function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
+  const [scheme, encoded] = (request.headers.authorization ?? "").split(" ");
+  const presented = scheme?.toLowerCase() === "basic" && encoded ? Buffer.from(encoded, "base64").toString("utf8") : "";
+  // Compare fixed-length digests so the comparison takes the same time whatever was sent.
+  return timingSafeEqual(digest(presented), expected);
+}
+
+async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {
+  const token = bearerToken(request);
+  if (!token) return null;
+  return (await findUserByAccessToken(app.db, hashAccessToken(token), new Date())) ?? null;
+}
+
+/**
+ * `Authorization: Bearer <token>`, or the bare `accessToken` header the inspection service uses.
+ * `user_auth` also takes `?access_token=` (RFC 6750 §2.3): the console sends the client credential
+ * in Authorization on every `/uaa/oauth` path (spec §7), so the token it asks about travels in the
+ * query, as in an OAuth2 token check. Nowhere else, so tokens stay out of other URLs.
+ */
+function bearerToken(request: FastifyRequest): string | undefined {
+  const [scheme, value] = (request.headers.authorization ?? "").split(" ");
+  if (scheme?.toLowerCase() === "bearer" && value) return value;
+  const header = request.headers.accesstoken;
+  if (typeof header === "string" && header.length > 0) return header;
+  if (request.routeOptions.url === USER_AUTH_PATH) return accessTokenParam(request.query);
+  return undefined;
+}
+
+function accessTokenParam(query: unknown): string | undefined {
+  if (typeof query !== "object" || query === null || !("access_token" in query)) return undefined;
+  const value = query.access_token;
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}

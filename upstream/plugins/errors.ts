@@ -1,0 +1,28 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { ZodError } from "zod";
+import { HttpError, failure } from "../http";
+
+/**
+ * Every failure leaves as `{ code: <status>, msg: <Chinese message> }` with status 400, 401, 403,
+ * 404 or 500, and nothing else: no stack, no internal message. Unexpected errors are logged here.
+ */
+export function errorsPlugin(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send(failure(error.statusCode, error.message));
+    }
+    if (error instanceof ZodError) {
+      return reply.code(400).send(failure(400));
+    }
+    // Fastify's own client errors (bad JSON, unsupported content type, body too large, ...).
+    const status = "statusCode" in error ? error.statusCode : undefined;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const mapped = status === 401 || status === 403 || status === 404 ? status : 400;
+      return reply.code(mapped).send(failure(mapped));
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.code(500).send(failure(500));
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(failure(404, "接口不存在")));
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "../../contracts/config";
+import { brandLogo } from "../domain/logos";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { findTenant } from "../repositories/tenants";
+import { findUserInTenant } from "../repositories/users";
+
+type Logo = z.infer<typeof LogoSchema>;
+type Customer = z.infer<typeof CustomerSchema>;
+
+const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+const LogoQuerySchema = z.object({ brand: BrandKeySchema.default("default") });
+
+/** The configuration service (`/config`): branding, agent settings, the customer profile. */
+export const configRoutes: FastifyPluginAsync = async (app) => {
+  // Public: the login page shows the logo before anyone has a token.
+  app.get("/config/logo", async (request) => {
+    const { brand } = LogoQuerySchema.parse(request.query);
+    return ok<Logo>({ brand, logo: brandLogo(brand) });
+  });
+
+  app.get("/config/agents/detail/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = IdParamsSchema.parse(request.params);
+    const agent = await findUserInTenant(app.db, user.tenantId, id);
+    if (!agent || agent.agent_id === null) throw new HttpError(404, "坐席不存在");
+    return ok<AgentConfig>({
+      agentId: agent.agent_id,
+      workType: agent.work_type,
+      defaultQueueName: agent.default_queue_name,
+      autoAnswer: agent.auto_answer,
+    });
+  });
+
+  app.get("/config/api/customer", async (request) => {
+    const user = requireUser(request);
+    const tenant = await findTenant(app.db, user.tenantId);
+    if (!tenant) throw new HttpError(404, "租户不存在");
+    return ok<Customer>({ customerId: tenant.customer_id, tenantId: tenant.id, tenantCode: tenant.code, name: tenant.name });
+  });
+};

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  CustomerIdJobResponseSchema,
+  DictionaryResponseSchema,
+  LoginInfoResponseSchema,
+  MenusResponseSchema,
+  UsersResponseSchema,
+  type MenuItem,
+} from "../../contracts/crm";
+import { FailureSchema } from "../../contracts/envelope";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
+import type { PreparedPlatform } from "../testing";
+
+/** Screens (leaf urls) each demo account's menu must hold: exactly these. */
+const EXPECTED_SCREENS: Record<string, string[]> = {
+  agent: [
+    "/",
+    "/workBench",
+    "/agentTask/my",
+    "/agentTask/businessRecord",
+    "/incoming/call",
+    "/incoming/history",
+    "/incoming/businessRecord",
+    "/manual/preview",
+    "/manMachine/coordination",
+    "/callHistory",
+    "/achievement",
+  ],
+  chat: ["/", "/textWorkBench", "/text/call", "/text/businessRecord", "/achievement"],
+  supervisor: [
+    "/",
+    "/monitor/agent",
+    "/inspectionSuccess",
+    "/access",
+    "/callLog",
+    "/callHistory",
+    "/incoming/history",
+    "/text/call",
+    "/manual/dataDistribution",
+    "/achievement",
+  ],
+  admin: [
+    "/",
+    "/workBench",
+    "/textWorkBench",
+    "/agentTask/my",
+    "/agentTask/businessRecord",
+    "/incoming/call",
+    "/incoming/history",
+    "/incoming/businessRecord",
+    "/manual/preview",
+    "/manual/dataDistribution",
+    "/manMachine/coordination",
+    "/callHistory",
+    "/callLog",
+    "/text/call",
+    "/text/businessRecord",
+    "/monitor/agent",
+    "/inspectionSuccess",
+    "/access",
+    "/knowledgeBase/config",
+    "/businessTemplate/record",
+    "/campaign",
+    "/achievement",
+  ],
+};
+EXPECTED_SCREENS["other-admin"] = EXPECTED_SCREENS.admin;
+
+const leafUrls = (items: MenuItem[]): string[] =>
+  items.flatMap((item) => (item.children ? leafUrls(item.children) : [item.url]));
+
+describeDb(`crm on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const userName of Object.keys(EXPECTED_SCREENS)) tokens[userName] = await loginAs(platform.app, userName);
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  const get = (userName: string, url: string) => platform.app.inject({ url, headers: bearer(tokens[userName]) });
+
+  it.each(Object.keys(EXPECTED_SCREENS))("gives %s exactly the menus of its role and work type", async (userName) => {
+    const response = await get(userName, "/crm/api/user/menus");
+    expect(response.statusCode).toBe(200);
+    const body = MenusResponseSchema.parse(response.json());
+    expect(body.code).toBe(1);
+    const menu = body.data!.menu.children;
+    expect(leafUrls(menu).sort()).toEqual([...EXPECTED_SCREENS[userName]].sort());
+    // The console matches a path by the first segment of a menu url: a group must carry a screen url.
+    for (const group of menu.filter((item) => item.children)) {
+      expect(group.children!.map((child) => child.url)).toContain(group.url);
+    }
+  });
+
+  it("records the login and returns the agent's state and default queue", async () => {
+    const response = await platform.app.inject({
+      method: "POST",
+      url: "/crm/api/user/loginInfo",
+      headers: bearer(tokens.chat),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(LoginInfoResponseSchema.parse(response.json()).data).toEqual({
+      id: expect.any(Number),
+      agentState: "SIGNED_OUT",
+      queueName: "demo-text",
+      userName: "chat",
+    });
+    const row = await platform.db
+      .selectFrom("users")
+      .select("last_login_at")
+      .where("user_name", "=", "chat")
+      .executeTakeFirstOrThrow();
+    expect(row.last_login_at).toBeInstanceOf(Date);
+  });
+
+  it("lists the tenant's users without password hashes", async () => {
+    const response = await get("admin", "/crm/api/users");
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toMatch(/password|scrypt/i);
+    const page = UsersResponseSchema.parse(response.json()).data!;
+    expect(page.total).toBe(4);
+    expect(page.list.map((user) => user.userName)).toEqual(["admin", "supervisor", "agent", "chat"]);
+    expect(page.list.find((user) => user.userName === "chat")).toMatchObject({ role: "agent", workType: 3, realName: "刘洋" });
+  });
+
+  it("pages the users list", async () => {
+    const response = await get("admin", "/crm/api/users?pageNo=2&pageSize=10");
+    const page = UsersResponseSchema.parse(response.json()).data!;
+    expect(page).toEqual({ list: [], total: 4 });
+    const bad = await get("admin", "/crm/api/users?pageSize=7");
+    expect(bad.statusCode).toBe(400);
+    expect(FailureSchema.parse(bad.json()).code).toBe(400);
+  });
+
+  it("answers the customer id of an account of the same tenant", async () => {
+    const agentId = (await get("agent", "/uaa/oauth/user_auth")).json().data.id;
+    const response = await get("admin", `/crm/job/customerid/${agentId}`);
+    expect(response.statusCode).toBe(200);
+    expect(CustomerIdJobResponseSchema.parse(response.json()).data).toEqual({ userId: agentId, customerId: "C10001" });
+    expect((await get("admin", "/crm/job/customerid/999999")).statusCode).toBe(404);
+    expect((await get("admin", "/crm/job/customerid/abc")).statusCode).toBe(400);
+  });
+
+  it("serves the robot industry dictionary in Chinese and an empty list for unknown types", async () => {
+    const industries = DictionaryResponseSchema.parse((await get("agent", "/crm/api/dictionary?type=ROBOT_INDUSTRY")).json());
+    expect(industries.data!.length).toBeGreaterThan(5);
+    expect(industries.data).toContainEqual({ code: "finance", name: "金融" });
+    for (const entry of industries.data!) expect(entry.name).toMatch(/\p{Script=Han}/u);
+
+    const unknown = DictionaryResponseSchema.parse((await get("agent", "/crm/api/dictionary?type=NOPE")).json());
+    expect(unknown).toEqual({ code: 1, data: [], msg: "success" });
+  });
+});

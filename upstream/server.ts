@@ -1,0 +1,59 @@
+import path from "node:path";
+import { buildApp } from "./app";
+import { openDatabase } from "./db";
+import { migrateToLatest } from "./db/migrate";
+import { seedDemo } from "./seed/demo";
+import { readSettings } from "./settings";
+
+/**
+ * The platform's process: open the database, migrate, seed the demo data unless SEED_DEMO=0,
+ * listen, and close cleanly on SIGTERM/SIGINT. Run as `node build/upstream/server.mjs` or
+ * `node --import tsx upstream/server.ts`.
+ */
+const settings = readSettings(process.env);
+const database = await openDatabase(
+  settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") },
+);
+
+try {
+  await migrateToLatest(database.db);
+  if (settings.seedDemo) await seedDemo(database.db);
+} catch (error) {
+  console.error("upstream: could not prepare the database:", error);
+  await database.close();
+  process.exit(1);
+}
+
+// Request logging is off by default (level warn); errors are still logged. LOG_LEVEL=info shows requests.
+const app = buildApp({
+  db: database.db,
+  clientId: settings.clientId,
+  clientSecret: settings.clientSecret,
+  logger: { level: settings.logLevel },
+});
+
+let closing = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (closing) return;
+  closing = true;
+  try {
+    await app.close();
+    await database.close();
+    console.log(`upstream: stopped (${signal})`);
+  } catch (error) {
+    console.error("upstream: error while stopping:", error);
+    process.exitCode = 1;
+  }
+}
+process.once("SIGTERM", (signal) => void shutdown(signal));
+process.once("SIGINT", (signal) => void shutdown(signal));
+
+try {
+  const address = await app.listen({ port: settings.port, host: settings.host });
+  const store = settings.databaseUrl ? "PostgreSQL" : `PGlite in ${path.join(settings.dataDir, "pglite")}`;
+  console.log(`upstream: listening on ${address} (${store})`);
+} catch (error) {
+  console.error("upstream: could not listen:", error);
+  await database.close();
+  process.exit(1);
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from "fastify";
+import { describe, expect, inject } from "vitest";
+import { createTestDatabase } from "../tests/support/postgres";
+import { openDatabase, type OpenedDatabase } from "./db";
+import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
+
+/**
+ * Test helpers for the platform. The same test files run in two vitest projects: TEST_DB=pglite
+ * (in-memory PGlite) and TEST_DB=postgres (a fresh database per file on the throwaway cluster of
+ * tests/support/postgres-global.ts).
+ */
+export const TEST_DB: "pglite" | "postgres" = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+
+const postgresUrl = TEST_DB === "postgres" ? inject("postgresUrl") : null;
+
+/**
+ * `describe` for tests that need a database. In the postgres project on a machine without
+ * PostgreSQL it is `describe.skip` (global setup has said why): the only skip we allow.
+ */
+export const describeDb = TEST_DB === "postgres" && !postgresUrl ? describe.skip : describe;
+
+/** An empty database of the current kind (not migrated). */
+export async function freshDatabase(): Promise<OpenedDatabase> {
+  if (TEST_DB === "pglite") return openDatabase({ inMemory: true, pgliteTemplate: await pgliteTemplate() });
+  const testDb = await createTestDatabase(requirePostgresUrl());
+  const database = await openDatabase({ databaseUrl: testDb.url });
+  return {
+    db: database.db,
+    close: async () => {
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/** A migrated, demo-seeded platform on a fresh database of the current kind. */
+export async function testPlatform(): Promise<PreparedPlatform> {
+  if (TEST_DB === "pglite") return preparePlatform();
+  const testDb = await createTestDatabase(requirePostgresUrl());
+  const platform = await preparePlatform({ databaseUrl: testDb.url });
+  return {
+    ...platform,
+    close: async () => {
+      await platform.close();
+      await testDb.drop();
+    },
+  };
+}
+
+function requirePostgresUrl(): string {
+  if (!postgresUrl) throw new Error("TEST_DB=postgres but no PostgreSQL cluster was provided");
+  return postgresUrl;
+}
+
+/** The Authorization header of the console's client credential. */
+export function basicAuth(clientId: string = TEST_CLIENT.clientId, clientSecret: string = TEST_CLIENT.clientSecret) {
+  return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+}
+
+/** Logs a demo account in through the password grant and returns its bearer token. */
+export async function loginAs(app: FastifyInstance, userName: string, password: string = DEMO_PASSWORD): Promise<string> {
+  const response = await app.inject({
+    method: "POST",
+    url: "/uaa/oauth/token",
+    headers: { authorization: basicAuth() },
+    payload: { grant_type: "password", username: userName, password },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ access_token: string }>().access_token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app";
+import { openDatabase, type Db } from "./db";
+import { migrateToLatest } from "./db/migrate";
+import { seedDemo } from "./seed/demo";
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./settings";
+
+export { DEMO_PASSWORD } from "./seed/demo";
+
+/** The client credential test platforms accept: the defaults the console also falls back to. */
+export const TEST_CLIENT = { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET } as const;
+
+export interface PreparedPlatform {
+  app: FastifyInstance;
+  db: Db;
+  /** Closes the app, then the database. */
+  close(): Promise<void>;
+}
+
+export interface TestPlatform extends PreparedPlatform {
+  /** Base URL, e.g. http://127.0.0.1:40123 (no trailing slash). */
+  url: string;
+}
+
+/**
+ * A migrated, demo-seeded platform app that is not listening (for `app.inject`): in-memory
+ * PGlite, or the PostgreSQL database at `databaseUrl` (which should be empty and throwaway).
+ */
+export async function preparePlatform(opts: { databaseUrl?: string } = {}): Promise<PreparedPlatform> {
+  const database = await openDatabase(
+    opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { inMemory: true, pgliteTemplate: await pgliteTemplate() },
+  );
+  try {
+    await migrateToLatest(database.db);
+    await seedDemo(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const app = buildApp({ db: database.db, ...TEST_CLIENT });
+  return {
+    app,
+    db: database.db,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** The same platform listening on 127.0.0.1 on a free port, for tests that call it over HTTP. */
+export async function startTestPlatform(opts: { databaseUrl?: string } = {}): Promise<TestPlatform> {
+  const platform = await preparePlatform(opts);
+  try {
+    const url = await platform.app.listen({ host: "127.0.0.1", port: 0 });
+    return { ...platform, url };
+  } catch (error) {
+    await platform.close();
+    throw error;
+  }
+}
+
+/**
+ * A dump of a freshly initialised, empty PGlite cluster. initdb is most of a new PGlite's start
+ * (about 4 s here; starting from the dump takes about 1 s), and every test file wants a fresh
+ * database. The dump is made once per PGlite version and kept in the temp directory; concurrent
+ * makers each write their own file and rename it into place, so readers never see half of one.
+ */
+export async function pgliteTemplate(): Promise<Blob> {
+  const file = path.join(tmpdir(), `switchboard-pglite-${await pgliteVersion()}.tar`);
+  try {
+    return new Blob([await readFile(file)]);
+  } catch {
+    const pglite = await PGlite.create();
+    const dump = await pglite.dumpDataDir("none");
+    await pglite.close();
+    const partial = `${file}.${randomBytes(6).toString("hex")}`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+    return dump;
+  }
+}
+
+async function pgliteVersion(): Promise<string> {
+  // The package's exports map hides package.json; find it beside the resolved entry point.
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const manifest = JSON.parse(await readFile(path.join(path.dirname(entry), "..", "package.json"), "utf8"));
+  return String(manifest.version);
+}

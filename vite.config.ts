@@ -1,0 +1,17 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vite";
+import { remixOptions } from "./remix.config";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export default defineConfig({
+  plugins: [remix(remixOptions)],
+  // PrimeReact ships no `exports` map; bundling it into the server build avoids an ESM crash.
+  ssr: { noExternal: ["primereact"] },
+  build: { target: "es2022", assetsInlineLimit: 0 },
+  server: { port: Number(process.env.PORT ?? 3000) },
+});
