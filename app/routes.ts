@@ -17,6 +17,9 @@ export default [
     route("restore", "routes/error/restore.tsx"),
   ]),
   route("health", "routes/health.ts"),
+  // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
+  route("workBench/events", "routes/work-bench/events.ts"),
+  route("textWorkBench/events", "routes/text-work-bench/events.ts"),
 
   layout("routes/shell/route.tsx", [
     index("routes/home/route.tsx"),

@@ -32,6 +32,10 @@ const app = buildApp({
   logger: { level: settings.logLevel },
 });
 
+// Events are replayable for an hour; older ones go.
+const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);
+pruning.unref();
+
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;

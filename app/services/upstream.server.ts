@@ -34,6 +34,12 @@ export type SendOptions = {
   /** Null only for the public calls (logo) and the client-credential calls under /uaa/oauth. */
   caller: Caller | null;
   timeoutMs?: number;
+  /** Extra request headers (e.g. Last-Event-ID); the spec §7 headers always win. */
+  headers?: Record<string, string>;
+  /** Aborts the call, e.g. when the browser that asked for it goes away. */
+  signal?: AbortSignal;
+  /** A stream that stays open (real-time events): no total timeout, its own connection pool. */
+  longLived?: boolean;
 };
 
 export type CallOptions<S extends z.ZodTypeAny> = SendOptions & {
@@ -62,6 +68,16 @@ const dispatcher = new Agent({
   keepAliveTimeout: 10_000,
   headersTimeout: DEFAULT_TIMEOUT_MS,
   bodyTimeout: 60_000,
+});
+
+/**
+ * Real-time streams hold a connection each (one per connected agent), so they get their own
+ * pool without a cap; a stream silent for three heartbeats (15 s each) is dead and is dropped.
+ */
+const streamDispatcher = new Agent({
+  connect: { timeout: CONNECT_TIMEOUT_MS },
+  headersTimeout: DEFAULT_TIMEOUT_MS,
+  bodyTimeout: 45_000,
 });
 
 /** Spec §7 header rules, one function so that each rule is testable on its own. */
@@ -187,7 +203,7 @@ export function isUpstreamError(error: unknown): error is { data: UpstreamFailur
 
 async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> {
   const method = options.method ?? "GET";
-  const headers = headersFor(options.path, options.caller);
+  const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
   let body: string | undefined;
   if (options.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -197,14 +213,17 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
     body = JSON.stringify(options.json);
   }
   const url = buildUrl(options.path, options.query);
-  const attempt = () =>
-    undiciRequest(url, {
+  const attempt = () => {
+    const timeout = options.longLived ? undefined : AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signals = [timeout, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    return undiciRequest(url, {
       method,
       headers,
       body,
-      dispatcher,
-      signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      dispatcher: options.longLived ? streamDispatcher : dispatcher,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
+  };
   try {
     return await attempt();
   } catch (error) {

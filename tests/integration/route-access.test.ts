@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteConfigEntry } from "@remix-run/route-config";
-import { startTestPlatform, type TestPlatform } from "../../upstream/testing";
 import routes from "../../app/routes";
 import { isPathAllowed } from "../../app/lib/access";
 import { menuForWorkType } from "../../app/lib/menu";
+import { consoleAgainstPlatform } from "./support";
 
 /**
  * Walks every route of app/routes.ts and proves that each loader and action refuses an anonymous
@@ -48,21 +48,14 @@ const handlers = (
 ).flat();
 const guarded = handlers.filter((h) => !PUBLIC_ROUTES.has(h.path));
 
-let platform: TestPlatform;
-const cookies: Record<string, string> = {};
+let setup: Awaited<ReturnType<typeof consoleAgainstPlatform>>;
+let cookies: Record<string, string> = {};
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  process.env.UPSTREAM_URL = platform.url;
-  const { signIn } = await import("../../app/auth.server");
-  const { commitSignedIn } = await import("../../app/session.server");
-  for (const account of ACCOUNTS) {
-    const signedIn = await signIn(account, "Switchboard@2026");
-    const setCookie = await commitSignedIn(new Request("http://console.test/"), signedIn);
-    cookies[account] = setCookie.split(";")[0];
-  }
+  setup = await consoleAgainstPlatform(ACCOUNTS);
+  cookies = setup.cookies;
 }, 60_000);
-afterAll(async () => platform?.close());
+afterAll(async () => setup?.platform.close());
 
 async function outcome(handler: Handler, url: string, method: "GET" | "POST", cookie?: string) {
   const headers = new Headers(cookie ? { Cookie: cookie } : {});

@@ -158,6 +158,15 @@ export interface CallDialogsTable {
   record_end_ms: number | null;
 }
 
+export interface AgentEventsTable {
+  id: BigId;
+  tenant_id: number;
+  user_id: number;
+  type: string;
+  payload: Json<unknown>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -167,6 +176,7 @@ export interface Database {
   task_calls: TaskCallsTable;
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;
+  agent_events: AgentEventsTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "../../contracts/config";
+import type { MqConfigSchema } from "../../contracts/events";
 import { brandLogo } from "../domain/logos";
+import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "../events/bus";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
 import { findTenant } from "../repositories/tenants";
 import { findUserInTenant } from "../repositories/users";
 
 type Logo = z.infer<typeof LogoSchema>;
+type MqConfig = z.infer<typeof MqConfigSchema>;
 type Customer = z.infer<typeof CustomerSchema>;
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -31,6 +34,17 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       workType: agent.work_type,
       defaultQueueName: agent.default_queue_name,
       autoAnswer: agent.auto_answer,
+    });
+  });
+
+  // Where the softphone's and chat's real-time channel runs (routes/events.ts).
+  app.get("/config/global/mqconfig", async (request) => {
+    const user = requireUser(request);
+    return ok<MqConfig>({
+      streamPath: "/events/api/stream",
+      heartbeatMs: HEARTBEAT_MS,
+      retentionSeconds: EVENT_RETENTION_SECONDS,
+      lastEventId: await app.events.latestId(user.id),
     });
   });
 

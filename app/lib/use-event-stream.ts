@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState } from "react";
+import { AgentEventSchema, HEARTBEAT_EVENT, type AgentEvent } from "../../contracts/events";
+import { createEventCursor } from "./event-cursor";
+
+export type StreamStatus = "connecting" | "open" | "reconnecting" | "offline";
+
+/** Three missed heartbeats (15 s each) mean the connection is dead, e.g. after laptop sleep. */
+const STALE_AFTER_MS = 45_000;
+/** After this many failed reopenings in a row the session has likely ended: reload to sign in. */
+const MAX_FAILED_OPENS = 4;
+
+/**
+ * Subscribes a hydrated workbench to its event stream (`url`, e.g. /workBench/events), starting
+ * after `startId` (from the loader). Every event is handed to `onEvent` once, in order: the
+ * browser resends Last-Event-ID on its own reconnects, and when this hook reopens the stream
+ * itself (a dead connection, the network coming back) it passes the last id as `?lastEventId=`.
+ */
+export function useEventStream(url: string, startId: number, onEvent: (event: AgentEvent) => void): StreamStatus {
+  const [status, setStatus] = useState<StreamStatus>("connecting");
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+
+  useEffect(() => {
+    const cursor = createEventCursor(startId);
+    let source: EventSource | null = null;
+    let lastSign = Date.now();
+    let failedOpens = 0;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const open = () => {
+      source?.close();
+      const next = new EventSource(`${url}?lastEventId=${cursor.lastId}`);
+      source = next;
+      next.onopen = () => {
+        failedOpens = 0;
+        lastSign = Date.now();
+        setStatus("open");
+      };
+      next.onmessage = (message) => {
+        lastSign = Date.now();
+        const parsed = AgentEventSchema.safeParse(JSON.parse(message.data));
+        if (parsed.success && cursor.accept(parsed.data)) handler.current(parsed.data);
+      };
+      next.addEventListener(HEARTBEAT_EVENT, () => (lastSign = Date.now()));
+      next.onerror = () => {
+        if (!navigator.onLine) return setStatus("offline");
+        setStatus("reconnecting");
+        // CLOSED: the browser gave up (an error page, a 403, a redirect to sign-in). Retry
+        // ourselves; if that keeps failing, reload so an ended session goes to sign-in.
+        if (next.readyState === EventSource.CLOSED) {
+          failedOpens += 1;
+          if (failedOpens >= MAX_FAILED_OPENS) return window.location.reload();
+          clearTimeout(reopenTimer);
+          reopenTimer = setTimeout(open, 1_000 * failedOpens);
+        }
+      };
+    };
+
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastSign > STALE_AFTER_MS) {
+        setStatus("reconnecting");
+        lastSign = Date.now();
+        open();
+      }
+    }, 5_000);
+    const online = () => open();
+    const offline = () => setStatus("offline");
+    window.addEventListener("online", online);
+    window.addEventListener("offline", offline);
+    open();
+
+    return () => {
+      clearInterval(watchdog);
+      clearTimeout(reopenTimer);
+      window.removeEventListener("online", online);
+      window.removeEventListener("offline", offline);
+      source?.close();
+    };
+  }, [url, startId]);
+
+  return status;
+}
+
+export const STREAM_STATUS_LABELS: Record<StreamStatus, string> = {
+  connecting: "连接中",
+  open: "已连接",
+  reconnecting: "重新连接中",
+  offline: "网络已断开",
+};
