@@ -74,6 +74,14 @@ test.describe("sign-in and menus @nojs", () => {
     await expect(page).toHaveURL(/\/user\/login$/);
   });
 
+  test("the error pages are public", async ({ page }) => {
+    await page.goto("/error/403");
+    await expect(page.getByRole("heading", { name: "无权访问该页面" })).toBeVisible();
+    await page.goto("/error/404");
+    await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to the home page" })).toHaveAttribute("href", "/");
+  });
+
   test("the sidebar state is remembered between visits", async ({ page }) => {
     await signIn(page, "agent");
     await expect(page.locator("#sb-sidebar")).toBeVisible();
