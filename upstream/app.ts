@@ -5,8 +5,11 @@ import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
 import { errorsPlugin } from "./plugins/errors";
 import { configRoutes } from "./routes/config";
+import { contactRoutes } from "./routes/contact";
 import { crmRoutes } from "./routes/crm";
 import { healthRoutes } from "./routes/health";
+import { recordsRoutes } from "./routes/records";
+import { robotRoutes } from "./routes/robot";
 import { uaaRoutes } from "./routes/uaa";
 
 export interface BuildAppOptions {
@@ -35,6 +38,9 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   app.register(uaaRoutes);
   app.register(crmRoutes);
   app.register(configRoutes);
+  app.register(contactRoutes);
+  app.register(recordsRoutes);
+  app.register(robotRoutes);
 
   return app;
 }

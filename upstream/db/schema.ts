@@ -158,6 +158,17 @@ export interface CallDialogsTable {
   record_end_ms: number | null;
 }
 
+/** A robot flow's input parameters and output states (migration 010). */
+export interface FlowParamsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  flow_id: number;
+  kind: "input" | "state";
+  seq: number;
+  name: string;
+  variable: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -167,6 +178,7 @@ export interface Database {
   task_calls: TaskCallsTable;
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;
+  flow_params: FlowParamsTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;
