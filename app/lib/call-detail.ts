@@ -2,6 +2,10 @@
  * Rules of the call-detail dialog (spec §2, §5, §9), pure so that server, player and tests share them.
  */
 
+/** Spec §9: the call-detail dialog is 678px wide, its tables at most 508px high. */
+export const DIALOG_WIDTH_PX = 678;
+export const TABLE_MAX_HEIGHT_PX = 508;
+
 export const DETAIL_TABS = [
   { key: "call", label: "查看通话" },
   { key: "state", label: "输出状态" },

@@ -37,7 +37,7 @@ export const CallListQuerySchema = z
 export type CallListQuery = z.infer<typeof CallListQuerySchema>;
 
 export type ParsedCallList =
-  | { ok: true; query: CallListQuery & { start: string; end: string }; filter: CallFilter }
+  | { ok: true; query: CallListQuery & { start: string; end: string }; filter: CallFilter; values: Record<string, string> }
   | { ok: false; errors: string[]; values: Record<string, string> };
 
 /** The URL's search parameters, with today's boundaries (spec §9) when no dates are given. */
@@ -51,6 +51,7 @@ export function parseCallListQuery(params: URLSearchParams, now = Date.now()): P
   const end = q.end ?? today(now);
   return {
     ok: true,
+    values,
     query: { ...q, start, end },
     filter: {
       pageNo: q.page,
@@ -82,3 +83,6 @@ export function withParams(pathname: string, search: URLSearchParams | string, c
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
+
+/** The keyset cursor of a row (the platform's `<callTimeMs>_<id>`). */
+export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row.callTime}_${row.callId}`;
