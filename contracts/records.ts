@@ -8,5 +8,3 @@ import { envelope } from "./envelope";
 export const RecordingRequestSchema = z.object({ tenantID: z.coerce.number().int().positive() });
 export type RecordingRequest = z.infer<typeof RecordingRequestSchema>;
 export const NoRecordingResponseSchema = envelope(z.null());
-export const NO_RECORDING_TEXT = "暂无录音可下载";
-export const RECORDING_EXPORTED_TEXT = "导出录音成功!";

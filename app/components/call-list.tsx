@@ -12,7 +12,7 @@ import {
   type CodeTable,
 } from "../../contracts/codes";
 import type { CallRecordRow } from "../../contracts/contact";
-import { withParams } from "../lib/call-list-query";
+import { withParams } from "../lib/list-url";
 import type { loadCallList } from "../lib/call-list.server";
 import { maskPhone } from "../lib/format";
 import { CodeTag } from "./code-tag";

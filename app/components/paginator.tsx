@@ -1,5 +1,5 @@
-import { PAGE_SIZES } from "../../contracts/envelope";
-import { withParams } from "../lib/call-list-query";
+import { PAGE_SIZES } from "../../contracts/paging";
+import { withParams } from "../lib/list-url";
 
 /**
  * Pagination of spec §9 with PrimeReact's paginator markup: total, sizes, prev, pager, next,

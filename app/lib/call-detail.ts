@@ -47,3 +47,8 @@ export function clampSpeed(value: unknown): number {
 export function lineAt(lines: ReadonlyArray<{ recordStartTime: number | null; recordEndTime: number | null }>, ms: number): number {
   return lines.findIndex((l) => l.recordStartTime !== null && l.recordEndTime !== null && ms >= l.recordStartTime && ms < l.recordEndTime);
 }
+
+/** Spec §8 texts of the recording export and of a line without a recording position. */
+export const RECORDING_EXPORTED_TEXT = "导出录音成功!";
+export const NO_RECORDING_TEXT = "暂无录音可下载";
+export const UNSUPPORTED_TEXT = "暂不支持";

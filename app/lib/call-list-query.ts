@@ -4,6 +4,8 @@ import type { CallFilter } from "../../contracts/contact";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "../../contracts/envelope";
 import { dayBoundaries, today } from "./format";
 
+export { cursorOfRow, withParams } from "./list-url";
+
 /**
  * The URL of a call list (filters kept in the URL, so a filtered page can be bookmarked and
  * shared): short parameter names, every message in Chinese, empty fields ignored.
@@ -70,19 +72,3 @@ export function parseCallListQuery(params: URLSearchParams, now = Date.now()): P
     },
   };
 }
-
-/** The same list URL with some parameters changed (undefined removes one); cursors never carry over. */
-export function withParams(pathname: string, search: URLSearchParams | string, changes: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams(search);
-  params.delete("after");
-  params.delete("before");
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined || value === "") params.delete(key);
-    else params.set(key, String(value));
-  }
-  const query = params.toString();
-  return query ? `${pathname}?${query}` : pathname;
-}
-
-/** The keyset cursor of a row (the platform's `<callTimeMs>_<id>`). */
-export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row.callTime}_${row.callId}`;

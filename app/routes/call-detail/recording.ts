@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NO_RECORDING_TEXT } from "../../../contracts/records";
 import { requireAccess } from "../../access.server";
+import { NO_RECORDING_TEXT } from "../../lib/call-detail";
 import { fetchRecording } from "../../services/records.server";
 
 /**
