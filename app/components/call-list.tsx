@@ -124,7 +124,7 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       prop: "callId",
       label: "操作",
       render: (row) => (
-        <a href={`${pathname}/${row.callId}${search}`} aria-label={`查看 ${formatCallLabel(row)} 的通话详情`}>
+        <a href={`${pathname}/${row.callId}${search}`} aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}>
           查看
         </a>
       ),
@@ -132,8 +132,6 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
   ];
   return columns.filter((c): c is Column<CallRecordRow> => c !== false);
 }
-
-const formatCallLabel = (row: CallRecordRow) => maskPhone(row.phone);
 
 type Option = { value: string | number; label: string };
 const optionsOf = (table: CodeTable<string | number>): Option[] => table.map((e) => ({ value: e.code, label: e.label }));

@@ -22,9 +22,11 @@ export async function loadCallList(request: Request, list: CallLister) {
   }
   const page = await list(caller, parsed.filter);
   const rows = page.list;
+  // The form shows the dates actually used (today when none were given).
+  const values: Record<string, string> = { ...parsed.values, start: parsed.query.start, end: parsed.query.end };
   return data({
     ok: true as const,
-    values: { ...parsed.values, start: parsed.query.start, end: parsed.query.end } as Record<string, string>,
+    values,
     pageNo: parsed.query.page,
     pageSize: parsed.query.size,
     page,
