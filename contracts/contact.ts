@@ -64,7 +64,8 @@ export const CallRecordRowSchema = z.object({
 });
 export type CallRecordRow = z.infer<typeof CallRecordRowSchema>;
 
-export const CallRecordPageSchema = page(CallRecordRowSchema);
+/** `estimated`: the total is the platform's estimate (very large results are not counted exactly). */
+export const CallRecordPageSchema = page(CallRecordRowSchema).extend({ estimated: z.boolean().optional() });
 export type CallRecordPage = z.infer<typeof CallRecordPageSchema>;
 export const CallRecordPageResponseSchema = envelope(CallRecordPageSchema);
 

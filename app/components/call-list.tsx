@@ -77,7 +77,7 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
             emptyMessage="没有符合条件的通话记录"
             config={{ list: loaded.page.list, total: loaded.page.total, eleItem: columns, attributes: { index: true } }}
           />
-          <Paginator total={loaded.page.total} pageNo={loaded.pageNo} pageSize={loaded.pageSize} pathname={pathname} search={search} cursors={loaded.cursors} />
+          <Paginator total={loaded.page.total} estimated={loaded.page.estimated} pageNo={loaded.pageNo} pageSize={loaded.pageSize} pathname={pathname} search={search} cursors={loaded.cursors} />
         </>
       )}
       <Outlet />

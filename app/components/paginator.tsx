@@ -9,6 +9,8 @@ import { withParams } from "../lib/list-url";
  */
 export type PaginatorProps = {
   total: number;
+  /** The total is an estimate (the platform does not count very large results exactly). */
+  estimated?: boolean;
   pageNo: number;
   pageSize: number;
   pathname: string;
@@ -37,7 +39,7 @@ export function pagerPages(current: number, pages: number, window = 5): Array<nu
   return out;
 }
 
-export function Paginator({ total, pageNo, pageSize, pathname, search, cursors, window = 5 }: PaginatorProps) {
+export function Paginator({ total, estimated, pageNo, pageSize, pathname, search, cursors, window = 5 }: PaginatorProps) {
   const pages = pageCount(total, pageSize);
   const href = (page: number, cursor?: Record<string, string>) => {
     const url = withParams(pathname, search, { page: page === 1 ? undefined : page });
@@ -63,7 +65,7 @@ export function Paginator({ total, pageNo, pageSize, pathname, search, cursors, 
       {kept.map(([key, value]) => (
         <input key={`${key}=${value}`} type="hidden" name={key} value={value} />
       ))}
-      <span className="p-paginator-current">共 {total} 条</span>
+      <span className="p-paginator-current">{estimated ? `共约 ${total} 条` : `共 ${total} 条`}</span>
       <label className="sb-paginator-sizes">
         <span className="p-hidden-accessible">每页条数</span>
         <select name="size" defaultValue={String(pageSize)} className="p-inputtext p-component">

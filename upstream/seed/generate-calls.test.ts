@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
-import { TEST_DB, describeDb, testPlatform } from "../test-db";
+import { CallRecordPageResponseSchema } from "../../contracts/contact";
+import { EXACT_COUNT_LIMIT } from "../repositories/call-records";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
 import { generateCalls } from "./generate-calls";
 
@@ -17,8 +19,8 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     const count = async () => Number((await db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).executeTakeFirstOrThrow()).n);
     const before = await count();
     const now = Date.UTC(2026, 10, 22);
-    await generateCalls(db, { count: 1_200, tenantCode: "other", days: 10, now });
-    expect(await count()).toBe(before + 1_200);
+    await generateCalls(db, { count: 12_000, tenantCode: "other", days: 10, now });
+    expect(await count()).toBe(before + 12_000);
     const rows = await db.selectFrom("call_records").select(["outbound_result", "call_result", "campaign_type", "direction", "call_time", "phone"]).where("cti_call_id", "like", "gen-%").execute();
     for (const code of codesOf(OUTCOME_CODES)) expect(rows.map((r) => r.outbound_result)).toContain(code);
     for (const code of codesOf(RESULT_CODES)) expect(rows.map((r) => r.call_result)).toContain(code);
@@ -29,5 +31,23 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     expect(Math.max(...times)).toBeLessThan(now);
     expect(Math.min(...times)).toBeGreaterThanOrEqual(now - 10 * 86_400_000);
     expect(times.every((t) => t % 1 === 0)).toBe(true);
+  });
+
+  it("reports an estimated total beyond the exact count limit, an exact one below it", async () => {
+    const token = await loginAs(platform.app, "other-admin");
+    const list = async (query: string) => {
+      const response = await platform.app.inject({ url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}${query}`, headers: bearer(token) });
+      return CallRecordPageResponseSchema.parse(response.json()).data!;
+    };
+    const all = await list("");
+    expect(all.estimated).toBe(true);
+    expect(all.total).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(Math.abs(all.total - 12_014) / 12_014).toBeLessThan(0.2);
+    const few = await list("&callResult=404");
+    expect(few.estimated).toBeUndefined();
+    const tenant = await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow();
+    const exact = await platform.db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).where("call_result", "=", 404).executeTakeFirstOrThrow();
+    expect(few.total).toBe(Number(exact.n));
+    expect(few.total).toBeLessThan(EXACT_COUNT_LIMIT);
   });
 });
