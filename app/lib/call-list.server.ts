@@ -13,14 +13,15 @@ export async function loadCallList(request: Request, list: CallLister) {
   const { caller, user } = await requireAccess(request);
   const url = new URL(request.url);
   const parsed = parseCallListQuery(url.searchParams);
-  const agents =
+  // Supervisors filter by agent; the choices load alongside the page.
+  const agentChoices =
     user.role === "agent"
-      ? null
-      : (await listUsers(caller)).list.filter((u) => u.workType !== TEXT_AGENT_WORK_TYPE).map((u) => ({ id: u.id, name: u.realName }));
+      ? Promise.resolve(null)
+      : listUsers(caller).then((users) => users.list.filter((u) => u.workType !== TEXT_AGENT_WORK_TYPE).map((u) => ({ id: u.id, name: u.realName })));
   if (!parsed.ok) {
-    return data({ ok: false as const, errors: parsed.errors, values: parsed.values, agents }, { status: 400 });
+    return data({ ok: false as const, errors: parsed.errors, values: parsed.values, agents: await agentChoices }, { status: 400 });
   }
-  const page = await list(caller, parsed.filter);
+  const [page, agents] = await Promise.all([list(caller, parsed.filter), agentChoices]);
   const rows = page.list;
   // The form shows the dates actually used (today when none were given).
   const values: Record<string, string> = { ...parsed.values, start: parsed.query.start, end: parsed.query.end };
