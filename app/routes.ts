@@ -1,5 +1,9 @@
 import { type RouteConfig, index, layout, prefix, route } from "@remix-run/route-config";
 
+/** The call lists; each opens the call-detail dialog as a nested route (/callHistory/123). */
+const CALL_LISTS = ["callHistory", "callLog", "incoming/call", "incoming/history"] as const;
+const callDetail = (list: string) => route(":id", "routes/call-detail/route.tsx", { id: `call-detail/${list}` });
+
 // The route tree of spec §2, written out. Public pages sit outside the shell; every screen of the
 // root layout '/' sits inside it. Each screen's loader and action checks access for itself.
 export default [
@@ -20,13 +24,16 @@ export default [
   // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
   route("workBench/events", "routes/work-bench/events.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
+  // Call recordings (streamed from the platform) and the call log export: resource routes.
+  ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
+  route("callLog/export", "routes/call-log/export.ts"),
 
   layout("routes/shell/route.tsx", [
     index("routes/home/route.tsx"),
     route("access", "routes/access/route.tsx"),
     route("achievement", "routes/achievement/route.tsx"),
-    route("callHistory", "routes/call-history/route.tsx"),
-    route("callLog", "routes/call-log/route.tsx"),
+    route("callHistory", "routes/call-history/route.tsx", [callDetail("callHistory")]),
+    route("callLog", "routes/call-log/route.tsx", [callDetail("callLog")]),
     route("inspectionSuccess", "routes/inspection-success/route.tsx"),
     route("textWorkBench", "routes/text-work-bench/route.tsx"),
     route("workBench", "routes/work-bench/route.tsx"),
@@ -36,8 +43,8 @@ export default [
     route("agentTask/:id?", "routes/agent-task/route.tsx"),
     route("businessTemplate/record/:id?", "routes/business-template-record/route.tsx"),
     route("incoming/businessRecord", "routes/incoming-business-record/route.tsx"),
-    route("incoming/call", "routes/incoming-call/route.tsx"),
-    route("incoming/history", "routes/incoming-history/route.tsx"),
+    route("incoming/call", "routes/incoming-call/route.tsx", [callDetail("incoming/call")]),
+    route("incoming/history", "routes/incoming-history/route.tsx", [callDetail("incoming/history")]),
     route("knowledgeBase/config", "routes/knowledge-base-config/route.tsx"),
     route("manMachine/coordination", "routes/man-machine-coordination/route.tsx"),
     route("manual/dataDistribution", "routes/manual-data-distribution/route.tsx"),

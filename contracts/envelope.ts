@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "./paging";
 
 /** Spec §9: the platform's success code. */
 export const SUCCESS_CODE = 1;
@@ -18,8 +19,7 @@ export function page<T extends z.ZodTypeAny>(item: T) {
 }
 
 /** Spec §3 "Pagination input: pageNo, pageSize"; §9 default 20, options 10/20/50/100. */
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 20;
+export { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "./paging";
 export const PaginationSchema = z.object({
   pageNo: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce

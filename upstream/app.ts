@@ -6,9 +6,12 @@ import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
 import { errorsPlugin } from "./plugins/errors";
 import { configRoutes } from "./routes/config";
+import { contactRoutes } from "./routes/contact";
 import { crmRoutes } from "./routes/crm";
 import { eventRoutes } from "./routes/events";
 import { healthRoutes } from "./routes/health";
+import { recordsRoutes } from "./routes/records";
+import { robotRoutes } from "./routes/robot";
 import { uaaRoutes } from "./routes/uaa";
 
 declare module "fastify" {
@@ -47,6 +50,9 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   app.register(crmRoutes);
   app.register(configRoutes);
   app.register(eventRoutes);
+  app.register(contactRoutes);
+  app.register(recordsRoutes);
+  app.register(robotRoutes);
 
   return app;
 }

@@ -167,6 +167,17 @@ export interface AgentEventsTable {
   created_at: Timestamp;
 }
 
+/** A robot flow's input parameters and output states (migration 010). */
+export interface FlowParamsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  flow_id: number;
+  kind: "input" | "state";
+  seq: number;
+  name: string;
+  variable: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -177,6 +188,7 @@ export interface Database {
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;
   agent_events: AgentEventsTable;
+  flow_params: FlowParamsTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;

@@ -1,20 +1,20 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
+import { CallListScreen } from "../../components/call-list";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
+import { loadCallList } from "../../lib/call-list.server";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
+import { listIncomingCalls } from "../../services/contact.server";
 
 const title = SCREEN_TITLES["/incoming/call"];
 export const handle: RouteHandle = { title };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  return loadCallList(request, listIncomingCalls);
 }
 
 export default function Page() {
-  return <Screen title={title} />;
+  return <CallListScreen title={title} kind="inbound" />;
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,196 @@
+import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import {
+  CALL_KINDS,
+  CAMPAIGN_TYPES,
+  CONNECTED_FLAGS,
+  INTENT_LABELS,
+  OUTCOME_CODES,
+  RESULT_CODES,
+  labelOf,
+  resultCodeTone,
+  toneOf,
+  type CodeTable,
+} from "../../contracts/codes";
+import type { CallRecordRow } from "../../contracts/contact";
+import { withParams } from "../lib/list-url";
+import type { loadCallList } from "../lib/call-list.server";
+import { maskPhone } from "../lib/format";
+import { CodeTag } from "./code-tag";
+import { DataTable, type Column } from "./data-table";
+import { Paginator, pageCount } from "./paginator";
+import { Screen } from "./screen";
+
+/** Which calls a list shows: outbound lists have outcomes and call kinds, inbound lists do not. */
+export type CallListKind = "all" | "outbound" | "inbound";
+
+type Props = {
+  title: string;
+  kind: CallListKind;
+  /** The list's export resource route (callLog), offered as CSV and XLSX downloads. */
+  exportPath?: string;
+};
+
+/**
+ * A call list screen (callHistory, callLog, incoming/history, incoming/call): filters as a GET
+ * form kept in the URL, the lean table, pagination links, and the call-detail dialog (a nested
+ * route) rendered over it by the <Outlet/>.
+ */
+export function CallListScreen({ title, kind, exportPath }: Props) {
+  const loaded = useLoaderData<typeof loadCallList>();
+  const { pathname, search } = useLocation();
+  const columns = callColumns(kind, pathname, search);
+  const campaignName = loaded.ok && loaded.values.campaign ? loaded.page.list.find((r) => String(r.campaignId) === loaded.values.campaign)?.campaignName : undefined;
+
+  return (
+    <Screen
+      title={title}
+      actions={
+        exportPath && loaded.ok ? (
+          <>
+            <a className="p-button p-button-sm p-button-outlined" href={withParams(exportPath, search, { format: "csv", page: undefined, size: undefined })} download>
+              <i className="pi pi-download" aria-hidden="true" /> 导出CSV
+            </a>
+            <a className="p-button p-button-sm p-button-outlined" href={withParams(exportPath, search, { format: "xlsx", page: undefined, size: undefined })} download>
+              <i className="pi pi-file-excel" aria-hidden="true" /> 导出Excel
+            </a>
+          </>
+        ) : undefined
+      }
+    >
+      <CallFilters kind={kind} values={loaded.values} agents={loaded.agents} pathname={pathname} campaignName={campaignName} />
+      {!loaded.ok ? (
+        <div className="p-message p-message-error sb-message" role="alert">
+          <p>筛选条件有误，请修改后重试：</p>
+          <ul>
+            {loaded.errors.map((error) => (
+              <li key={error}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <>
+          <PastEndNotice total={loaded.page.total} pageNo={loaded.pageNo} pageSize={loaded.pageSize} rows={loaded.page.list.length} pathname={pathname} search={search} />
+          <DataTable<CallRecordRow>
+            caption={`${title}列表`}
+            rowKey="callId"
+            indexOffset={(loaded.pageNo - 1) * loaded.pageSize}
+            emptyMessage="没有符合条件的通话记录"
+            config={{ list: loaded.page.list, total: loaded.page.total, eleItem: columns, attributes: { index: true } }}
+          />
+          <Paginator total={loaded.page.total} estimated={loaded.page.estimated} pageNo={loaded.pageNo} pageSize={loaded.pageSize} pathname={pathname} search={search} cursors={loaded.cursors} />
+        </>
+      )}
+      <Outlet />
+    </Screen>
+  );
+}
+
+function PastEndNotice({ total, pageNo, pageSize, rows, pathname, search }: { total: number; pageNo: number; pageSize: number; rows: number; pathname: string; search: string }) {
+  const pages = pageCount(total, pageSize);
+  if (rows > 0 || pageNo <= pages) return null;
+  return (
+    <p className="p-message p-message-warn sb-message" role="alert">
+      第 {pageNo} 页不存在：共 {total} 条，{pages} 页。<a href={withParams(pathname, search, { page: pages === 1 ? undefined : pages })}>前往最后一页</a>
+    </p>
+  );
+}
+
+function callColumns(kind: CallListKind, pathname: string, search: string): Column<CallRecordRow>[] {
+  const tag = (table: CodeTable<string | number>, code: string | number | null) => (code === null ? "-" : <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>);
+  const columns: Array<Column<CallRecordRow> | false> = [
+    { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
+    { prop: "phone", label: "电话号码", minWidth: 130, render: (row) => maskPhone(row.phone) },
+    {
+      prop: "campaignName",
+      label: "活动名称",
+      minWidth: 140,
+      // Filters the list by that campaign: the campaign filter without a campaign catalogue.
+      render: (row) => (row.campaignId && row.campaignName ? <a href={withParams(pathname, search, { campaign: row.campaignId, page: undefined })} title="只看该活动">{row.campaignName}</a> : "-"),
+    },
+    { prop: "campaignType", label: "活动类型", render: (row) => (row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)) },
+    kind !== "inbound" && { prop: "callKind", label: "呼叫类型", render: (row) => labelOf(CALL_KINDS, row.callKind) },
+    { prop: "isAnswer", label: "是否接通", render: (row) => tag(CONNECTED_FLAGS, row.isAnswer) },
+    kind !== "inbound" && { prop: "outboundResult", label: "外呼结果", minWidth: 120, render: (row) => tag(OUTCOME_CODES, row.outboundResult) },
+    {
+      prop: "callResult",
+      label: "结果码",
+      minWidth: 130,
+      render: (row) => <CodeTag tone={resultCodeTone(row.callResult)}>{`${row.callResult} ${row.callResultName}`}</CodeTag>,
+    },
+    { prop: "intent", label: "意向标签", render: (row) => (row.intent ? labelOf(INTENT_LABELS, row.intent) : "-") },
+    { prop: "callDuration", label: "通话时长", type: "second" },
+    { prop: "agentName", label: "坐席", type: "content", maxChars: 8 },
+    {
+      prop: "callId",
+      label: "操作",
+      render: (row) => (
+        <a href={`${pathname}/${row.callId}${search}`} aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}>
+          查看
+        </a>
+      ),
+    },
+  ];
+  return columns.filter((c): c is Column<CallRecordRow> => c !== false);
+}
+
+type Option = { value: string | number; label: string };
+const optionsOf = (table: CodeTable<string | number>): Option[] => table.map((e) => ({ value: e.code, label: e.label }));
+
+function Select({ name, label, options, value }: { name: string; label: string; options: Option[]; value?: string }) {
+  return (
+    <div className="sb-field">
+      <label htmlFor={`filter-${name}`}>{label}</label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className="p-inputtext p-component">
+        <option value="">全部</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function CallFilters({ kind, values, agents, pathname, campaignName }: { kind: CallListKind; values: Record<string, string>; agents: Array<{ id: number; name: string }> | null; pathname: string; campaignName?: string | null }) {
+  return (
+    <form method="get" action={pathname} className="sb-filters" aria-label="筛选条件">
+      <div className="sb-field">
+        <label htmlFor="filter-start">开始日期</label>
+        <input id="filter-start" name="start" type="date" defaultValue={values.start} className="p-inputtext p-component" />
+      </div>
+      <div className="sb-field">
+        <label htmlFor="filter-end">结束日期</label>
+        <input id="filter-end" name="end" type="date" defaultValue={values.end} className="p-inputtext p-component" />
+      </div>
+      <div className="sb-field">
+        <label htmlFor="filter-phone">电话号码</label>
+        <input id="filter-phone" name="phone" type="search" inputMode="tel" maxLength={20} defaultValue={values.phone} className="p-inputtext p-component" />
+      </div>
+      <Select name="result" label="结果码" options={RESULT_CODES.map((e) => ({ value: e.code, label: `${e.code} ${e.label}` }))} value={values.result} />
+      {kind !== "inbound" ? <Select name="outcome" label="外呼结果" options={optionsOf(OUTCOME_CODES)} value={values.outcome} /> : null}
+      <Select name="answered" label="是否接通" options={optionsOf(CONNECTED_FLAGS)} value={values.answered} />
+      {kind !== "inbound" ? <Select name="kind" label="呼叫类型" options={optionsOf(CALL_KINDS)} value={values.kind} /> : null}
+      {agents ? <Select name="agent" label="坐席" options={agents.map((a) => ({ value: a.id, label: a.name }))} value={values.agent} /> : null}
+      {values.campaign ? (
+        <div className="sb-field">
+          <span className="sb-field-label">活动</span>
+          <span className="p-chip p-component">
+            <span className="p-chip-text">{campaignName ?? `编号 ${values.campaign}`}</span>
+            <input type="hidden" name="campaign" value={values.campaign} />
+            <a className="p-chip-remove-icon pi pi-times" href={withParams(pathname, new URLSearchParams(values), { campaign: undefined, page: undefined })} aria-label="清除活动筛选" />
+          </span>
+        </div>
+      ) : null}
+      <input type="hidden" name="size" value={values.size ?? ""} />
+      <div className="sb-filter-actions">
+        <button type="submit" className="p-button p-button-sm">
+          <i className="pi pi-search" aria-hidden="true" /> 查询
+        </button>
+        <a href={pathname} className="p-button p-button-sm p-button-outlined">
+          重置
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,17 @@
+/** List URLs, shared by server and client (kept free of zod so hydrated routes stay small). */
+
+/** The same list URL with some parameters changed (undefined removes one); cursors never carry over. */
+export function withParams(pathname: string, search: URLSearchParams | string, changes: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams(search);
+  params.delete("after");
+  params.delete("before");
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined || value === "") params.delete(key);
+    else params.set(key, String(value));
+  }
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
+/** The keyset cursor of a row (the platform's `<callTimeMs>_<id>`). */
+export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row.callTime}_${row.callId}`;

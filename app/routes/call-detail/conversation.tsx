@@ -1,0 +1,201 @@
+import { useEffect, useRef, useState } from "react";
+import { CUSTOMER_ROLE, DIALOG_ROLES, DIALOG_TYPES, labelOf } from "../../../contracts/codes";
+import type { CallingResult } from "../../../contracts/contact";
+import { NO_RECORDING_TEXT, RECORDING_EXPORTED_TEXT, SPEED, SPEED_HINT, TABLE_MAX_HEIGHT_PX, UNSUPPORTED_TEXT, clampSpeed, lineAt, speedKey } from "../../lib/call-detail";
+import { maskDialogue } from "../../lib/format";
+
+/** Spec §9: the audio loads about 1 second after the detail opens. */
+const LOAD_DELAY_MS = 1000;
+
+type Toast = { severity: "success" | "warn"; text: string; id: number };
+type Audio = { state: "waiting" } | { state: "ready"; url: string; blob: Blob } | { state: "none" };
+
+/**
+ * The conversation tab: the recording player and the transcript. Server-rendered it is a native
+ * audio player with a download link; hydrated, it fetches the audio after a second, plays at the
+ * agent's remembered speed, exports the file, seeks when a customer line is clicked and
+ * highlights the line being played.
+ */
+export function Conversation({ callingResults, recordingHref, agentId }: { callingResults: CallingResult[]; recordingHref: string; agentId: number }) {
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [audio, setAudio] = useState<Audio>({ state: "waiting" });
+  const [speed, setSpeed] = useState<number>(SPEED.default);
+  const [playingMs, setPlayingMs] = useState(-1);
+  const [toast, setToast] = useState<Toast | null>(null);
+  const pendingSeek = useRef<number | null>(null);
+  const lines = callingResults.flatMap((section) => section.dialogResults);
+
+  const notify = (severity: Toast["severity"], text: string) => setToast({ severity, text, id: Date.now() });
+
+  useEffect(() => {
+    setHydrated(true);
+    setSpeed(clampSpeed(window.localStorage.getItem(speedKey(agentId)) ?? SPEED.default));
+    let url: string | null = null;
+    const controller = new AbortController();
+    const timer = window.setTimeout(async () => {
+      try {
+        const response = await fetch(recordingHref, { signal: controller.signal });
+        const type = response.headers.get("Content-Type") ?? "";
+        if (!response.ok || !type.startsWith("audio/")) return setAudio({ state: "none" });
+        const blob = await response.blob();
+        url = URL.createObjectURL(blob);
+        setAudio({ state: "ready", url, blob });
+      } catch {
+        if (!controller.signal.aborted) setAudio({ state: "none" });
+      }
+    }, LOAD_DELAY_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [recordingHref, agentId]);
+
+  useEffect(() => {
+    if (!toast) return;
+    const timer = window.setTimeout(() => setToast(null), 3000);
+    return () => window.clearTimeout(timer);
+  }, [toast]);
+
+  // The element is re-created with a new src once loaded: apply speed and any waiting seek.
+  useEffect(() => {
+    const element = audioRef.current;
+    if (!element) return;
+    element.playbackRate = speed;
+    element.defaultPlaybackRate = speed;
+  }, [speed, audio]);
+
+  const changeSpeed = (value: string) => {
+    const next = clampSpeed(value);
+    setSpeed(next);
+    window.localStorage.setItem(speedKey(agentId), String(next));
+  };
+
+  const exportRecording = () => {
+    if (audio.state !== "ready") return notify("warn", NO_RECORDING_TEXT);
+    const link = document.createElement("a");
+    link.href = audio.url;
+    link.download = `${recordingHref.split("/").slice(-2, -1)[0]}.mp3`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    notify("success", RECORDING_EXPORTED_TEXT);
+  };
+
+  const seek = (startMs: number | null) => {
+    const element = audioRef.current;
+    if (startMs === null || audio.state === "none" || !element) return notify("warn", UNSUPPORTED_TEXT);
+    if (audio.state === "waiting") {
+      pendingSeek.current = startMs;
+      return;
+    }
+    element.currentTime = startMs / 1000;
+    setPlayingMs(startMs);
+    void element.play().catch(() => undefined);
+  };
+
+  const onLoaded = () => {
+    const element = audioRef.current;
+    if (!element) return;
+    element.playbackRate = speed;
+    if (pendingSeek.current !== null) {
+      const start = pendingSeek.current;
+      pendingSeek.current = null;
+      seek(start);
+    }
+  };
+
+  const playing = lineAt(lines, playingMs);
+  let lineIndex = -1;
+
+  return (
+    <div className="sb-conversation">
+      <div className="sb-player">
+        <audio
+          key={audio.state === "ready" ? audio.url : "server"}
+          ref={audioRef}
+          controls
+          preload="none"
+          src={audio.state === "ready" ? audio.url : hydrated ? undefined : recordingHref}
+          onLoadedMetadata={onLoaded}
+          onTimeUpdate={(event) => setPlayingMs(event.currentTarget.currentTime * 1000)}
+          onRateChange={(event) => {
+            // Keep the element at the chosen speed if the browser resets it (e.g. on a new source).
+            if (Math.abs(event.currentTarget.playbackRate - speed) > 0.01) event.currentTarget.playbackRate = speed;
+          }}
+          aria-label="通话录音"
+          data-speed={speed}
+        />
+        <div className="sb-player-controls">
+          <label htmlFor="sb-speed">播放倍速</label>
+          <input
+            id="sb-speed"
+            type="number"
+            min={SPEED.min}
+            max={SPEED.max}
+            step={SPEED.step}
+            value={speed}
+            disabled={!hydrated}
+            onChange={(event) => changeSpeed(event.currentTarget.value)}
+            className="p-inputtext p-component sb-speed"
+            aria-describedby="sb-speed-hint"
+          />
+          <small id="sb-speed-hint" className="sb-muted">
+            {SPEED_HINT}
+          </small>
+          {hydrated ? (
+            <button type="button" className="p-button p-button-sm p-button-outlined" onClick={exportRecording}>
+              <i className="pi pi-download" aria-hidden="true" /> 导出录音
+            </button>
+          ) : (
+            <a className="p-button p-button-sm p-button-outlined" href={`${recordingHref}?download=1`} download>
+              <i className="pi pi-download" aria-hidden="true" /> 下载录音
+            </a>
+          )}
+          {audio.state === "none" ? <span className="sb-muted">{NO_RECORDING_TEXT}</span> : null}
+        </div>
+      </div>
+      <div className="sb-dialogue" style={{ maxHeight: TABLE_MAX_HEIGHT_PX }}>
+        {callingResults.length === 0 ? <p className="sb-muted">暂无对话内容</p> : null}
+        {callingResults.map((section, s) => (
+          <section key={s} className="sb-dialogue-section" aria-label={labelOf(DIALOG_TYPES, section.dialogType === 1 ? 1 : 2)}>
+            <h3 className="sb-dialogue-title">{labelOf(DIALOG_TYPES, section.dialogType === 1 ? 1 : 2)}</h3>
+            <ol className="sb-dialogue-lines">
+              {section.dialogResults.map((line) => {
+                lineIndex += 1;
+                const customer = line.thisRole === CUSTOMER_ROLE;
+                const current = lineIndex === playing;
+                const text = maskDialogue(line.dialogContent);
+                return (
+                  <li key={lineIndex} className={`sb-line ${customer ? "sb-line--left" : "sb-line--right"}${current ? " sb-line--playing" : ""}`} aria-current={current ? "true" : undefined}>
+                    <span className="sb-line-role">{labelOf(DIALOG_ROLES, line.thisRole)}</span>
+                    {customer ? (
+                      <button type="button" className="sb-line-bubble sb-line-seek" onClick={() => seek(line.recordStartTime)} title="点击播放该句录音">
+                        {text}
+                      </button>
+                    ) : (
+                      <span className="sb-line-bubble">{text}</span>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </section>
+        ))}
+      </div>
+      {toast ? (
+        <div className="p-toast p-component p-toast-top-center sb-toast" role="status" aria-live="polite">
+          <div key={toast.id} className={`p-toast-message p-toast-message-${toast.severity}`}>
+            <div className="p-toast-message-content">
+              <span className={`p-toast-message-icon pi ${toast.severity === "success" ? "pi-check" : "pi-exclamation-triangle"}`} aria-hidden="true" />
+              <div className="p-toast-message-text">
+                <span className="p-toast-summary">{toast.text}</span>
+              </div>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

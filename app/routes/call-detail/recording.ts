@@ -1,0 +1,23 @@
+import { Readable } from "node:stream";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAccess } from "../../access.server";
+import { NO_RECORDING_TEXT } from "../../lib/call-detail";
+import { fetchRecording } from "../../services/records.server";
+
+/**
+ * The recording of a call, streamed from the platform (POST /records/records/{callId} with the
+ * caller's tenant) so the browser never calls the platform. `?download=1` makes it a download;
+ * a call without audio answers 404 with '暂无录音可下载'.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller, user } = await requireAccess(request);
+  const callId = Number(params.id);
+  const noAudio = () => new Response(NO_RECORDING_TEXT, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!/^\d{1,15}$/.test(params.id ?? "") || !Number.isSafeInteger(callId) || callId <= 0) return noAudio();
+  const recording = await fetchRecording(caller, callId, user.tenantId);
+  if (!recording) return noAudio();
+  const headers = new Headers({ "Content-Type": recording.type, "Cache-Control": "private, max-age=300" });
+  if (typeof recording.length === "string") headers.set("Content-Length", recording.length);
+  if (new URL(request.url).searchParams.get("download") === "1") headers.set("Content-Disposition", `attachment; filename="recording-${callId}.mp3"`);
+  return new Response(Readable.toWeb(recording.body) as ReadableStream<Uint8Array>, { headers });
+}

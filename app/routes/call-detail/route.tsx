@@ -1,0 +1,146 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "../../../contracts/codes";
+import type { FlowParamItem } from "../../../contracts/robot";
+import { requireAccess } from "../../access.server";
+import { CodeTag } from "../../components/code-tag";
+import { DataTable } from "../../components/data-table";
+import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, chooseTab, detailTabs } from "../../lib/call-detail";
+import { formatDateTime, formatDuration, maskPhone } from "../../lib/format";
+import type { RouteHandle } from "../../lib/handle";
+import { getCallDetail } from "../../services/contact.server";
+import { listFlowInputParams, listFlowOutputStates } from "../../services/robot.server";
+import { Conversation } from "./conversation";
+
+/**
+ * The call-detail dialog (spec §2, §3, §9), a nested route under every call list so that it works
+ * without JavaScript and can be linked to: /callHistory/123?tab=call. It is the one list route
+ * that hydrates, for the recording player.
+ */
+export const handle: RouteHandle = { title: "通话详情", hydrate: true };
+
+const NOT_FOUND = { what: "获取通话详情", status: 404, message: "通话记录不存在" };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller, user } = await requireAccess(request);
+  const callId = Number(params.id);
+  if (!/^\d{1,15}$/.test(params.id ?? "") || !Number.isSafeInteger(callId) || callId <= 0) throw data(NOT_FOUND, { status: 404 });
+  const detail = await getCallDetail(caller, callId);
+  const tabs = detailTabs(detail);
+  const tab = chooseTab(tabs, new URL(request.url).searchParams.get("tab"));
+  let items: FlowParamItem[] = [];
+  if (detail.flowId !== null && tab?.key === "state") items = await listFlowOutputStates(caller, detail.flowId);
+  if (detail.flowId !== null && tab?.key === "params") items = await listFlowInputParams(caller, detail.flowId);
+  return { detail, tabs, tab: tab?.key ?? null, items, agentId: user.id };
+}
+
+/** userData.data is a JSON string (spec §3): shown indented when it parses, as is otherwise. */
+function readableUserData(raw: string | null | undefined): string {
+  if (!raw) return "-";
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+export default function CallDetailDialog() {
+  const { detail, tabs, tab, items, agentId } = useLoaderData<typeof loader>();
+  const { pathname, search } = useLocation();
+  const listPath = pathname.replace(/\/[^/]+$/, "");
+  const listSearch = new URLSearchParams(search);
+  listSearch.delete("tab");
+  const closeHref = `${listPath}${listSearch.size ? `?${listSearch}` : ""}`;
+  const tabHref = (key: string) => {
+    const params = new URLSearchParams(search);
+    params.set("tab", key);
+    return `${pathname}?${params}`;
+  };
+  const recordingHref = `${pathname}/recording`;
+
+  const facts: Array<[string, ReactNode]> = [
+    ["电话号码", maskPhone(detail.phone)],
+    ["呼叫时间", formatDateTime(detail.callTime)],
+    ["机器人名称", detail.instanceName ?? "-"],
+    ["流程版本", detail.flowVersionName ?? "-"],
+    ["活动类型", detail.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, detail.campaignType)],
+    ["性别", labelOf(GENDERS, detail.gender)],
+    ["通话时长", formatDuration(detail.callDuration)],
+    ["结果码", <CodeTag key="r" tone={resultCodeTone(detail.callResult)}>{`${detail.callResult} ${detail.callResultName || labelOf(RESULT_CODES, detail.callResult)}`}</CodeTag>],
+    ["外呼结果", detail.outboundResult ? <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>{labelOf(OUTCOME_CODES, detail.outboundResult)}</CodeTag> : "-"],
+    ["通话结论", detail.attachData.conclusion ?? "-"],
+  ];
+
+  return (
+    <div className="p-dialog-mask p-component-overlay sb-dialog-mask">
+      <div className="p-dialog p-component sb-call-dialog" role="dialog" aria-modal="true" aria-labelledby="call-detail-title" style={{ width: DIALOG_WIDTH_PX }}>
+        <div className="p-dialog-header">
+          <h2 id="call-detail-title" className="p-dialog-title">
+            通话详情
+          </h2>
+          <div className="p-dialog-header-icons">
+            <a className="p-dialog-header-icon p-dialog-header-close p-link" href={closeHref} aria-label="关闭">
+              <span className="p-dialog-header-close-icon pi pi-times" aria-hidden="true" />
+            </a>
+          </div>
+        </div>
+        <div className="p-dialog-content">
+          <dl className="sb-detail-facts">
+            {facts.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+            <div className="sb-detail-wide">
+              <dt>用户数据</dt>
+              <dd>
+                <pre className="sb-user-data">{readableUserData(detail.userData.data)}</pre>
+              </dd>
+            </div>
+          </dl>
+          <div className="p-tabview p-component">
+            <div className="p-tabview-nav-container">
+              <ul className="p-tabview-nav" role="tablist">
+                {tabs.map((t) => (
+                  <li key={t.key} className={`p-unselectable-text${t.key === tab ? " p-tabview-selected p-highlight" : ""}${t.enabled ? "" : " p-disabled"}`} role="presentation">
+                    {t.enabled ? (
+                      <a href={tabHref(t.key)} className="p-tabview-nav-link" role="tab" aria-selected={t.key === tab} aria-controls="call-detail-panel">
+                        <span className="p-tabview-title">{t.label}</span>
+                      </a>
+                    ) : (
+                      <span className="p-tabview-nav-link" role="tab" aria-selected="false" aria-disabled="true" title="当前通话不支持">
+                        <span className="p-tabview-title">{t.label}</span>
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="p-tabview-panels" id="call-detail-panel" role="tabpanel">
+              {tab === "call" ? (
+                <Conversation key={detail.callId} callingResults={detail.callingResults} recordingHref={recordingHref} agentId={agentId} />
+              ) : tab === "state" || tab === "params" ? (
+                <DataTable<FlowParamItem>
+                  caption={tab === "state" ? "输出状态" : "流程入参"}
+                  rowKey="variable"
+                  emptyMessage={tab === "state" ? "暂无输出状态" : "暂无入参"}
+                  config={{ list: items, total: items.length, maxHeight: TABLE_MAX_HEIGHT_PX, attributes: { index: true }, eleItem: [{ prop: "name", label: "名称" }, { prop: "variable", label: "变量" }] }}
+                />
+              ) : (
+                <p className="sb-muted">该通话未接通，暂无通话内容。</p>
+              )}
+            </div>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

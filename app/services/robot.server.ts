@@ -1,0 +1,14 @@
+import { FlowParamListResponseSchema } from "../../contracts/robot";
+import { call, requireData, type Caller } from "./upstream.server";
+
+/** Flow parameters (type 'input') of a robot flow: spec §7, code 1 with data.list. */
+export async function listFlowInputParams(caller: Caller, flowId: number) {
+  const answer = await call({ path: "/robot/api/flow/param", query: { id: flowId, type: "input" }, schema: FlowParamListResponseSchema, what: "获取流程入参", caller });
+  return requireData(answer, "获取流程入参").list;
+}
+
+/** Output state of a robot flow: spec §7, the param is the flow id; code 1 with data.list. */
+export async function listFlowOutputStates(caller: Caller, flowId: number) {
+  const answer = await call({ path: "/robot/api/flow/state", query: { flowId }, schema: FlowParamListResponseSchema, what: "获取输出状态", caller });
+  return requireData(answer, "获取输出状态").list;
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, envelope, page } from "./envelope";
+
+/**
+ * The contact service's call records (spec §3 "Call task detail", endpoints.md R rows):
+ * GET /contact/business/callhistory, GET /contact/income/calls/history, POST /contact/income/calls,
+ * POST /contact/campaign/record/list (+ /export), GET /contact/income/calls/{id}.
+ * Every list takes the same filters; times are epoch milliseconds (spec §9 today boundaries).
+ */
+
+const optionalInt = z.coerce.number().int().optional();
+
+/** Filters every call list accepts, as query (GET) or body (POST). */
+export const CallFilterSchema = z.object({
+  pageNo: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), { message: "每页条数只能是 10、20、50 或 100" })
+    .default(DEFAULT_PAGE_SIZE),
+  /** Inclusive range of callTime, epoch ms. */
+  startTime: z.coerce.number().int().nonnegative().optional(),
+  endTime: z.coerce.number().int().nonnegative().optional(),
+  phone: z.string().trim().max(20).regex(/^[+\d]*$/, "电话号码只能包含数字").optional(),
+  callResult: optionalInt,
+  outboundResult: z.string().max(40).optional(),
+  isAnswer: z.coerce.number().int().min(0).max(1).optional(),
+  callKind: z.coerce.number().int().min(0).max(1).optional(),
+  campaignId: z.coerce.number().int().positive().optional(),
+  agentId: z.coerce.number().int().positive().optional(),
+  /**
+   * Keyset cursor (`<callTimeMs>_<id>`): with `after` the page starts after that row, with
+   * `before` it ends before it. pageNo still names the page for display.
+   */
+  after: z.string().regex(/^\d+_\d+$/).optional(),
+  before: z.string().regex(/^\d+_\d+$/).optional(),
+});
+export type CallFilter = z.infer<typeof CallFilterSchema>;
+export type CallFilterInput = z.input<typeof CallFilterSchema>;
+
+/** One row of every call list. */
+export const CallRecordRowSchema = z.object({
+  callId: z.number().int(),
+  ctiCallId: z.string(),
+  prevCtiCallId: z.string().nullable(),
+  direction: z.enum(["outbound", "inbound"]),
+  phone: z.string(),
+  campaignId: z.number().int().nullable(),
+  campaignName: z.string().nullable(),
+  campaignType: z.number().int().nullable(),
+  callKind: z.number().int(),
+  isAnswer: z.number().int(),
+  outboundResult: z.string().nullable(),
+  callResult: z.number().int(),
+  callResultName: z.string(),
+  intent: z.string().nullable(),
+  qcStatus: z.number().int(),
+  conclusion: z.number().int().nullable(),
+  hangupParty: z.number().int().nullable(),
+  agentId: z.number().int().nullable(),
+  agentName: z.string().nullable(),
+  callTime: z.number().int(),
+  callDuration: z.number().int(),
+});
+export type CallRecordRow = z.infer<typeof CallRecordRowSchema>;
+
+/** `estimated`: the total is the platform's estimate (very large results are not counted exactly). */
+export const CallRecordPageSchema = page(CallRecordRowSchema).extend({ estimated: z.boolean().optional() });
+export type CallRecordPage = z.infer<typeof CallRecordPageSchema>;
+export const CallRecordPageResponseSchema = envelope(CallRecordPageSchema);
+
+/** Spec §3 "Dialog line". */
+export const DialogLineSchema = z.object({
+  thisRole: z.number().int(),
+  dialogContent: z.string(),
+  nluResult: z.string().nullable(),
+  gender: z.number().int(),
+  recordStartTime: z.number().int().nullable(),
+  recordEndTime: z.number().int().nullable(),
+});
+export type DialogLine = z.infer<typeof DialogLineSchema>;
+
+/** Spec §3 "Calling result entry": dialogType 1 human-machine, otherwise human-human. */
+export const CallingResultSchema = z.object({ dialogType: z.number().int(), dialogResults: z.array(DialogLineSchema) });
+export type CallingResult = z.infer<typeof CallingResultSchema>;
+
+/** Spec §3 "Call task detail" (plus the record's ids of "call record"). */
+export const CallDetailSchema = z.object({
+  callId: z.number().int(),
+  tenantID: z.number().int(),
+  ctiCallId: z.string(),
+  prevCtiCallId: z.string().nullable(),
+  phone: z.string(),
+  isAnswer: z.number().int(),
+  outboundResult: z.string().nullable(),
+  callResult: z.number().int(),
+  callResultName: z.string(),
+  callTime: z.number().int(),
+  callDuration: z.number().int(),
+  instanceName: z.string().nullable(),
+  flowVersionName: z.string().nullable(),
+  flowId: z.number().int().nullable(),
+  campaignType: z.number().int().nullable(),
+  gender: z.number().int(),
+  callingResults: z.array(CallingResultSchema),
+  attachData: z.object({ conclusion: z.string().nullish() }).passthrough(),
+  userData: z.object({ data: z.string().nullish() }).passthrough(),
+  groupDn: z.string().nullable(),
+  dn: z.string().nullable(),
+});
+export type CallDetail = z.infer<typeof CallDetailSchema>;
+export const CallDetailResponseSchema = envelope(CallDetailSchema);
+
+/** POST /contact/campaign/record/export: the list filters plus the file format. */
+export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
+export const CallExportSchema = CallFilterSchema.omit({ pageNo: true, pageSize: true, after: true, before: true }).extend({
+  format: z.enum(EXPORT_FORMATS).default("csv"),
+});
+export type CallExport = z.infer<typeof CallExportSchema>;

@@ -1,0 +1,197 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { formatDate } from "../../app/lib/format";
+import { signIn } from "./support";
+
+// Call lists and the call-detail dialog (issue 3), on the demo seed of upstream/seed/call-records.ts.
+// The seeded robot campaign '历史通话·机器人外呼' filtered to result 200, newest first: the first
+// call lost its audio (transcript without positions), the next ones have a recording.
+
+const MONTH_AGO = formatDate(Date.now() - 30 * 86_400_000);
+const ROBOT_CAMPAIGN = "历史通话·机器人外呼";
+
+const rows = (page: Page) => page.locator(".p-datatable-tbody > tr");
+const dialog = (page: Page) => page.getByRole("dialog", { name: "通话详情" });
+
+/** The connected calls of the seeded robot campaign, by filtering in the UI. */
+async function openRobotCalls(page: Page) {
+  await page.goto(`/callHistory?start=${MONTH_AGO}&result=200`);
+  await page.getByRole("link", { name: ROBOT_CAMPAIGN }).first().click();
+  await expect(page).toHaveURL(/campaign=\d+/);
+  await expect(rows(page).first()).toContainText(ROBOT_CAMPAIGN);
+}
+
+async function openRow(page: Page, index: number) {
+  await rows(page).nth(index).getByRole("link", { name: /查看/ }).click();
+  await expect(dialog(page)).toBeVisible();
+}
+
+test.describe("call lists @nojs", () => {
+  test("filter and page the call history", async ({ page }) => {
+    await page.goto("/callHistory");
+    await signIn(page, "admin");
+    await expect(page.getByRole("heading", { level: 1, name: "通话历史" })).toBeVisible();
+    // Default range: today (spec §9), kept in the form.
+    await expect(page.getByLabel("开始日期")).toHaveValue(formatDate(Date.now()));
+
+    await page.getByLabel("开始日期").fill(MONTH_AGO);
+    await page.getByLabel("是否接通").selectOption({ label: "已接通" });
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page).toHaveURL(/answered=1/);
+    await expect(rows(page)).toHaveCount(20);
+    for (const text of await rows(page).locator("td:nth-child(7)").allTextContents()) expect(text).toBe("已接通");
+    const total = Number((await page.locator(".p-paginator-current").textContent())?.match(/\d+/)?.[0]);
+    expect(total).toBeGreaterThan(40);
+
+    const firstPage = await rows(page).first().textContent();
+    await page.getByRole("link", { name: "下一页" }).click();
+    await expect(page).toHaveURL(/page=2&after=\d+_\d+/);
+    await expect(rows(page).first().locator("td").first()).toHaveText("21");
+    await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("aria-current", "page");
+    expect(await rows(page).first().textContent()).not.toBe(firstPage);
+    await page.getByRole("link", { name: "上一页" }).click();
+    await expect(rows(page).first()).toHaveText(firstPage!);
+
+    await page.getByLabel("每页条数").selectOption("50");
+    await page.getByRole("button", { name: "跳转" }).click();
+    await expect(page).toHaveURL(/size=50/);
+    await expect(rows(page)).toHaveCount(50);
+    // Mobile numbers are masked.
+    await expect(rows(page).first().locator("td:nth-child(3)")).toHaveText(/^(\+86)?1\d{2}\*{4}\d{4}$/);
+  });
+
+  test("open a call, switch tabs and close", async ({ page }) => {
+    await page.goto("/callHistory");
+    await signIn(page, "supervisor");
+    await openRobotCalls(page);
+    const listUrl = page.url();
+    await openRow(page, 1);
+    await expect(page).toHaveURL(/\/callHistory\/\d+\?/);
+    const box = await dialog(page).boundingBox();
+    expect(Math.round(box!.width)).toBe(678);
+    await expect(dialog(page)).toContainText("信用卡分期机器人");
+    await expect(dialog(page).getByRole("tab")).toHaveText(["查看通话", "输出状态", "查看入参"]);
+    // The transcript: customer on the left, robot on the right, digits and honorifics masked.
+    await expect(dialog(page).locator(".sb-line--left").first()).toContainText("分期要多少手续费");
+    await expect(dialog(page).locator(".sb-line--right").first()).toContainText("*先生");
+    await expect(dialog(page).locator(".sb-line--right").first()).toContainText("尾号****");
+
+    if (test.info().project.name === "no-js") {
+      // Without JavaScript: native audio controls and a download link.
+      await expect(dialog(page).locator("audio[controls]")).toHaveAttribute("src", /\/callHistory\/\d+\/recording$/);
+      const download = page.waitForEvent("download");
+      await dialog(page).getByRole("link", { name: "下载录音" }).click();
+      expect((await download).suggestedFilename()).toMatch(/^recording-\d+\.mp3$/);
+    }
+
+    await dialog(page).getByRole("tab", { name: "查看入参" }).click();
+    await expect(dialog(page).getByRole("table")).toContainText("卡号尾号");
+    await dialog(page).getByRole("tab", { name: "输出状态" }).click();
+    await expect(dialog(page).getByRole("table")).toContainText("办理意向");
+    await dialog(page).getByRole("link", { name: "关闭" }).click();
+    await expect(dialog(page)).toHaveCount(0);
+    expect(page.url()).toBe(listUrl);
+  });
+
+  test("inbound history and calls list inbound calls; an agent sees their own", async ({ page }) => {
+    await page.goto("/incoming/history");
+    await signIn(page, "agent");
+    await page.getByLabel("开始日期").fill(MONTH_AGO);
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(rows(page).first()).toContainText("呼入");
+    for (const agent of await rows(page).locator("td:nth-child(10)").allTextContents()) expect(agent).toBe("张伟");
+    await expect(page.getByLabel("坐席")).toHaveCount(0);
+    await openRow(page, 0);
+    await expect(dialog(page).getByRole("tab")).toHaveText(["查看通话"]);
+
+    await page.goto(`/incoming/call?start=${MONTH_AGO}`);
+    await expect(page.getByRole("heading", { level: 1, name: "呼入通话" })).toBeVisible();
+    const agents = new Set(await rows(page).locator("td:nth-child(10)").allTextContents());
+    expect(agents.size).toBeGreaterThan(1);
+  });
+
+  test("bad input: malformed filters, pages past the end, unknown and foreign calls", async ({ page }) => {
+    await page.goto("/callHistory?size=7&start=2026-02-30");
+    await signIn(page, "admin");
+    await expect(page.getByRole("alert")).toContainText("每页条数只能是 10、20、50 或 100");
+    await expect(page.getByRole("alert")).toContainText("开始日期格式不正确");
+
+    await page.goto(`/callHistory?start=${MONTH_AGO}&page=999`);
+    await expect(page.getByRole("alert")).toContainText("第 999 页不存在");
+    await page.getByRole("link", { name: "前往最后一页" }).click();
+    await expect(rows(page).first().locator("td").first()).not.toHaveText("没有符合条件的通话记录");
+
+    const unknown = await page.goto("/callHistory/99999999");
+    expect(unknown?.status()).toBe(404);
+    await expect(page.getByText("This page could not be found")).toBeVisible();
+    expect((await page.goto("/callHistory/abc"))?.status()).toBe(404);
+
+    await openRobotCalls(page);
+    await openRow(page, 1);
+    const callUrl = new URL(page.url()).pathname;
+    await dialog(page).getByRole("link", { name: "关闭" }).click();
+    await page.getByRole("button", { name: "退出登录" }).click();
+    await page.goto(callUrl);
+    await signIn(page, "other-admin");
+    await expect(page.getByText("This page could not be found")).toBeVisible();
+    expect((await page.goto(`${callUrl}/recording`))?.status()).toBe(404);
+  });
+
+  test("export the call log as CSV", async ({ page }) => {
+    await page.goto(`/callLog?start=${MONTH_AGO}&answered=1`);
+    await signIn(page, "supervisor");
+    const total = Number((await page.locator(".p-paginator-current").textContent())?.match(/\d+/)?.[0]);
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "导出CSV" }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(lines[0]).toMatch(/^通话ID,呼叫时间,电话号码/);
+    expect(lines).toHaveLength(total + 1);
+  });
+});
+
+test.describe("recording player", () => {
+  test("play at 1.5x, remembered for the next call; click a customer line to seek", async ({ page }) => {
+    await page.goto("/callHistory");
+    await signIn(page, "admin");
+    await openRobotCalls(page);
+    await openRow(page, 1);
+    const audio = dialog(page).locator("audio");
+    // The audio arrives about a second after the dialog opens.
+    await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
+    await expect(dialog(page).getByText("可设置1-2之间播放倍速，如1.5")).toBeVisible();
+    await dialog(page).getByLabel("播放倍速").fill("1.5");
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+    await dialog(page).getByLabel("播放倍速").fill("5");
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(2);
+    await dialog(page).getByLabel("播放倍速").fill("1.5");
+
+    const customer = dialog(page).locator(".sb-line--left").nth(1);
+    await customer.getByRole("button").click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
+    await expect(customer).toHaveAttribute("aria-current", "true");
+
+    const download = page.waitForEvent("download");
+    await dialog(page).getByRole("button", { name: "导出录音" }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.mp3$/);
+    await expect(page.getByRole("status")).toHaveText("导出录音成功!");
+
+    await dialog(page).getByRole("link", { name: "关闭" }).click();
+    await openRow(page, 2);
+    await expect(dialog(page).getByLabel("播放倍速")).toHaveValue("1.5");
+    await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+  });
+
+  test("a call without audio: no recording to export, lines cannot seek", async ({ page }) => {
+    await page.goto("/callHistory");
+    await signIn(page, "admin");
+    await openRobotCalls(page);
+    await openRow(page, 0);
+    await expect(dialog(page).getByText("暂无录音可下载")).toBeVisible({ timeout: 5_000 });
+    await dialog(page).getByRole("button", { name: "导出录音" }).click();
+    await expect(page.getByRole("status")).toHaveText("暂无录音可下载");
+    await dialog(page).locator(".sb-line--left").first().getByRole("button").click();
+    await expect(page.getByRole("status")).toHaveText("暂不支持");
+  });
+});

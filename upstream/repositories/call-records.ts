@@ -1,0 +1,270 @@
+import { CompiledQuery, sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
+import type { Db } from "../db";
+import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
+
+/**
+ * Call records: the one writer (the dialer and the CTI write finished calls through
+ * `insertCallRecord`) and every read the call lists, the detail dialog and the exports use.
+ * Lists page newest first on (call_time, id), the keyset of the call_records indexes.
+ */
+
+/** A transcript line as a writer gives it; the record's ids are filled in here. */
+export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">;
+
+/** Writes a finished call and its transcript lines (in order); returns the record's id. */
+export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: NewDialogLine[] = []): Promise<number> {
+  const { id } = await db.insertInto("call_records").values(record).returning("id").executeTakeFirstOrThrow();
+  if (dialogs.length > 0) {
+    await db
+      .insertInto("call_dialogs")
+      .values(dialogs.map((line, seq) => ({ ...line, seq, tenant_id: record.tenant_id, call_record_id: id })))
+      .execute();
+  }
+  return id;
+}
+
+/** Which records a list may show, besides the user's filters (decided by the route from the caller). */
+export type CallScope = {
+  direction?: "outbound" | "inbound";
+  /** Agents see only their own calls. */
+  agentUserId?: number;
+};
+
+type Filters = Omit<CallFilter, "pageNo" | "pageSize" | "after" | "before">;
+type RecordsQuery = SelectQueryBuilder<Database, "call_records", {}>;
+
+function scoped(db: Db, tenantId: number, scope: CallScope, filter: Filters): RecordsQuery {
+  let query = db.selectFrom("call_records").where("call_records.tenant_id", "=", tenantId);
+  if (scope.direction) query = query.where("call_records.direction", "=", scope.direction);
+  if (scope.agentUserId !== undefined) query = query.where("call_records.agent_user_id", "=", scope.agentUserId);
+  if (filter.startTime !== undefined) query = query.where("call_records.call_time", ">=", new Date(filter.startTime));
+  if (filter.endTime !== undefined) query = query.where("call_records.call_time", "<=", new Date(filter.endTime));
+  if (filter.phone) query = query.where("call_records.phone", "like", `%${filter.phone}%`);
+  if (filter.callResult !== undefined) query = query.where("call_records.call_result", "=", filter.callResult);
+  if (filter.outboundResult) query = query.where("call_records.outbound_result", "=", filter.outboundResult);
+  if (filter.isAnswer !== undefined) query = query.where("call_records.is_answer", "=", filter.isAnswer);
+  if (filter.callKind !== undefined) query = query.where("call_records.call_kind", "=", filter.callKind);
+  if (filter.campaignId !== undefined) query = query.where("call_records.campaign_id", "=", filter.campaignId);
+  if (filter.agentId !== undefined) query = query.where("call_records.agent_user_id", "=", filter.agentId);
+  return query;
+}
+
+/** The keyset cursor of a row: `<callTimeMs>_<id>`. */
+export const cursorOf = (row: Pick<CallRecordRow, "callTime" | "callId">) => `${row.callTime}_${row.callId}`;
+function parseCursor(cursor: string): { time: Date; id: number } {
+  const [time, id] = cursor.split("_").map(Number);
+  return { time: new Date(time), id };
+}
+
+function rowColumns(query: RecordsQuery) {
+  return query
+    .leftJoin("campaigns as c", (join) => join.onRef("c.id", "=", "call_records.campaign_id").onRef("c.tenant_id", "=", "call_records.tenant_id"))
+    .leftJoin("users as u", (join) => join.onRef("u.id", "=", "call_records.agent_user_id").onRef("u.tenant_id", "=", "call_records.tenant_id"))
+    .select([
+      "call_records.id",
+      "call_records.cti_call_id",
+      "call_records.prev_cti_call_id",
+      "call_records.direction",
+      "call_records.phone",
+      "call_records.campaign_id",
+      "c.name as campaign_name",
+      "call_records.campaign_type",
+      "call_records.call_kind",
+      "call_records.is_answer",
+      "call_records.outbound_result",
+      "call_records.call_result",
+      "call_records.call_result_name",
+      "call_records.intent",
+      "call_records.qc_status",
+      "call_records.conclusion",
+      "call_records.hangup_party",
+      "call_records.agent_user_id",
+      "u.real_name as agent_name",
+      "call_records.call_time",
+      "call_records.call_duration_ms",
+    ]);
+}
+type Row = Awaited<ReturnType<ReturnType<typeof rowColumns>["execute"]>>[number];
+
+function toRow(row: Row): CallRecordRow {
+  return {
+    callId: row.id,
+    ctiCallId: row.cti_call_id,
+    prevCtiCallId: row.prev_cti_call_id,
+    direction: row.direction,
+    phone: row.phone,
+    campaignId: row.campaign_id,
+    campaignName: row.campaign_name,
+    campaignType: row.campaign_type,
+    callKind: row.call_kind,
+    isAnswer: row.is_answer,
+    outboundResult: row.outbound_result,
+    callResult: row.call_result,
+    callResultName: row.call_result_name,
+    intent: row.intent,
+    qcStatus: row.qc_status,
+    conclusion: row.conclusion,
+    hangupParty: row.hangup_party,
+    agentId: row.agent_user_id,
+    agentName: row.agent_name,
+    callTime: row.call_time.getTime(),
+    callDuration: row.call_duration_ms,
+  };
+}
+
+const newestFirst = (query: ReturnType<typeof rowColumns>) => query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
+const before = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
+  const { time, id } = parseCursor(cursor);
+  return eb(eb.refTuple("call_records.call_time", "call_records.id"), "<", eb.tuple(time, id));
+};
+const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
+  const { time, id } = parseCursor(cursor);
+  return eb(eb.refTuple("call_records.call_time", "call_records.id"), ">", eb.tuple(time, id));
+};
+
+/**
+ * One page of a call list and the total. A cursor from the previous page (`after`: the last row
+ * shown; `before`: the first) makes the page a keyset seek, as fast at page 50,000 as at page 1;
+ * a bare page number (the pager's numbered links, the jumper) falls back to an offset.
+ */
+export async function listCallRecords(db: Db, tenantId: number, scope: CallScope, filter: CallFilter): Promise<CallRecordPage> {
+  const base = scoped(db, tenantId, scope, filter);
+  const totalQuery = countRecords(db, base);
+  let rows: Row[];
+  if (filter.after) {
+    rows = await newestFirst(rowColumns(base.where(before(filter.after)))).limit(filter.pageSize).execute();
+  } else if (filter.before) {
+    const reversed = await rowColumns(base.where(after(filter.before)))
+      .orderBy("call_records.call_time", "asc")
+      .orderBy("call_records.id", "asc")
+      .limit(filter.pageSize)
+      .execute();
+    rows = reversed.reverse();
+  } else {
+    rows = await newestFirst(rowColumns(base))
+      .limit(filter.pageSize)
+      .offset((filter.pageNo - 1) * filter.pageSize)
+      .execute();
+  }
+  return { list: rows.map(toRow), ...(await totalQuery) };
+}
+
+/** Up to this many matching rows are counted exactly; beyond it the planner's estimate is used. */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/**
+ * The number of matching records. Counting a million rows takes seconds, so a count stops after
+ * EXACT_COUNT_LIMIT rows and larger results report the query planner's estimate, flagged.
+ */
+async function countRecords(db: Db, base: RecordsQuery): Promise<{ total: number; estimated?: true }> {
+  const matching = base.select(sql<number>`1`.as("one"));
+  const { n } = await db
+    .selectFrom(matching.limit(EXACT_COUNT_LIMIT + 1).as("capped"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  if (Number(n) <= EXACT_COUNT_LIMIT) return { total: Number(n) };
+  const compiled = matching.compile();
+  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
+  const raw = plan.rows[0]?.["QUERY PLAN"];
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
+  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
+}
+
+/**
+ * Every matching record, newest first, in keyset chunks: an export of a million rows holds one
+ * chunk in memory at a time.
+ */
+export async function* streamCallRecords(db: Db, tenantId: number, scope: CallScope, filter: Filters, chunkSize = 2_000): AsyncGenerator<CallRecordRow[]> {
+  let cursor: string | undefined;
+  for (;;) {
+    const base = scoped(db, tenantId, scope, filter);
+    const rows = await newestFirst(rowColumns(cursor ? base.where(before(cursor)) : base)).limit(chunkSize).execute();
+    if (rows.length === 0) return;
+    const chunk = rows.map(toRow);
+    yield chunk;
+    if (rows.length < chunkSize) return;
+    cursor = cursorOf(chunk[chunk.length - 1]);
+  }
+}
+
+/** Spec §3 "Call task detail" of one record of the tenant, or undefined (unknown or foreign id). */
+export async function findCallDetail(db: Db, tenantId: number, callId: number): Promise<CallDetail | undefined> {
+  const record = await db
+    .selectFrom("call_records")
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", callId)
+    .executeTakeFirst();
+  if (!record) return undefined;
+  const lines = await db
+    .selectFrom("call_dialogs")
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where("call_record_id", "=", callId)
+    .orderBy("seq")
+    .execute();
+  // Consecutive lines of the same dialogType form one calling-result section.
+  const callingResults: CallDetail["callingResults"] = [];
+  for (const line of lines) {
+    let section = callingResults[callingResults.length - 1];
+    if (!section || section.dialogType !== line.dialog_type) {
+      section = { dialogType: line.dialog_type, dialogResults: [] };
+      callingResults.push(section);
+    }
+    section.dialogResults.push({
+      thisRole: line.this_role,
+      dialogContent: line.content,
+      nluResult: line.nlu_result,
+      gender: line.gender,
+      recordStartTime: line.record_start_ms,
+      recordEndTime: line.record_end_ms,
+    });
+  }
+  return {
+    callId: record.id,
+    tenantID: record.tenant_id,
+    ctiCallId: record.cti_call_id,
+    prevCtiCallId: record.prev_cti_call_id,
+    phone: record.phone,
+    isAnswer: record.is_answer,
+    outboundResult: record.outbound_result,
+    callResult: record.call_result,
+    callResultName: record.call_result_name,
+    callTime: record.call_time.getTime(),
+    callDuration: record.call_duration_ms,
+    instanceName: record.instance_name,
+    flowVersionName: record.flow_version_name,
+    flowId: record.flow_id,
+    campaignType: record.campaign_type,
+    gender: record.gender,
+    callingResults,
+    attachData: record.attach_data,
+    userData: record.user_data,
+    groupDn: record.group_dn,
+    dn: record.dn,
+  };
+}
+
+/** The recording file of a record of the tenant: undefined when there is no such record, null when it has no audio. */
+export async function findRecordingFile(db: Db, tenantId: number, callId: number): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom("call_records")
+    .select("recording")
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", callId)
+    .executeTakeFirst();
+  return row ? row.recording : undefined;
+}
+
+/** A flow's input parameters or output states (migration 010), in order. */
+export async function listFlowParams(db: Db, tenantId: number, flowId: number, kind: "input" | "state") {
+  return db
+    .selectFrom("flow_params")
+    .select(["name", "variable"])
+    .where("tenant_id", "=", tenantId)
+    .where("flow_id", "=", flowId)
+    .where("kind", "=", kind)
+    .orderBy("seq")
+    .execute();
+}

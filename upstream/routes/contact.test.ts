@@ -1,0 +1,198 @@
+import ExcelJS from "exceljs";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "../../contracts/contact";
+import { FailureSchema } from "../../contracts/envelope";
+import { NoRecordingResponseSchema } from "../../contracts/records";
+import { FlowParamListResponseSchema } from "../../contracts/robot";
+import { RECORDINGS } from "../domain/recordings";
+import { cursorOf } from "../repositories/call-records";
+import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "../seed/call-records";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
+import type { PreparedPlatform } from "../testing";
+
+describeDb(`call records on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+  const ids: Record<string, number> = {};
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const name of ["admin", "agent", "supervisor", "other-admin"]) {
+      tokens[name] = await loginAs(platform.app, name);
+      ids[name] = (await platform.db.selectFrom("users").select("id").where("user_name", "=", name).executeTakeFirstOrThrow()).id;
+    }
+  });
+  afterAll(async () => platform?.close());
+
+  const get = (url: string, as = "admin") => platform.app.inject({ url, headers: bearer(tokens[as]) });
+  const post = (url: string, payload: object, as = "admin") => platform.app.inject({ method: "POST", url, payload, headers: bearer(tokens[as]) });
+  const pageOf = (response: { statusCode: number; json: () => unknown; body: string }) => {
+    expect(response.statusCode, response.body).toBe(200);
+    return CallRecordPageResponseSchema.parse(response.json()).data!;
+  };
+  const allOutbound = async (): Promise<CallRecordRow[]> => pageOf(await post("/contact/campaign/record/list", { pageSize: 100, pageNo: 1 })).list;
+
+  it("lists the tenant's calls newest first with the total, 20 a page by default", async () => {
+    const page = pageOf(await get("/contact/business/callhistory"));
+    expect(page.total).toBe(DEMO_CALL_COUNT);
+    expect(page.list).toHaveLength(20);
+    const times = page.list.map((r) => r.callTime);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(page.list[0]).toMatchObject({ campaignName: expect.stringContaining("历史通话") });
+  });
+
+  it("seeds every outcome, result code and campaign type", async () => {
+    const seen = await platform.db.selectFrom("call_records").select(["outbound_result", "call_result", "campaign_type"]).where("tenant_id", "=", (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id).execute();
+    for (const code of codesOf(OUTCOME_CODES)) expect(seen.map((r) => r.outbound_result)).toContain(code);
+    for (const code of codesOf(RESULT_CODES)) expect(seen.map((r) => r.call_result)).toContain(code);
+    for (const code of codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1)) expect(seen.map((r) => r.campaign_type)).toContain(code);
+  });
+
+  it("shows an agent only their own calls", async () => {
+    const page = pageOf(await get("/contact/business/callhistory?pageSize=100", "agent"));
+    expect(page.total).toBeGreaterThan(50);
+    expect(page.total).toBeLessThan(DEMO_CALL_COUNT);
+    expect(new Set(page.list.map((r) => r.agentId))).toEqual(new Set([ids.agent]));
+  });
+
+  it("filters by every field the screens offer", async () => {
+    const all = await allOutbound();
+    const sample = all.find((r) => r.callResult === 200 && r.outboundResult && r.campaignId)!;
+    const cases: Array<[object, (r: CallRecordRow) => boolean]> = [
+      [{ callResult: 486 }, (r) => r.callResult === 486],
+      [{ outboundResult: sample.outboundResult }, (r) => r.outboundResult === sample.outboundResult],
+      [{ isAnswer: 1 }, (r) => r.isAnswer === 1],
+      [{ callKind: 1 }, (r) => r.callKind === 1],
+      [{ campaignId: sample.campaignId }, (r) => r.campaignId === sample.campaignId],
+      [{ phone: sample.phone.slice(-4) }, (r) => r.phone.includes(sample.phone.slice(-4))],
+      [{ agentId: ids.agent }, (r) => r.agentId === ids.agent],
+      [{ startTime: all[30].callTime, endTime: all[10].callTime }, (r) => r.callTime >= all[30].callTime && r.callTime <= all[10].callTime],
+    ];
+    for (const [filter, holds] of cases) {
+      const page = pageOf(await post("/contact/campaign/record/list", { ...filter, pageSize: 100 }));
+      expect(page.total, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(page.list.every(holds), JSON.stringify(filter)).toBe(true);
+      expect(page.list.every((r) => r.direction === "outbound")).toBe(true);
+    }
+  });
+
+  it("pages by keyset cursors exactly as by offsets, both ways", async () => {
+    const page2 = pageOf(await get("/contact/business/callhistory?pageNo=2&pageSize=10"));
+    const page3 = pageOf(await get("/contact/business/callhistory?pageNo=3&pageSize=10"));
+    const next = pageOf(await get(`/contact/business/callhistory?pageNo=3&pageSize=10&after=${cursorOf(page2.list[9])}`));
+    expect(next.list.map((r) => r.callId)).toEqual(page3.list.map((r) => r.callId));
+    const previous = pageOf(await get(`/contact/business/callhistory?pageNo=2&pageSize=10&before=${cursorOf(page3.list[0])}`));
+    expect(previous.list.map((r) => r.callId)).toEqual(page2.list.map((r) => r.callId));
+    expect(next.total).toBe(DEMO_CALL_COUNT);
+  });
+
+  it("answers a page past the end with an empty list and the real total", async () => {
+    const page = pageOf(await get("/contact/business/callhistory?pageNo=999&pageSize=100"));
+    expect(page.list).toEqual([]);
+    expect(page.total).toBe(DEMO_CALL_COUNT);
+  });
+
+  it("refuses malformed filters with 400 and a Chinese message", async () => {
+    for (const url of ["?pageSize=7", "?pageNo=0", "?pageNo=abc", "?isAnswer=5", "?phone=abc", "?after=1x", "?startTime=-3"]) {
+      const response = await get(`/contact/business/callhistory${url}`);
+      expect(response.statusCode, url).toBe(400);
+      expect(FailureSchema.parse(response.json()).msg).toMatch(/^请求参数错误/);
+    }
+  });
+
+  it("serves the inbound lists: history per agent, calls for the tenant", async () => {
+    const history = pageOf(await get("/contact/income/calls/history?pageSize=100", "agent"));
+    expect(history.total).toBeGreaterThan(0);
+    expect(history.list.every((r) => r.direction === "inbound" && r.agentId === ids.agent)).toBe(true);
+    const calls = pageOf(await post("/contact/income/calls", { pageSize: 100 }, "agent"));
+    expect(calls.total).toBeGreaterThan(history.total);
+    expect(calls.list.every((r) => r.direction === "inbound" && r.campaignType === 20)).toBe(true);
+  });
+
+  it("returns a call's detail with its dialogue sections and timed lines", async () => {
+    const call = await platform.db
+      .selectFrom("call_records")
+      .select(["id as callId", "cti_call_id as ctiCallId"])
+      .where("campaign_type", "=", 2)
+      .where("call_result", "=", 200)
+      .where("recording", "is not", null)
+      .executeTakeFirstOrThrow();
+    const response = await get(`/contact/income/calls/${call.callId}`);
+    const detail = CallDetailResponseSchema.parse(response.json()).data!;
+    expect(detail).toMatchObject({ callId: call.callId, ctiCallId: call.ctiCallId, callResult: 200, flowId: SEED_FLOW_IDS.reminder, groupDn: "grp-robot-01" });
+    expect(detail.callingResults.map((s) => s.dialogType)).toEqual([1, 2]);
+    const lines = detail.callingResults.flatMap((s) => s.dialogResults);
+    const script = RECORDINGS["transfer-to-agent.mp3"].lines;
+    expect(lines.map((l) => [l.recordStartTime, l.recordEndTime])).toEqual(script.map((l) => [l.startMs, l.endMs]));
+    expect(JSON.parse(detail.userData.data!)).toMatchObject({ customerName: "张先生" });
+  });
+
+  it("hides other tenants' calls: lists, detail and recording", async () => {
+    const demoCall = (await allOutbound())[0];
+    const otherPage = pageOf(await get("/contact/business/callhistory?pageSize=100", "other-admin"));
+    expect(otherPage.total).toBe(14);
+    expect(otherPage.list.map((r) => r.callId)).not.toContain(demoCall.callId);
+    const detail = await get(`/contact/income/calls/${demoCall.callId}`, "other-admin");
+    expect(detail.statusCode).toBe(404);
+    expect(FailureSchema.parse(detail.json())).toEqual({ code: 404, msg: "通话记录不存在" });
+    const otherTenant = (await get("/config/api/customer", "other-admin")).json().data.tenantId;
+    const demoTenant = (await get("/config/api/customer")).json().data.tenantId;
+    expect((await post(`/records/records/${demoCall.callId}`, { tenantID: otherTenant }, "other-admin")).statusCode).toBe(404);
+    // Naming the other tenant in the body does not help either.
+    expect((await post(`/records/records/${demoCall.callId}`, { tenantID: demoTenant }, "other-admin")).statusCode).toBe(404);
+    expect((await get("/contact/income/calls/99999999")).statusCode).toBe(404);
+    expect((await get("/contact/income/calls/abc")).statusCode).toBe(400);
+  });
+
+  it("streams a recording as audio, or answers JSON when the call has none", async () => {
+    const tenantID = (await get("/config/api/customer")).json().data.tenantId;
+    const records = await platform.db.selectFrom("call_records").select(["id", "recording"]).where("tenant_id", "=", tenantID).execute();
+    const withAudio = records.find((r) => r.recording)!;
+    const audio = await post(`/records/records/${withAudio.id}`, { tenantID });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers["content-type"]).toBe("audio/mpeg");
+    expect(audio.rawPayload.length).toBeGreaterThan(10_000);
+    // An MP3 frame sync (or an ID3 tag) starts the file.
+    expect(audio.rawPayload[0] === 0xff || audio.rawPayload.subarray(0, 3).toString() === "ID3").toBe(true);
+    const silent = records.find((r) => !r.recording)!;
+    const none = await post(`/records/records/${silent.id}`, { tenantID });
+    expect(none.statusCode).toBe(200);
+    expect(NoRecordingResponseSchema.parse(none.json())).toMatchObject({ code: 1, data: null });
+    expect((await post(`/records/records/${silent.id}`, {})).statusCode).toBe(400);
+  });
+
+  it("serves a flow's input parameters and output states, per tenant", async () => {
+    const params = FlowParamListResponseSchema.parse((await get(`/robot/api/flow/param?id=${SEED_FLOW_IDS.instalment}&type=input`)).json());
+    expect(params.data!.list.map((p) => p.variable)).toEqual(["customerName", "cardTail", "amount"]);
+    const states = FlowParamListResponseSchema.parse((await get(`/robot/api/flow/state?flowId=${SEED_FLOW_IDS.reminder}`)).json());
+    expect(states.data!.list).toEqual([{ name: "是否转人工", variable: "transferred" }]);
+    expect((await get(`/robot/api/flow/param?id=${SEED_FLOW_IDS.instalment}&type=output`)).statusCode).toBe(400);
+    expect(FlowParamListResponseSchema.parse((await get("/robot/api/flow/state?flowId=424242")).json()).data!.list).toEqual([]);
+  });
+
+  it("exports the filtered outbound calls as CSV and as XLSX", async () => {
+    const filter = { isAnswer: 1 };
+    const total = pageOf(await post("/contact/campaign/record/list", filter)).total;
+    const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+    expect(csv.headers["content-disposition"]).toMatch(/attachment; filename="call-records-.*\.csv"/);
+    const lines = csv.body.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(lines[0]).toMatch(/^通话ID,呼叫时间,电话号码/);
+    expect(lines).toHaveLength(total + 1);
+    expect(lines.slice(1).every((l) => l.includes(",已接通,"))).toBe(true);
+
+    const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" });
+    expect(xlsx.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
+    const sheet = workbook.worksheets[0];
+    expect(sheet.getRow(1).getCell(1).value).toBe("通话ID");
+    expect(sheet.actualRowCount).toBe(total + 1);
+
+    expect((await post("/contact/campaign/record/export", { format: "pdf" })).statusCode).toBe(400);
+    const other = await post("/contact/campaign/record/export", { format: "csv" }, "other-admin");
+    expect(other.body).not.toContain("seed-demo");
+  });
+});

@@ -1,0 +1,66 @@
+import { PassThrough } from "node:stream";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "../../contracts/contact";
+import { exportFileName, writeCsv, writeXlsx } from "../domain/call-export";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { findCallDetail, listCallRecords, streamCallRecords, type CallScope } from "../repositories/call-records";
+import type { AuthUser } from "../repositories/users";
+
+const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** Agents see their own calls; supervisors and administrators see the tenant's. */
+function ownCalls(user: AuthUser): CallScope {
+  return user.role === "agent" ? { agentUserId: user.id } : {};
+}
+
+function parse<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new HttpError(400, `请求参数错误：${parsed.error.issues[0]?.path.join(".") || "参数"}`);
+  return parsed.data;
+}
+
+/** The contact service's call records (endpoints.md, R rows). */
+export const contactRoutes: FastifyPluginAsync = async (app) => {
+  const list = (request: FastifyRequest, source: unknown, scope: CallScope) => {
+    const user = requireUser(request);
+    return listCallRecords(app.db, user.tenantId, scope, parse(CallFilterSchema, source)).then((page) => ok<CallRecordPage>(page));
+  };
+
+  app.get("/contact/business/callhistory", async (request) => list(request, request.query, ownCalls(requireUser(request))));
+
+  app.get("/contact/income/calls/history", async (request) =>
+    list(request, request.query, { direction: "inbound", ...ownCalls(requireUser(request)) }),
+  );
+
+  app.post("/contact/income/calls", async (request) => list(request, request.body, { direction: "inbound" }));
+
+  app.post("/contact/campaign/record/list", async (request) => list(request, request.body, { direction: "outbound" }));
+
+  // The call-detail dialog of every list reads here, inbound or outbound (decision 005).
+  app.get("/contact/income/calls/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parse(IdParamsSchema, request.params);
+    const detail = await findCallDetail(app.db, user.tenantId, id);
+    if (!detail) throw new HttpError(404, "通话记录不存在");
+    return ok<CallDetail>(detail);
+  });
+
+  // Streams the whole filtered list in keyset chunks: memory stays flat at any size.
+  app.post("/contact/campaign/record/export", async (request, reply) => {
+    const user = requireUser(request);
+    const { format, ...filter } = parse(CallExportSchema, request.body);
+    const rows = streamCallRecords(app.db, user.tenantId, { direction: "outbound" }, filter);
+    const body = new PassThrough();
+    const writing = format === "xlsx" ? writeXlsx(rows, body) : writeCsv(rows, body);
+    writing.catch((error: unknown) => {
+      request.log.error({ err: error }, "export failed");
+      body.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+    return reply
+      .header("Content-Type", format === "xlsx" ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv; charset=utf-8")
+      .header("Content-Disposition", `attachment; filename="${exportFileName(format)}"`)
+      .send(body);
+  });
+};

@@ -1,0 +1,29 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import { RecordingRequestSchema } from "../../contracts/records";
+import { recordingPath } from "../domain/recordings";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { findRecordingFile } from "../repositories/call-records";
+
+const ParamsSchema = z.object({ callId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** The recordings service: POST /records/records/{callId} with body { tenantID } (spec §7). */
+export const recordsRoutes: FastifyPluginAsync = async (app) => {
+  app.post("/records/records/:callId", async (request, reply) => {
+    const user = requireUser(request);
+    const params = ParamsSchema.safeParse(request.params);
+    const body = RecordingRequestSchema.safeParse(request.body ?? {});
+    if (!params.success || !body.success) throw new HttpError(400);
+    // Another tenant's id answers exactly like an unknown one.
+    const file = body.data.tenantID === user.tenantId ? await findRecordingFile(app.db, user.tenantId, params.data.callId) : undefined;
+    if (file === undefined) throw new HttpError(404, "通话记录不存在");
+    if (file === null) return ok(null); // JSON: the call has no recording
+    const filePath = recordingPath(file);
+    const size = await stat(filePath).then((s) => s.size, () => null);
+    if (size === null) return ok(null);
+    return reply.header("Content-Type", "audio/mpeg").header("Content-Length", size).send(createReadStream(filePath));
+  });
+};

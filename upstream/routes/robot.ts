@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from "fastify";
+import { FlowParamQuerySchema, FlowStateQuerySchema, type FlowParamItem } from "../../contracts/robot";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { listFlowParams } from "../repositories/call-records";
+
+/** The robot service: a flow's input parameters and output states (endpoints.md, R rows). */
+export const robotRoutes: FastifyPluginAsync = async (app) => {
+  app.get("/robot/api/flow/param", async (request) => {
+    const user = requireUser(request);
+    const query = FlowParamQuerySchema.safeParse(request.query);
+    if (!query.success) throw new HttpError(400);
+    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.data.id, "input") });
+  });
+
+  app.get("/robot/api/flow/state", async (request) => {
+    const user = requireUser(request);
+    const query = FlowStateQuerySchema.safeParse(request.query);
+    if (!query.success) throw new HttpError(400);
+    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.data.flowId, "state") });
+  });
+};
