@@ -1,0 +1,83 @@
+// SSR throughput of a list page: the console, the same bytes from a bare Node server (the
+// ceiling), the same markup rendered by plain React per request; then the page's platform calls
+// alone (the upstream overhead). All load from autocannon in its own process, 20 connections.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { LIST_PAGE, PORTS, TARGETS } from "../config.mjs";
+import { getPage } from "../lib/http.mjs";
+import { autocannon, startNode, stop } from "../lib/processes.mjs";
+
+const ms = (value) => `${value.toFixed(1)} ms`;
+
+export async function ssr(ctx) {
+  const { consoleUrl, platformUrl, sessions, seconds, tmp, log } = ctx;
+  const cookie = sessions[LIST_PAGE.account];
+  const page = await getPage(consoleUrl, LIST_PAGE.path, cookie);
+  if (page.status !== 200) throw new Error(`${LIST_PAGE.path} as ${LIST_PAGE.account} answered ${page.status}`);
+  const htmlFile = join(tmp, "list-page.html");
+  writeFileSync(htmlFile, page.html);
+  const what = `${LIST_PAGE.path} as ${LIST_PAGE.account} (${Buffer.byteLength(page.html)} bytes)`;
+
+  const load = async (url, headers = {}) => {
+    await autocannon({ url, headers, seconds: Math.min(2, seconds) }); // warm-up, not counted
+    return autocannon({ url, headers, seconds });
+  };
+  const rows = [];
+  const consoleRun = await load(`${consoleUrl}${LIST_PAGE.path}`, { Cookie: cookie });
+  rows.push(
+    { figure: `console req/s, ${what}`, value: consoleRun.rps.toFixed(0), target: `≥ ${TARGETS.listRps}`, met: consoleRun.rps >= TARGETS.listRps && consoleRun.errors === 0, command: consoleRun.command, note: `${consoleRun.errors} errors of ${consoleRun.total}` },
+    { figure: "console latency p50 / p99", value: `${ms(consoleRun.p50)} / ${ms(consoleRun.p99)}`, target: `p99 ≤ ${TARGETS.listP99Ms} ms`, met: consoleRun.p99 <= TARGETS.listP99Ms, command: consoleRun.command },
+  );
+
+  const ceiling = startNode("static", ["bench/lib/static-server.mjs", htmlFile, String(PORTS.static)], {}, log);
+  const react = startNode("react", ["bench/lib/react-server.mjs", htmlFile, String(PORTS.react)], { NODE_ENV: "production" }, log);
+  let reactSizes;
+  react.stdout.on("data", (chunk) => (reactSizes ??= JSON.parse(String(chunk))));
+  try {
+    const staticUrl = `http://127.0.0.1:${PORTS.static}/`;
+    const reactUrl = `http://127.0.0.1:${PORTS.react}/`;
+    await Promise.all([waitFor(staticUrl), waitFor(reactUrl)]);
+    const staticRun = await load(staticUrl);
+    const reactRun = await load(reactUrl);
+    const efficiency = consoleRun.rps / reactRun.rps;
+    rows.push(
+      { figure: "static bytes, bare Node (ceiling) req/s, p99", value: `${staticRun.rps.toFixed(0)}, ${ms(staticRun.p99)}`, target: "reference", command: staticRun.command, note: "bench/lib/static-server.mjs" },
+      { figure: "plain React renderToString per request req/s, p99", value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`, target: "reference", command: reactRun.command, note: `bench/lib/react-server.mjs; ${reactSizes?.renderedBytes} bytes rendered vs ${reactSizes?.originalBytes}` },
+      { figure: "efficiency: console ÷ plain React", value: efficiency.toFixed(2), target: `≥ ${TARGETS.efficiency}`, met: efficiency >= TARGETS.efficiency, command: "the two rows above" },
+    );
+  } finally {
+    await Promise.all([stop(ceiling), stop(react)]);
+  }
+
+  rows.push(...(await upstreamOverhead(ctx, cookie, consoleRun)));
+  return rows;
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not start`);
+}
+
+/** The platform calls one (warm) page view makes, recorded by bench/platform.ts, replayed alone. */
+async function upstreamOverhead({ consoleUrl, platformUrl, controlUrl, seconds }, cookie, consoleRun) {
+  await getPage(consoleUrl, LIST_PAGE.path, cookie); // warms the console's per-token menu cache
+  await fetch(`${controlUrl}/record`, { method: "POST" });
+  await getPage(consoleUrl, LIST_PAGE.path, cookie);
+  const calls = await (await fetch(`${controlUrl}/recorded`)).json();
+  if (calls.length === 0) {
+    return [{ figure: "upstream overhead: platform calls per page view", value: "0", target: "reference", command: "bench/platform.ts records them", note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3` }];
+  }
+  const rows = [];
+  for (const call of calls) {
+    const run = await autocannon({ url: `${platformUrl}${call.path}`, method: call.method, headers: call.headers, body: call.body, seconds });
+    rows.push({ figure: `upstream alone: ${call.method} ${call.path.split("?")[0]} req/s, p50 / p99`, value: `${run.rps.toFixed(0)}, ${ms(run.p50)} / ${ms(run.p99)}`, target: "reference", command: run.command, note: `${run.errors} errors; console's own p50 ≈ ${ms(Math.max(0, consoleRun.p50 - run.p50))}` });
+  }
+  return rows;
+}
