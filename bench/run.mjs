@@ -32,8 +32,8 @@ const SECTIONS = [
 
 const quick = process.argv.includes("--quick");
 const mode = quick
-  ? { seconds: 5, lighthouseRuns: 1, eventRounds: 3 }
-  : { seconds: 20, lighthouseRuns: 3, eventRounds: 30 };
+  ? { seconds: 5, warmUp: 1, lighthouseRuns: 1, eventRounds: 5 }
+  : { seconds: 20, warmUp: 3, lighthouseRuns: 3, eventRounds: 30 };
 
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), "switchboard-bench-"));

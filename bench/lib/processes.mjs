@@ -36,6 +36,12 @@ export function rssMb(pid) {
   return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
 }
 
+/** CPU time a process has used so far, in ms (user + system; Linux clock ticks are 10 ms). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
 
 /** The autocannon command line for a request, as it is run and as RESULTS.md shows it. */
@@ -46,12 +52,18 @@ export function autocannonArgs({ url, connections = 20, seconds, method = "GET",
   return [...args, url];
 }
 
-/** Runs autocannon in its own process; returns req/s, latency p50/p99 (ms) and errors (incl. non-2xx). */
-export async function autocannon(request) {
+/**
+ * Runs autocannon in its own process; returns req/s, latency p50/p99 (ms), errors (incl. non-2xx)
+ * and, given the server's pid, its CPU ms per request: the figure that other load on the
+ * machine disturbs least.
+ */
+export async function autocannon(request, serverPid) {
   const args = autocannonArgs(request);
+  const cpuBefore = serverPid ? cpuMs(serverPid) : 0;
   const { stdout } = await promisify(execFile)(process.execPath, [AUTOCANNON, "-j", ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
   const result = JSON.parse(stdout);
   return {
+    cpuPerRequest: serverPid ? (cpuMs(serverPid) - cpuBefore) / result.requests.total : undefined,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
