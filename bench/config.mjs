@@ -27,8 +27,9 @@ export const ACCOUNTS = ["admin", "supervisor", "agent", "chat"];
 /** The 1M-record scale section runs once this generator exists (issue 3). */
 export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_000_000, deepPage: 950_000, by: "issue 3" };
 
-/** Event latency: connected voice agents, each with its own signed-in event stream. */
+/** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
 export const EVENTS = { agents: 200 };
+export const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
 
 const KB = 1000;
 /** gzip JavaScript per hydrating route, by route pattern. A route that hydrates needs a line here. */

@@ -8,6 +8,7 @@ import { migrateToLatest } from "../upstream/db/migrate";
 import { WorkType } from "../upstream/domain/work-type";
 import { DEMO_PASSWORD, seedDemo } from "../upstream/seed/demo";
 import { readSettings } from "../upstream/settings";
+import { benchAgent } from "./config.mjs";
 
 /**
  * The reference platform as `npm run bench` runs it: the same app as upstream/server.ts, plus
@@ -48,10 +49,6 @@ if (agents > 0) {
       })),
     )
     .execute();
-}
-
-function benchAgent(i: number) {
-  return `bench-agent-${String(i + 1).padStart(3, "0")}`;
 }
 
 const app = buildApp({ db, clientId: settings.clientId, clientSecret: settings.clientSecret, logger: { level: "warn" } });

@@ -4,13 +4,12 @@
 // the moment it was handed to the bus; latency is that stamp to the moment the stream delivers it.
 import { performance } from "node:perf_hooks";
 import { createSseParser } from "../../contracts/events.ts";
-import { EVENTS, TARGETS } from "../config.mjs";
+import { benchAgent, EVENTS, TARGETS } from "../config.mjs";
 import { signIn } from "../lib/http.mjs";
 import { rssMb } from "../lib/processes.mjs";
 
 /** The retry delay the console's stream announces (app/events.server.ts). */
 const RETRY_MS = 2_000;
-const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function inBatches(items, size, work) {

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LIST_PAGE, PORTS, TARGETS } from "../config.mjs";
-import { getPage } from "../lib/http.mjs";
+import { getPage, waitForHealth } from "../lib/http.mjs";
 import { autocannon, startNode, stop } from "../lib/processes.mjs";
 
 const ms = (value) => `${value.toFixed(1)} ms`;
@@ -35,9 +35,10 @@ export async function ssr(ctx) {
   let reactSizes;
   react.stdout.on("data", (chunk) => (reactSizes ??= JSON.parse(String(chunk))));
   try {
-    const staticUrl = `http://127.0.0.1:${PORTS.static}/`;
-    const reactUrl = `http://127.0.0.1:${PORTS.react}/`;
-    await Promise.all([waitFor(staticUrl), waitFor(reactUrl)]);
+    const staticUrl = `http://127.0.0.1:${PORTS.static}`;
+    const reactUrl = `http://127.0.0.1:${PORTS.react}`;
+    // Both answer every path, /health included.
+    await Promise.all([waitForHealth(staticUrl), waitForHealth(reactUrl)]);
     const staticRun = await load(staticUrl, ceiling.pid);
     const reactRun = await load(reactUrl, react.pid);
     const efficiency = consoleRun.rps / reactRun.rps;
@@ -52,18 +53,6 @@ export async function ssr(ctx) {
 
   rows.push(...(await upstreamOverhead(ctx, cookie, consoleRun)));
   return rows;
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not start`);
 }
 
 /** The platform calls one (warm) page view makes, recorded by bench/platform.ts, replayed alone. */
