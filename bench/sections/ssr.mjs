@@ -45,7 +45,7 @@ export async function ssr(ctx) {
     rows.push(
       { figure: "static bytes, bare Node (ceiling) req/s, p99", value: `${staticRun.rps.toFixed(0)}, ${ms(staticRun.p99)}`, target: "reference", command: staticRun.command, note: `bench/lib/static-server.mjs; ${cpu(staticRun)} CPU per request` },
       { figure: "plain React renderToString per request req/s, p99", value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`, target: "reference", command: reactRun.command, note: `bench/lib/react-server.mjs; ${cpu(reactRun)} CPU per request; renders ${reactSizes?.renderedBytes} bytes of the console's ${reactSizes?.originalBytes} (the console adds React's Suspense markers)` },
-      { figure: "efficiency: console ÷ plain React", value: efficiency.toFixed(2), target: `≥ ${TARGETS.efficiency}`, met: efficiency >= TARGETS.efficiency, command: "the two rows above", note: `by CPU per request (less disturbed by other load): ${(reactRun.cpuPerRequest / consoleRun.cpuPerRequest).toFixed(2)}` },
+      { figure: "efficiency: console ÷ plain React", value: efficiency.toFixed(2), target: `≥ ${TARGETS.efficiency}`, met: efficiency >= TARGETS.efficiency, command: "npm run bench (bench/sections/ssr.mjs: the two rows above)", note: `by CPU per request (less disturbed by other load): ${(reactRun.cpuPerRequest / consoleRun.cpuPerRequest).toFixed(2)}` },
     );
   } finally {
     await Promise.all([stop(ceiling), stop(react)]);
@@ -62,7 +62,7 @@ async function upstreamOverhead({ consoleUrl, platformUrl, controlUrl, seconds, 
   await getPage(consoleUrl, LIST_PAGE.path, cookie);
   const calls = await (await fetch(`${controlUrl}/recorded`)).json();
   if (calls.length === 0) {
-    return [{ figure: "upstream overhead: platform calls per page view", value: "0", target: "reference", command: "bench/platform.ts records them", note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3` }];
+    return [{ figure: "upstream overhead: platform calls per page view", value: "0", target: "reference", command: "npm run bench (bench/sections/ssr.mjs; bench/platform.ts records the calls)", note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3` }];
   }
   const rows = [];
   for (const call of calls) {
