@@ -1,0 +1,59 @@
+// What `npm run bench` measures and against what. Adding a page, an account or a budget is one
+// line here; adding a section is one entry in SECTIONS of bench/run.mjs.
+
+/**
+ * Ports of a bench run (3170–3179): console, platform and its bench control listener, the static
+ * ceiling, the plain-React server, and the scale section's own platform with its control listener.
+ */
+export const PORTS = { console: 3170, platform: 3171, static: 3172, react: 3173, scalePlatform: 3174, control: 3175, scaleControl: 3176 };
+
+/** The list page of the SSR throughput section and the account that opens it (BENCH_LIST_PATH, BENCH_LIST_ACCOUNT). */
+export const LIST_PAGE = {
+  path: process.env.BENCH_LIST_PATH ?? "/callHistory",
+  account: process.env.BENCH_LIST_ACCOUNT ?? "agent",
+};
+
+/** Lighthouse pages: `hydrated: true` pages are measured only once they hydrate (their issue has landed). */
+export const LIGHTHOUSE_PAGES = [
+  { name: "sign-in", path: "/user/login" },
+  { name: "list", path: LIST_PAGE.path, account: LIST_PAGE.account },
+  { name: "voice workbench", path: "/workBench", account: "agent", hydrated: true, by: "issue 5" },
+  { name: "text workbench", path: "/textWorkBench", account: "chat", hydrated: true, by: "issue 6" },
+];
+
+/** Accounts tried in turn to reach each screen (browser weight, budget tests). */
+export const ACCOUNTS = ["admin", "supervisor", "agent", "chat"];
+
+/** The 1M-record scale section runs once this generator exists (issue 3). */
+export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_000_000, deepPage: 950_000, by: "issue 3" };
+
+/** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
+export const EVENTS = { agents: 200 };
+export const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
+
+const KB = 1000;
+/** gzip JavaScript per hydrating route, by route pattern. A route that hydrates needs a line here. */
+export const JS_BUDGETS = {
+  "/workBench": 150 * KB,
+  "/workBench/ty": 150 * KB,
+  "/textWorkBench": 150 * KB,
+  // The call-detail player (issue 3) hydrates inside the lists' nested detail route: add its pattern here, 120 KB.
+};
+/** gzip CSS per page. */
+export const CSS_BUDGET = 40 * KB;
+
+/** The targets of issue 7 (set by issues 1, 3, 5 and 6). */
+export const TARGETS = {
+  listRps: 300,
+  listP99Ms: 150,
+  efficiency: 0.6,
+  lighthouseScore: 0.95,
+  lcpMs: 1800,
+  tbtMs: 150,
+  cls: 0.05,
+  keysetMs: 20,
+  csvRowsPerSec: 150_000,
+  xlsxRowsPerSec: 60_000,
+  exportRssMb: 256,
+  eventP99Ms: 300,
+};

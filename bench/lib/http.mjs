@@ -1,0 +1,59 @@
+// Signing in and fetching pages as a browser without JavaScript would: used by `npm run bench`
+// and by the budget tests (tests/e2e/budgets.spec.ts).
+
+export const DEMO_PASSWORD = "Switchboard@2026";
+
+/** `name=value` pairs of a response's Set-Cookie headers, merged into a Cookie header. */
+function mergeCookies(cookie, response) {
+  const jar = new Map(cookie ? cookie.split("; ").map((pair) => [pair.split("=")[0], pair]) : []);
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0];
+    jar.set(pair.split("=")[0], pair);
+  }
+  return [...jar.values()].join("; ");
+}
+
+const attribute = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
+const unescape = (text) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** Posts the sign-in form (with its CSRF token and honeypot fields); returns the session's Cookie header. */
+export async function signIn(base, username, password = DEMO_PASSWORD) {
+  const page = await fetch(`${base}/user/login`, { redirect: "manual" });
+  let cookie = mergeCookies("", page);
+  const html = await page.text();
+  const form = new URLSearchParams();
+  for (const tag of html.match(/<input\b[^>]*>/g) ?? []) {
+    const name = attribute(tag, "name");
+    if (name) form.set(name, unescape(attribute(tag, "value") ?? ""));
+  }
+  form.set("username", username);
+  form.set("password", password);
+  const response = await fetch(`${base}/user/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  if (response.status !== 302) throw new Error(`signing in as ${username} answered ${response.status}`);
+  cookie = mergeCookies(cookie, response);
+  return cookie;
+}
+
+/** A page as the browser gets it on a full document load. */
+export async function getPage(base, path, cookie) {
+  const response = await fetch(`${base}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+  return { status: response.status, location: response.headers.get("Location"), html: await response.text() };
+}
+
+export async function waitForHealth(base, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${base} did not become healthy within ${timeoutMs / 1000} s`);
+}

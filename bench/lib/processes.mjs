@@ -1,0 +1,74 @@
+// Child processes of a bench run: servers started and stopped by pid, and load generators that
+// run as their own process (never inside the process they measure).
+import { execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { ROOT } from "./weight.mjs";
+
+const children = new Set();
+
+/** Starts `node <args>` in the repository, logging to `log` (a write stream) when given. */
+export function startNode(name, args, env, log) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (chunk) => log?.write(`[${name}] ${chunk}`));
+  child.stderr.on("data", (chunk) => log?.write(`[${name}] ${chunk}`));
+  child.name = name;
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
+export async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export const stopAll = () => Promise.all([...children].map(stop));
+
+/** Resident memory of a process now, in MB (Linux). */
+export function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024;
+}
+
+/** CPU time a process has used so far, in ms (user + system; Linux clock ticks are 10 ms). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const AUTOCANNON = join(ROOT, "node_modules/autocannon/autocannon.js");
+
+/** The autocannon command line for a request, as it is run and as RESULTS.md shows it. */
+export function autocannonArgs({ url, connections = 20, seconds, method = "GET", headers = {}, body }) {
+  const args = ["-c", String(connections), "-d", String(seconds), "-m", method];
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`);
+  if (body !== undefined) args.push("-b", body);
+  return [...args, url];
+}
+
+/**
+ * Runs autocannon in its own process; returns req/s, latency p50/p99 (ms), errors (incl. non-2xx)
+ * and, given the server's pid, its CPU ms per request: the figure that other load on the
+ * machine disturbs least.
+ */
+export async function autocannon(request, serverPid) {
+  const args = autocannonArgs(request);
+  const cpuBefore = serverPid ? cpuMs(serverPid) : 0;
+  const { stdout } = await promisify(execFile)(process.execPath, [AUTOCANNON, "-j", ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
+  const result = JSON.parse(stdout);
+  return {
+    cpuPerRequest: serverPid ? (cpuMs(serverPid) - cpuBefore) / result.requests.total : undefined,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    total: result.requests.total,
+    command: `autocannon ${args.map((arg) => (/[\s"=;]/.test(arg) ? `'${arg.replace(/Cookie=.*/, "Cookie=<session>").replace(/(Authorization|accessToken)=.*/i, "$1=<token>")}'` : arg)).join(" ")}`,
+  };
+}

@@ -1,0 +1,114 @@
+import path from "node:path";
+import { randomBytes, scryptSync } from "node:crypto";
+import { createServer } from "node:http";
+import { performance } from "node:perf_hooks";
+import { buildApp } from "../upstream/app";
+import { openDatabase } from "../upstream/db";
+import { migrateToLatest } from "../upstream/db/migrate";
+import { WorkType } from "../upstream/domain/work-type";
+import { DEMO_PASSWORD, seedDemo } from "../upstream/seed/demo";
+import { readSettings } from "../upstream/settings";
+import { benchAgent } from "./config.mjs";
+
+/**
+ * The reference platform as `npm run bench` runs it: the same app as upstream/server.ts, plus
+ * what only a benchmark needs, on this process alone (never in the product's app):
+ * - BENCH_AGENTS voice agents `bench-agent-001`… in tenant `demo` (password of the demo accounts);
+ * - on BENCH_CONTROL_PORT (loopback, outside the API and its auth): `/record` then `/recorded`,
+ *   the platform calls one page view makes, so they can be replayed alone (upstream overhead);
+ *   `/publish`, events published through the real bus, each stamped with the moment it was
+ *   handed to the bus, at a steady rate (event latency).
+ * Run as `node --import tsx bench/platform.ts` with UPSTREAM_PORT, BENCH_CONTROL_PORT and DATA_DIR.
+ */
+const settings = readSettings(process.env);
+const database = await openDatabase({ dataDir: path.join(settings.dataDir, "pglite") });
+const db = database.db;
+await migrateToLatest(db);
+await seedDemo(db);
+
+const agents = Number(process.env.BENCH_AGENTS ?? 0);
+if (agents > 0) {
+  const tenant = await db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+  // One cheap hash for all (the stored hash carries its own cost): 200 sign-ins at the product's
+  // cost would take half a minute, and these accounts exist for one run.
+  const salt = randomBytes(16);
+  const key = scryptSync(DEMO_PASSWORD.normalize("NFKC"), salt, 64, { N: 1024, r: 8, p: 1 });
+  const passwordHash = ["scrypt", 1024, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+  await db
+    .insertInto("users")
+    .values(
+      Array.from({ length: agents }, (_, i) => ({
+        tenant_id: tenant.id,
+        user_name: benchAgent(i),
+        real_name: `压测坐席${i + 1}`,
+        password_hash: passwordHash,
+        role: "agent" as const,
+        work_type: WorkType.voice,
+        agent_id: String(9000 + i),
+        default_queue_name: "demo-voice",
+      })),
+    )
+    .execute();
+}
+
+const app = buildApp({ db, clientId: settings.clientId, clientSecret: settings.clientSecret, logger: { level: "warn" } });
+
+type Recorded = { method: string; path: string; headers: Record<string, string>; body?: string };
+let recording: Recorded[] | null = null;
+app.addHook("preHandler", async (request) => {
+  if (!recording) return;
+  const headers: Record<string, string> = {};
+  for (const name of ["authorization", "accesstoken", "customerid", "userid", "x-requested-with", "content-type"]) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  const body = request.body === undefined ? undefined : typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+  recording.push({ method: request.method, path: request.url, headers, body });
+});
+
+/** Publishes `rounds` events to each named user, spread evenly over `periodMs` per round. */
+async function publish({ usernames, rounds, periodMs }: { usernames: string[]; rounds: number; periodMs: number }) {
+  const users = await db.selectFrom("users").select(["id", "tenant_id"]).where("user_name", "in", usernames).execute();
+  const step = periodMs / users.length;
+  const pending: Promise<unknown>[] = [];
+  const start = performance.now();
+  let failed = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, user] of users.entries()) {
+      const wait = start + round * periodMs + i * step - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const sentAt = performance.timeOrigin + performance.now();
+      pending.push(app.events.publish({ tenantId: user.tenant_id, userId: user.id }, "cti.bench", { sentAt, round }).catch(() => failed++));
+    }
+  }
+  await Promise.all(pending);
+  return { users: users.length, published: users.length * rounds - failed, failed };
+}
+
+/** The control routes listen apart from the platform's API (and its auth), on loopback only. */
+const control = createServer(async (request, response) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const answer = (data: unknown) => response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(data));
+  if (request.url === "/record") {
+    recording = [];
+    answer({ recording: true });
+  } else if (request.url === "/recorded") {
+    answer(recording ?? []);
+    recording = null;
+  } else if (request.url === "/publish") answer(await publish(JSON.parse(Buffer.concat(chunks).toString())));
+  else response.writeHead(404).end();
+});
+
+const shutdown = async () => {
+  control.close();
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.once("SIGTERM", () => void shutdown());
+process.once("SIGINT", () => void shutdown());
+
+await app.listen({ port: settings.port, host: settings.host });
+control.listen(Number(process.env.BENCH_CONTROL_PORT), "127.0.0.1");
+console.log(`bench platform: listening on ${settings.port} (${agents} bench agents)`);

@@ -1,0 +1,144 @@
+// `npm run bench [-- --quick]`: builds if needed, starts its own platform (bench/platform.ts) and
+// console (the production build) on ports 3170–3179 with a throwaway DATA_DIR, runs every
+// section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
+// (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 10.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, tmpdir } from "node:os";
+import { join } from "node:path";
+import { register } from "tsx/esm/api";
+import { ACCOUNTS, EVENTS, PORTS } from "./config.mjs";
+import { signIn, waitForHealth } from "./lib/http.mjs";
+import { startNode, stopAll } from "./lib/processes.mjs";
+import { ROOT } from "./lib/weight.mjs";
+
+// Sections reuse the contracts' TypeScript (the SSE parser).
+register();
+const { ssr } = await import("./sections/ssr.mjs");
+const { weight } = await import("./sections/weight.mjs");
+const { lighthouse } = await import("./sections/lighthouse.mjs");
+const { scale } = await import("./sections/scale.mjs");
+const { events } = await import("./sections/events.mjs");
+
+/** The sections in the order they run and print; a new section is one line here. */
+const SECTIONS = [
+  ["SSR throughput and upstream overhead", ssr],
+  ["Browser weight (gzip)", weight],
+  ["Lighthouse (mobile, simulated throttling)", lighthouse],
+  ["Scale (1M call records)", scale],
+  [`Event latency (${EVENTS.agents} agents)`, events],
+];
+
+const quick = process.argv.includes("--quick");
+const mode = quick
+  ? { seconds: 5, warmUp: 1, lighthouseRuns: 1, eventRounds: 5 }
+  : { seconds: 20, warmUp: 3, lighthouseRuns: 3, eventRounds: 30 };
+
+const started = Date.now();
+const tmp = mkdtempSync(join(tmpdir(), "switchboard-bench-"));
+const log = createWriteStream(join(tmp, "servers.log"));
+console.log(`[bench] ${quick ? "quick" : "full"} run; scratch and server logs in ${tmp}`);
+execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), "--if-needed"], { cwd: ROOT, stdio: "inherit" });
+
+const platformUrl = `http://127.0.0.1:${PORTS.platform}`;
+const consoleUrl = `http://127.0.0.1:${PORTS.console}`;
+const controlUrl = `http://127.0.0.1:${PORTS.control}`;
+const results = [];
+try {
+  const platform = startNode("platform", ["--import", "tsx", "bench/platform.ts"], {
+    UPSTREAM_PORT: String(PORTS.platform),
+    BENCH_CONTROL_PORT: String(PORTS.control),
+    DATA_DIR: join(tmp, "data"),
+    BENCH_AGENTS: String(EVENTS.agents),
+    NODE_ENV: "production",
+  }, log);
+  await waitForHealth(platformUrl);
+  const consoleProcess = startNode("console", ["server.mjs"], {
+    NODE_ENV: "production",
+    PORT: String(PORTS.console),
+    UPSTREAM_URL: platformUrl,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    COOKIE_SECURE: "0",
+  }, log);
+  await waitForHealth(consoleUrl);
+
+  const sessions = {};
+  for (const account of ACCOUNTS) sessions[account] = await signIn(consoleUrl, account);
+  const ctx = { ...mode, quick, tmp, log, consoleUrl, platformUrl, controlUrl, sessions, platform, consoleProcess };
+  for (const [title, section] of SECTIONS) {
+    const at = Date.now();
+    process.stdout.write(`[bench] ${title} … `);
+    try {
+      results.push([title, await section(ctx)]);
+    } catch (error) {
+      results.push([title, [{ figure: "section failed", value: String(error?.message ?? error).slice(0, 200), target: "", met: false, command: "npm run bench" }]]);
+    }
+    console.log(`${((Date.now() - at) / 1000).toFixed(0)} s`);
+  }
+} finally {
+  await stopAll();
+  log.end();
+}
+
+const report = render(results, quick, (Date.now() - started) / 1000);
+console.log(`\n${report}`);
+writeFileSync(join(ROOT, "bench/RESULTS.md"), mergeRuns(report, quick));
+rmSync(join(tmp, "data"), { recursive: true, force: true });
+console.log(`[bench] wrote bench/RESULTS.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+function versions() {
+  const version = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+  return ["@remix-run/node", "react", "primereact", "fastify", "kysely", "@electric-sql/pglite", "undici", "autocannon", "lighthouse"]
+    .map((name) => `${name} ${version(name)}`)
+    .join(", ");
+}
+
+function chromiumVersion() {
+  try {
+    return execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "chromium not found";
+  }
+}
+
+function cell(text) {
+  return String(text ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+function render(sections, quick, seconds) {
+  const lines = [
+    `### ${quick ? "Quick" : "Full"} run (\`npm run bench${quick ? " -- --quick" : ""}\`), ${new Date().toISOString().replace(/\.\d+Z$/, "Z")}, ${seconds.toFixed(0)} s`,
+    "",
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory; Node ${process.version}; ${chromiumVersion()}.`,
+    `Packages: ${versions()}.`,
+    "",
+    "| section | figure | measured | target | met | command | note |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const [title, rows] of sections) {
+    for (const row of rows) {
+      const met = row.met === undefined ? "" : row.met ? "yes" : "**no**";
+      lines.push(`| ${cell(title)} | ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.target)} | ${met} | \`${cell(row.command)}\` | ${cell(row.note)} |`);
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * RESULTS.md keeps the latest quick and the latest full run, each between its markers, under a
+ * hand-written header and notes that a run never touches.
+ */
+function mergeRuns(report, quick) {
+  const file = join(ROOT, "bench/RESULTS.md");
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = "# Benchmark results\n\n<!-- full:start -->\n<!-- full:end -->\n\n<!-- quick:start -->\n<!-- quick:end -->\n";
+  }
+  const name = quick ? "quick" : "full";
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  return text.replace(new RegExp(`${start}[\\s\\S]*?${end}`), `${start}\n${report}\n${end}`);
+}

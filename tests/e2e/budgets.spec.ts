@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+import { ACCOUNTS, CSS_BUDGET, JS_BUDGETS } from "../../bench/config.mjs";
+import { signIn } from "../../bench/lib/http.mjs";
+import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "../../bench/lib/weight.mjs";
+import { baseURL } from "../../playwright.config";
+
+/**
+ * Budgets that cannot flake (issue 7): every screen of app/routes.ts, rendered by the production
+ * build for a demo account that may open it, ships no <script> element unless its route hydrates;
+ * a hydrating route's JavaScript stays within its budget (bench/config.mjs); every page's CSS
+ * stays within 40 KB gzip. Sizes are bytes, so the same build always gives the same answer.
+ */
+const screens = screenRoutes(await loadServerBuild());
+const jsBudgets: Record<string, number | undefined> = JS_BUDGETS;
+const sessions: Record<string, string> = {};
+
+test.beforeAll(async () => {
+  for (const account of ACCOUNTS) sessions[account] = await signIn(baseURL, account);
+});
+
+test("the walk covers every screen of the route tree", () => {
+  const patterns = screens.map((screen) => screen.pattern);
+  for (const pattern of ["/", "/callHistory", "/workBench", "/textWorkBench", "/agentTask/:id?", "/user/login", "/error/404"]) {
+    expect(patterns).toContain(pattern);
+  }
+  expect(screens.length).toBeGreaterThanOrEqual(30);
+});
+
+for (const screen of screens) {
+  test(`${screen.pattern} stays within its budgets`, async () => {
+    const page = await firstEntitled(baseURL, screen.url, sessions);
+    expect(page, `no demo account may open ${screen.url}`).toBeDefined();
+    const weight = await pageWeight(baseURL, page!.html);
+    expect(weight.css, "CSS gzip bytes").toBeLessThanOrEqual(CSS_BUDGET);
+    if (screen.hydrates) {
+      const budget = jsBudgets[screen.pattern];
+      expect(budget, `${screen.pattern} hydrates: give it a JavaScript budget in bench/config.mjs`).toBeDefined();
+      expect(weight.js, "JavaScript gzip bytes").toBeGreaterThan(0);
+      expect(weight.js, "JavaScript gzip bytes").toBeLessThanOrEqual(budget!);
+    } else {
+      expect(weight.scriptElements, `${screen.url} as ${page!.account} must ship no <script>`).toBe(0);
+      expect(weight.js).toBe(0);
+    }
+  });
+}
