@@ -3,7 +3,6 @@ import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
-import { HoneypotProvider } from "remix-utils/honeypot/react";
 import primeIcons from "primeicons/primeicons.css?url";
 import theme from "primereact/resources/themes/lara-light-blue/theme.css?url";
 import structure from "./styles/primereact-structure.css?url";
@@ -13,7 +12,7 @@ import { PageErrorBoundary } from "./components/error-boundary";
 import { BRANDS, pageTitle } from "./lib/brand";
 import { screenTitle, wantsHydration } from "./lib/handle";
 import { useNonce } from "./lib/nonce";
-import { csrf, honeypot } from "./security.server";
+import { csrf } from "./security.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: theme },
@@ -22,12 +21,12 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
 ];
 
-/** Public data only: the brand, its logo, and the CSRF token every form carries. */
+/** Public data only: the brand, its logo, and the CSRF token every form carries. Runs on every page: keep it cheap. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const brand = brandFor(request);
   const [logo, [csrfToken, csrfCookie]] = await Promise.all([logoFor(brand), csrf.commitToken(request)]);
   return data(
-    { brand, logo, csrfToken, honeypot: honeypot.getInputProps() },
+    { brand, logo, csrfToken },
     csrfCookie ? { headers: { "Set-Cookie": csrfCookie } } : undefined,
   );
 }
@@ -68,9 +67,7 @@ export default function App() {
   const root = useRootData();
   return (
     <AuthenticityTokenProvider token={root?.csrfToken ?? ""}>
-      <HoneypotProvider {...(root?.honeypot ?? {})}>
-        <Outlet />
-      </HoneypotProvider>
+      <Outlet />
     </AuthenticityTokenProvider>
   );
 }

@@ -37,7 +37,11 @@ export const JS_BUDGETS = {
   "/workBench": 150 * KB,
   "/workBench/ty": 150 * KB,
   "/textWorkBench": 150 * KB,
-  // The call-detail player (issue 3) hydrates inside the lists' nested detail route: add its pattern here, 120 KB.
+  // The call-detail dialog with its recording player, nested under each call list (issue 3).
+  "/callHistory/:id": 120 * KB,
+  "/callLog/:id": 120 * KB,
+  "/incoming/call/:id": 120 * KB,
+  "/incoming/history/:id": 120 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;

@@ -126,6 +126,6 @@ describe("every loader and action checks access for itself", () => {
     const data = (await (root.loader as unknown as Handler)({ request: new Request("http://console.test/callHistory"), params: {}, context: {} })) as {
       data: Record<string, unknown>;
     };
-    expect(Object.keys(data.data).sort()).toEqual(["brand", "csrfToken", "honeypot", "logo"]);
+    expect(Object.keys(data.data).sort()).toEqual(["brand", "csrfToken", "logo"]);
   });
 });

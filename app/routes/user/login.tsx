@@ -4,14 +4,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { authenticator, SignInRefused } from "../../auth.server";
 import { PageErrorBoundary } from "../../components/error-boundary";
 import { createLoginThrottle, throttleMessage } from "../../lib/login-throttle";
 import type { RouteHandle } from "../../lib/handle";
 import { useRootData } from "../../root";
-import { requireCsrf, requireHuman } from "../../security.server";
+import { honeypot, requireCsrf, requireHuman } from "../../security.server";
 import { isUpstreamError } from "../../services/upstream.server";
 import { commitSignedIn, getSignedIn, safeRedirectTo } from "../../session.server";
 
@@ -29,7 +29,8 @@ const throttle = createLoginThrottle();
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectTo(new URL(request.url).searchParams.get("redirectTo"));
   if (await getSignedIn(request)) throw redirect(redirectTo);
-  return { redirectTo };
+  // The honeypot's fields are encrypted per render: only the public form pays for them.
+  return { redirectTo, honeypot: honeypot.getInputProps() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -71,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const { redirectTo } = useLoaderData<typeof loader>();
+  const { redirectTo, honeypot: honeypotFields } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const root = useRootData();
   const [form, fields] = useForm({
@@ -91,7 +92,9 @@ export default function Login() {
         </header>
         <Form method="post" {...getFormProps(form)} className="sb-form">
           <AuthenticityTokenInput name="csrf" />
-          <HoneypotInputs label="请勿填写此项" />
+          <HoneypotProvider {...honeypotFields}>
+            <HoneypotInputs label="请勿填写此项" />
+          </HoneypotProvider>
           <input type="hidden" name="redirectTo" value={redirectTo} />
           {form.errors?.length ? (
             <div id={form.errorId} className="p-message p-message-error sb-message" role="alert">
