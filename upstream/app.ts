@@ -8,6 +8,10 @@ import { configRoutes } from "./routes/config";
 import { crmRoutes } from "./routes/crm";
 import { healthRoutes } from "./routes/health";
 import { uaaRoutes } from "./routes/uaa";
+import { outboundRoutes } from "./routes/outbound";
+import { contactTraceRoutes } from "./routes/contact-trace";
+import { fileUploadRoutes } from "./routes/file-upload";
+import { Dialer } from "./simulators/dialer";
 
 export interface BuildAppOptions {
   db: Db;
@@ -15,6 +19,15 @@ export interface BuildAppOptions {
   clientId: string;
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
+  /** Registers POST /outbound/simulator/tick (end-to-end tests drive the dialer's clock). */
+  simulatorControl?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The dialer simulator (simulators/dialer.ts); the server starts it, tests tick it. */
+    dialer: Dialer;
+  }
 }
 
 /**
@@ -22,7 +35,7 @@ export interface BuildAppOptions {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clientId, clientSecret, logger = false, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   const app = Fastify({ logger });
 
   // Plugins are applied to the root instance directly, so what they add is seen by every route.
@@ -30,11 +43,16 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   errorsPlugin(app);
   authPlugin(app, { clientId, clientSecret });
   app.register(formbody);
+  app.decorate("dialer", new Dialer(db));
+  app.addHook("onClose", async () => app.dialer.stop());
 
   app.register(healthRoutes);
   app.register(uaaRoutes);
   app.register(crmRoutes);
   app.register(configRoutes);
+  app.register(outboundRoutes, { simulatorControl });
+  app.register(contactTraceRoutes);
+  app.register(fileUploadRoutes);
 
   return app;
 }

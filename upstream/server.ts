@@ -30,7 +30,9 @@ const app = buildApp({
   clientId: settings.clientId,
   clientSecret: settings.clientSecret,
   logger: { level: settings.logLevel },
+  simulatorControl: settings.simulatorControl,
 });
+app.dialer.start({ speed: settings.dialerSpeed });
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

@@ -2,6 +2,7 @@ import { Migrator, NO_MIGRATIONS, type Migration, type MigrationResultSet } from
 import type { Db } from "./index";
 import * as m001 from "./migrations/001-foundation";
 import * as m002 from "./migrations/002-calls-core";
+import * as m020 from "./migrations/020-outbound";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -11,6 +12,7 @@ import * as m002 from "./migrations/002-calls-core";
 export const migrations: Record<string, Migration> = {
   "001-foundation": m001,
   "002-calls-core": m002,
+  "020-outbound": m020,
 };
 
 function migrator(db: Db): Migrator {
