@@ -80,11 +80,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.alterTable("task_calls").addColumn("skip_reason", "text").execute();
   await db.schema.createIndex("task_calls_tenant_campaign_idx").on("task_calls").columns(["tenant_id", "campaign_id", "id"]).execute();
+  // A batch's calls page in id order (the status index orders by status first).
+  await db.schema.createIndex("task_calls_batch_id_idx").on("task_calls").columns(["batch_id", "id"]).execute();
   await db.schema.createIndex("task_calls_campaign_phone_idx").on("task_calls").columns(["campaign_id", "phone"]).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("task_calls_campaign_phone_idx").execute();
+  await db.schema.dropIndex("task_calls_batch_id_idx").execute();
   await db.schema.dropIndex("task_calls_tenant_campaign_idx").execute();
   await db.schema.alterTable("task_calls").dropColumn("skip_reason").execute();
   for (const table of ["trans_templates", "blacklist", "contact_import_errors", "contact_imports", "handoffs", "task_transitions"]) {
