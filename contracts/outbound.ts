@@ -231,6 +231,7 @@ export const ImportResultSchema = z.object({
 });
 export const ImportResultResponseSchema = envelope(ImportResultSchema);
 export const ImportSummarySchema = z.object({ id: z.number().int(), batchId: z.number().int().nullable(), fileName: z.string(), accepted: z.number().int(), rejected: z.number().int(), createdAt: isoTime });
+export const ImportListResponseSchema = envelope(z.array(ImportSummarySchema));
 export const ExportErrorQuerySchema = z.object({ campaignId: id, importId: id });
 
 // ---- agents' preview lists and data distribution (ours) ----

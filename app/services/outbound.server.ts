@@ -10,7 +10,7 @@ import {
   DistributeResponseSchema,
   HandoffPageResponseSchema,
   ImportResultResponseSchema,
-  ImportSummarySchema,
+  ImportListResponseSchema,
   NameCountResponseSchema,
   PreviewCallResponseSchema,
   SavedResponseSchema,
@@ -70,7 +70,7 @@ export async function selectCampaigns(caller: Caller, types?: number[]) {
 }
 
 export async function listCampaignImports(caller: Caller, campaignId: number) {
-  return requireData(await call({ path: "/outbound/campaign/imports", query: { campaignId }, schema: envelope(zod.array(ImportSummarySchema)), what: "获取导入记录", caller }), "获取导入记录");
+  return requireData(await call({ path: "/outbound/campaign/imports", query: { campaignId }, schema: ImportListResponseSchema, what: "获取导入记录", caller }), "获取导入记录");
 }
 
 export async function listCampaignData(caller: Caller, query: Page & { campaignId?: number; batchId?: number; status?: number; mine?: boolean }) {

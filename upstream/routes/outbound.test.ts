@@ -24,6 +24,7 @@ import {
   TransTemplateResponseSchema,
   TransTemplatesResponseSchema,
   UnassignedCountResponseSchema,
+  ImportListResponseSchema,
   type CampaignSave,
 } from "../../contracts/outbound";
 import { FailureSchema } from "../../contracts/envelope";
@@ -173,6 +174,16 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(failure(await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...noPhone.headers }, payload: noPhone.payload }), 400)).toMatch(/缺少手机号列/);
     const export_ = await inject("admin", "POST", "/outbound/campaign/data/export", { campaignId: id });
     expect(export_.body.split("\r\n").filter(Boolean)).toHaveLength(3);
+    // Another tenant sees none of it.
+    expect(json(TaskCallPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/data/list", { campaignId: id })).data!.total).toBe(0);
+    failure(await inject("other-admin", "POST", "/outbound/campaign/data/export", { campaignId: id }), 404);
+    failure(await inject("other-admin", "GET", `/outbound/campaign/imports?campaignId=${id}`), 404);
+    failure(await inject("other-admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" }), 404);
+    expect(json(ImportListResponseSchema, await inject("admin", "GET", `/outbound/campaign/imports?campaignId=${id}`)).data!.map((i) => [i.accepted, i.rejected])).toEqual([[0, 1], [2, 4]]);
+  });
+
+  it("keeps the simulator's clock out of reach unless SIMULATOR_CONTROL is set", async () => {
+    failure(await inject("admin", "POST", "/outbound/simulator/tick", { minutes: 1 }), 404);
   });
 
   it("imports XLSX files", async () => {

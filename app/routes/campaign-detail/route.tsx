@@ -9,6 +9,7 @@ import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
+import { UploadProgressScript } from "../../components/upload-progress";
 import type { RouteHandle } from "../../lib/handle";
 import { idParam, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
@@ -192,6 +193,7 @@ export default function CampaignDetail() {
           </button>
           <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
         </form>
+        <UploadProgressScript />
         {errorOf("import") ? (
           <div className="p-message p-message-error sb-message" role="alert">
             {errorOf("import")}
