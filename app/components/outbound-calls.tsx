@@ -1,5 +1,6 @@
 import { CALL_STATUSES, hangupPartyLabel } from "../../contracts/codes";
 import type { TaskCall } from "../../contracts/outbound";
+import { CodeSelect, FilterBar } from "./filters";
 import { CodeTag, OutboundTable, formatTime } from "./outbound-table";
 
 /** Calls with their states and hang-up parties (agents' screens). */
@@ -15,6 +16,7 @@ export function CallTable({ caption, calls }: { caption: string; calls: TaskCall
         { header: "呼叫状态", cell: (c) => <CodeTag table={CALL_STATUSES} code={c.status} /> },
         { header: "挂机方", cell: (c) => (c.hangupParty === null ? "—" : hangupPartyLabel(c.hangupParty)) },
         { header: "呼叫次数", cell: (c) => c.attempts },
+        { header: "坐席", cell: (c) => c.agentName ?? "—" },
         { header: "跳过原因", cell: (c) => c.skipReason ?? "—" },
         { header: "更新时间", cell: (c) => formatTime(c.updatedAt) },
       ]}
@@ -25,21 +27,8 @@ export function CallTable({ caption, calls }: { caption: string; calls: TaskCall
 /** A GET filter by call status, kept in the URL. */
 export function CallStatusFilter({ status }: { status: number | undefined }) {
   return (
-    <form method="get" className="sb-filters" aria-label="筛选呼叫">
-      <div className="sb-field">
-        <label htmlFor="filter-status">呼叫状态</label>
-        <select id="filter-status" name="status" className="p-inputtext" defaultValue={status ?? ""}>
-          <option value="">全部</option>
-          {CALL_STATUSES.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="p-button">
-        查询
-      </button>
-    </form>
+    <FilterBar label="筛选呼叫">
+      <CodeSelect id="filter-status" name="status" label="呼叫状态" table={CALL_STATUSES} value={status} />
+    </FilterBar>
   );
 }

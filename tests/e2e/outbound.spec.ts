@@ -32,6 +32,7 @@ async function fillCampaignForm(page: Page, name: string) {
 const stateTag = (page: Page) => page.getByTestId("campaign-state");
 
 test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs", async ({ page, request }, testInfo) => {
+  test.slow(); // a whole campaign's life: some twenty page loads
   await signIn(page, "admin");
   await page.goto("/campaign");
   await page.getByRole("link", { name: "新建活动" }).click();

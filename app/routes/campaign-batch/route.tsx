@@ -3,11 +3,13 @@ import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
-import { BATCH_STATUSES, CALL_STATUSES, HANGUP_PARTIES, hangupPartyLabel } from "../../../contracts/codes";
+import { BATCH_STATUSES, CALL_STATUSES, HANGUP_PARTIES } from "../../../contracts/codes";
 import { PaginationSchema } from "../../../contracts/envelope";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
+import { CallStatusFilter, CallTable } from "../../components/outbound-calls";
+import { Notice } from "../../components/filters";
+import { CodeTag, PageLinks } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { idParam, parseListQuery } from "../../lib/page-query";
@@ -81,46 +83,14 @@ export default function BatchPage() {
           </button>
         </form>
       ) : null}
-      {refused ? (
-        <div className="p-message p-message-error sb-message" role="alert">
-          {refused.error}
-        </div>
-      ) : null}
+      {refused ? <Notice tone="error">{refused.error}</Notice> : null}
 
       <section aria-labelledby="calls-title" className="sb-section">
         <h2 id="calls-title" className="sb-section-title">
           呼叫
         </h2>
-        <form method="get" className="sb-filters" aria-label="筛选呼叫">
-          <div className="sb-field">
-            <label htmlFor="filter-status">呼叫状态</label>
-            <select id="filter-status" name="status" className="p-inputtext" defaultValue={query.status ?? ""}>
-              <option value="">全部</option>
-              {CALL_STATUSES.map((s) => (
-                <option key={s.code} value={s.code}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="p-button">
-            查询
-          </button>
-        </form>
-        <OutboundTable
-          caption="呼叫"
-          rows={calls.list}
-          rowKey={(c) => c.id}
-          columns={[
-            { header: "手机号码", cell: (c) => c.phone },
-            { header: "客户姓名", cell: (c) => c.customerName ?? "—" },
-            { header: "呼叫状态", cell: (c) => <CodeTag table={CALL_STATUSES} code={c.status} /> },
-            { header: "挂机方", cell: (c) => (c.hangupParty === null ? "—" : hangupPartyLabel(c.hangupParty)) },
-            { header: "呼叫次数", cell: (c) => c.attempts },
-            { header: "坐席", cell: (c) => c.agentName ?? "—" },
-            { header: "更新时间", cell: (c) => formatTime(c.updatedAt) },
-          ]}
-        />
+        <CallStatusFilter status={query.status} />
+        <CallTable caption="呼叫" calls={calls.list} />
         <PageLinks total={calls.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} label="呼叫分页" />
         <p className="sb-hint">挂机方：{HANGUP_PARTIES.map((h) => `${h.code} ${h.label}`).join("；")}</p>
       </section>

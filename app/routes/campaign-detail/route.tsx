@@ -7,6 +7,7 @@ import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_
 import { PaginationSchema } from "../../../contracts/envelope";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Notice } from "../../components/filters";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import { UploadProgressScript } from "../../components/upload-progress";
@@ -125,9 +126,9 @@ export default function CampaignDetail() {
           活动状态
         </h2>
         {errorOf("state") ? (
-          <div className="p-message p-message-error sb-message" role="alert">
+          <Notice tone="error">
             调度检查未通过：{errorOf("state")}
-          </div>
+          </Notice>
         ) : null}
         <div className="sb-inline-forms">
           {(STATE_ACTIONS[campaign.state] ?? []).map((move) => (
@@ -195,12 +196,12 @@ export default function CampaignDetail() {
         </form>
         <UploadProgressScript />
         {errorOf("import") ? (
-          <div className="p-message p-message-error sb-message" role="alert">
+          <Notice tone="error">
             {errorOf("import")}
-          </div>
+          </Notice>
         ) : null}
         {imported ? (
-          <div className="p-message p-message-info sb-message" role="status">
+          <Notice tone="info">
             导入完成：成功 {imported.accepted} 条，失败 {imported.rejected} 条。
             {imported.rejected > 0 ? (
               <>
@@ -219,7 +220,7 @@ export default function CampaignDetail() {
                 />
               </>
             ) : null}
-          </div>
+          </Notice>
         ) : null}
         {imports.length > 0 ? (
           <OutboundTable

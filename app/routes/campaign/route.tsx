@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
-import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES } from "../../../contracts/codes";
+import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, labelOf } from "../../../contracts/codes";
 import { CampaignListQuerySchema } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { CodeSelect, FilterBar } from "../../components/filters";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
 import { listManagedCampaigns } from "../../services/outbound.server";
-import { labelOf } from "../../../contracts/codes";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.list };
 
@@ -32,37 +32,14 @@ export default function CampaignList() {
         </a>
       }
     >
-      <form method="get" className="sb-filters" aria-label="筛选活动">
+      <FilterBar label="筛选活动">
         <div className="sb-field">
           <label htmlFor="filter-name">活动名称</label>
           <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={64} />
         </div>
-        <div className="sb-field">
-          <label htmlFor="filter-state">状态</label>
-          <select id="filter-state" name="state" className="p-inputtext" defaultValue={query.state ?? ""}>
-            <option value="">全部</option>
-            {CAMPAIGN_STATES.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="sb-field">
-          <label htmlFor="filter-type">活动类型</label>
-          <select id="filter-type" name="type" className="p-inputtext" defaultValue={query.type ?? ""}>
-            <option value="">全部</option>
-            {CAMPAIGN_TYPES.filter((t) => t.code !== -1).map((t) => (
-              <option key={t.code} value={t.code}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="p-button">
-          查询
-        </button>
-      </form>
+        <CodeSelect id="filter-state" name="state" label="状态" table={CAMPAIGN_STATES} value={query.state} />
+        <CodeSelect id="filter-type" name="type" label="活动类型" table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)} value={query.type} />
+      </FilterBar>
       <OutboundTable
         caption="外呼活动"
         rows={page.list}

@@ -4,6 +4,7 @@ import { HANDOFF_STATES, INTENT_LABELS, labelOf } from "../../../contracts/codes
 import { TransCallQuerySchema } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { CodeSelect, FilterBar } from "../../components/filters";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
@@ -26,22 +27,9 @@ export default function Coordination() {
   const location = useLocation();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" aria-label="筛选转人工记录">
-        <div className="sb-field">
-          <label htmlFor="filter-state">转人工状态</label>
-          <select id="filter-state" name="state" className="p-inputtext" defaultValue={query.state ?? ""}>
-            <option value="">全部</option>
-            {HANDOFF_STATES.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="p-button">
-          查询
-        </button>
-      </form>
+      <FilterBar label="筛选转人工记录">
+        <CodeSelect id="filter-state" name="state" label="转人工状态" table={HANDOFF_STATES} value={query.state} />
+      </FilterBar>
       <OutboundTable
         caption="转人工记录"
         rows={page.list}

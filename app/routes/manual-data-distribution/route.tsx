@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CAMPAIGN_TYPES, labelOf } from "../../../contracts/codes";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Notice } from "../../components/filters";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { parseListQuery } from "../../lib/page-query";
@@ -77,14 +78,14 @@ export default function DataDistribution() {
         </button>
       </form>
       {assigned !== null ? (
-        <div className="p-message p-message-success sb-message" role="status">
+        <Notice tone="success">
           已分配 {assigned} 条数据。
-        </div>
+        </Notice>
       ) : null}
       {refused ? (
-        <div className="p-message p-message-error sb-message" role="alert">
+        <Notice tone="error">
           {refused.error}
-        </div>
+        </Notice>
       ) : null}
       {campaign ? (
         <form method="post" className="sb-form">

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CALL_STATUSES, SKIP_REASONS, hangupPartyLabel, labelOf } from "../../../contracts/codes";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Notice } from "../../components/filters";
 import { CodeTag, OutboundTable, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
@@ -69,14 +70,14 @@ export default function Preview() {
   return (
     <Screen title={title}>
       {done ? (
-        <div className="p-message p-message-info sb-message" role="status">
+        <Notice tone="info">
           {DONE_MESSAGES[done]}
-        </div>
+        </Notice>
       ) : null}
       {refused ? (
-        <div className="p-message p-message-error sb-message" role="alert">
+        <Notice tone="error">
           {refused.skipError}
-        </div>
+        </Notice>
       ) : null}
       {!waiting ? (
         <form method="post">
