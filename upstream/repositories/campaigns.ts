@@ -2,12 +2,10 @@ import { sql } from "kysely";
 import type { Campaign, CampaignListQuery, CampaignSave, CampaignSummary } from "../../contracts/outbound";
 import type { Db } from "../db";
 import type { Campaign as CampaignRow } from "../db/schema";
-import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, cstDate, IllegalTransition } from "../simulators/dialer-states";
+import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, IllegalTransition } from "../simulators/dialer-states";
 import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "../simulators/dialer";
 import { labelOf, CAMPAIGN_STATES } from "../../contracts/codes";
 
-const iso = (value: Date | string | null) => (value === null ? null : value instanceof Date ? value.toISOString() : String(value));
-const dateOnly = (value: Date | string | null) => (value === null ? null : value instanceof Date ? cstDate(value) : String(value).slice(0, 10));
 
 type Counts = { batch_count: number; call_total: number; call_done: number };
 
@@ -37,8 +35,8 @@ function toCampaign(row: CampaignRow & Counts): Campaign {
     queueName: row.queue_name,
     callerNumber: row.caller_number,
     windows: row.windows,
-    startDate: dateOnly(row.start_date),
-    endDate: dateOnly(row.end_date),
+    startDate: row.start_date,
+    endDate: row.end_date,
     maxAttempts: row.max_attempts,
   };
 }
