@@ -52,7 +52,15 @@ export default [
     route("monitor/agent", "routes/monitor-agent/route.tsx"),
     route("text/businessRecord", "routes/text-business-record/route.tsx"),
     route("text/call", "routes/text-call/route.tsx"),
+    // Outbound campaign management (admin menu /campaign).
+    route("campaign", "routes/campaign/route.tsx"),
+    route("campaign/new", "routes/campaign-form/route.tsx", { id: "campaign-new" }),
+    route("campaign/:id/edit", "routes/campaign-form/route.tsx", { id: "campaign-edit" }),
+    route("campaign/:id", "routes/campaign-detail/route.tsx"),
+    route("campaign/:id/batch/:batchId", "routes/campaign-batch/route.tsx"),
   ]),
+  route("campaign/:id/export", "routes/campaign-export/data.ts"),
+  route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),
 
   // Anything else: 'This page could not be found' with status 404 (spec §2, §8).
   route("*", "routes/not-found.tsx"),

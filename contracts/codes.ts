@@ -198,3 +198,25 @@ export const DIALOG_ROLES: CodeTable<number> = [
   { code: 2, label: "坐席" },
   { code: 3, label: "客户" },
 ];
+
+/** Hand-off of an interested customer from the robot to an agent (collaborative campaigns; ours). */
+export const HANDOFF_STATES: CodeTable<string> = [
+  { code: "waiting", label: "等待人工", tone: "warning" },
+  { code: "handed", label: "已转人工", tone: "success" },
+  { code: "lost", label: "转人工流失", tone: "danger" },
+];
+
+/** Transfer template kinds (ours: spec leaves them open). */
+export const TRANSFER_TYPES: CodeTable<number> = [
+  { code: 1, label: "转队列" },
+  { code: 2, label: "转坐席" },
+  { code: 3, label: "转外线" },
+];
+
+/** Why an agent skips a contact in a preview list (ours). */
+export const SKIP_REASONS: CodeTable<string> = [
+  { code: "WRONG_NUMBER", label: "号码有误" },
+  { code: "CUSTOMER_BUSY", label: "客户不便接听" },
+  { code: "DUPLICATE", label: "重复客户" },
+  { code: "OTHER", label: "其他原因" },
+];

@@ -13,6 +13,10 @@ import { healthRoutes } from "./routes/health";
 import { recordsRoutes } from "./routes/records";
 import { robotRoutes } from "./routes/robot";
 import { uaaRoutes } from "./routes/uaa";
+import { outboundRoutes } from "./routes/outbound";
+import { contactTraceRoutes } from "./routes/contact-trace";
+import { fileUploadRoutes } from "./routes/file-upload";
+import { Dialer } from "./simulators/dialer";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -27,6 +31,15 @@ export interface BuildAppOptions {
   clientId: string;
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
+  /** Registers POST /outbound/simulator/tick (end-to-end tests drive the dialer's clock). */
+  simulatorControl?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The dialer simulator (simulators/dialer.ts); the server starts it, tests tick it. */
+    dialer: Dialer;
+  }
 }
 
 /**
@@ -34,7 +47,7 @@ export interface BuildAppOptions {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clientId, clientSecret, logger = false, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
 
@@ -44,6 +57,8 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   authPlugin(app, { clientId, clientSecret });
   app.register(formbody);
   app.decorate("events", createEventBus(db));
+  app.decorate("dialer", new Dialer(db));
+  app.addHook("onClose", async () => app.dialer.stop());
 
   app.register(healthRoutes);
   app.register(uaaRoutes);
@@ -53,6 +68,9 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   app.register(contactRoutes);
   app.register(recordsRoutes);
   app.register(robotRoutes);
+  app.register(outboundRoutes, { simulatorControl });
+  app.register(contactTraceRoutes);
+  app.register(fileUploadRoutes);
 
   return app;
 }

@@ -30,7 +30,9 @@ const app = buildApp({
   clientId: settings.clientId,
   clientSecret: settings.clientSecret,
   logger: { level: settings.logLevel },
+  simulatorControl: settings.simulatorControl,
 });
+app.dialer.start({ speed: settings.dialerSpeed });
 
 // Events are replayable for an hour; older ones go.
 const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);

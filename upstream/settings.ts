@@ -14,6 +14,10 @@ export interface Settings {
   clientId: string;
   clientSecret: string;
   logLevel: string;
+  /** Simulated dialer time per real time (DIALER_SPEED, default 1); 0 leaves the dialer off. */
+  dialerSpeed: number;
+  /** SIMULATOR_CONTROL=1 exposes the dialer's clock to end-to-end tests; never in production. */
+  simulatorControl: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -29,5 +33,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     clientId: env.UPSTREAM_CLIENT_ID || DEFAULT_CLIENT_ID,
     clientSecret: env.UPSTREAM_CLIENT_SECRET || DEFAULT_CLIENT_SECRET,
     logLevel: env.LOG_LEVEL || "warn",
+    dialerSpeed: Math.max(0, Number(env.DIALER_SPEED ?? 1) || 0),
+    simulatorControl: env.SIMULATOR_CONTROL === "1",
   };
 }

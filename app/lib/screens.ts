@@ -27,3 +27,12 @@ export const SCREEN_TITLES = {
   "/user/fillInformation": "完善信息",
   "/error/restore": "系统恢复",
 } as const;
+
+/** Outbound campaign management (admin menu /campaign, issue 4). */
+export const CAMPAIGN_TITLES = {
+  list: "外呼活动管理",
+  create: "新建外呼活动",
+  edit: "编辑外呼活动",
+  detail: "外呼活动详情",
+  batch: "批次详情",
+} as const;

@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { Agent, errors as undiciErrors, request as undiciRequest } from "undici";
+import { Agent, errors as undiciErrors, request as undiciRequest, type FormData } from "undici";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { SUCCESS_CODE } from "../../contracts/envelope";
@@ -29,6 +29,8 @@ export type SendOptions = {
   query?: Query;
   json?: unknown;
   form?: Record<string, string>;
+  /** A multipart body (file uploads); undici sets its content type with the boundary. */
+  multipart?: FormData;
   /** Chinese name of what is being fetched or done; it names the failure for the user. */
   what: string;
   /** Null only for the public calls (logo) and the client-credential calls under /uaa/oauth. */
@@ -204,8 +206,10 @@ export function isUpstreamError(error: unknown): error is { data: UpstreamFailur
 async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> {
   const method = options.method ?? "GET";
   const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
-  let body: string | undefined;
-  if (options.form) {
+  let body: string | FormData | undefined;
+  if (options.multipart) {
+    body = options.multipart;
+  } else if (options.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(options.form).toString();
   } else if (options.json !== undefined) {

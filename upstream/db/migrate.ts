@@ -4,6 +4,7 @@ import * as m001 from "./migrations/001-foundation";
 import * as m002 from "./migrations/002-calls-core";
 import * as m003 from "./migrations/003-agent-events";
 import * as m010 from "./migrations/010-call-records-read";
+import * as m020 from "./migrations/020-outbound";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   "002-calls-core": m002,
   "003-agent-events": m003,
   "010-call-records-read": m010,
+  "020-outbound": m020,
 };
 
 function migrator(db: Db): Migrator {

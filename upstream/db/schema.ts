@@ -104,6 +104,8 @@ export interface TaskCallsTable {
   attempts: Defaulted<number>;
   agent_user_id: number | null;
   user_data: Json<Record<string, unknown>>;
+  /** Why an agent skipped this contact in a preview list (migration 020). */
+  skip_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -189,6 +191,76 @@ export interface Database {
   call_dialogs: CallDialogsTable;
   agent_events: AgentEventsTable;
   flow_params: FlowParamsTable;
+  task_transitions: TaskTransitionsTable;
+  handoffs: HandoffsTable;
+  contact_imports: ContactImportsTable;
+  contact_import_errors: ContactImportErrorsTable;
+  blacklist: BlacklistTable;
+  trans_templates: TransTemplatesTable;
+}
+
+/** Migration 020 (outbound): every batch or call transition, for a batch's history. */
+export interface TaskTransitionsTable {
+  id: BigId;
+  tenant_id: number;
+  batch_id: number;
+  /** Null when the transition is the batch's own. */
+  task_call_id: number | null;
+  from_status: number | null;
+  to_status: number;
+  reason: string;
+  at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export type HandoffState = "waiting" | "handed" | "lost";
+export interface HandoffsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  campaign_id: number;
+  batch_id: number;
+  task_call_id: number;
+  call_record_id: number | null;
+  phone: string;
+  intent: string | null;
+  state: HandoffState;
+  agent_user_id: number | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface ContactImportsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  campaign_id: number;
+  batch_id: number | null;
+  file_name: string;
+  accepted: number;
+  rejected: number;
+  created_at: Timestamp;
+}
+
+export interface ContactImportErrorsTable {
+  id: BigId;
+  import_id: number;
+  row_no: number;
+  phone: string;
+  customer_name: string;
+  reason: string;
+}
+
+export interface BlacklistTable {
+  tenant_id: number;
+  phone: string;
+  reason: string;
+}
+
+export interface TransTemplatesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: number;
+  target: string;
+  agent_user_id: number | null;
 }
 
 export type Tenant = Selectable<TenantsTable>;

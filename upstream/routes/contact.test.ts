@@ -16,8 +16,17 @@ describeDb(`call records on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;
   const tokens: Record<string, string> = {};
   const ids: Record<string, number> = {};
+  /** Every call of tenant demo: this seed's and those other seeds (the dialer's) add. */
+  let demoCallCount = 0;
   beforeAll(async () => {
     platform = await testPlatform();
+    const counted = await platform.db
+      .selectFrom("call_records")
+      .innerJoin("tenants", "tenants.id", "call_records.tenant_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("tenants.code", "=", "demo")
+      .executeTakeFirstOrThrow();
+    demoCallCount = Number(counted.n);
     for (const name of ["admin", "agent", "supervisor", "other-admin"]) {
       tokens[name] = await loginAs(platform.app, name);
       ids[name] = (await platform.db.selectFrom("users").select("id").where("user_name", "=", name).executeTakeFirstOrThrow()).id;
@@ -35,7 +44,8 @@ describeDb(`call records on ${TEST_DB}`, () => {
 
   it("lists the tenant's calls newest first with the total, 20 a page by default", async () => {
     const page = pageOf(await get("/contact/business/callhistory"));
-    expect(page.total).toBe(DEMO_CALL_COUNT);
+    expect(demoCallCount).toBeGreaterThanOrEqual(DEMO_CALL_COUNT);
+    expect(page.total).toBe(demoCallCount);
     expect(page.list).toHaveLength(20);
     const times = page.list.map((r) => r.callTime);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -52,7 +62,7 @@ describeDb(`call records on ${TEST_DB}`, () => {
   it("shows an agent only their own calls", async () => {
     const page = pageOf(await get("/contact/business/callhistory?pageSize=100", "agent"));
     expect(page.total).toBeGreaterThan(50);
-    expect(page.total).toBeLessThan(DEMO_CALL_COUNT);
+    expect(page.total).toBeLessThan(demoCallCount);
     expect(new Set(page.list.map((r) => r.agentId))).toEqual(new Set([ids.agent]));
   });
 
@@ -84,13 +94,13 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(next.list.map((r) => r.callId)).toEqual(page3.list.map((r) => r.callId));
     const previous = pageOf(await get(`/contact/business/callhistory?pageNo=2&pageSize=10&before=${cursorOf(page3.list[0])}`));
     expect(previous.list.map((r) => r.callId)).toEqual(page2.list.map((r) => r.callId));
-    expect(next.total).toBe(DEMO_CALL_COUNT);
+    expect(next.total).toBe(demoCallCount);
   });
 
   it("answers a page past the end with an empty list and the real total", async () => {
     const page = pageOf(await get("/contact/business/callhistory?pageNo=999&pageSize=100"));
     expect(page.list).toEqual([]);
-    expect(page.total).toBe(DEMO_CALL_COUNT);
+    expect(page.total).toBe(demoCallCount);
   });
 
   it("refuses malformed filters with 400 and a Chinese message", async () => {

@@ -5,6 +5,7 @@ import { WorkType } from "../domain/work-type";
 import { hasAnyTenant, insertTenant } from "../repositories/tenants";
 import { insertUser } from "../repositories/users";
 import { seedCallRecords } from "./call-records";
+import { seedOutbound } from "./outbound";
 
 /** Every demo account's password (design §8). */
 export const DEMO_PASSWORD = "Switchboard@2026";
@@ -62,6 +63,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       for (const user of tenant.users) await insertUser(trx, { ...user, tenant_id: tenantId });
     }
     await seedCallRecords(trx);
+    await seedOutbound(trx);
     return true;
   });
 }

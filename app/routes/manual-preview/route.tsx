@@ -1,20 +1,165 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { z } from "zod";
+import { CALL_STATUSES, SKIP_REASONS, hangupPartyLabel, labelOf } from "../../../contracts/codes";
+import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Notice } from "../../components/filters";
+import { CodeTag, OutboundTable, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
+import { parseListQuery } from "../../lib/page-query";
 import { SCREEN_TITLES } from "../../lib/screens";
+import { beforeCall, dialPreview, skipPreview, takeNextPreview } from "../../services/outbound.server";
+import { isUpstreamError } from "../../services/upstream.server";
 
 const title = SCREEN_TITLES["/manual/preview"];
 export const handle: RouteHandle = { title };
 
+const QuerySchema = z.object({
+  batch: z.coerce.number().int().positive().optional(),
+  task: z.coerce.number().int().positive().optional(),
+  done: z.enum(["dialled", "skipped", "empty"]).optional(),
+});
+const DONE_MESSAGES = { dialled: "已拨打，通话已记录。", skipped: "已跳过该联系人。", empty: "暂无待呼叫的联系人。" } as const;
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("next") }),
+  z.object({ intent: z.literal("dial"), taskCallId: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("skip"), taskCallId: z.coerce.number().int().positive(), reason: z.string().optional() }),
+]);
+
+/** Preview dialling: take the next contact, see it before dialling, dial it or skip it with a reason. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const access = await requireAccess(request);
+  const query = parseListQuery(request, QuerySchema);
+  const contact = query.batch && query.task ? await beforeCall(access.caller, query.batch, query.task) : null;
+  return { contact, done: query.done ?? null };
 }
 
-export default function Page() {
-  return <Screen title={title} />;
+export async function action({ request }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) throw data({ message: "请求参数错误", status: 400, what: "预览外呼" }, { status: 400 });
+  const input = parsed.data;
+  try {
+    if (input.intent === "next") {
+      const next = await takeNextPreview(access.caller);
+      return redirect(next ? `/manual/preview?batch=${next.batchId}&task=${next.id}` : "/manual/preview?done=empty");
+    }
+    if (input.intent === "dial") {
+      await dialPreview(access.caller, input.taskCallId);
+      return redirect("/manual/preview?done=dialled");
+    }
+    const reason = labelOf(SKIP_REASONS, input.reason ?? "", "");
+    if (!reason) return data({ skipError: "请选择跳过原因" }, { status: 400 });
+    await skipPreview(access.caller, input.taskCallId, reason);
+    return redirect("/manual/preview?done=skipped");
+  } catch (error) {
+    if (isUpstreamError(error) && error.data.status === 404) return data({ skipError: error.data.message }, { status: 404 });
+    throw error;
+  }
+}
+
+export default function Preview() {
+  const { contact, done } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const waiting = contact?.call.status === 0;
+  return (
+    <Screen title={title}>
+      {done ? (
+        <Notice tone="info">
+          {DONE_MESSAGES[done]}
+        </Notice>
+      ) : null}
+      {refused ? (
+        <Notice tone="error">
+          {refused.skipError}
+        </Notice>
+      ) : null}
+      {!waiting ? (
+        <form method="post">
+          <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="intent" value="next" />
+          <button type="submit" className="p-button">
+            获取下一个联系人
+          </button>
+        </form>
+      ) : null}
+      {contact ? (
+        <section aria-labelledby="contact-title" className="sb-section">
+          <h2 id="contact-title" className="sb-section-title">
+            当前联系人
+          </h2>
+          <dl className="sb-facts">
+            <dt>客户姓名</dt>
+            <dd>{contact.call.customerName ?? "—"}</dd>
+            <dt>手机号码</dt>
+            <dd>{contact.call.phone}</dd>
+            <dt>活动</dt>
+            <dd>{contact.campaign.name}</dd>
+            <dt>状态</dt>
+            <dd>
+              <CodeTag table={CALL_STATUSES} code={contact.call.status} />
+            </dd>
+            {Object.entries(contact.call.userData).map(([key, value]) => (
+              <div key={key} className="sb-fact">
+                <dt>{key}</dt>
+                <dd>{String(value)}</dd>
+              </div>
+            ))}
+          </dl>
+          {waiting ? (
+            <div className="sb-inline-forms">
+              <form method="post">
+                <AuthenticityTokenInput name="csrf" />
+                <input type="hidden" name="intent" value="dial" />
+                <input type="hidden" name="taskCallId" value={contact.call.id} />
+                <button type="submit" className="p-button p-button-success">
+                  拨打
+                </button>
+              </form>
+              <form method="post" className="sb-inline-forms">
+                <AuthenticityTokenInput name="csrf" />
+                <input type="hidden" name="intent" value="skip" />
+                <input type="hidden" name="taskCallId" value={contact.call.id} />
+                <div className="sb-field">
+                  <label htmlFor="skip-reason">跳过原因</label>
+                  <select id="skip-reason" name="reason" className="p-inputtext" required defaultValue="">
+                    <option value="" disabled>
+                      请选择
+                    </option>
+                    {SKIP_REASONS.map((r) => (
+                      <option key={r.code} value={r.code}>
+                        {r.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <button type="submit" className="p-button p-button-outlined">
+                  跳过
+                </button>
+              </form>
+            </div>
+          ) : null}
+          <h3>历史通话</h3>
+          <OutboundTable
+            caption="历史通话"
+            rows={contact.records}
+            rowKey={(r) => r.id}
+            empty="暂无通话"
+            columns={[
+              { header: "呼叫时间", cell: (r) => formatTime(r.callTime) },
+              { header: "结果", cell: (r) => r.callResultName },
+              { header: "挂机方", cell: (r) => (r.hangupParty === null ? "—" : hangupPartyLabel(r.hangupParty)) },
+            ]}
+          />
+        </section>
+      ) : null}
+    </Screen>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,116 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { z } from "zod";
+import { BATCH_STATUSES, CALL_STATUSES, HANGUP_PARTIES } from "../../../contracts/codes";
+import { PaginationSchema } from "../../../contracts/envelope";
+import { requireAccess, requireActionAccess } from "../../access.server";
+import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { CallStatusFilter, CallTable } from "../../components/outbound-calls";
+import { Notice } from "../../components/filters";
+import { CodeTag, PageLinks } from "../../components/outbound-table";
+import { Screen } from "../../components/screen";
+import type { RouteHandle } from "../../lib/handle";
+import { idParam, parseListQuery } from "../../lib/page-query";
+import { CAMPAIGN_TITLES } from "../../lib/screens";
+import { getTask, recoverTask, traceTask } from "../../services/outbound.server";
+import { isUpstreamError } from "../../services/upstream.server";
+import { TransitionList } from "./transitions";
+
+export const handle: RouteHandle = { title: CAMPAIGN_TITLES.batch };
+
+const QuerySchema = PaginationSchema.extend({ status: z.coerce.number().int().min(0).max(7).optional() });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const campaignId = idParam(params.id);
+  const batchId = idParam(params.batchId);
+  const query = parseListQuery(request, QuerySchema);
+  const [task, trace] = await Promise.all([
+    getTask(access.caller, batchId, { pageNo: query.pageNo, pageSize: query.pageSize, isCalling: 0, callType: query.status ?? -1 }),
+    traceTask(access.caller, batchId),
+  ]);
+  // A batch reached through another campaign's URL is not found there.
+  if (task.batch.campaignId !== campaignId) throw data({ message: "批次不存在", status: 404, what: "获取批次" }, { status: 404 });
+  return { task, transitions: trace.transitions.filter((t) => t.taskCallId === null), callMoves: trace.transitions.filter((t) => t.taskCallId !== null).slice(0, 50), query };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access } = await requireActionAccess(request);
+  const campaignId = idParam(params.id);
+  const batchId = idParam(params.batchId);
+  try {
+    await recoverTask(access.caller, batchId);
+  } catch (error) {
+    if (isUpstreamError(error) && error.data.status === 400) return data({ error: error.data.message }, { status: 400 });
+    throw error;
+  }
+  return redirect(`/campaign/${campaignId}/batch/${batchId}`);
+}
+
+export default function BatchPage() {
+  const { task, transitions, callMoves, query } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const location = useLocation();
+  const { batch, calls } = task;
+  return (
+    <Screen
+      title={`${CAMPAIGN_TITLES.batch}：${batch.name}`}
+      actions={
+        <a className="p-button p-button-outlined" href={`/campaign/${batch.campaignId}`}>
+          返回活动
+        </a>
+      }
+    >
+      <dl className="sb-facts">
+        <dt>活动</dt>
+        <dd>{batch.campaignName}</dd>
+        <dt>批次状态</dt>
+        <dd data-testid="batch-status">
+          <CodeTag table={BATCH_STATUSES} code={batch.status} />
+        </dd>
+        <dt>名单数</dt>
+        <dd>{batch.total}</dd>
+        <dt>待呼/呼叫中</dt>
+        <dd>{batch.open}</dd>
+      </dl>
+      {batch.status === 3 || batch.status === 14 ? (
+        <form method="post">
+          <AuthenticityTokenInput name="csrf" />
+          <button type="submit" className="p-button">
+            恢复批次
+          </button>
+        </form>
+      ) : null}
+      {refused ? <Notice tone="error">{refused.error}</Notice> : null}
+
+      <section aria-labelledby="calls-title" className="sb-section">
+        <h2 id="calls-title" className="sb-section-title">
+          呼叫
+        </h2>
+        <CallStatusFilter status={query.status} />
+        <CallTable caption="呼叫" calls={calls.list} />
+        <PageLinks total={calls.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} label="呼叫分页" />
+        <p className="sb-hint">挂机方：{HANGUP_PARTIES.map((h) => `${h.code} ${h.label}`).join("；")}</p>
+      </section>
+
+      <section aria-labelledby="history-title" className="sb-section">
+        <h2 id="history-title" className="sb-section-title">
+          批次状态历史
+        </h2>
+        <TransitionList caption="批次状态历史" transitions={transitions} table={BATCH_STATUSES} />
+      </section>
+      <section aria-labelledby="call-history-title" className="sb-section">
+        <h2 id="call-history-title" className="sb-section-title">
+          最近的呼叫状态变化
+        </h2>
+        <TransitionList caption="呼叫状态变化" transitions={callMoves} table={CALL_STATUSES} withPhone />
+      </section>
+    </Screen>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,269 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { z } from "zod";
+import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, labelOf } from "../../../contracts/codes";
+import { PaginationSchema } from "../../../contracts/envelope";
+import { requireAccess, requireActionAccess } from "../../access.server";
+import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Notice } from "../../components/filters";
+import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
+import { Screen } from "../../components/screen";
+import { UploadProgressScript } from "../../components/upload-progress";
+import type { RouteHandle } from "../../lib/handle";
+import { idParam, parseListQuery } from "../../lib/page-query";
+import { CAMPAIGN_TITLES } from "../../lib/screens";
+import { changeCampaignState, checkScheduler, getCampaign, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
+import { isUpstreamError } from "../../services/upstream.server";
+
+export const handle: RouteHandle = { title: CAMPAIGN_TITLES.detail };
+
+/** The user's moves from each campaign state (the scheduler has the last word). */
+const STATE_ACTIONS: Record<number, Array<{ to: number; label: string }>> = {
+  0: [{ to: 1, label: "启动" }, { to: 4, label: "取消活动" }],
+  1: [{ to: 2, label: "暂停" }, { to: 4, label: "取消活动" }],
+  2: [{ to: 1, label: "恢复" }, { to: 4, label: "取消活动" }],
+};
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("state"), state: z.coerce.number().int() }),
+  z.object({ intent: z.literal("ratio"), ratio: z.coerce.number({ invalid_type_error: "外呼比例应为数字" }).min(0.1, "外呼比例应在0.1到5之间").max(5, "外呼比例应在0.1到5之间") }),
+  z.object({ intent: z.literal("import") }),
+]);
+
+/** What an action answers when it does not redirect: a refusal (with the value typed) or an import's outcome. */
+type ActionResult = { intent: "state" | "ratio" | "import"; error?: string; value?: string; result?: Awaited<ReturnType<typeof uploadContacts>> };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const id = idParam(params.id);
+  const query = parseListQuery(request, PaginationSchema);
+  const [campaign, batches, imports] = await Promise.all([
+    getCampaign(access.caller, id),
+    listBatches(access.caller, { ...query, campaignId: id }),
+    listCampaignImports(access.caller, id),
+  ]);
+  return { campaign, batches, imports, query };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const id = idParam(params.id);
+  const parsed = ActionSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
+  if (!parsed.success) {
+    const intent = form.get("intent");
+    if (intent === "ratio") return data<ActionResult>({ intent, error: parsed.error.issues[0]?.message ?? "外呼比例不正确", value: String(form.get("ratio") ?? "") }, { status: 400 });
+    throw data({ message: "请求参数错误", status: 400, what: "操作" }, { status: 400 });
+  }
+  const input = parsed.data;
+  try {
+    if (input.intent === "state") {
+      // Spec §4: every state change is preceded by the scheduler's check; its refusal says why.
+      const check = await checkScheduler(access.caller, id, input.state);
+      if (!check.allowed) return data<ActionResult>({ intent: "state", error: check.reason ?? "调度检查未通过" }, { status: 400 });
+      await changeCampaignState(access.caller, id, input.state);
+      return redirect(`/campaign/${id}`);
+    }
+    if (input.intent === "ratio") {
+      await setCampaignRatio(access.caller, id, input.ratio);
+      return redirect(`/campaign/${id}`);
+    }
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) return data<ActionResult>({ intent: "import", error: "请选择要导入的 CSV 或 XLSX 文件" }, { status: 400 });
+    return data<ActionResult>({ intent: "import", result: await uploadContacts(access.caller, id, file) });
+  } catch (error) {
+    if (isUpstreamError(error) && error.data.status === 400) return data<ActionResult>({ intent: input.intent, error: error.data.message, value: "" }, { status: 400 });
+    throw error;
+  }
+}
+
+export default function CampaignDetail() {
+  const { campaign, batches, imports, query } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const location = useLocation();
+  const errorOf = (intent: ActionResult["intent"]) => (result?.intent === intent ? (result.error ?? null) : null);
+  const imported = result?.intent === "import" ? result.result : undefined;
+  return (
+    <Screen
+      title={`${CAMPAIGN_TITLES.detail}：${campaign.name}`}
+      actions={
+        <>
+          <a className="p-button p-button-outlined" href={`/campaign/${campaign.id}/edit`}>
+            编辑
+          </a>
+          <a className="p-button p-button-outlined" href="/campaign">
+            返回列表
+          </a>
+        </>
+      }
+    >
+      <dl className="sb-facts">
+        <dt>活动类型</dt>
+        <dd>{labelOf(CAMPAIGN_TYPES, campaign.type)}</dd>
+        <dt>任务类型</dt>
+        <dd>{labelOf(TASK_TYPES, campaign.taskType)}</dd>
+        <dt>调度周期</dt>
+        <dd>{labelOf(SCHEDULE_CYCLES, campaign.cycle)}</dd>
+        <dt>状态</dt>
+        <dd data-testid="campaign-state">
+          <CodeTag table={CAMPAIGN_STATES} code={campaign.state} />
+        </dd>
+        <dt>外呼时段</dt>
+        <dd>{campaign.windows.map((w) => `${w.start}–${w.end}`).join("，")}</dd>
+        <dt>机器人</dt>
+        <dd>{campaign.instanceName ?? "—"}</dd>
+        <dt>坐席队列</dt>
+        <dd>{campaign.queueName ?? "—"}</dd>
+        <dt>已呼/名单</dt>
+        <dd>
+          {campaign.callDone} / {campaign.callTotal}
+        </dd>
+      </dl>
+
+      <section aria-labelledby="state-title" className="sb-section">
+        <h2 id="state-title" className="sb-section-title">
+          活动状态
+        </h2>
+        {errorOf("state") ? (
+          <Notice tone="error">
+            调度检查未通过：{errorOf("state")}
+          </Notice>
+        ) : null}
+        <div className="sb-inline-forms">
+          {(STATE_ACTIONS[campaign.state] ?? []).map((move) => (
+            <form method="post" key={move.to}>
+              <AuthenticityTokenInput name="csrf" />
+              <input type="hidden" name="intent" value="state" />
+              <input type="hidden" name="state" value={move.to} />
+              <button type="submit" className={`p-button${move.to === 4 ? " p-button-danger p-button-outlined" : ""}`}>
+                {move.label}
+              </button>
+            </form>
+          ))}
+          {STATE_ACTIONS[campaign.state] ? null : <p>活动已{labelOf(CAMPAIGN_STATES, campaign.state)}，不能再变更状态。</p>}
+        </div>
+      </section>
+
+      <section aria-labelledby="ratio-title" className="sb-section">
+        <h2 id="ratio-title" className="sb-section-title">
+          外呼比例
+        </h2>
+        <form method="post" className="sb-inline-forms">
+          <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="intent" value="ratio" />
+          <div className="sb-field">
+            <label htmlFor="ratio">外呼比例（0.1–5）</label>
+            <input
+              id="ratio"
+              name="ratio"
+              type="number"
+              step="0.1"
+              min="0.1"
+              max="5"
+              required
+              className={`p-inputtext${errorOf("ratio") ? " p-invalid" : ""}`}
+              defaultValue={result?.intent === "ratio" ? result.value : campaign.ratio}
+              aria-describedby={errorOf("ratio") ? "ratio-error" : undefined}
+            />
+            {errorOf("ratio") ? (
+              <small id="ratio-error" className="p-error">
+                {errorOf("ratio")}
+              </small>
+            ) : null}
+          </div>
+          <button type="submit" className="p-button">
+            保存比例
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby="import-title" className="sb-section">
+        <h2 id="import-title" className="sb-section-title">
+          导入名单
+        </h2>
+        <form method="post" encType="multipart/form-data" className="sb-inline-forms" data-upload-progress>
+          <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="intent" value="import" />
+          <div className="sb-field">
+            <label htmlFor="contact-file">名单文件（CSV 或 XLSX，表头含“手机号”，可含“姓名”及其他列）</label>
+            <input id="contact-file" name="file" type="file" accept=".csv,.xlsx" required className="p-inputtext" />
+          </div>
+          <button type="submit" className="p-button">
+            上传并导入
+          </button>
+          <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
+        </form>
+        <UploadProgressScript />
+        {errorOf("import") ? (
+          <Notice tone="error">
+            {errorOf("import")}
+          </Notice>
+        ) : null}
+        {imported ? (
+          <Notice tone="info">
+            导入完成：成功 {imported.accepted} 条，失败 {imported.rejected} 条。
+            {imported.rejected > 0 ? (
+              <>
+                {" "}
+                <a href={`/campaign/${campaign.id}/imports/${imported.importId}/errors`}>下载失败数据</a>
+                <OutboundTable
+                  caption="导入失败的行"
+                  rows={imported.errors}
+                  rowKey={(e) => e.rowNo}
+                  columns={[
+                    { header: "行号", cell: (e) => e.rowNo },
+                    { header: "手机号码", cell: (e) => e.phone },
+                    { header: "客户姓名", cell: (e) => e.customerName },
+                    { header: "原因", cell: (e) => e.reason },
+                  ]}
+                />
+              </>
+            ) : null}
+          </Notice>
+        ) : null}
+        {imports.length > 0 ? (
+          <OutboundTable
+            caption="导入记录"
+            rows={imports}
+            rowKey={(i) => i.id}
+            columns={[
+              { header: "文件", cell: (i) => i.fileName },
+              { header: "成功", cell: (i) => i.accepted },
+              { header: "失败", cell: (i) => i.rejected },
+              { header: "导入时间", cell: (i) => formatTime(i.createdAt) },
+              { header: "失败数据", cell: (i) => (i.rejected > 0 ? <a href={`/campaign/${campaign.id}/imports/${i.id}/errors`}>下载</a> : "—") },
+            ]}
+          />
+        ) : null}
+      </section>
+
+      <section aria-labelledby="batches-title" className="sb-section">
+        <h2 id="batches-title" className="sb-section-title">
+          批次
+        </h2>
+        <p>
+          <a href={`/campaign/${campaign.id}/export`}>导出名单数据（CSV）</a>
+        </p>
+        <OutboundTable
+          caption="批次"
+          rows={batches.list}
+          rowKey={(b) => b.id}
+          columns={[
+            { header: "批次", cell: (b) => <a href={`/campaign/${campaign.id}/batch/${b.id}`}>{b.name}</a> },
+            { header: "状态", cell: (b) => <CodeTag table={BATCH_STATUSES} code={b.status} /> },
+            { header: "名单数", cell: (b) => b.total },
+            { header: "待呼/呼叫中", cell: (b) => b.open },
+            { header: "开始时间", cell: (b) => formatTime(b.startedAt) },
+            { header: "结束时间", cell: (b) => formatTime(b.finishedAt) },
+          ]}
+        />
+        <PageLinks total={batches.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} label="批次分页" />
+      </section>
+    </Screen>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

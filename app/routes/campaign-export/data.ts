@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAccess } from "../../access.server";
+import { idParam } from "../../lib/page-query";
+import { exportCampaignData } from "../../services/outbound.server";
+import { streamDownload } from "./stream";
+
+/** GET /campaign/:id/export — the campaign's contacts and their call states as CSV. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const id = idParam(params.id);
+  return streamDownload(await exportCampaignData(access.caller, { campaignId: id }), `campaign-${id}-data.csv`);
+}

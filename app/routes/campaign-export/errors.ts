@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAccess } from "../../access.server";
+import { idParam } from "../../lib/page-query";
+import { exportImportErrors } from "../../services/outbound.server";
+import { streamDownload } from "./stream";
+
+/** GET /campaign/:id/imports/:importId/errors — an import's rejected rows with their reasons, as CSV. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const id = idParam(params.id);
+  const importId = idParam(params.importId);
+  return streamDownload(await exportImportErrors(access.caller, id, importId), `import-${importId}-errors.csv`);
+}

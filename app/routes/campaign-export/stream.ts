@@ -1,0 +1,12 @@
+import { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+
+/** Passes an upstream CSV stream through as a download, without holding it in memory. */
+export function streamDownload(upstream: Dispatcher.ResponseData, fileName: string): Response {
+  return new Response(Readable.toWeb(upstream.body) as ReadableStream, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    },
+  });
+}

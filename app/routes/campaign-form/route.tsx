@@ -1,0 +1,178 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES } from "../../../contracts/codes";
+import { requireAccess, requireActionAccess } from "../../access.server";
+import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { Field, FormErrors, inputClass } from "../../components/form-field";
+import { Screen } from "../../components/screen";
+import type { RouteHandle } from "../../lib/handle";
+import { idParam } from "../../lib/page-query";
+import { CAMPAIGN_TITLES } from "../../lib/screens";
+import { countCampaignsNamed, getCampaign, getCampaignInit, saveCampaign } from "../../services/outbound.server";
+import { isUpstreamError } from "../../services/upstream.server";
+import { CampaignFormSchema, toSave } from "./schema";
+
+export const handle: RouteHandle = { title: CAMPAIGN_TITLES.create };
+
+/** One module for /campaign/new and /campaign/:id/edit. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const access = await requireAccess(request);
+  const id = params.id === undefined ? undefined : idParam(params.id);
+  const [init, campaign] = await Promise.all([getCampaignInit(access.caller), id === undefined ? null : getCampaign(access.caller, id)]);
+  return { init, campaign };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const id = params.id === undefined ? undefined : idParam(params.id);
+  const submission = parseWithZod(form, { schema: CampaignFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if ((await countCampaignsNamed(access.caller, submission.value.name, id)) > 0) {
+    return data(submission.reply({ fieldErrors: { name: ["活动名称已存在，请换一个名称"] } }), { status: 400 });
+  }
+  try {
+    const saved = await saveCampaign(access.caller, toSave(submission.value, id));
+    return redirect(`/campaign/${saved}`);
+  } catch (error) {
+    // The platform's refusals (a name taken meanwhile, dates) come back on the form.
+    if (isUpstreamError(error) && error.data.status === 400) return data(submission.reply({ formErrors: [error.data.message] }), { status: 400 });
+    throw error;
+  }
+}
+
+export default function CampaignFormPage() {
+  const { init, campaign } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [w1, w2] = campaign?.windows ?? [{ start: "09:00", end: "12:00" }, { start: "13:30", end: "18:00" }];
+  const [form, fields] = useForm({
+    id: "campaign",
+    lastResult,
+    constraint: getZodConstraint(CampaignFormSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CampaignFormSchema }),
+    defaultValue: {
+      name: campaign?.name ?? "",
+      type: String(campaign?.type ?? 1),
+      taskType: String(campaign?.taskType ?? 1),
+      cycle: String(campaign?.cycle ?? 1),
+      ratio: String(campaign?.ratio ?? 1),
+      maxAttempts: String(campaign?.maxAttempts ?? 1),
+      callingListName: campaign?.callingListName ?? "",
+      instanceName: campaign?.instanceName ?? "",
+      queueName: campaign?.queueName ?? "",
+      callerNumber: campaign?.callerNumber ?? "",
+      window1Start: w1?.start ?? "",
+      window1End: w1?.end ?? "",
+      window2Start: w2?.start ?? "",
+      window2End: w2?.end ?? "",
+      startDate: campaign?.startDate ?? "",
+      endDate: campaign?.endDate ?? "",
+    },
+  });
+  const title = campaign ? CAMPAIGN_TITLES.edit : CAMPAIGN_TITLES.create;
+  const options = (items: ReadonlyArray<{ code: number; label: string }>) =>
+    items.filter((i) => i.code !== -1).map((i) => (
+      <option key={i.code} value={i.code}>
+        {i.label}
+      </option>
+    ));
+  const names = (items: string[]) => [
+    <option key="" value="">
+      （不选）
+    </option>,
+    ...items.map((name) => (
+      <option key={name} value={name}>
+        {name}
+      </option>
+    )),
+  ];
+  return (
+    <Screen title={title}>
+      <Form method="post" {...getFormProps(form)} className="sb-form sb-form-grid">
+        <AuthenticityTokenInput name="csrf" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.name} label="活动名称">
+          <input {...getInputProps(fields.name, { type: "text" })} className={inputClass(fields.name)} />
+        </Field>
+        <Field field={fields.type} label="活动类型">
+          <select {...getSelectProps(fields.type)} className={inputClass(fields.type)}>
+            {options(CAMPAIGN_TYPES)}
+          </select>
+        </Field>
+        <Field field={fields.taskType} label="任务类型">
+          <select {...getSelectProps(fields.taskType)} className={inputClass(fields.taskType)}>
+            {options(TASK_TYPES)}
+          </select>
+        </Field>
+        <Field field={fields.cycle} label="调度周期">
+          <select {...getSelectProps(fields.cycle)} className={inputClass(fields.cycle)}>
+            {options(SCHEDULE_CYCLES)}
+          </select>
+        </Field>
+        <Field field={fields.ratio} label="外呼比例">
+          <input {...getInputProps(fields.ratio, { type: "number" })} step="0.1" className={inputClass(fields.ratio)} />
+        </Field>
+        <Field field={fields.maxAttempts} label="最大呼叫次数">
+          <input {...getInputProps(fields.maxAttempts, { type: "number" })} className={inputClass(fields.maxAttempts)} />
+        </Field>
+        <Field field={fields.callingListName} label="名单名称">
+          <input {...getInputProps(fields.callingListName, { type: "text" })} list="calling-list-names" className={inputClass(fields.callingListName)} />
+          <datalist id="calling-list-names">
+            {init.callingListNames.map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+        </Field>
+        <Field field={fields.instanceName} label="机器人">
+          <select {...getSelectProps(fields.instanceName)} className={inputClass(fields.instanceName)}>
+            {names(init.robots)}
+          </select>
+        </Field>
+        <Field field={fields.queueName} label="坐席队列">
+          <select {...getSelectProps(fields.queueName)} className={inputClass(fields.queueName)}>
+            {names(init.queues)}
+          </select>
+        </Field>
+        <Field field={fields.callerNumber} label="主叫号码">
+          <select {...getSelectProps(fields.callerNumber)} className={inputClass(fields.callerNumber)}>
+            {names(init.callerNumbers)}
+          </select>
+        </Field>
+        <Field field={fields.window1Start} label="时段一开始">
+          <input {...getInputProps(fields.window1Start, { type: "text" })} placeholder="09:00" className={inputClass(fields.window1Start)} />
+        </Field>
+        <Field field={fields.window1End} label="时段一结束">
+          <input {...getInputProps(fields.window1End, { type: "text" })} placeholder="12:00" className={inputClass(fields.window1End)} />
+        </Field>
+        <Field field={fields.window2Start} label="时段二开始">
+          <input {...getInputProps(fields.window2Start, { type: "text" })} placeholder="13:30" className={inputClass(fields.window2Start)} />
+        </Field>
+        <Field field={fields.window2End} label="时段二结束">
+          <input {...getInputProps(fields.window2End, { type: "text" })} placeholder="18:00" className={inputClass(fields.window2End)} />
+        </Field>
+        <Field field={fields.startDate} label="开始日期">
+          <input {...getInputProps(fields.startDate, { type: "date" })} className={inputClass(fields.startDate)} />
+        </Field>
+        <Field field={fields.endDate} label="结束日期">
+          <input {...getInputProps(fields.endDate, { type: "date" })} className={inputClass(fields.endDate)} />
+        </Field>
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            保存
+          </button>
+          <a className="p-button p-button-text" href={campaign ? `/campaign/${campaign.id}` : "/campaign"}>
+            取消
+          </a>
+        </div>
+      </Form>
+    </Screen>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,188 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { PASSWORD, signIn } from "./support";
+
+// The platform of the e2e run listens on E2E_PORT + 1 and, started with SIMULATOR_CONTROL=1,
+// lets a test move the dialer's clock. Nothing in the console can reach that route.
+const platformUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 1}`;
+
+async function tickDialer(request: APIRequestContext, times = 1) {
+  const token = await request.post(`${platformUrl}/uaa/oauth/token`, {
+    headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username: "admin", password: PASSWORD },
+  });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const tick = await request.post(`${platformUrl}/outbound/simulator/tick`, { headers: { Authorization: `Bearer ${access_token}` }, data: { minutes: 1, times } });
+  expect(tick.status()).toBe(200);
+}
+
+const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+async function fillCampaignForm(page: Page, name: string) {
+  await page.getByLabel("活动名称").fill(name);
+  await page.getByLabel("活动类型").selectOption({ label: "机器人外呼" });
+  await page.getByLabel("调度周期").selectOption({ label: "长期" });
+  await page.getByLabel("外呼比例").fill("0.2");
+  await page.getByLabel("机器人").selectOption("营销推广机器人");
+  await page.getByLabel("时段一开始").fill("00:00");
+  await page.getByLabel("时段一结束").fill("24:00");
+  await page.getByLabel("时段二开始").fill("");
+  await page.getByLabel("时段二结束").fill("");
+}
+
+const stateTag = (page: Page) => page.getByTestId("campaign-state");
+
+test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs", async ({ page, request }, testInfo) => {
+  test.slow(); // a whole campaign's life: some twenty page loads
+  await signIn(page, "admin");
+  await page.goto("/campaign");
+  await page.getByRole("link", { name: "新建活动" }).click();
+  const name = unique("端到端活动");
+  await fillCampaignForm(page, name);
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByRole("heading", { name: `外呼活动详情：${name}` })).toBeVisible();
+  await expect(stateTag(page)).toHaveText("未启动");
+
+  // The scheduler refuses to start a campaign without contacts, and says why.
+  await page.getByRole("button", { name: "启动" }).click();
+  await expect(page.getByRole("alert")).toHaveText("调度检查未通过：活动尚未导入名单，不能启动");
+
+  const good = Array.from({ length: 40 }, (_, i) => `1881234${String(i).padStart(4, "0")},客户${i}`);
+  const csv = ["手机号,姓名", ...good, "12345,坏号码", "18812340000,重复", "13800000000,黑名单"].join("\n");
+  await page.getByLabel(/名单文件/).setInputFiles({ name: "名单.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const posted = page.waitForRequest((r) => r.method() === "POST");
+  await page.getByRole("button", { name: "上传并导入" }).click();
+  // With JavaScript the upload goes through XMLHttpRequest (for its progress bar); without, a plain form post.
+  expect((await posted).resourceType()).toBe(testInfo.project.name === "js" ? "xhr" : "document");
+  await expect(page.getByRole("status")).toContainText("导入完成：成功 40 条，失败 3 条。");
+  const errors = page.getByRole("table", { name: "导入失败的行" });
+  await expect(errors.getByRole("row")).toHaveCount(4);
+  await expect(errors).toContainText("手机号码格式不正确");
+  await expect(errors).toContainText("号码在文件中重复");
+  await expect(errors).toContainText("号码在黑名单中");
+  const download = await page.request.get(await page.getByRole("link", { name: "下载失败数据" }).getAttribute("href") ?? "");
+  expect(download.status()).toBe(200);
+  expect(await download.text()).toContain("44,13800000000,黑名单,号码在黑名单中");
+
+  await page.getByRole("button", { name: "启动" }).click();
+  await expect(stateTag(page)).toHaveText("运行中");
+  const batches = page.getByRole("table", { name: "批次", exact: true });
+  // The other project's test may tick the dialer at any moment, so the batch may already be scheduling.
+  await expect(batches).toContainText(/准备中|调度中/);
+
+  await tickDialer(request, 2);
+  await page.getByRole("link", { name: "名单", exact: true }).click();
+  await expect(page.getByTestId("batch-status")).toHaveText("调度中");
+  const history = page.getByRole("table", { name: "批次状态历史" });
+  await expect(history).toContainText("名单准备完成");
+  const callMoves = page.getByRole("table", { name: "呼叫状态变化" });
+  await expect(callMoves).toContainText("开始呼叫");
+  await expect(callMoves).toContainText(/机器人外呼：/);
+  await expect(page.getByRole("table", { name: "呼叫", exact: true })).toContainText(/呼叫完成|未接通|异常终止/);
+
+  await page.getByRole("link", { name: "返回活动" }).click();
+  await page.getByRole("button", { name: "暂停" }).click();
+  await expect(stateTag(page)).toHaveText("已暂停");
+  await expect(batches).toContainText("已暂停");
+  await tickDialer(request);
+  await page.reload();
+  await expect(batches).toContainText("已暂停");
+
+  await page.getByRole("button", { name: "恢复" }).click();
+  await expect(stateTag(page)).toHaveText("运行中");
+  await expect(batches).toContainText("调度中");
+
+  await page.getByRole("button", { name: "取消活动" }).click();
+  await expect(stateTag(page)).toHaveText("已取消");
+  await expect(batches).toContainText("已取消");
+  await page.getByRole("link", { name: "名单", exact: true }).click();
+  await expect(page.getByRole("table", { name: "呼叫", exact: true })).toContainText("已取消（批次取消）");
+  await expect(history).toContainText("活动已暂停");
+  await expect(history).toContainText("活动运行中");
+  await expect(history).toContainText("活动已取消");
+});
+
+test("the campaign form keeps every value and explains each error @nojs", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/campaign/new");
+  await fillCampaignForm(page, "信用卡分期推广");
+  await page.getByLabel("时段一结束").fill("25:00");
+  await page.getByLabel("外呼比例").fill("9");
+  await page.getByLabel("机器人").selectOption("");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("时段一结束时间格式应为 时:分，如 09:00")).toBeVisible();
+  await expect(page.getByText("外呼比例应在0.1到5之间")).toBeVisible();
+  await expect(page.getByText("机器人外呼和人机协同外呼需选择机器人")).toBeVisible();
+  await expect(page.getByLabel("活动名称")).toHaveValue("信用卡分期推广");
+  await expect(page.getByLabel("时段一结束")).toHaveValue("25:00");
+
+  await page.getByLabel("时段一结束").fill("24:00");
+  await page.getByLabel("外呼比例").fill("1");
+  await page.getByLabel("机器人").selectOption("营销推广机器人");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("活动名称已存在，请换一个名称")).toBeVisible();
+  await expect(page.getByLabel("机器人")).toHaveValue("营销推广机器人");
+});
+
+test("campaign lists filter in the URL and show batches and calls with their states @nojs", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/campaign");
+  await page.getByLabel("状态").selectOption({ label: "已取消" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/state=4/);
+  const list = page.getByRole("table", { name: "外呼活动" });
+  await expect(list).toContainText("满意度回访（已取消）");
+  await expect(list).not.toContainText("信用卡分期推广");
+  await page.goto("/campaign?name=信用卡分期推广");
+  await page.getByRole("link", { name: "信用卡分期推广" }).click();
+  const batches = page.getByRole("table", { name: "批次", exact: true });
+  for (const status of ["已完成", "准备失败", "已暂停"]) await expect(batches).toContainText(status);
+  await page.getByRole("link", { name: "十一月第一批" }).click();
+  const calls = page.getByRole("table", { name: "呼叫", exact: true });
+  await expect(calls).toContainText("黑名单（未呼叫）");
+  await expect(calls).toContainText("用户未接听");
+  await page.getByLabel("呼叫状态", { exact: true }).selectOption({ label: "未接通" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(calls).not.toContainText("呼叫完成");
+  await page.goto("/campaign/999999");
+  await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+});
+
+test("an agent works a preview list: takes, sees, dials and skips contacts @nojs", async ({ page }, testInfo) => {
+  // Both projects run at once; each works the list as its own account so they never race for a contact.
+  await signIn(page, testInfo.project.name === "js" ? "agent" : "admin");
+  await page.goto("/manual/preview");
+  await page.getByRole("button", { name: "获取下一个联系人" }).click();
+  await expect(page.getByRole("heading", { name: "当前联系人" })).toBeVisible();
+  await expect(page.getByText("贵宾客户预览外呼")).toBeVisible();
+  await page.getByRole("button", { name: "拨打" }).click();
+  await expect(page.getByRole("status")).toHaveText("已拨打，通话已记录。");
+
+  await page.getByRole("button", { name: "获取下一个联系人" }).click();
+  await page.getByLabel("跳过原因").selectOption({ label: "号码有误" });
+  await page.getByRole("button", { name: "跳过" }).click();
+  await expect(page.getByRole("status")).toHaveText("已跳过该联系人。");
+
+  await page.goto("/agentTask/businessRecord");
+  await expect(page.getByRole("table", { name: "外呼业务记录" })).toContainText("号码有误");
+  await page.goto("/agentTask/my");
+  await page.getByRole("link", { name: "贵宾名单" }).click();
+  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("呼叫完成");
+  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("坐席挂机");
+  await page.goto("/manMachine/coordination");
+  await expect(page.getByRole("table", { name: "转人工记录" })).toContainText("已转人工");
+});
+
+test("a supervisor distributes a preview campaign's data among agents @nojs", async ({ page }) => {
+  await signIn(page, "supervisor");
+  await page.goto("/manual/dataDistribution");
+  await page.getByLabel("活动", { exact: true }).selectOption({ label: "贵宾客户预览外呼（人工预览外呼）" });
+  await page.getByRole("button", { name: "查看" }).click();
+  await expect(page.getByTestId("unassigned")).toContainText("贵宾客户预览外呼：待分配");
+  await page.getByRole("button", { name: "分配" }).click();
+  await expect(page.getByRole("alert")).toHaveText("请至少选择一名坐席");
+  await page.getByLabel("按数量分配").check();
+  await page.getByRole("checkbox", { name: "张伟（agent）" }).check();
+  await page.getByLabel("张伟的分配数量").fill("1");
+  await page.getByRole("button", { name: "分配" }).click();
+  await expect(page.getByRole("status")).toHaveText("已分配 1 条数据。");
+});

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import { TransCallQuerySchema } from "../../contracts/outbound";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { callRecordsOf, callTransitions, findCall, listHandoffs } from "../repositories/task-batches";
+
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** The contact service's call trace queries: robot calls handed to humans, and one call's trace. */
+export const contactTraceRoutes: FastifyPluginAsync = async (app) => {
+  app.post("/contact/trans/call/query", async (request) => {
+    const user = requireUser(request);
+    return ok(await listHandoffs(app.db, user.tenantId, TransCallQuerySchema.parse(request.body ?? {})));
+  });
+
+  app.get("/contact/trace/call/query/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = IdParams.parse(request.params);
+    const call = await findCall(app.db, user.tenantId, id);
+    if (!call) throw new HttpError(404, "呼叫不存在");
+    const [transitions, records] = await Promise.all([callTransitions(app.db, user.tenantId, id), callRecordsOf(app.db, user.tenantId, id)]);
+    return ok({ call, transitions, records });
+  });
+};

@@ -1,0 +1,43 @@
+import multipart from "@fastify/multipart";
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import { readRows } from "../domain/contact-file";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { ImportRefused, importContacts } from "../repositories/contact-imports";
+import { requireAdmin } from "./outbound";
+
+/** 100,000 contacts with a few extra columns fit comfortably. */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+const FieldsSchema = z.object({ campaignId: z.coerce.number().int().positive() });
+
+/** POST /api/file/upload (multipart: campaignId, then file): a campaign's contact list, CSV or XLSX. */
+export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
+
+  app.post("/api/file/upload", async (request) => {
+    const user = requireUser(request);
+    requireAdmin(user);
+    if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
+    const fields: Record<string, string> = {};
+    let file: { name: string; content: Buffer } | null = null;
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        const content = await part.toBuffer();
+        if (part.file.truncated) throw new HttpError(400, "文件不能超过20MB");
+        file = { name: part.filename, content };
+      } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+    }
+    const { campaignId } = FieldsSchema.parse(fields);
+    if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
+    if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
+    try {
+      return ok(await importContacts(app.db, user.tenantId, campaignId, file.name.slice(0, 120), readRows(file.content, file.name), app.dialer.clock.now()));
+    } catch (error) {
+      if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
+      // A file exceljs cannot read is the user's problem, not the platform's.
+      if (error instanceof Error && /zip|end of central directory|corrupted/i.test(error.message)) throw new HttpError(400, "文件无法读取，请检查文件格式");
+      throw error;
+    }
+  });
+};

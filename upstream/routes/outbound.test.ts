@@ -1,0 +1,387 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { BATCH_STATUSES, CALL_STATUSES, codesOf } from "../../contracts/codes";
+import {
+  BatchPageResponseSchema,
+  BeforeCallResponseSchema,
+  CallTraceResponseSchema,
+  CampaignInitResponseSchema,
+  CampaignPageResponseSchema,
+  CampaignResponseSchema,
+  CampaignSelectResponseSchema,
+  CallingListNamesResponseSchema,
+  CheckContactResponseSchema,
+  DistributeResponseSchema,
+  HandoffPageResponseSchema,
+  ImportResultResponseSchema,
+  NameCountResponseSchema,
+  PreviewCallResponseSchema,
+  RatioResponseSchema,
+  SavedResponseSchema,
+  SchedulerCheckResponseSchema,
+  TaskCallPageResponseSchema,
+  TaskDetailResponseSchema,
+  TraceResponseSchema,
+  TransTemplateResponseSchema,
+  TransTemplatesResponseSchema,
+  UnassignedCountResponseSchema,
+  ImportListResponseSchema,
+  type CampaignSave,
+} from "../../contracts/outbound";
+import { FailureSchema } from "../../contracts/envelope";
+import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
+import type { PreparedPlatform } from "../testing";
+
+const form: CampaignSave = {
+  name: "测试活动",
+  type: 1,
+  taskType: 1,
+  cycle: 3,
+  ratio: 1,
+  callingListName: "测试名单",
+  instanceName: "营销推广机器人",
+  queueName: null,
+  callerNumber: null,
+  windows: [{ start: "00:00", end: "24:00" }],
+  startDate: null,
+  endDate: null,
+  maxAttempts: 1,
+};
+
+/** A multipart body with the campaign id and one file. */
+function multipart(campaignId: number | string, fileName: string, content: string | Buffer) {
+  const boundary = "----switchboard-test";
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload: body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+describeDb(`outbound on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const user of ["admin", "agent", "supervisor", "other-admin"]) tokens[user] = await loginAs(platform.app, user);
+  });
+  afterAll(async () => platform?.close());
+
+  const inject = (user: string, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+    platform.app.inject({ method, url, headers: bearer(tokens[user]), payload: payload as object | undefined });
+  const json = <T,>(schema: { parse: (v: unknown) => T }, response: { statusCode: number; body: string; json: () => unknown }) => {
+    expect(response.statusCode, response.body).toBe(200);
+    return schema.parse(response.json());
+  };
+  const failure = (response: { statusCode: number; json: () => unknown }, status: number) => {
+    expect(response.statusCode).toBe(status);
+    return FailureSchema.parse(response.json()).msg;
+  };
+  const tick = async (minutes = 1, times = 1) => {
+    for (let i = 0; i < times; i++) await platform.app.dialer.tick(platform.app.dialer.clock.advance(minutes * 60_000));
+  };
+
+  it("seeds campaigns of every type with batches in every status and calls in every status", async () => {
+    const campaigns = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 })).data!;
+    expect(new Set(campaigns.list.map((c) => c.type))).toEqual(new Set([1, 2, 3, 4, 5, 20]));
+    const batches = json(BatchPageResponseSchema, await inject("admin", "POST", "/outbound/task/list", { pageSize: 100 })).data!;
+    expect(new Set(batches.list.map((b) => b.status))).toEqual(new Set(codesOf(BATCH_STATUSES)));
+    const statuses = await platform.db.selectFrom("task_calls").select("status").distinct().execute();
+    expect(new Set(statuses.map((s) => s.status))).toEqual(new Set(codesOf(CALL_STATUSES)));
+  });
+
+  it("lists, filters and isolates campaigns per tenant", async () => {
+    const demo = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaigns/list", { name: "推广" })).data!;
+    expect(demo.list.map((c) => c.name)).toEqual(["信用卡分期推广"]);
+    const other = json(CampaignPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaigns/list", { pageSize: 100 })).data!;
+    const otherNames = await platform.db
+      .selectFrom("campaigns")
+      .innerJoin("tenants", "tenants.id", "campaigns.tenant_id")
+      .select("campaigns.name")
+      .where("tenants.code", "=", "other")
+      .execute();
+    expect(other.list.map((c) => c.name).sort()).toEqual(otherNames.map((c) => c.name).sort());
+    expect(other.list.map((c) => c.name)).toContain("其他租户推广");
+    expect(other.list.map((c) => c.name)).not.toContain("信用卡分期推广");
+    const foreign = demo.list[0].id;
+    expect(failure(await inject("other-admin", "GET", `/outbound/campaign/${foreign}`), 404)).toBe("活动不存在");
+    expect(failure(await inject("other-admin", "GET", `/outbound/campaign/ratio?campaignId=${foreign}`), 404)).toBe("活动不存在");
+    expect(failure(await inject("other-admin", "PUT", "/outbound/campaign/change/state", { campaignId: foreign, state: 2 }), 404)).toBe("活动不存在");
+    const inbound = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/inbound/campaign/list", {})).data!;
+    expect(inbound.list.length).toBeGreaterThan(0);
+    expect(new Set(inbound.list.map((c) => c.type))).toEqual(new Set([20]));
+    const inboundTasks = json(BatchPageResponseSchema, await inject("admin", "POST", "/outbound/inbound/task/list", {})).data!;
+    expect(inboundTasks.list.length).toBeGreaterThan(0);
+    expect(new Set(inboundTasks.list.map((b) => b.campaignType))).toEqual(new Set([20]));
+    expect(json(BatchPageResponseSchema, await inject("other-admin", "POST", "/outbound/inbound/task/list", {})).data!.total).toBe(0);
+    const options = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [3] })).data!;
+    const previewCampaigns = await platform.db
+      .selectFrom("campaigns")
+      .innerJoin("tenants", "tenants.id", "campaigns.tenant_id")
+      .select("campaigns.name")
+      .where("tenants.code", "=", "demo")
+      .where("campaigns.type", "=", 3)
+      .execute();
+    expect(options.map((o) => o.name).sort()).toEqual(previewCampaigns.map((c) => c.name).sort());
+    expect(options.map((o) => o.name)).toContain("贵宾客户预览外呼");
+    expect(json(CallingListNamesResponseSchema, await inject("admin", "GET", "/outbound/campaign/callingListName")).data).toContain("信用卡分期推广名单");
+    expect(json(CallingListNamesResponseSchema, await inject("other-admin", "GET", "/outbound/campaign/callingListName")).data).toEqual(["其他租户推广名单"]);
+    expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual(["demo-text", "demo-voice"]);
+  });
+
+  it("saves campaigns with a name unique per tenant, and only for administrators", async () => {
+    const count = (user: string, name: string) => inject(user, "GET", `/outbound/campaign/name/count?name=${encodeURIComponent(name)}`);
+    expect(json(NameCountResponseSchema, await count("admin", "信用卡分期推广")).data!.count).toBe(1);
+    expect(json(NameCountResponseSchema, await count("other-admin", "信用卡分期推广")).data!.count).toBe(0);
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" })).data!;
+    expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }), 400)).toBe("活动名称已存在");
+    // The same name in another tenant is fine.
+    json(SavedResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }));
+    json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, id, name: "保存测试", ratio: 2 }));
+    const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
+    expect(saved).toMatchObject({ name: "保存测试", ratio: 2, state: 0, windows: form.windows });
+    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, id, name: "劫持" }), 404)).toBe("活动不存在");
+    expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe("仅管理员可以管理外呼活动");
+    failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "" }), 400);
+    expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日期", startDate: "2026-12-02", endDate: "2026-12-01" }), 400)).toBe("结束日期不能早于开始日期");
+  });
+
+  it("reads and sets the ratio", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "比例测试" })).data!;
+    json(RatioResponseSchema, await inject("admin", "PUT", "/outbound/campaign/ratio", { campaignId: id, ratio: 1.5 }));
+    expect(json(RatioResponseSchema, await inject("admin", "GET", `/outbound/campaign/ratio?campaignId=${id}`)).data!.ratio).toBe(1.5);
+    failure(await inject("admin", "PUT", "/outbound/campaign/ratio", { campaignId: id, ratio: 9 }), 400);
+    failure(await inject("other-admin", "PUT", "/outbound/campaign/ratio", { campaignId: id, ratio: 2 }), 404);
+  });
+
+  it("imports contacts: good rows kept, bad rows explained and exportable", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "导入测试" })).data!;
+    const csv = "手机号,姓名,备注\n13912345678,张三,老客户\n+8613912345679,李四,\n12345,王五,\n13912345678,重复,\n13800000000,黑名单,\n,空号码,\n";
+    const upload = multipart(id, "名单.csv", csv);
+    const result = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    expect(result).toMatchObject({ accepted: 2, rejected: 4 });
+    expect(result.errors.map((e) => [e.rowNo, e.reason])).toEqual([
+      [4, "手机号码格式不正确"],
+      [5, "号码在文件中重复"],
+      [6, "号码在黑名单中"],
+      [7, "缺少手机号码"],
+    ]);
+    const data = json(TaskCallPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/data/list", { campaignId: id })).data!;
+    expect(data.list.map((c) => [c.phone, c.customerName, c.userData])).toEqual([
+      ["13912345678", "张三", { 备注: "老客户" }],
+      ["13912345679", "李四", {}],
+    ]);
+    const errors = await inject("admin", "GET", `/outbound/campaign/export/error?campaignId=${id}&importId=${result.importId}`);
+    expect(errors.statusCode).toBe(200);
+    expect(errors.body).toContain("行号,手机号码,客户姓名,原因");
+    expect(errors.body).toContain("5,13912345678,重复,号码在文件中重复");
+    failure(await inject("other-admin", "GET", `/outbound/campaign/export/error?campaignId=${id}&importId=${result.importId}`), 404);
+    // A second import of the same numbers: they are already in the campaign.
+    const again = multipart(id, "again.csv", "phone\n13912345678\n");
+    const second = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...again.headers }, payload: again.payload })).data!;
+    expect(second).toMatchObject({ accepted: 0, rejected: 1, batchId: null });
+    expect(second.errors[0].reason).toBe("号码已在活动名单中");
+    const check = json(CheckContactResponseSchema, await inject("admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" })).data!;
+    expect(check).toMatchObject({ valid: true, inCampaign: true, reason: "号码已在活动名单中" });
+    // Another tenant cannot upload into this campaign; a file without a phone column is refused whole.
+    const foreign = multipart(id, "x.csv", "phone\n13912340000\n");
+    failure(await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens["other-admin"]), ...foreign.headers }, payload: foreign.payload }), 404);
+    const noPhone = multipart(id, "x.csv", "姓名\n张三\n");
+    expect(failure(await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...noPhone.headers }, payload: noPhone.payload }), 400)).toMatch(/缺少手机号列/);
+    const export_ = await inject("admin", "POST", "/outbound/campaign/data/export", { campaignId: id });
+    expect(export_.body.split("\r\n").filter(Boolean)).toHaveLength(3);
+    // Another tenant sees none of it.
+    expect(json(TaskCallPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/data/list", { campaignId: id })).data!.total).toBe(0);
+    failure(await inject("other-admin", "POST", "/outbound/campaign/data/export", { campaignId: id }), 404);
+    failure(await inject("other-admin", "GET", `/outbound/campaign/imports?campaignId=${id}`), 404);
+    failure(await inject("other-admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" }), 404);
+    expect(json(ImportListResponseSchema, await inject("admin", "GET", `/outbound/campaign/imports?campaignId=${id}`)).data!.map((i) => [i.accepted, i.rejected])).toEqual([[0, 1], [2, 4]]);
+  });
+
+  it("keeps the simulator's clock out of reach unless SIMULATOR_CONTROL is set", async () => {
+    failure(await inject("admin", "POST", "/outbound/simulator/tick", { minutes: 1 }), 404);
+  });
+
+  it("imports XLSX files", async () => {
+    const ExcelJS = (await import("exceljs")).default;
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("名单");
+    sheet.addRows([["电话", "姓名"], ["13612345678", "赵六"], ["abc", "坏行"]]);
+    const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "XLSX导入" })).data!;
+    const upload = multipart(id, "名单.xlsx", buffer);
+    const result = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    expect(result).toMatchObject({ accepted: 1, rejected: 1 });
+  });
+
+  it("checks state changes with the scheduler, runs the dialer, pauses, resumes and cancels", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "运行测试", maxAttempts: 2 })).data!;
+    const check = async (state: number) => json(SchedulerCheckResponseSchema, await inject("admin", "GET", `/outbound/campaign/scheduler/check?campaignId=${id}&state=${state}`)).data!;
+    expect(await check(1)).toEqual({ allowed: false, reason: "活动尚未导入名单，不能启动" });
+    expect(failure(await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }), 400)).toBe("活动尚未导入名单，不能启动");
+    expect((await check(2)).reason).toBe("活动当前状态为“未启动”，不能变更为“已暂停”");
+    const phones = Array.from({ length: 30 }, (_, i) => `1371234${String(i).padStart(4, "0")}`);
+    const upload = multipart(id, "run.csv", `phone\n${phones.join("\n")}\n`);
+    const { batchId } = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    expect(await check(1)).toEqual({ allowed: true, reason: null });
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+
+    const batch = async () => json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=100`)).data!;
+    await tick();
+    let detail = await batch();
+    expect(detail.batch.status).toBe(2);
+    expect(detail.calls.list.filter((c) => c.status === 1)).toHaveLength(5); // ratio 1 × 5 lines
+    await tick();
+    detail = await batch();
+    expect(detail.calls.list.filter((c) => [2, 3, 5].includes(c.status)).length).toBe(5);
+
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 2 }));
+    expect((await batch()).batch.status).toBe(3);
+    await tick(1, 3);
+    detail = await batch();
+    expect(detail.batch.status).toBe(3);
+    expect(detail.calls.list.filter((c) => c.status === 1)).toHaveLength(0); // live calls finished, no new ones
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+    expect((await batch()).batch.status).toBe(2);
+    await tick();
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 4 }));
+    await tick();
+    detail = await batch();
+    expect(detail.batch.status).toBe(6);
+    expect(detail.calls.list.some((c) => c.status === 4)).toBe(true);
+    expect(detail.calls.list.every((c) => c.status !== 0 && c.status !== 1)).toBe(true);
+    expect((await check(1)).reason).toBe("活动当前状态为“已取消”，不能变更为“运行中”");
+
+    // Robot calls were written as call records with their dialog lines.
+    const records = await platform.db.selectFrom("call_records").select(["id", "is_answer", "intent"]).where("batch_id", "=", batchId!).execute();
+    expect(records.length).toBeGreaterThanOrEqual(10);
+    const answered = records.find((r) => r.is_answer === 1)!;
+    expect(answered.intent).not.toBeNull();
+    const lines = await platform.db.selectFrom("call_dialogs").select("this_role").where("call_record_id", "=", answered.id).execute();
+    expect(lines.map((l) => l.this_role)).toContain(3);
+
+    // The history holds every move, and each of them is legal.
+    const trace = json(TraceResponseSchema, await inject("admin", "GET", `/outbound/task/trace/${batchId}`)).data!;
+    const batchMoves = trace.transitions.filter((t) => t.taskCallId === null).reverse();
+    expect(batchMoves.map((t) => t.toStatus)).toEqual([13, 2, 3, 2, 6]);
+    failure(await inject("other-admin", "GET", `/outbound/task/trace/${batchId}`), 404);
+    const call = detail.calls.list.find((c) => c.status === 3)!;
+    const callTrace = json(CallTraceResponseSchema, await inject("admin", "GET", `/contact/trace/call/query/${call.id}`)).data!;
+    expect(callTrace.transitions.map((t) => t.toStatus)).toEqual([1, 3]);
+    expect(callTrace.records).toHaveLength(1);
+    failure(await inject("other-admin", "GET", `/contact/trace/call/query/${call.id}`), 404);
+  });
+
+  it("no illegal transition is ever recorded, whatever the users and the clock do (property)", async () => {
+    let seed = 42;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let run = 0; run < 3; run++) {
+      const windows = [{ start: "08:00", end: "10:00" }, { start: "14:00", end: "16:00" }];
+      const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: `随机${run}`, cycle: 1 + run, windows, ratio: 0.5 + run, maxAttempts: 2 })).data!;
+      const phones = Array.from({ length: 15 }, (_, i) => `1501${run}23${String(i).padStart(4, "0")}`);
+      const upload = multipart(id, "p.csv", `phone\n${phones.join("\n")}\n`);
+      json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+      await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
+      for (let step = 0; step < 25; step++) {
+        const roll = next();
+        if (roll < 0.15) await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: [1, 2, 4][Math.floor(next() * 3)] });
+        await tick(Math.floor(next() * 240), 1);
+      }
+    }
+    const moves = await platform.db.selectFrom("task_transitions").select(["task_call_id", "from_status", "to_status"]).where("from_status", "is not", null).execute();
+    expect(moves.length).toBeGreaterThan(50);
+    for (const m of moves) {
+      const table = m.task_call_id === null ? BATCH_TRANSITIONS : CALL_TRANSITIONS;
+      if (m.from_status === m.to_status) continue;
+      expect(table[m.from_status!], JSON.stringify(m)).toContain(m.to_status);
+    }
+  });
+
+  it("hands interested customers of collaborative campaigns to agents through the listener seam", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "协同测试", type: 2, queueName: "demo-voice" })).data!;
+    const phones = Array.from({ length: 20 }, (_, i) => `1591234${String(i).padStart(4, "0")}`);
+    const upload = multipart(id, "h.csv", `phone\n${phones.join("\n")}\n`);
+    json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+    await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
+    const announced: number[] = [];
+    const off = platform.app.dialer.onHandoff((h) => announced.push(h.id));
+    await tick(0.1, 6);
+    off();
+    expect(announced.length).toBeGreaterThan(0);
+    const waiting = json(HandoffPageResponseSchema, await inject("agent", "POST", "/contact/trans/call/query", { state: "waiting", pageSize: 100 })).data!;
+    expect(waiting.list.map((h) => h.id)).toEqual(expect.arrayContaining(announced));
+    const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
+    const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+    expect(await platform.app.dialer.acceptHandoff(tenantId, announced[0], agentId)).toBe(true);
+    expect(await platform.app.dialer.acceptHandoff(tenantId, announced[0], agentId)).toBe(false);
+    await tick(3); // the rest wait longer than the hand-off timeout
+    const lost = json(HandoffPageResponseSchema, await inject("agent", "POST", "/contact/trans/call/query", { state: "lost", pageSize: 100 })).data!;
+    expect(lost.list.map((h) => h.id)).toEqual(expect.arrayContaining(announced.slice(1)));
+    const handed = await platform.db.selectFrom("handoffs").select(["state", "call_record_id"]).where("id", "=", announced[0]).executeTakeFirstOrThrow();
+    expect(handed.state).toBe("handed");
+    expect(json(HandoffPageResponseSchema, await inject("other-admin", "POST", "/contact/trans/call/query", {})).data!.total).toBe(0);
+  });
+
+  it("lets agents work a preview list, and supervisors distribute its data", async () => {
+    const [preview] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [3] })).data!;
+    const unassigned = json(UnassignedCountResponseSchema, await inject("supervisor", "GET", `/outbound/preview/unassigned?campaignId=${preview.id}`)).data!.unassigned;
+    expect(unassigned).toBe(9);
+    const users = await platform.db.selectFrom("users").select(["id", "user_name"]).execute();
+    const id = (name: string) => users.find((u) => u.user_name === name)!.id;
+    const even = json(DistributeResponseSchema, await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "count", agents: [{ userId: id("agent"), count: 2 }, { userId: id("admin"), count: 1 }] })).data!;
+    expect(even.assigned).toEqual([{ userId: id("agent"), count: 2 }, { userId: id("admin"), count: 1 }]);
+    const rest = json(DistributeResponseSchema, await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: id("agent") }, { userId: id("admin") }, { userId: id("supervisor") }, { userId: id("chat") }] })).data!;
+    expect(rest.assigned.map((a) => a.count)).toEqual([2, 2, 1, 1]);
+    failure(await inject("agent", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: id("agent") }] }), 403);
+    const otherUser = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "other-admin").executeTakeFirstOrThrow()).id;
+    expect(failure(await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: otherUser }] }), 400)).toBe("坐席不存在");
+
+    const next = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
+    expect(next).not.toBeNull();
+    expect(next!.agentUserId).toBe(id("agent"));
+    // The same contact until it is dialled or skipped.
+    expect(json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!.id).toBe(next!.id);
+    const before = json(BeforeCallResponseSchema, await inject("agent", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`)).data!;
+    expect(before.campaign.name).toBe("贵宾客户预览外呼");
+    failure(await inject("other-admin", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`), 404);
+    failure(await inject("admin", "POST", "/outbound/preview/dial", { taskCallId: next!.id }), 404); // not admin's contact
+    json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/dial", { taskCallId: next!.id }));
+    const dialled = json(CallTraceResponseSchema, await inject("agent", "GET", `/contact/trace/call/query/${next!.id}`)).data!;
+    expect(dialled.call.status).toBe(3);
+    expect(dialled.records).toHaveLength(1);
+    const second = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
+    expect(second!.id).not.toBe(next!.id);
+    json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/skip", { taskCallId: second!.id, reason: "号码有误" }));
+    const skipped = json(TaskCallPageResponseSchema, await inject("agent", "POST", "/outbound/campaign/data/list", { mine: true, status: 2 })).data!;
+    expect(skipped.list.map((c) => [c.id, c.skipReason])).toContainEqual([second!.id, "号码有误"]);
+
+    const mine = json(BatchPageResponseSchema, await inject("agent", "POST", "/outbound/task/list/agent", {})).data!;
+    expect(mine.list.map((b) => b.campaignName)).toContain("贵宾客户预览外呼");
+    const task = json(TaskDetailResponseSchema, await inject("agent", "GET", `/outbound/task/get/${next!.batchId}/0/-1`)).data!;
+    expect(task.calls.list.every((c) => c.agentUserId === id("agent"))).toBe(true);
+    failure(await inject("other-admin", "GET", `/outbound/task/get/${next!.batchId}/0/-1`), 404);
+  });
+
+  it("saves, recovers and isolates batches; serves transfer templates", async () => {
+    const [robot] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [1] })).data!.filter((c) => c.name === "信用卡分期推广");
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "手工批次" })).data!;
+    const batches = json(BatchPageResponseSchema, await inject("admin", "POST", "/outbound/task/list", { campaignId: robot.id, pageSize: 50 })).data!;
+    const failed = batches.list.find((b) => b.status === 14)!;
+    const paused = batches.list.find((b) => b.status === 3)!;
+    json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/recover", { id: failed.id }));
+    json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/recover", { id: paused.id }));
+    expect(failure(await inject("admin", "POST", "/outbound/task/recover", { id: paused.id }), 400)).toBe("只有已暂停或准备失败的批次可以恢复");
+    failure(await inject("other-admin", "POST", "/outbound/task/recover", { id }), 404);
+    failure(await inject("other-admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 404);
+    failure(await inject("agent", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 403);
+
+    const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
+    const templates = json(TransTemplatesResponseSchema, await inject("agent", "GET", `/outbound/transTemplates/${agentId}/0`)).data!;
+    expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管", "转客户经理外线"]);
+    expect(json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target).toBe("demo-voice");
+    failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
+    failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
+  });
+});
