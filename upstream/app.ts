@@ -1,20 +1,25 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "./db";
+import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "./cti/service";
 import { createEventBus, type EventBus } from "./events/bus";
 import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
 import { errorsPlugin } from "./plugins/errors";
 import { configRoutes } from "./routes/config";
 import { crmRoutes } from "./routes/crm";
+import { ctiRoutes, ctiSimulatorRoutes } from "./routes/cti";
 import { eventRoutes } from "./routes/events";
 import { healthRoutes } from "./routes/health";
 import { uaaRoutes } from "./routes/uaa";
+import { workbenchRoutes } from "./routes/workbench";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Real-time events per user: services publish, the event stream route delivers. */
     events: EventBus;
+    /** Agents' phones and calls (cti/service.ts); the dialer hands robot calls over through it. */
+    cti: Cti;
   }
 }
 
@@ -24,6 +29,9 @@ export interface BuildAppOptions {
   clientId: string;
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
+  cti?: Partial<CtiOptions>;
+  /** Registers the CTI simulator's control routes (SIMULATOR_CONTROL=1: tests and demos only). */
+  simulatorControl?: boolean;
 }
 
 /**
@@ -31,7 +39,7 @@ export interface BuildAppOptions {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
 
@@ -41,12 +49,17 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   authPlugin(app, { clientId, clientSecret });
   app.register(formbody);
   app.decorate("events", createEventBus(db));
+  app.decorate("cti", createCti(db, app.events, { ...DEFAULT_CTI_OPTIONS, ...cti }));
+  app.addHook("onClose", async () => app.cti.close());
 
   app.register(healthRoutes);
   app.register(uaaRoutes);
   app.register(crmRoutes);
   app.register(configRoutes);
   app.register(eventRoutes);
+  app.register(ctiRoutes);
+  app.register(workbenchRoutes);
+  if (simulatorControl) app.register(ctiSimulatorRoutes);
 
   return app;
 }

@@ -14,6 +14,12 @@ export interface Settings {
   clientId: string;
   clientSecret: string;
   logLevel: string;
+  /** CTI_ACW_SECONDS: the after-call work period. */
+  acwSeconds: number;
+  /** SIMULATOR_CONTROL=1: the CTI simulator's control routes (tests, demos). */
+  simulatorControl: boolean;
+  /** CTI_SIMULATED_TRAFFIC=1: inbound calls arrive on their own for ready agents (demos). */
+  simulatedTraffic: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -29,5 +35,8 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     clientId: env.UPSTREAM_CLIENT_ID || DEFAULT_CLIENT_ID,
     clientSecret: env.UPSTREAM_CLIENT_SECRET || DEFAULT_CLIENT_SECRET,
     logLevel: env.LOG_LEVEL || "warn",
+    acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
+    simulatorControl: env.SIMULATOR_CONTROL === "1",
+    simulatedTraffic: env.CTI_SIMULATED_TRAFFIC === "1",
   };
 }

@@ -167,6 +167,66 @@ export interface AgentEventsTable {
   created_at: Timestamp;
 }
 
+export interface CrmContactsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  phone: string;
+  gender: Defaulted<number>;
+  company: string | null;
+  address: string | null;
+  remark: string | null;
+  tags: Json<string[]>;
+  created_at: Timestamp;
+}
+
+export interface RobotFlowsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  service_script: Json<Array<{ title: string; content: string }>>;
+  created_at: Timestamp;
+}
+
+export interface KnowledgeNodesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  group_name: string;
+  title: string;
+  content: string;
+  state: Defaulted<number>;
+  usage_count: Defaulted<number>;
+  created_at: Timestamp;
+}
+
+export interface WorkOrderRecordsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  number: string;
+  title: string;
+  content: Defaulted<string>;
+  follow_state: Defaulted<number>;
+  cti_call_id: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface BusinessRecordsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  cti_call_id: string;
+  phone: string;
+  agent_user_id: number | null;
+  call_result: number;
+  intent: string | null;
+  remark: Defaulted<string>;
+  fields: Json<Record<string, string>>;
+  work_order_id: number | null;
+  idempotency_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -177,6 +237,11 @@ export interface Database {
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;
   agent_events: AgentEventsTable;
+  crm_contacts: CrmContactsTable;
+  robot_flows: RobotFlowsTable;
+  knowledge_nodes: KnowledgeNodesTable;
+  work_order_records: WorkOrderRecordsTable;
+  business_records: BusinessRecordsTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;
