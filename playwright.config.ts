@@ -49,6 +49,9 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
       COOKIE_SECURE: "1",
+      // The CTI simulator's control routes, so tests drive calls step by step (decision 005).
+      SIMULATOR_CONTROL: "1",
+      CTI_ACW_SECONDS: "15",
     },
   },
 });

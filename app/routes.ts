@@ -19,6 +19,7 @@ export default [
   route("health", "routes/health.ts"),
   // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
   route("workBench/events", "routes/work-bench/events.ts"),
+  route("workBench/phone", "routes/work-bench/phone.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
 
   layout("routes/shell/route.tsx", [
