@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CALL_RESULTS, codesOf, INTENT_LABELS } from "./codes";
-import { envelope, page } from "./envelope";
+import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
  * The workbench calls of spec §7 that the voice workbench owns (endpoints.md "V"), across the
@@ -44,6 +44,17 @@ export const BusinessRecordSchema = z.object({
 });
 export type BusinessRecord = z.infer<typeof BusinessRecordSchema>;
 export const BusinessRecordResponseSchema = envelope(BusinessRecordSchema);
+
+/**
+ * GET /config/business/record/list — business records of inbound calls (incoming/businessRecord;
+ * path decided here, decision 005): an agent's own, everyone's for supervisors and administrators.
+ */
+export const BusinessRecordFilterSchema = PaginationSchema.extend({
+  phone: z.string().trim().max(20).optional(),
+  callResult: z.coerce.number().int().min(0).max(2).optional(),
+});
+export type BusinessRecordFilter = z.infer<typeof BusinessRecordFilterSchema>;
+export const BusinessRecordPageResponseSchema = envelope(page(BusinessRecordSchema));
 
 /** GET /config/workorder/record/info/{id} */
 export const WorkOrderInfoSchema = z.object({

@@ -1,5 +1,6 @@
 import {
   AutoAnswerResponseSchema,
+  BusinessRecordPageResponseSchema,
   BusinessRecordResponseSchema,
   CampaignStateResponseSchema,
   ContactsByPhoneResponseSchema,
@@ -8,6 +9,7 @@ import {
   NeedCallResponseSchema,
   SatisfactionTodayResponseSchema,
   WorkOrderInfoResponseSchema,
+  type BusinessRecordFilter,
   type ConclusionRequest,
 } from "../../contracts/workbench";
 import { call, requireData, type Caller } from "./upstream.server";
@@ -74,4 +76,10 @@ export async function createWorkOrderForCall(caller: Caller, input: { ctiCallId:
 export async function setAutoAnswer(caller: Caller, autoAnswer: boolean) {
   const answer = await call({ method: "PUT", path: "/config/agent/auto/answer", json: { autoAnswer }, schema: AutoAnswerResponseSchema, what: "设置自动接听", caller });
   return requireData(answer, "设置自动接听").autoAnswer;
+}
+
+/** GET /config/business/record/list — business records of inbound calls (incoming/businessRecord). */
+export async function listInboundBusinessRecords(caller: Caller, filter: BusinessRecordFilter) {
+  const answer = await call({ path: "/config/business/record/list", query: filter, schema: BusinessRecordPageResponseSchema, what: "获取呼入业务记录", caller });
+  return requireData(answer, "获取呼入业务记录");
 }

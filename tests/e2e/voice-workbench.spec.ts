@@ -143,3 +143,23 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await page.getByRole("tab", { name: "今日通话" }).click();
   await expect(page.getByRole("table", { name: "今日通话" })).toContainText("未接通");
 });
+
+test("inbound business records list the agent's saved results, filtered in the URL @nojs", async ({ page }) => {
+  await signIn(page, "agent");
+  await page.goto("/incoming/businessRecord");
+  await expect(page.getByRole("heading", { name: "呼入业务记录" })).toBeVisible();
+  const table = page.getByRole("table", { name: "呼入业务记录" });
+  const seeded = table.getByRole("row").filter({ hasText: "客户对手续费有疑问，已建工单跟进" });
+  await expect(seeded).toContainText("138****8000");
+  await expect(seeded).toContainText("处理失败");
+  await expect(seeded).toContainText("询问费用");
+
+  await page.getByLabel("通话结果").selectOption({ label: "处理成功" });
+  await page.getByLabel("客户电话").fill("13912345678");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/callResult=1/);
+  await expect(table).toContainText("暂无数据");
+
+  await page.goto("/incoming/businessRecord?pageNo=abc");
+  await expect(page.getByText("查询条件不正确，请检查后重试")).toBeVisible();
+});

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { TodayCall } from "../../contracts/cti";
-import type { BusinessRecord, ConclusionRequest, Contact, WorkOrderInfo } from "../../contracts/workbench";
+import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "../../contracts/workbench";
 import type { Db } from "../db";
 
 /** Repositories of the voice workbench: every read and write scoped to the caller's tenant. */
@@ -66,6 +66,34 @@ function businessRecords(db: Db, tenantId: number) {
     .leftJoin("users as u", "u.id", "b.agent_user_id")
     .select(businessRecordColumns)
     .where("b.tenant_id", "=", tenantId);
+}
+
+/** Business records of inbound calls, newest first; `agentUserId` limits them to one agent's. */
+export async function listInboundBusinessRecords(
+  db: Db,
+  tenantId: number,
+  filter: BusinessRecordFilter & { agentUserId?: number },
+): Promise<{ list: BusinessRecord[]; total: number }> {
+  let query = db
+    .selectFrom("business_records as b")
+    .innerJoin("call_records as r", (join) => join.onRef("r.cti_call_id", "=", "b.cti_call_id").onRef("r.tenant_id", "=", "b.tenant_id"))
+    .where("b.tenant_id", "=", tenantId)
+    .where("r.direction", "=", "inbound");
+  if (filter.agentUserId !== undefined) query = query.where("b.agent_user_id", "=", filter.agentUserId);
+  if (filter.phone) query = query.where("b.phone", "=", filter.phone);
+  if (filter.callResult !== undefined) query = query.where("b.call_result", "=", filter.callResult);
+  const [rows, count] = await Promise.all([
+    query
+      .leftJoin("users as u", "u.id", "b.agent_user_id")
+      .select(businessRecordColumns)
+      .orderBy("b.created_at", "desc")
+      .orderBy("b.id", "desc")
+      .limit(filter.pageSize)
+      .offset((filter.pageNo - 1) * filter.pageSize)
+      .execute(),
+    query.select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(toBusinessRecord), total: Number(count.n) };
 }
 
 export async function findBusinessRecord(db: Db, tenantId: number, ctiCallId: string): Promise<BusinessRecord | undefined> {

@@ -165,6 +165,15 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await api("agent", "PUT", "/config/agent/auto/answer", { autoAnswer: false });
   });
 
+  it("lists business records of inbound calls, per tenant, an agent's own", async () => {
+    const remarks = async (who: string, query = "") =>
+      (await api(who, "GET", `/config/business/record/list${query}`)).json().data.list.map((r: { remark: string }) => r.remark);
+    expect(await remarks("agent")).toContain("客户对手续费有疑问，已建工单跟进");
+    expect(await remarks("agent", "?callResult=1&phone=13800138000")).not.toContain("客户对手续费有疑问，已建工单跟进");
+    expect(await remarks("other-admin")).not.toContain("客户对手续费有疑问，已建工单跟进");
+    expect((await api("agent", "GET", "/config/business/record/list?pageSize=7")).statusCode).toBe(400);
+  });
+
   it("has no simulator control routes unless SIMULATOR_CONTROL=1", async () => {
     expect((await api("admin", "POST", "/cti/simulator/offer", { phone: "13800138000" })).statusCode).toBe(404);
   });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import {
   AutoAnswerRequestSchema,
+  BusinessRecordFilterSchema,
   ConclusionRequestSchema,
   WorkOrderCallRequestSchema,
   type BusinessRecord,
@@ -16,6 +17,7 @@ import {
   findFlow,
   findWorkOrder,
   linkWorkOrder,
+  listInboundBusinessRecords,
   listDialogs,
   satisfactionToday,
   saveConclusion,
@@ -45,6 +47,13 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
     const flow = await findFlow(app.db, user.tenantId, id);
     if (!flow) throw new HttpError(404, "流程不存在");
     return ok({ flowId: flow.id, flowName: flow.name, steps: flow.service_script });
+  });
+
+  app.get("/config/business/record/list", async (request) => {
+    const user = requireUser(request);
+    const filter = parseBody(BusinessRecordFilterSchema, request.query);
+    const own = user.role === "agent" ? { agentUserId: user.id } : {};
+    return ok<{ list: BusinessRecord[]; total: number }>(await listInboundBusinessRecords(app.db, user.tenantId, { ...filter, ...own }));
   });
 
   app.get("/config/business/record/:prevCtiCallId", async (request) => {

@@ -17,6 +17,7 @@ export async function seedWorkbench(db: Db): Promise<void> {
       .select("id")
       .where("tenant_id", "=", tenant.id)
       .where("agent_id", "is not", null)
+      .where("work_type", "=", 1)
       .orderBy("id", "desc")
       .executeTakeFirstOrThrow();
     await db

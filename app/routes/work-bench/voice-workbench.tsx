@@ -20,6 +20,7 @@ import { createOutbox, OUTBOX_STATE_LABELS, type ConclusionDraft, type Outbox, t
 import { softphone, SOFTPHONE_SCRIPTS } from "../../lib/softphone";
 import { STREAM_STATUS_LABELS, useEventStream } from "../../lib/use-event-stream";
 import { useNonce } from "../../lib/nonce";
+import { maskPhone } from "../../lib/phone";
 import type { loadWorkbench } from "./workbench.server";
 
 type Data = Awaited<ReturnType<typeof loadWorkbench>>;
@@ -32,8 +33,6 @@ const TABS = [
   { key: "knowledge", label: "知识库" },
 ] as const;
 
-/** Spec §9: mainland mobile numbers keep the first 3 and last 4 digits. */
-const maskPhone = (phone: string) => phone.replace(/^((?:\+86|0086)?1\d{2})\d{4}(\d{4})$/, "$1****$2");
 const seconds = (ms: number) => `${Math.floor(ms / 60_000)}分${Math.round((ms % 60_000) / 1000)}秒`;
 
 /** Sends one queued conclusion through the SDK and says whether to retry. */
