@@ -49,7 +49,6 @@ export type AgentCommand =
 export type CommandType = AgentCommand["type"];
 
 const IDLE: AgentStateCode[] = ["READY", "NOT_READY", "ACW"];
-const IN_CALL: AgentStateCode[] = ["TALKING", "HOLD"];
 
 /** Which commands each state accepts. */
 const ACCEPTS: Record<AgentStateCode, CommandType[]> = {
@@ -125,7 +124,6 @@ export function transition(current: AgentStatus, command: AgentCommand, now: num
   }
 }
 
-export const isInCall = (state: AgentStateCode) => IN_CALL.includes(state);
 export const isIdle = (state: AgentStateCode) => IDLE.includes(state);
 
 export type RoutingStrategy = "longestIdle" | "roundRobin";

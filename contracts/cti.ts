@@ -106,5 +106,4 @@ export const SimulatedOfferSchema = z.object({
   workOrderId: z.number().int().optional(),
   transcript: z.array(AsrEntrySchema).optional(),
 });
-export const SimulatedOfferResponseSchema = envelope(z.object({ ctiCallId: z.string(), offeredTo: z.string().nullable() }));
 export const DIAL_OUTCOME_CODES = codesOf(DIAL_OUTCOMES) as ["ANSWER", "NO_ANSWER", "BUSY"];

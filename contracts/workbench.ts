@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CALL_RESULTS, codesOf, INTENT_LABELS } from "./codes";
+import { AsrEntrySchema } from "./cti";
 import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
@@ -86,15 +87,8 @@ export const SatisfactionTodayResponseSchema = envelope(
   z.object({ calls: z.number().int().nonnegative(), rated: z.number().int().nonnegative(), satisfied: z.number().int().nonnegative() }),
 );
 
-/** GET /contact/campaign/dialog/list?ctiCallId= — the dialogue lines of a finished call. */
-export const DialogLineSchema = z.object({
-  segmentId: z.number().int(),
-  thisRole: z.number().int(),
-  nluResult: z.string().nullable(),
-  dialogContent: z.string(),
-  gender: z.number().int(),
-});
-export const DialogListResponseSchema = envelope(page(DialogLineSchema));
+/** GET /contact/campaign/dialog/list?ctiCallId= — the dialogue lines of a finished call, as ASR entries. */
+export const DialogListResponseSchema = envelope(page(AsrEntrySchema));
 
 /** Business fields the conclusion form carries besides result, intent and remark (ours). */
 export const BUSINESS_FIELDS = [

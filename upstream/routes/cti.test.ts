@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
-import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema } from "../../contracts/workbench";
+import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "../../contracts/workbench";
 import { UserAuthResponseSchema } from "../../contracts/uaa";
 import { DEMO_CALLER } from "../seed/workbench";
 import type { PreparedPlatform } from "../testing";
@@ -82,6 +82,9 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
       { content: "您好，这里是分期回访", this_role: 1 },
       { content: "手续费怎么算", this_role: 3 },
     ]);
+    const dialogs = DialogListResponseSchema.parse((await api("agent", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json()).data!;
+    expect(dialogs.list.map((line) => line.dialogContent)).toEqual(["您好，这里是分期回访", "手续费怎么算"]);
+    expect((await api("other-admin", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json().data.total).toBe(0);
     const today = await api("agent", "GET", "/cti/api/agent/calls/today");
     expect(today.json().data.list[0]).toMatchObject({ ctiCallId: call.ctiCallId, isAnswer: 1, conclusion: null });
 
