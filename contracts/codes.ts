@@ -227,3 +227,10 @@ export const DIAL_OUTCOMES: CodeTable<string> = [
   { code: "NO_ANSWER", label: "无人接听", tone: "warning" },
   { code: "BUSY", label: "用户忙", tone: "danger" },
 ];
+
+/** Where a call on the phone bar came from (ours): inbound, a manual dial, or a robot hand-off. */
+export const CALL_ORIGIN_LABELS: CodeTable<string> = [
+  { code: "inbound", label: "呼入" },
+  { code: "manual", label: "外呼" },
+  { code: "handoff", label: "机器人转人工" },
+];
