@@ -217,7 +217,8 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
   }
 
   async function answerCall(agent: Agent, call: Call): Promise<void> {
-    call.answeredAt = Date.now();
+    // The customer was connected at the first answer; a transferred call keeps that time.
+    call.answeredAt ??= Date.now();
     await apply(agent, { type: "answer" });
   }
 
@@ -260,11 +261,12 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
     const endedAt = Date.now();
     const tenant = tenantOf(call.tenantId);
     tenant.waiting = tenant.waiting.filter((id) => id !== call.ctiCallId);
+    // The record first: the agent's screen reloads its call history as soon as the state changes.
+    await writeRecord(db, call, { endedAt, hangupParty, outcome });
     const agent = call.agentUserId === null ? undefined : tenant.agents.get(call.agentUserId);
     if (agent && agent.status.callId === call.ctiCallId) {
       await apply(agent, { type: agent.status.state === "RINGING" ? "drop" : "end" });
     }
-    await writeRecord(db, call, { endedAt, hangupParty, outcome });
   }
 
   return {
@@ -335,11 +337,9 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
           throw new HttpError(400, "目标坐席不在就绪状态");
         }
         await apply(agent, { type: "end" });
-        call.answeredAt = null;
         await offerTo(colleague, call);
       } else {
         await apply(agent, { type: "end" });
-        call.answeredAt = null;
         call.agentUserId = null;
         call.queueName = target.to;
         tenant.waiting.push(call.ctiCallId);

@@ -126,6 +126,36 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(answered.call!.origin).toBe("manual");
   });
 
+  it("routes to the agent idle longest, and transfers to a colleague or back to the queue", async () => {
+    for (const who of ["admin", "agent"]) {
+      await phone(who, "POST", "/cti/api/agent/state", { command: "signIn" }).catch(() => undefined);
+      await api(who, "POST", "/cti/api/agent/state", { command: "notReady", reason: "MEETING" });
+    }
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "ready" });
+    await new Promise((r) => setTimeout(r, 5));
+    await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
+    expect((await phone("admin", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId); // ready longer
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    await phone("admin", "POST", "/cti/api/call/answer");
+
+    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
+    expect(transferred.agent.state).toBe("ACW");
+    expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);
+    await phone("agent", "POST", "/cti/api/call/answer");
+    await until(async () => (await cti().status({ id: users.admin.id, tenantId: users.admin.tenantId })).agent.state === "READY", "the admin's after-call work");
+    // Back to the queue: the only ready agent (admin) gets it.
+    await phone("agent", "POST", "/cti/api/call/transfer", { target: "queue", to: "demo-voice" });
+    expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("RINGING");
+    await cti().customerHangup(users.agent.tenantId, call.ctiCallId);
+    expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    const record = await platform.db.selectFrom("call_records").select(["agent_user_id", "hangup_party", "is_answer"]).where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    expect(record).toEqual({ agent_user_id: users.admin.id, hangup_party: 2, is_answer: 1 });
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
+  });
+
   it("refuses what the agent's state does not allow, in Chinese", async () => {
     const response = await api("agent", "POST", "/cti/api/call/answer");
     expect(response.statusCode).toBe(400);
