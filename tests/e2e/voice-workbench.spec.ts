@@ -142,6 +142,12 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(agentState(page)).toContainText("未就绪", { timeout: 10_000 });
   await page.getByRole("tab", { name: "今日通话" }).click();
   await expect(page.getByRole("table", { name: "今日通话" })).toContainText("未接通");
+
+  // Knowledge lookup from the workbench.
+  await page.getByRole("tab", { name: "知识库" }).click();
+  await page.getByLabel("关键词").fill("手续费");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page.getByRole("region", { name: "知识库查询" })).toContainText("分期手续费标准");
 });
 
 test("inbound business records list the agent's saved results, filtered in the URL @nojs", async ({ page }) => {
