@@ -22,7 +22,7 @@ const TABS = [
   { key: "knowledge", label: "知识库" },
 ] as const;
 
-
+/** The voice workbench (workBench, workBench/ty): phone bar, screen pop, conclusion, panels. */
 export function VoiceWorkbench({ title }: { title: string }) {
   const data = useLoaderData<WorkbenchData>();
   const csrf = useAuthenticityToken();
