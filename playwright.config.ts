@@ -49,9 +49,10 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
       COOKIE_SECURE: "1",
-      // The dialer only moves when a test drives its clock (POST /outbound/simulator/tick).
+      // Simulators move only when a test drives them: the dialer's clock, the CTI's calls.
       DIALER_SPEED: "0",
       SIMULATOR_CONTROL: "1",
+      CTI_ACW_SECONDS: "15",
     },
   },
 });

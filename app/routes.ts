@@ -23,6 +23,7 @@ export default [
   route("health", "routes/health.ts"),
   // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
   route("workBench/events", "routes/work-bench/events.ts"),
+  route("workBench/phone", "routes/work-bench/phone.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),

@@ -220,3 +220,39 @@ export const SKIP_REASONS: CodeTable<string> = [
   { code: "DUPLICATE", label: "重复客户" },
   { code: "OTHER", label: "其他原因" },
 ];
+
+/**
+ * Agent states of the phone bar (spec §4: "not shown"; ours). Codes are what the platform stores
+ * in users.agent_state and sends in cti.* events.
+ */
+export const AGENT_STATES: CodeTable<string> = [
+  { code: "SIGNED_OUT", label: "已签出", tone: "none" },
+  { code: "READY", label: "就绪", tone: "success" },
+  { code: "NOT_READY", label: "未就绪", tone: "warning" },
+  { code: "RINGING", label: "振铃中", tone: "info" },
+  { code: "TALKING", label: "通话中", tone: "success" },
+  { code: "HOLD", label: "保持中", tone: "warning" },
+  { code: "ACW", label: "话后整理", tone: "info" },
+];
+
+/** Reasons an agent gives for not being ready (the issue names these four). */
+export const NOT_READY_REASONS: CodeTable<string> = [
+  { code: "BREAK", label: "小休" },
+  { code: "TRAINING", label: "培训" },
+  { code: "MEETING", label: "会议" },
+  { code: "MEAL", label: "用餐" },
+];
+
+/** Outcomes of a manual dial on the simulated network (ours): answered, no answer, busy. */
+export const DIAL_OUTCOMES: CodeTable<string> = [
+  { code: "ANSWER", label: "已接听", tone: "success" },
+  { code: "NO_ANSWER", label: "无人接听", tone: "warning" },
+  { code: "BUSY", label: "用户忙", tone: "danger" },
+];
+
+/** Where a call on the phone bar came from (ours): inbound, a manual dial, or a robot hand-off. */
+export const CALL_ORIGIN_LABELS: CodeTable<string> = [
+  { code: "inbound", label: "呼入" },
+  { code: "manual", label: "外呼" },
+  { code: "handoff", label: "机器人转人工" },
+];

@@ -1,6 +1,7 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "./db";
+import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "./cti/service";
 import { createEventBus, type EventBus } from "./events/bus";
 import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
@@ -8,6 +9,7 @@ import { errorsPlugin } from "./plugins/errors";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
 import { crmRoutes } from "./routes/crm";
+import { ctiRoutes, ctiSimulatorRoutes } from "./routes/cti";
 import { eventRoutes } from "./routes/events";
 import { healthRoutes } from "./routes/health";
 import { recordsRoutes } from "./routes/records";
@@ -17,11 +19,14 @@ import { outboundRoutes } from "./routes/outbound";
 import { contactTraceRoutes } from "./routes/contact-trace";
 import { fileUploadRoutes } from "./routes/file-upload";
 import { Dialer } from "./simulators/dialer";
+import { workbenchRoutes } from "./routes/workbench";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** Real-time events per user: services publish, the event stream route delivers. */
     events: EventBus;
+    /** Agents' phones and calls (cti/service.ts); the dialer hands robot calls over through it. */
+    cti: Cti;
   }
 }
 
@@ -31,7 +36,8 @@ export interface BuildAppOptions {
   clientId: string;
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
-  /** Registers POST /outbound/simulator/tick (end-to-end tests drive the dialer's clock). */
+  cti?: Partial<CtiOptions>;
+  /** Registers the simulators' control routes (the dialer's clock, the CTI's calls): SIMULATOR_CONTROL=1, tests only. */
   simulatorControl?: boolean;
 }
 
@@ -47,7 +53,7 @@ declare module "fastify" {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false, simulatorControl = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
 
@@ -59,6 +65,8 @@ export function buildApp({ db, clientId, clientSecret, logger = false, simulator
   app.decorate("events", createEventBus(db));
   app.decorate("dialer", new Dialer(db));
   app.addHook("onClose", async () => app.dialer.stop());
+  app.decorate("cti", createCti(db, app.events, { ...DEFAULT_CTI_OPTIONS, ...cti }));
+  app.addHook("onClose", async () => app.cti.close());
 
   app.register(healthRoutes);
   app.register(uaaRoutes);
@@ -71,6 +79,9 @@ export function buildApp({ db, clientId, clientSecret, logger = false, simulator
   app.register(outboundRoutes, { simulatorControl });
   app.register(contactTraceRoutes);
   app.register(fileUploadRoutes);
+  app.register(ctiRoutes);
+  app.register(workbenchRoutes);
+  if (simulatorControl) app.register(ctiSimulatorRoutes);
 
   return app;
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { buildApp } from "./app";
 import { openDatabase } from "./db";
 import { migrateToLatest } from "./db/migrate";
+import { startSimulatedTraffic } from "./cti/traffic";
 import { seedDemo } from "./seed/demo";
 import { readSettings } from "./settings";
 
@@ -30,9 +31,11 @@ const app = buildApp({
   clientId: settings.clientId,
   clientSecret: settings.clientSecret,
   logger: { level: settings.logLevel },
+  cti: { acwMs: settings.acwSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
 });
 app.dialer.start({ speed: settings.dialerSpeed });
+if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
 // Events are replayable for an hour; older ones go.
 const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);

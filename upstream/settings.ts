@@ -18,6 +18,10 @@ export interface Settings {
   dialerSpeed: number;
   /** SIMULATOR_CONTROL=1 exposes the dialer's clock to end-to-end tests; never in production. */
   simulatorControl: boolean;
+  /** CTI_ACW_SECONDS: the after-call work period. */
+  acwSeconds: number;
+  /** CTI_SIMULATED_TRAFFIC=1: inbound calls arrive on their own for ready agents (demos). */
+  simulatedTraffic: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -35,5 +39,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     logLevel: env.LOG_LEVEL || "warn",
     dialerSpeed: Math.max(0, Number(env.DIALER_SPEED ?? 1) || 0),
     simulatorControl: env.SIMULATOR_CONTROL === "1",
+    acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
+    simulatedTraffic: env.CTI_SIMULATED_TRAFFIC === "1",
   };
 }

@@ -64,7 +64,12 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Ag
       }
     }, 5_000);
     const online = () => open();
-    const offline = () => setStatus("offline");
+    // Offline, nothing arrives: close the stream now rather than trust a half-dead connection;
+    // coming back online reopens it after the last event seen, so the gap is replayed.
+    const offline = () => {
+      source?.close();
+      setStatus("offline");
+    };
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
     open();

@@ -5,6 +5,7 @@ import * as m002 from "./migrations/002-calls-core";
 import * as m003 from "./migrations/003-agent-events";
 import * as m010 from "./migrations/010-call-records-read";
 import * as m020 from "./migrations/020-outbound";
+import * as m030 from "./migrations/030-workbench";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   "003-agent-events": m003,
   "010-call-records-read": m010,
   "020-outbound": m020,
+  "030-workbench": m030,
 };
 
 function migrator(db: Db): Migrator {

@@ -180,6 +180,66 @@ export interface FlowParamsTable {
   variable: string;
 }
 
+export interface CrmContactsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  phone: string;
+  gender: Defaulted<number>;
+  company: string | null;
+  address: string | null;
+  remark: string | null;
+  tags: Json<string[]>;
+  created_at: Timestamp;
+}
+
+export interface RobotFlowsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  service_script: Json<Array<{ title: string; content: string }>>;
+  created_at: Timestamp;
+}
+
+export interface KnowledgeNodesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  group_name: string;
+  title: string;
+  content: string;
+  state: Defaulted<number>;
+  usage_count: Defaulted<number>;
+  created_at: Timestamp;
+}
+
+export interface WorkOrderRecordsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  number: string;
+  title: string;
+  content: Defaulted<string>;
+  follow_state: Defaulted<number>;
+  cti_call_id: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface BusinessRecordsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  cti_call_id: string;
+  phone: string;
+  agent_user_id: number | null;
+  call_result: number;
+  intent: string | null;
+  remark: Defaulted<string>;
+  fields: Json<Record<string, string>>;
+  work_order_id: number | null;
+  idempotency_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -197,6 +257,11 @@ export interface Database {
   contact_import_errors: ContactImportErrorsTable;
   blacklist: BlacklistTable;
   trans_templates: TransTemplatesTable;
+  crm_contacts: CrmContactsTable;
+  robot_flows: RobotFlowsTable;
+  knowledge_nodes: KnowledgeNodesTable;
+  work_order_records: WorkOrderRecordsTable;
+  business_records: BusinessRecordsTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */

@@ -6,6 +6,7 @@ import { hasAnyTenant, insertTenant } from "../repositories/tenants";
 import { insertUser } from "../repositories/users";
 import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
+import { seedWorkbench } from "./workbench";
 
 /** Every demo account's password (design §8). */
 export const DEMO_PASSWORD = "Switchboard@2026";
@@ -64,6 +65,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     }
     await seedCallRecords(trx);
     await seedOutbound(trx);
+    await seedWorkbench(trx);
     return true;
   });
 }

@@ -1,20 +1,24 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
+import { PHONE_BAR_STYLESHEET } from "../../lib/softphone";
+import { VoiceWorkbench } from "./voice-workbench";
+import { loadWorkbench } from "./workbench.server";
 
 const title = SCREEN_TITLES["/workBench"];
-export const handle: RouteHandle = { title };
+export const handle: RouteHandle = { title, hydrate: true };
+
+/** The phone bar's stylesheet; its SDK scripts are rendered by the workbench itself. */
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: PHONE_BAR_STYLESHEET }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  return loadWorkbench(await requireAccess(request));
 }
 
 export default function Page() {
-  return <Screen title={title} />;
+  return <VoiceWorkbench title={title} />;
 }
 
 export function ErrorBoundary() {

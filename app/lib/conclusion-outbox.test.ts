@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { backoffMs, createOutbox, type ConclusionDraft, type SendResult } from "./conclusion-outbox";
+
+function memoryStorage() {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+  };
+}
+
+const draft: ConclusionDraft = { ctiCallId: "cti-1", phone: "13800138000", callResult: "1", intent: "CONFIRM", remark: "ok", fields: {} };
+
+function setup(answers: SendResult[], storage = memoryStorage()) {
+  let clock = 1_000;
+  let keys = 0;
+  const sent: string[] = [];
+  const outbox = createOutbox({
+    storage,
+    newKey: () => `key-${++keys}`,
+    now: () => clock,
+    send: async (item) => {
+      sent.push(item.key);
+      return answers.shift() ?? { kind: "saved" };
+    },
+  });
+  return { outbox, storage, sent, tick: (ms: number) => (clock += ms) };
+}
+
+describe("conclusion outbox", () => {
+  it("keeps retrying with the same idempotency key until saved, backing off between tries", async () => {
+    const { outbox, sent, tick } = setup([
+      { kind: "retry", message: "网络已断开" },
+      { kind: "retry", message: "网络已断开" },
+    ]);
+    outbox.submit(draft);
+    await outbox.flush();
+    expect(outbox.items()[0]).toMatchObject({ state: "pending", attempts: 1, error: "网络已断开" });
+    await outbox.flush(); // not due yet
+    expect(sent).toHaveLength(1);
+    tick(backoffMs(1));
+    await outbox.flush();
+    expect(outbox.items()[0]).toMatchObject({ state: "pending", attempts: 2 });
+    await outbox.flush(true); // the network is back: no waiting
+    expect(outbox.items()[0]).toMatchObject({ state: "saved", attempts: 3, error: null });
+    expect(sent).toEqual(["key-1", "key-1", "key-1"]);
+  });
+
+  it("survives a reload: what was queued (even mid-send) is sent by the next page", async () => {
+    const storage = memoryStorage();
+    const first = setup([{ kind: "retry", message: "x" }], storage);
+    first.outbox.submit(draft);
+    // Simulate a reload caught while sending.
+    storage.setItem("sb-conclusion-outbox", JSON.stringify([{ ...first.outbox.items()[0], state: "sending" }]));
+    const second = setup([], storage);
+    expect(second.outbox.items()[0]).toMatchObject({ key: "key-1", state: "pending" });
+    await second.outbox.flush();
+    expect(second.sent).toEqual(["key-1"]);
+    expect(second.outbox.items()[0].state).toBe("saved");
+  });
+
+  it("stops on a refusal and shows why; a corrected submission replaces it", async () => {
+    const { outbox } = setup([{ kind: "refused", message: "请选择通话结果" }]);
+    outbox.submit({ ...draft, callResult: "" });
+    await outbox.flush();
+    expect(outbox.items()).toMatchObject([{ state: "failed", error: "请选择通话结果" }]);
+    outbox.submit(draft);
+    await outbox.flush();
+    expect(outbox.items()).toMatchObject([{ key: "key-2", state: "saved" }]);
+  });
+
+  it("keeps a draft per call, and the call to conclude, until it is submitted", () => {
+    const { outbox } = setup([]);
+    outbox.open({ ctiCallId: "cti-1", phone: draft.phone });
+    expect(outbox.openCall()?.ctiCallId).toBe("cti-1");
+    outbox.saveDraft({ ...draft, remark: "typing" });
+    expect(outbox.loadDraft("cti-1")?.remark).toBe("typing");
+    expect(outbox.loadDraft("cti-2")).toBeNull();
+    outbox.submit(draft);
+    expect(outbox.loadDraft("cti-1")).toBeNull();
+    expect(outbox.openCall()).toBeNull();
+  });
+
+  it("backs off exponentially up to 30 s", () => {
+    expect([1, 2, 3, 6, 10].map(backoffMs)).toEqual([1_000, 2_000, 4_000, 30_000, 30_000]);
+  });
+});

@@ -1,0 +1,186 @@
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "../../../contracts/codes";
+import { DIALABLE_PHONE, type PhoneSnapshot } from "../../../contracts/cti";
+import { maskPhone } from "../../lib/phone";
+import { softphone } from "../../lib/softphone";
+import { STREAM_STATUS_LABELS } from "../../lib/use-event-stream";
+import type { WorkbenchData } from "./types";
+
+function useNow(active: boolean) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+export type Act = (intent: string, fields?: Record<string, unknown>) => Promise<boolean>;
+
+/** The phone bar: state, connection, call control, dialling, transfer and consult, the keypad. */
+export function PhoneBar(props: {
+  phone: PhoneSnapshot;
+  stream: keyof typeof STREAM_STATUS_LABELS;
+  can: Record<"answer" | "hangup" | "ready" | "notReady", boolean>;
+  act: Act;
+  reason: string;
+  setReason: (reason: string) => void;
+  error: string | null;
+  colleagues: WorkbenchData["colleagues"];
+}) {
+  const { phone, stream, can, act, reason, setReason, error } = props;
+  const { agent, call } = phone;
+  const now = useNow(agent.state === "ACW");
+  // The countdown runs on the browser's clock from the period's length, so clock skew does not matter.
+  const acwEnd = useMemo(
+    () => (agent.acwEndsAt ? Date.now() + Date.parse(agent.acwEndsAt) - Date.parse(agent.since) : null),
+    [agent.acwEndsAt, agent.since],
+  );
+  const [dialNumber, setDialNumber] = useState("");
+  const [transferTo, setTransferTo] = useState("");
+  const [showKeypad, setShowKeypad] = useState(false);
+  const shortcuts = { answer: "Alt+A", hangup: "Alt+H", ready: "Alt+R", notReady: "Alt+N" };
+  const inCall = agent.state === "TALKING" || agent.state === "HOLD";
+  const dialValid = DIALABLE_PHONE.test(dialNumber.trim());
+
+  const dial = (event: FormEvent) => {
+    event.preventDefault();
+    if (dialValid) void act("dial", { phone: dialNumber.trim() });
+  };
+  const transfer = (kind: "agent" | "queue") => {
+    if (!transferTo) return;
+    void act("transfer", { target: kind, to: transferTo });
+  };
+
+  return (
+    <section className={`sb-phonebar ${agent.state === "RINGING" ? "sb-ringing" : ""}`} aria-label="电话条">
+      <div className="sb-phonebar-state" role="status" aria-live="polite" data-testid="agent-state">
+        <span className={`sb-phonebar-dot sb-phonebar-dot--${toneOf(AGENT_STATES, agent.state)}`} aria-hidden="true" />
+        <span>{labelOf(AGENT_STATES, agent.state)}</span>
+        {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(NOT_READY_REASONS, agent.reason)}）</span> : null}
+        {agent.state === "ACW" && acwEnd ? <span data-testid="acw-countdown">剩余 {Math.max(0, Math.ceil((acwEnd - now) / 1000))} 秒</span> : null}
+        {agent.muted ? <span>（已静音）</span> : null}
+      </div>
+      {call && agent.state === "RINGING" ? (
+        <span>
+          {call.origin === "manual" ? "正在呼叫" : "来电"} {maskPhone(call.phone)}（{labelOf(CALL_ORIGIN_LABELS, call.origin)}）
+        </span>
+      ) : null}
+      <div className="sb-phonebar-actions">
+        {agent.state === "SIGNED_OUT" ? (
+          <button type="button" className="p-button p-button-sm" onClick={() => act("state", { command: "signIn" })}>
+            签入
+          </button>
+        ) : null}
+        <button type="button" className="p-button p-button-success p-button-sm" disabled={!can.answer} aria-keyshortcuts={shortcuts.answer} onClick={() => act("call", { action: "answer" })}>
+          接听<kbd>{shortcuts.answer}</kbd>
+        </button>
+        <button type="button" className="p-button p-button-danger p-button-sm" disabled={!can.hangup} aria-keyshortcuts={shortcuts.hangup} onClick={() => act("call", { action: "hangup" })}>
+          挂机<kbd>{shortcuts.hangup}</kbd>
+        </button>
+        <button type="button" className="p-button p-button-sm" disabled={!can.ready} aria-keyshortcuts={shortcuts.ready} onClick={() => act("state", { command: "ready" })}>
+          就绪<kbd>{shortcuts.ready}</kbd>
+        </button>
+        <label className="p-sr-only" htmlFor="not-ready-reason">
+          未就绪原因
+        </label>
+        <select id="not-ready-reason" className="p-inputtext p-component p-inputtext-sm" value={reason} onChange={(e) => setReason(e.target.value)}>
+          {NOT_READY_REASONS.map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="p-button p-button-warning p-button-sm" disabled={!can.notReady} aria-keyshortcuts={shortcuts.notReady} onClick={() => act("notReady", { reason })}>
+          未就绪<kbd>{shortcuts.notReady}</kbd>
+        </button>
+        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!inCall} onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}>
+          {agent.state === "HOLD" ? "恢复" : "保持"}
+        </button>
+        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={agent.state !== "TALKING"} onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}>
+          {agent.muted ? "取消静音" : "静音"}
+        </button>
+        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={agent.state !== "TALKING"} aria-expanded={showKeypad} onClick={() => setShowKeypad(!showKeypad)}>
+          拨号盘
+        </button>
+        {agent.state !== "SIGNED_OUT" && !call ? (
+          <button type="button" className="p-button p-button-text p-button-sm" onClick={() => act("state", { command: "signOut" })}>
+            签出
+          </button>
+        ) : null}
+      </div>
+      <div className={`sb-phonebar-link sb-phonebar-link--${stream}`} role="status" data-testid="connection">
+        <span className="sb-phonebar-dot" aria-hidden="true" />
+        {STREAM_STATUS_LABELS[stream]}
+      </div>
+      {showKeypad && agent.state === "TALKING" ? (
+        <div className="sb-keypad" role="group" aria-label="拨号盘">
+          {["1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#"].map((digit) => (
+            <button
+              key={digit}
+              type="button"
+              className="p-button p-button-outlined p-button-sm"
+              onClick={() => {
+                softphone().tone(digit);
+                void act("dtmf", { digits: digit });
+              }}
+            >
+              {digit}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
+        <label htmlFor="dial-number">外呼号码</label>
+        <input
+          id="dial-number"
+          className="p-inputtext p-component p-inputtext-sm"
+          inputMode="tel"
+          value={dialNumber}
+          aria-invalid={dialNumber !== "" && !dialValid}
+          aria-describedby="dial-hint"
+          onChange={(e) => setDialNumber(e.target.value)}
+        />
+        <button type="submit" className="p-button p-button-sm" disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}>
+          呼叫
+        </button>
+        <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
+      </form>
+      {inCall ? (
+        <div className="sb-phonebar-actions">
+          <label htmlFor="transfer-to">转接/咨询目标</label>
+          <select id="transfer-to" className="p-inputtext p-component p-inputtext-sm" value={transferTo} onChange={(e) => setTransferTo(e.target.value)}>
+            <option value="">请选择</option>
+            <optgroup label="坐席">
+              {props.colleagues.map((c) => (
+                <option key={c.agentId} value={c.agentId}>
+                  {c.name}（{labelOf(AGENT_STATES, c.state)}）
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="队列">
+              <option value={agent.queueName}>{agent.queueName}</option>
+            </optgroup>
+          </select>
+          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo} onClick={() => transfer(transferTo === agent.queueName ? "queue" : "agent")}>
+            转接
+          </button>
+          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo || transferTo === agent.queueName} onClick={() => act("consult", { agentId: transferTo })}>
+            咨询
+          </button>
+          {call?.consultAgent ? <span>已咨询：{call.consultAgent}</span> : null}
+        </div>
+      ) : null}
+      <label className="sb-phonebar-actions">
+        <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
+        自动接听
+      </label>
+      {error ? (
+        <p className="sb-phonebar-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { useLoaderData } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useAuthenticityToken } from "remix-utils/csrf/react";
+import { canDo, isIdle } from "../../../contracts/agent-state";
+import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "../../../contracts/cti";
+import type { AgentEvent } from "../../../contracts/events";
+import { useNonce } from "../../lib/nonce";
+import { maskPhone } from "../../lib/phone";
+import { softphone, SOFTPHONE_SCRIPTS } from "../../lib/softphone";
+import { useEventStream } from "../../lib/use-event-stream";
+import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
+import { KnowledgeLookup, TodayCalls } from "./panels";
+import { PhoneBar } from "./phone-bar";
+import { ScreenPop } from "./screen-pop";
+import type { WorkbenchData } from "./types";
+
+type Panels = Pick<WorkbenchData, "pop" | "today" | "satisfaction" | "needCall" | "colleagues">;
+
+const TABS = [
+  { key: "business", label: "业务处理" },
+  { key: "history", label: "今日通话" },
+  { key: "knowledge", label: "知识库" },
+] as const;
+
+/** The voice workbench (workBench, workBench/ty): phone bar, screen pop, conclusion, panels. */
+export function VoiceWorkbench({ title }: { title: string }) {
+  const data = useLoaderData<WorkbenchData>();
+  const csrf = useAuthenticityToken();
+  const nonce = useNonce();
+  const [phone, setPhone] = useState<PhoneSnapshot>(data.phone);
+  const [panels, setPanels] = useState<Panels>(data);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [tab, setTab] = useState<(typeof TABS)[number]["key"]>("business");
+  const [reason, setReason] = useState("BREAK");
+  /** The call whose conclusion is being written: the current one, or the last until it is submitted. */
+  const [formCall, setFormCall] = useState(data.phone.call ? { ctiCallId: data.phone.call.ctiCallId, phone: data.phone.call.phone } : null);
+  // The conclusion form and outbox live in the browser's storage: rendered once hydrated.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => {
+    setHydrated(true);
+  }, []);
+
+  const refresh = useCallback(async () => {
+    const fresh = (await softphone().read()) as (Panels & { phone: PhoneSnapshot }) | null;
+    if (fresh) setPanels(fresh);
+  }, []);
+
+  const onEvent = useCallback((event: AgentEvent) => {
+    if (event.type === CTI_EVENTS.state) {
+      const parsed = PhoneSnapshotSchema.safeParse(event.payload);
+      if (parsed.success) setPhone(parsed.data);
+    } else if (event.type === CTI_EVENTS.asr) {
+      const parsed = AsrEventSchema.safeParse(event.payload);
+      if (parsed.success) setPhone((current) => withAsr(current, parsed.data.ctiCallId, parsed.data.entry));
+    } else if (event.type === CTI_EVENTS.consult) {
+      const parsed = ConsultEventSchema.safeParse(event.payload);
+      if (parsed.success) setNotice(`${parsed.data.fromAgent} 请求咨询（来电 ${maskPhone(parsed.data.phone)}）`);
+    }
+  }, []);
+  const stream = useEventStream("/workBench/events", data.startId, onEvent);
+
+  const state = phone.agent.state;
+  const call = phone.call;
+  useEffect(() => {
+    softphone().configure({ endpoint: "/workBench/phone", csrf });
+  }, [csrf]);
+  // A new call: load its screen pop; keep it as the call to conclude, across reloads too.
+  useEffect(() => {
+    const outbox = sharedOutbox();
+    if (!call) {
+      setFormCall((current) => current ?? outbox.openCall());
+      return;
+    }
+    const opened = { ctiCallId: call.ctiCallId, phone: call.phone };
+    if (!outbox.items().some((i) => i.draft.ctiCallId === call.ctiCallId)) outbox.open(opened);
+    setFormCall((current) => (current?.ctiCallId === call.ctiCallId ? current : opened));
+    if (panels.pop?.ctiCallId !== call.ctiCallId) void refresh();
+  }, [call?.ctiCallId]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A call ended (or never connected): today's calls and satisfaction changed.
+  useEffect(() => {
+    if (isIdle(state)) void refresh();
+  }, [state, refresh]);
+  useEffect(() => {
+    softphone().ring(state === "RINGING" && call?.origin !== "manual");
+    return () => softphone().ring(false);
+  }, [state, call?.origin]);
+
+  const act = useCallback(async (intent: string, fields: Record<string, unknown> = {}) => {
+    setError(null);
+    const answer = await softphone().act(intent, fields);
+    if (!answer.ok) {
+      setError(answer.body?.message ?? (answer.status === 0 ? "网络已断开，操作未发送" : "操作失败"));
+      return false;
+    }
+    const snapshot = PhoneSnapshotSchema.safeParse(answer.body?.phone);
+    if (snapshot.success) setPhone(snapshot.data);
+    return true;
+  }, []);
+
+  const can = {
+    answer: state === "RINGING" && call?.origin !== "manual",
+    hangup: state === "RINGING" || state === "TALKING" || state === "HOLD",
+    ready: canDo(state, "ready"),
+    notReady: canDo(state, "notReady"),
+  };
+  const canRef = useRef(can);
+  canRef.current = can;
+  const reasonRef = useRef(reason);
+  reasonRef.current = reason;
+  useEffect(() => {
+    const onShortcut = (event: Event) => {
+      const action = (event as CustomEvent<{ action: keyof typeof can }>).detail.action;
+      if (!canRef.current[action]) return;
+      if (action === "answer" || action === "hangup") void act("call", { action });
+      else if (action === "ready") void act("state", { command: "ready" });
+      else void act("notReady", { reason: reasonRef.current });
+    };
+    window.addEventListener("softphone:shortcut", onShortcut);
+    return () => window.removeEventListener("softphone:shortcut", onShortcut);
+  }, [act]);
+
+  return (
+    <section className="sb-screen" aria-labelledby="screen-title">
+      {SOFTPHONE_SCRIPTS.map((src) => (
+        <script key={src} src={src} nonce={nonce} suppressHydrationWarning />
+      ))}
+      <header className="sb-screen-header">
+        <h1 id="screen-title">{title}</h1>
+      </header>
+      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} />
+      {notice ? (
+        <p className="p-message p-message-info" role="status">
+          {notice}{" "}
+          <button type="button" className="p-button p-button-text p-button-sm" onClick={() => setNotice(null)}>
+            知道了
+          </button>
+        </p>
+      ) : null}
+      <div className="p-tabview-nav" role="tablist" aria-label="工作台">
+        {TABS.map((t) => (
+          <button key={t.key} type="button" role="tab" id={`tab-${t.key}`} aria-selected={tab === t.key} className={`p-button ${tab === t.key ? "" : "p-button-outlined"} p-button-sm`} onClick={() => setTab(t.key)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-labelledby={`tab-${tab}`} style={{ marginTop: "1rem" }}>
+        {tab === "business" ? (
+          <div className="sb-wb-grid">
+            <div>
+              <ScreenPop phone={phone} pop={panels.pop} />
+            </div>
+            <div>
+              {!hydrated ? null : formCall ? (
+                <ConclusionForm key={formCall.ctiCallId} call={formCall} onSubmitted={() => !call && setFormCall(null)} />
+              ) : (
+                <OutboxPanel />
+              )}
+              <section className="sb-wb-card" aria-label="今日概况">
+                <h2>今日概况</h2>
+                <dl>
+                  <dt>今日通话</dt>
+                  <dd>{panels.satisfaction.calls}</dd>
+                  <dt>满意度</dt>
+                  <dd>{panels.satisfaction.rated ? `${Math.round((panels.satisfaction.satisfied / panels.satisfaction.rated) * 100)}%（${panels.satisfaction.rated}条评价）` : "暂无评价"}</dd>
+                  <dt>待外呼</dt>
+                  <dd>{panels.needCall}</dd>
+                </dl>
+              </section>
+            </div>
+          </div>
+        ) : tab === "history" ? (
+          <TodayCalls calls={panels.today} />
+        ) : (
+          <KnowledgeLookup />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function withAsr(phone: PhoneSnapshot, ctiCallId: string, entry: AsrEntry): PhoneSnapshot {
+  if (!phone.call || phone.call.ctiCallId !== ctiCallId || phone.call.transcript.some((l) => l.segmentId === entry.segmentId)) return phone;
+  return { ...phone, call: { ...phone.call, transcript: [...phone.call.transcript, entry] } };
+}

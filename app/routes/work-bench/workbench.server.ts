@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { CALL_ACTIONS, ConsultRequestSchema, DialRequestSchema, DtmfRequestSchema, TransferRequestSchema, type PhoneCall } from "../../../contracts/cti";
+import { ConclusionRequestSchema } from "../../../contracts/workbench";
+import type { Access } from "../../access.server";
+import * as cti from "../../services/cti.server";
+import { getRealtimeStart } from "../../services/events.server";
+import { isUpstreamError, type Caller } from "../../services/upstream.server";
+import * as workbench from "../../services/workbench.server";
+
+/** Everything the screen pop shows for a call: who is calling, the script, what happened before. */
+export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {
+  if (!call) return null;
+  const [contacts, flow, previous, campaign] = await Promise.all([
+    workbench.findContactsByPhone(caller, call.phone),
+    call.flowId ? workbench.getFlowService(caller, call.flowId) : null,
+    call.prevCtiCallId ? workbench.getBusinessRecord(caller, call.prevCtiCallId) : null,
+    call.campaignId ? workbench.getCampaignState(caller, call.campaignId) : null,
+  ]);
+  const workOrderId = call.workOrderId ?? previous?.workOrderId ?? null;
+  const workOrder = workOrderId ? await workbench.getWorkOrder(caller, workOrderId) : null;
+  return { ctiCallId: call.ctiCallId, contact: contacts[0] ?? null, flow, previous, workOrder, campaign };
+}
+export type ScreenPop = Awaited<ReturnType<typeof loadScreenPop>>;
+
+/** The side panels that change after each call: today's calls, satisfaction, colleagues. */
+async function loadPanels(caller: Caller) {
+  const [today, satisfaction, needCall, colleagues] = await Promise.all([
+    cti.listTodayCalls(caller),
+    workbench.getSatisfactionToday(caller),
+    workbench.countNeedCall(caller),
+    cti.listColleagues(caller),
+  ]);
+  return { today: today.list, satisfaction, needCall, colleagues };
+}
+
+/** The page: where the event stream starts, the phone as it is now, its call's screen pop, the panels. */
+export async function loadWorkbench(access: Access) {
+  // The stream's start is read first, so nothing that happens while the rest loads is missed.
+  const startId = await getRealtimeStart(access.caller);
+  const phone = await cti.getPhone(access.caller);
+  const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
+  return { startId, phone, pop, ...panels, agentName: access.user.realName ?? access.user.userName };
+}
+
+/** GET /workBench/phone: the screen pop and panels again (a new call), or a knowledge search. */
+export async function readPhone(access: Access, url: URL) {
+  const keyword = url.searchParams.get("keyword");
+  if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
+  const phone = await cti.getPhone(access.caller);
+  const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
+  return { phone, pop, ...panels };
+}
+
+const json = (value: string) => {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+const ActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("state"), command: z.enum(["signIn", "ready", "signOut"]) }),
+  z.object({ intent: z.literal("notReady"), reason: z.string() }),
+  z.object({ intent: z.literal("call"), action: z.enum(CALL_ACTIONS) }),
+  z.object({ intent: z.literal("dial") }).merge(DialRequestSchema),
+  z.object({ intent: z.literal("transfer") }).merge(TransferRequestSchema),
+  z.object({ intent: z.literal("consult") }).merge(ConsultRequestSchema),
+  z.object({ intent: z.literal("dtmf") }).merge(DtmfRequestSchema),
+  z.object({ intent: z.literal("autoAnswer"), autoAnswer: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
+  z.object({ intent: z.literal("workOrder"), ctiCallId: z.string().min(1), title: z.string().trim().min(1, "请填写工单标题").max(100), content: z.string().max(2000).default("") }),
+]);
+
+const answer = (body: object, status = 200) => Response.json({ ok: status < 400, ...body }, { status });
+
+/**
+ * POST /workBench/phone: one phone-bar or form action, answered as JSON for the softphone SDK.
+ * Invalid input is a 400 with the Chinese reason; platform failures keep their status and message
+ * (a 5xx or 503 tells the conclusion outbox to retry).
+ */
+export async function phoneAction(access: Access, form: FormData): Promise<Response> {
+  const parsed = ActionSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return answer({ message: parsed.error.issues[0]?.message ?? "请求参数错误" }, 400);
+  const caller = access.caller;
+  const input = parsed.data;
+  try {
+    switch (input.intent) {
+      case "state":
+        return answer({ phone: await cti.changeAgentState(caller, { command: input.command }) });
+      case "notReady":
+        return answer({ phone: await cti.changeAgentState(caller, { command: "notReady", reason: input.reason }) });
+      case "call":
+        return answer({ phone: await cti.controlCall(caller, input.action) });
+      case "dial":
+        return answer({ phone: await cti.dial(caller, input.phone) });
+      case "transfer":
+        return answer({ phone: await cti.transferCall(caller, input.target, input.to) });
+      case "consult":
+        return answer({ phone: await cti.consult(caller, input.agentId) });
+      case "dtmf":
+        return answer({ phone: await cti.sendDtmf(caller, input.digits) });
+      case "autoAnswer":
+        return answer({ autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") });
+      case "workOrder":
+        return answer({ workOrder: await workbench.createWorkOrderForCall(caller, input) });
+      case "conclusion": {
+        // The form's `intent` names the action, so the intent label travels as `intentLabel`.
+        const conclusion = ConclusionRequestSchema.safeParse({ ...input, intent: form.get("intentLabel") || null });
+        if (!conclusion.success) return answer({ message: conclusion.error.issues[0]?.message ?? "请求参数错误" }, 400);
+        return answer({ record: await workbench.saveConclusion(caller, conclusion.data) });
+      }
+    }
+  } catch (error) {
+    if (isUpstreamError(error)) return answer({ message: error.data.message }, error.init.status);
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { AGENT_STATE_CODES, type AgentStateCode } from "./agent-state";
+import { codesOf, DIAL_OUTCOMES } from "./codes";
+import { envelope, page } from "./envelope";
+
+/**
+ * The CTI service of the platform (`/cti/api/...`, decision 007): the agent's phone state and
+ * call control. endpoints.md does not list CTI; the softphone of a production platform speaks its
+ * own protocol, and our console relays to this one so no upstream token reaches the browser.
+ */
+
+/** Spec §3 "ASR dialog entry": one line of the robot's (or live) transcript. */
+export const AsrEntrySchema = z.object({
+  segmentId: z.number().int().nonnegative(),
+  thisRole: z.number().int(),
+  nluResult: z.string().nullable(),
+  dialogContent: z.string(),
+  gender: z.number().int(),
+});
+export type AsrEntry = z.infer<typeof AsrEntrySchema>;
+
+export const CALL_ORIGINS = ["inbound", "manual", "handoff"] as const;
+
+export const PhoneCallSchema = z.object({
+  ctiCallId: z.string(),
+  origin: z.enum(CALL_ORIGINS),
+  phone: z.string(),
+  queueName: z.string().nullable(),
+  startedAt: z.string(),
+  answeredAt: z.string().nullable(),
+  flowId: z.number().int().nullable(),
+  campaignId: z.number().int().nullable(),
+  prevCtiCallId: z.string().nullable(),
+  workOrderId: z.number().int().nullable(),
+  /** The robot's dialogue so far (hand-offs) and live ASR lines after it. */
+  transcript: z.array(AsrEntrySchema),
+  dtmf: z.string(),
+  consultAgent: z.string().nullable(),
+});
+export type PhoneCall = z.infer<typeof PhoneCallSchema>;
+
+export const PhoneSnapshotSchema = z.object({
+  agent: z.object({
+    agentId: z.string(),
+    queueName: z.string(),
+    autoAnswer: z.boolean(),
+    state: z.enum(AGENT_STATE_CODES as [AgentStateCode, ...AgentStateCode[]]),
+    reason: z.string().nullable(),
+    since: z.string(),
+    muted: z.boolean(),
+    acwEndsAt: z.string().nullable(),
+  }),
+  call: PhoneCallSchema.nullable(),
+});
+export type PhoneSnapshot = z.infer<typeof PhoneSnapshotSchema>;
+export const PhoneSnapshotResponseSchema = envelope(PhoneSnapshotSchema);
+
+/** Event types on the bus: the whole phone state after each change, and live transcript lines. */
+export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", consult: "cti.consult" } as const;
+export const AsrEventSchema = z.object({ ctiCallId: z.string(), entry: AsrEntrySchema });
+export const ConsultEventSchema = z.object({ ctiCallId: z.string(), fromAgent: z.string(), phone: z.string() });
+
+/** POST /cti/api/agent/state */
+export const StateCommandSchema = z.discriminatedUnion("command", [
+  z.object({ command: z.literal("signIn") }),
+  z.object({ command: z.literal("ready") }),
+  z.object({ command: z.literal("notReady"), reason: z.string() }),
+  z.object({ command: z.literal("signOut") }),
+]);
+
+/** POST /cti/api/call/{action}: the call-control verbs that take no argument. */
+export const CALL_ACTIONS = ["answer", "hangup", "hold", "resume", "mute", "unmute"] as const;
+export type CallAction = (typeof CALL_ACTIONS)[number];
+
+/** Mainland mobile (optional +86/0086) or a landline with area code; what the dial pad accepts. */
+export const DIALABLE_PHONE = /^(?:(?:\+|00)86)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}$/;
+export const DialRequestSchema = z.object({ phone: z.string().trim().regex(DIALABLE_PHONE, "请输入正确的电话号码") });
+export const TransferRequestSchema = z.object({ target: z.enum(["agent", "queue"]), to: z.string().trim().min(1, "请选择转接目标") });
+export const ConsultRequestSchema = z.object({ agentId: z.string().trim().min(1, "请选择咨询坐席") });
+export const DtmfRequestSchema = z.object({ digits: z.string().regex(/^[0-9*#]{1,32}$/, "按键只能是 0-9、* 和 #") });
+
+/** GET /cti/api/agents — colleagues of the tenant, for transfer and consult. */
+export const PhoneAgentSchema = z.object({ agentId: z.string(), name: z.string(), queueName: z.string(), state: z.string() });
+export const PhoneAgentsResponseSchema = envelope(z.array(PhoneAgentSchema));
+
+/** GET /cti/api/agent/calls/today — the agent's calls today, newest first, with their conclusion. */
+export const TodayCallSchema = z.object({
+  ctiCallId: z.string(),
+  phone: z.string(),
+  origin: z.enum(CALL_ORIGINS),
+  callTime: z.string(),
+  callDuration: z.number().int().nonnegative(),
+  isAnswer: z.number().int(),
+  conclusion: z.number().int().nullable(),
+});
+export type TodayCall = z.infer<typeof TodayCallSchema>;
+export const TodayCallsResponseSchema = envelope(page(TodayCallSchema));
+
+/** Simulator control (only with SIMULATOR_CONTROL=1): drive calls step by step in tests and demos. */
+export const SimulatedOfferSchema = z.object({
+  phone: z.string(),
+  queueName: z.string().optional(),
+  flowId: z.number().int().optional(),
+  campaignId: z.number().int().optional(),
+  prevCtiCallId: z.string().optional(),
+  workOrderId: z.number().int().optional(),
+  transcript: z.array(AsrEntrySchema).optional(),
+});
+export const DIAL_OUTCOME_CODES = codesOf(DIAL_OUTCOMES) as ["ANSWER", "NO_ANSWER", "BUSY"];

@@ -1,0 +1,171 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+import { PASSWORD, signIn } from "./support";
+
+/**
+ * The voice workbench from ring to recorded result, against the real platform's CTI simulator
+ * (its control routes are on because the e2e server sets SIMULATOR_CONTROL=1). The test plays
+ * the telephone network: it offers calls and speaks for the robot and the customer.
+ */
+const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
+const CALLER = { phone: "13800138000", name: "赵敏", prevCtiCallId: "cti-demo-prev-0001" };
+
+async function platformToken(request: APIRequestContext, username: string): Promise<string> {
+  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
+    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username, password: PASSWORD },
+  });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).access_token;
+}
+
+async function network(request: APIRequestContext, token: string, path: string, data: object = {}) {
+  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).data;
+}
+
+const agentState = (page: Page) => page.getByTestId("agent-state");
+
+test("an agent takes a robot hand-off from ring to recorded result, through a network cut", async ({ page, context, request }) => {
+  test.setTimeout(90_000);
+  const admin = await platformToken(request, "admin");
+
+  await signIn(page, "agent");
+  await page.goto("/workBench");
+  await expect(page.getByRole("heading", { name: "语音工作台" })).toBeVisible();
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  // Shortcuts are shown on the buttons.
+  await expect(page.getByRole("button", { name: /接听/ })).toContainText("Alt+A");
+  await expect(page.getByRole("button", { name: /挂机/ })).toContainText("Alt+H");
+
+  // Ready by keyboard.
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(agentState(page)).toContainText("未就绪");
+  await page.keyboard.press("Alt+R");
+  await expect(agentState(page)).toContainText("就绪");
+  await expect(page.getByText("等待来电…")).toBeVisible();
+
+  // The collaborative campaign's robot hands the customer over.
+  const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", {
+    phone: CALLER.phone,
+    flowId: 1,
+    prevCtiCallId: CALLER.prevCtiCallId,
+    transcript: [
+      { segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "您好，这里是信用卡中心，您的账单可以办理分期", gender: -1 },
+      { segmentId: 1, thisRole: 3, nluResult: "ASK_FEE", dialogContent: "手续费是多少？我要找人工", gender: 1 },
+    ],
+  });
+
+  // The screen pops: customer, robot transcript, script, previous record, work order.
+  await expect(agentState(page)).toContainText("振铃中");
+  await expect(page.getByText("来电 138****8000（机器人转人工）")).toBeVisible();
+  await expect(page.getByTestId("customer-name")).toHaveText(CALLER.name);
+  const transcript = page.getByRole("region", { name: "对话记录" });
+  await expect(transcript).toContainText("您的账单可以办理分期");
+  await expect(transcript).toContainText("手续费是多少？我要找人工");
+  await expect(page.getByRole("region", { name: "服务话术" })).toContainText("请您提供身份证后四位");
+  await expect(page.getByRole("region", { name: "上次业务记录" })).toContainText("客户对手续费有疑问，已建工单跟进");
+  await expect(page.getByRole("region", { name: "关联工单" })).toContainText("分期手续费争议");
+
+  // Answer by keyboard; the conversation continues live.
+  await page.keyboard.press("Alt+A");
+  await expect(agentState(page)).toContainText("通话中");
+  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, { segmentId: 2, thisRole: 2, nluResult: null, dialogContent: "您好，我是人工客服", gender: -1 });
+  await expect(transcript).toContainText("您好，我是人工客服");
+
+  // The network to the console drops; the customer keeps talking; nothing is lost when it returns.
+  await context.setOffline(true);
+  await expect(page.getByTestId("connection")).toHaveText("网络已断开");
+  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, { segmentId: 3, thisRole: 3, nluResult: "CHANGE_INSTALMENTS", dialogContent: "那我分6期吧", gender: 1 });
+  await expect(transcript).not.toContainText("那我分6期吧");
+  await context.setOffline(false);
+  await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
+  await expect(transcript).toContainText("那我分6期吧");
+
+  // Hang up by keyboard: after-call work with its countdown.
+  await page.keyboard.press("Alt+H");
+  await expect(agentState(page)).toContainText("话后整理");
+  await expect(page.getByTestId("acw-countdown")).toHaveText(/剩余 1?\d 秒/);
+
+  // The draft survives a reload.
+  const form = page.getByRole("form", { name: "通话结论" });
+  await form.getByLabel("处理成功").check();
+  await form.getByLabel("意向标签").selectOption({ label: "更改分期数" });
+  await form.getByLabel("备注").fill("客户改为6期，已说明手续费");
+  await page.reload();
+  await expect(form.getByLabel("备注")).toHaveValue("客户改为6期，已说明手续费");
+  await expect(form.getByLabel("处理成功")).toBeChecked();
+
+  // Saved while offline: queued, visibly, and sent when the network returns.
+  await context.setOffline(true);
+  await form.getByRole("button", { name: "保存结论" }).click();
+  const outbox = page.getByTestId("outbox");
+  await expect(outbox).toContainText("138****8000");
+  await expect(outbox).toContainText(/等待发送|发送中/);
+  await expect(outbox).toContainText("网络已断开，恢复后自动重试");
+  await context.setOffline(false);
+  await expect(outbox).toContainText("已保存", { timeout: 15_000 });
+
+  // The after-call timer ends and the agent is ready again.
+  await expect(agentState(page)).toContainText("就绪", { timeout: 20_000 });
+  await expect(agentState(page)).not.toContainText("话后整理");
+
+  // The call is in the agent's call history with its result, saved once on the platform.
+  await page.getByRole("tab", { name: "今日通话" }).click();
+  const row = page.getByRole("table", { name: "今日通话" }).getByRole("row").filter({ hasText: "138****8000" }).first();
+  await expect(row).toContainText("机器人转人工");
+  await expect(row).toContainText("处理成功");
+  const agentToken = await platformToken(request, "agent");
+  const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, { headers: { authorization: `Bearer ${agentToken}` } });
+  expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
+});
+
+test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {
+  const admin = await platformToken(request, "admin");
+  await signIn(page, "admin");
+  await page.goto("/workBench/ty");
+  await expect(page.getByRole("heading", { name: "语音工作台（通用）" })).toBeVisible();
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(agentState(page)).toContainText("未就绪");
+
+  const number = page.getByLabel("外呼号码");
+  await number.fill("12345");
+  await expect(page.getByText("请输入正确的电话号码")).toBeVisible();
+  await expect(page.getByRole("button", { name: "呼叫" })).toBeDisabled();
+
+  await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
+  await number.fill("13700001111");
+  await page.getByRole("button", { name: "呼叫" }).click();
+  await expect(page.getByText("正在呼叫 137****1111（外呼）")).toBeVisible();
+  await expect(agentState(page)).toContainText("未就绪", { timeout: 10_000 });
+  await page.getByRole("tab", { name: "今日通话" }).click();
+  await expect(page.getByRole("table", { name: "今日通话" })).toContainText("未接通");
+
+  // Knowledge lookup from the workbench.
+  await page.getByRole("tab", { name: "知识库" }).click();
+  await page.getByLabel("关键词").fill("手续费");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page.getByRole("region", { name: "知识库查询" })).toContainText("分期手续费标准");
+});
+
+test("inbound business records list the agent's saved results, filtered in the URL @nojs", async ({ page }) => {
+  await signIn(page, "agent");
+  await page.goto("/incoming/businessRecord");
+  await expect(page.getByRole("heading", { name: "呼入业务记录" })).toBeVisible();
+  const table = page.getByRole("table", { name: "呼入业务记录" });
+  const seeded = table.getByRole("row").filter({ hasText: "客户对手续费有疑问，已建工单跟进" });
+  await expect(seeded).toContainText("138****8000");
+  await expect(seeded).toContainText("处理失败");
+  await expect(seeded).toContainText("询问费用");
+
+  await page.getByLabel("通话结果").selectOption({ label: "处理成功" });
+  await page.getByLabel("客户电话").fill("13912345678");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/callResult=1/);
+  await expect(table).toContainText("暂无数据");
+
+  await page.goto("/incoming/businessRecord?pageNo=abc");
+  await expect(page.getByText("查询条件不正确，请检查后重试")).toBeVisible();
+});

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
+import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "../../contracts/workbench";
+import { UserAuthResponseSchema } from "../../contracts/uaa";
+import { DEMO_CALLER } from "../seed/workbench";
+import type { PreparedPlatform } from "../testing";
+import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
+
+async function until(check: () => boolean | Promise<boolean>, what: string) {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describeDb(`the CTI service on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const users: Record<string, { token: string; id: number; tenantId: number }> = {};
+
+  const api = (who: string, method: "GET" | "POST" | "PUT", url: string, payload?: object, headers: Record<string, string> = {}) =>
+    platform.app.inject({ method, url, payload, headers: { ...bearer(users[who].token), ...headers } });
+  const phone = async (who: string, method: "GET" | "POST", url: string, payload?: object) => {
+    const response = await api(who, method, url, payload);
+    expect(response.statusCode, response.body).toBe(200);
+    return PhoneSnapshotResponseSchema.parse(response.json()).data!;
+  };
+  const cti = () => platform.app.cti;
+  const demo = () => ({ id: users.agent.id, tenantId: users.agent.tenantId });
+
+  beforeAll(async () => {
+    platform = await testPlatform();
+    cti().options.acwMs = 200;
+    cti().options.dialMs = 20;
+    for (const name of ["agent", "admin", "other-admin"]) {
+      const token = await loginAs(platform.app, name);
+      const who = UserAuthResponseSchema.parse((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) })).json());
+      users[name] = { token, id: who.data!.id, tenantId: who.data!.tenantId };
+    }
+  });
+  afterAll(async () => platform?.close());
+
+  it("offers a robot hand-off to the ready agent, streams its transcript, and records the call and its conclusion", async () => {
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("SIGNED_OUT");
+    await phone("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
+    const ready = await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    expect(ready.agent.state).toBe("READY");
+
+    const robotLine = { segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "您好，这里是分期回访", gender: -1 };
+    const call = await cti().offerRobotHandoff(users.agent.tenantId, {
+      phone: DEMO_CALLER.phone,
+      queueName: "demo-voice",
+      prevCtiCallId: DEMO_CALLER.prevCtiCallId,
+      transcript: [robotLine],
+    });
+    const ringing = await phone("agent", "GET", "/cti/api/agent");
+    expect(ringing.agent.state).toBe("RINGING");
+    expect(ringing.call).toMatchObject({ ctiCallId: call.ctiCallId, origin: "handoff", transcript: [robotLine] });
+
+    expect((await phone("agent", "POST", "/cti/api/call/answer")).agent.state).toBe("TALKING");
+    const customerLine = { segmentId: 1, thisRole: 3, nluResult: "ASK_FEE", dialogContent: "手续费怎么算", gender: 1 };
+    await cti().addAsr(users.agent.tenantId, call.ctiCallId, customerLine);
+    expect((await phone("agent", "POST", "/cti/api/call/hold")).agent.state).toBe("HOLD");
+    expect((await phone("agent", "POST", "/cti/api/call/resume")).agent.state).toBe("TALKING");
+    const acw = await phone("agent", "POST", "/cti/api/call/hangup");
+    expect(acw.agent.state).toBe("ACW");
+    expect(acw.agent.acwEndsAt).not.toBeNull();
+
+    // Every change reached the agent's event stream, numbered, in order.
+    await cti().settled();
+    const events = await platform.app.events.replay(users.agent.id, 0);
+    const states = events.filter((e) => e.type === "cti.state").map((e) => (e.payload as { agent: { state: string } }).agent.state);
+    expect(states).toEqual(["NOT_READY", "READY", "RINGING", "TALKING", "HOLD", "TALKING", "ACW"]);
+    expect(events.find((e) => e.type === "cti.asr")?.payload).toEqual({ ctiCallId: call.ctiCallId, entry: customerLine });
+    expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
+
+    // The record and its transcript are written, so the call is in the call lists.
+    const record = await platform.db.selectFrom("call_records").selectAll().where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    expect(record).toMatchObject({ tenant_id: users.agent.tenantId, agent_user_id: users.agent.id, is_answer: 1, call_result: 200, hangup_party: 3, campaign_type: 2 });
+    const lines = await platform.db.selectFrom("call_dialogs").select(["content", "this_role"]).where("call_record_id", "=", record.id).orderBy("seq").execute();
+    expect(lines).toEqual([
+      { content: "您好，这里是分期回访", this_role: 1 },
+      { content: "手续费怎么算", this_role: 3 },
+    ]);
+    const dialogs = DialogListResponseSchema.parse((await api("agent", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json()).data!;
+    expect(dialogs.list.map((line) => line.dialogContent)).toEqual(["您好，这里是分期回访", "手续费怎么算"]);
+    expect((await api("other-admin", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json().data.total).toBe(0);
+    const today = await api("agent", "GET", "/cti/api/agent/calls/today");
+    expect(today.json().data.list[0]).toMatchObject({ ctiCallId: call.ctiCallId, isAnswer: 1, conclusion: null });
+
+    // The same submission twice (a retry) saves one record.
+    const conclusion = { ctiCallId: call.ctiCallId, callResult: 1, intent: "CONFIRM", remark: "已办理6期", fields: { businessType: "分期" } };
+    const first = await api("agent", "POST", "/contact/call/conclusion", conclusion, { "idempotency-key": "key-0001-abcdef" });
+    const again = await api("agent", "POST", "/contact/call/conclusion", conclusion, { "idempotency-key": "key-0001-abcdef" });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(BusinessRecordResponseSchema.parse(again.json()).data!.id).toBe(BusinessRecordResponseSchema.parse(first.json()).data!.id);
+    const saved = await platform.db.selectFrom("business_records").select("id").where("cti_call_id", "=", call.ctiCallId).execute();
+    expect(saved).toHaveLength(1);
+    expect((await api("agent", "GET", `/config/business/record/${call.ctiCallId}`)).json().data).toMatchObject({ callResult: 1, intent: "CONFIRM", remark: "已办理6期" });
+    const updated = await platform.db.selectFrom("call_records").select(["conclusion", "intent"]).where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    expect(updated).toEqual({ conclusion: 1, intent: "CONFIRM" });
+
+    // The after-call work timer returns the agent to ready.
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "after-call work to end");
+  });
+
+  it("dials out on the simulated network: busy and no answer come back to the agent and are recorded", async () => {
+    const bad = await api("agent", "POST", "/cti/api/call/dial", { phone: "12345" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().msg).toBe("请输入正确的电话号码");
+
+    cti().setNextDialOutcome(users.agent.tenantId, "BUSY");
+    const dialling = await phone("agent", "POST", "/cti/api/call/dial", { phone: "13700001111" });
+    expect(dialling.agent.state).toBe("RINGING");
+    const ctiCallId = dialling.call!.ctiCallId;
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "the busy line to drop");
+    const busy = await platform.db.selectFrom("call_records").select(["call_result", "is_answer"]).where("cti_call_id", "=", ctiCallId).executeTakeFirstOrThrow();
+    expect(busy).toEqual({ call_result: 486, is_answer: 0 });
+
+    const answered = await phone("agent", "POST", "/cti/api/call/dial", { phone: "13700001111" });
+    await until(async () => (await cti().status(demo())).agent.state === "TALKING", "the dial to be answered");
+    expect((await phone("agent", "POST", "/cti/api/call/dtmf", { digits: "12#" })).call!.dtmf).toBe("12#");
+    expect((await phone("agent", "POST", "/cti/api/call/mute")).agent.muted).toBe(true);
+    await phone("agent", "POST", "/cti/api/call/hangup");
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "after-call work to end");
+    expect(answered.call!.origin).toBe("manual");
+  });
+
+  it("routes to the agent idle longest, and transfers to a colleague or back to the queue", async () => {
+    for (const who of ["admin", "agent"]) {
+      await phone(who, "POST", "/cti/api/agent/state", { command: "signIn" }).catch(() => undefined);
+      await api(who, "POST", "/cti/api/agent/state", { command: "notReady", reason: "MEETING" });
+    }
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "ready" });
+    await new Promise((r) => setTimeout(r, 5));
+    await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
+    expect((await phone("admin", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId); // ready longer
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    await phone("admin", "POST", "/cti/api/call/answer");
+
+    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
+    expect(transferred.agent.state).toBe("ACW");
+    expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);
+    await phone("agent", "POST", "/cti/api/call/answer");
+    await until(async () => (await cti().status({ id: users.admin.id, tenantId: users.admin.tenantId })).agent.state === "READY", "the admin's after-call work");
+    // Back to the queue: the only ready agent (admin) gets it.
+    await phone("agent", "POST", "/cti/api/call/transfer", { target: "queue", to: "demo-voice" });
+    expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("RINGING");
+    await cti().customerHangup(users.agent.tenantId, call.ctiCallId);
+    expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    const record = await platform.db.selectFrom("call_records").select(["agent_user_id", "hangup_party", "is_answer"]).where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    expect(record).toEqual({ agent_user_id: users.admin.id, hangup_party: 2, is_answer: 1 });
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
+  });
+
+  it("refuses what the agent's state does not allow, in Chinese", async () => {
+    const response = await api("agent", "POST", "/cti/api/call/answer");
+    expect(response.statusCode).toBe(400);
+    expect(response.json().msg).toBe("当前没有通话");
+    const notReady = await api("agent", "POST", "/cti/api/agent/state", { command: "notReady", reason: "NAP" });
+    expect(notReady.json().msg).toBe("请选择未就绪原因");
+  });
+
+  it("keeps tenants apart: calls, contacts, records and work orders", async () => {
+    await phone("other-admin", "POST", "/cti/api/agent/state", { command: "signIn" });
+    await phone("other-admin", "POST", "/cti/api/agent/state", { command: "ready" });
+    // A call in the demo tenant is not offered to the other tenant's ready agent.
+    const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
+    expect((await phone("other-admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    await expect(cti().addAsr(users["other-admin"].tenantId, call.ctiCallId, { segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "x", gender: -1 })).rejects.toThrow("通话不存在或已结束");
+    await cti().customerHangup(users.agent.tenantId, call.ctiCallId);
+
+    const contacts = ContactsByPhoneResponseSchema.parse((await api("other-admin", "GET", `/crm_v2/contactsByPhone/${DEMO_CALLER.phone}`)).json()).data!;
+    expect(contacts.list.map((c) => c.name)).toEqual(["孙丽"]);
+    expect((await api("other-admin", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).statusCode).toBe(404);
+    const demoOrder = (await api("agent", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).json().data.workOrderId;
+    expect((await api("agent", "GET", `/config/workorder/record/info/${demoOrder}`)).statusCode).toBe(200);
+    expect((await api("other-admin", "GET", `/config/workorder/record/info/${demoOrder}`)).statusCode).toBe(404);
+    const link = await api("other-admin", "PUT", "/config/workorder/record/call", { ctiCallId: "x-1", workOrderId: demoOrder });
+    expect(link.statusCode).toBe(404);
+    const conclusion = await api("other-admin", "POST", "/contact/call/conclusion", { ctiCallId: DEMO_CALLER.prevCtiCallId, callResult: 1, idempotencyKey: "other-key-123" });
+    expect(conclusion.statusCode).toBe(200);
+    // Same call id in another tenant is another record: the demo tenant's record is untouched.
+    expect((await api("agent", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).json().data.callResult).toBe(2);
+  });
+
+  it("serves the screen-pop reads: flow script, knowledge, satisfaction, auto-answer", async () => {
+    const flow = await platform.db.selectFrom("robot_flows").select("id").where("tenant_id", "=", users.agent.tenantId).executeTakeFirstOrThrow();
+    expect((await api("agent", "GET", `/robot/api/flow/${flow.id}/service`)).json().data.steps[0].title).toBe("开场");
+    expect((await api("other-admin", "GET", `/robot/api/flow/${flow.id}/service`)).statusCode).toBe(404);
+    expect((await api("agent", "GET", "/config/knowledge/node/platform?keyword=手续费")).json().data.list.map((n: { title: string }) => n.title)).toEqual(["分期手续费标准", "提前还款规则"]);
+    expect((await api("agent", "GET", "/analysis/satisfaction/agent/today")).json().data.calls).toBeGreaterThan(0);
+    expect((await api("agent", "PUT", "/config/agent/auto/answer", { autoAnswer: true })).statusCode).toBe(200);
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.autoAnswer).toBe(true);
+    await api("agent", "PUT", "/config/agent/auto/answer", { autoAnswer: false });
+  });
+
+  it("lists business records of inbound calls, per tenant, an agent's own", async () => {
+    const remarks = async (who: string, query = "") =>
+      (await api(who, "GET", `/config/business/record/list${query}`)).json().data.list.map((r: { remark: string }) => r.remark);
+    expect(await remarks("agent")).toContain("客户对手续费有疑问，已建工单跟进");
+    expect(await remarks("agent", "?callResult=1&phone=13800138000")).not.toContain("客户对手续费有疑问，已建工单跟进");
+    expect(await remarks("other-admin")).not.toContain("客户对手续费有疑问，已建工单跟进");
+    expect((await api("agent", "GET", "/config/business/record/list?pageSize=7")).statusCode).toBe(400);
+  });
+
+  it("has no simulator control routes unless SIMULATOR_CONTROL=1", async () => {
+    expect((await api("admin", "POST", "/cti/simulator/offer", { phone: "13800138000" })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsync } from "fastify";
+import { z, type ZodTypeAny } from "zod";
+import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "../../contracts/cti";
+import {
+  AsrEntrySchema,
+  CALL_ACTIONS,
+  ConsultRequestSchema,
+  DIAL_OUTCOME_CODES,
+  DialRequestSchema,
+  DtmfRequestSchema,
+  SimulatedOfferSchema,
+  StateCommandSchema,
+  TransferRequestSchema,
+} from "../../contracts/cti";
+import { HttpError, ok } from "../http";
+import { requireUser } from "../plugins/auth";
+import { listTodayCalls } from "../repositories/workbench";
+
+/** Parses a body, failing with the contract's own Chinese message. */
+export function parseBody<S extends ZodTypeAny>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? "请求参数错误");
+  return parsed.data;
+}
+
+const ActionParamsSchema = z.object({ action: z.enum(CALL_ACTIONS) });
+
+/** The CTI service (`/cti/api`): the agent's phone state and call control (decision 007). */
+export const ctiRoutes: FastifyPluginAsync = async (app) => {
+  const caller = (request: Parameters<typeof requireUser>[0]) => {
+    const user = requireUser(request);
+    return { id: user.id, tenantId: user.tenantId };
+  };
+
+  app.get("/cti/api/agent", async (request) => ok<PhoneSnapshot>(await app.cti.status(caller(request))));
+
+  app.post("/cti/api/agent/state", async (request) => {
+    const body = parseBody(StateCommandSchema, request.body);
+    const command = body.command === "notReady" ? { type: body.command, reason: body.reason } : { type: body.command };
+    return ok<PhoneSnapshot>(await app.cti.command(caller(request), command));
+  });
+
+  app.get("/cti/api/agents", async (request) => ok<Array<z.infer<typeof PhoneAgentSchema>>>(await app.cti.colleagues(caller(request))));
+
+  app.get("/cti/api/agent/calls/today", async (request) => {
+    const user = requireUser(request);
+    return ok<{ list: TodayCall[]; total: number }>(await listTodayCalls(app.db, user.tenantId, user.id));
+  });
+
+  app.post("/cti/api/call/dial", async (request) => {
+    const { phone } = parseBody(DialRequestSchema, request.body);
+    return ok<PhoneSnapshot>(await app.cti.dial(caller(request), phone));
+  });
+  app.post("/cti/api/call/transfer", async (request) => {
+    const { target, to } = parseBody(TransferRequestSchema, request.body);
+    return ok<PhoneSnapshot>(await app.cti.transfer(caller(request), { kind: target, to }));
+  });
+  app.post("/cti/api/call/consult", async (request) => {
+    const { agentId } = parseBody(ConsultRequestSchema, request.body);
+    return ok<PhoneSnapshot>(await app.cti.consult(caller(request), agentId));
+  });
+  app.post("/cti/api/call/dtmf", async (request) => {
+    const { digits } = parseBody(DtmfRequestSchema, request.body);
+    return ok<PhoneSnapshot>(await app.cti.dtmf(caller(request), digits));
+  });
+  // Registered after the named verbs above, which take precedence as static paths.
+  app.post("/cti/api/call/:action", async (request) => {
+    const { action } = parseBody(ActionParamsSchema, request.params);
+    return ok<PhoneSnapshot>(await app.cti.callAction(caller(request), action));
+  });
+};
+
+const CallParamsSchema = z.object({ ctiCallId: z.string().min(1) });
+
+/**
+ * Simulator control (`/cti/simulator`): registered only when SIMULATOR_CONTROL=1 (tests, demos).
+ * It acts in the caller's tenant: a call arriving, the robot or customer speaking, the customer
+ * hanging up, the outcome of the next manual dial.
+ */
+export const ctiSimulatorRoutes: FastifyPluginAsync = async (app) => {
+  app.post("/cti/simulator/offer", async (request) => {
+    const user = requireUser(request);
+    const input = parseBody(SimulatedOfferSchema, request.body);
+    const queueName = input.queueName ?? (await app.cti.status({ id: user.id, tenantId: user.tenantId })).agent.queueName;
+    const call = input.transcript?.length
+      ? await app.cti.offerRobotHandoff(user.tenantId, { ...input, queueName })
+      : await app.cti.offerInbound(user.tenantId, { ...input, queueName });
+    return ok({ ctiCallId: call.ctiCallId });
+  });
+
+  app.post("/cti/simulator/call/:ctiCallId/asr", async (request) => {
+    const user = requireUser(request);
+    const { ctiCallId } = parseBody(CallParamsSchema, request.params);
+    await app.cti.addAsr(user.tenantId, ctiCallId, parseBody(AsrEntrySchema, request.body));
+    return ok({ ctiCallId });
+  });
+
+  app.post("/cti/simulator/call/:ctiCallId/hangup", async (request) => {
+    const user = requireUser(request);
+    const { ctiCallId } = parseBody(CallParamsSchema, request.params);
+    await app.cti.customerHangup(user.tenantId, ctiCallId);
+    return ok({ ctiCallId });
+  });
+
+  app.post("/cti/simulator/dial-outcome", async (request) => {
+    const user = requireUser(request);
+    const { outcome } = parseBody(z.object({ outcome: z.enum(DIAL_OUTCOME_CODES) }), request.body);
+    app.cti.setNextDialOutcome(user.tenantId, outcome);
+    return ok({ outcome });
+  });
+};
