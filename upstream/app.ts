@@ -5,6 +5,7 @@ import { createEventBus, type EventBus } from "./events/bus";
 import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
 import { errorsPlugin } from "./plugins/errors";
+import { chatRoutes, chatSimulatorRoutes } from "./routes/chat";
 import { configRoutes } from "./routes/config";
 import { crmRoutes } from "./routes/crm";
 import { eventRoutes } from "./routes/events";
@@ -24,6 +25,8 @@ export interface BuildAppOptions {
   clientId: string;
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
+  /** Registers the chat simulator's control routes (tests and demos only: SIMULATOR_CONTROL=1). */
+  simulatorControl?: boolean;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface BuildAppOptions {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({ db, clientId, clientSecret, logger = false, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
 
@@ -47,6 +50,8 @@ export function buildApp({ db, clientId, clientSecret, logger = false }: BuildAp
   app.register(crmRoutes);
   app.register(configRoutes);
   app.register(eventRoutes);
+  app.register(chatRoutes);
+  if (simulatorControl) app.register(chatSimulatorRoutes);
 
   return app;
 }

@@ -14,6 +14,10 @@ export interface Settings {
   clientId: string;
   clientSecret: string;
   logLevel: string;
+  /** Simulated chat customers write by themselves (demos); CHAT_SIMULATOR=0 turns them off. */
+  chatSimulator: boolean;
+  /** SIMULATOR_CONTROL=1 lets tests drive the simulated customers step by step. */
+  simulatorControl: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -29,5 +33,7 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     clientId: env.UPSTREAM_CLIENT_ID || DEFAULT_CLIENT_ID,
     clientSecret: env.UPSTREAM_CLIENT_SECRET || DEFAULT_CLIENT_SECRET,
     logLevel: env.LOG_LEVEL || "warn",
+    chatSimulator: env.CHAT_SIMULATOR !== "0" && env.CHAT_SIMULATOR !== "false",
+    simulatorControl: env.SIMULATOR_CONTROL === "1",
   };
 }

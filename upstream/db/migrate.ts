@@ -3,6 +3,7 @@ import type { Db } from "./index";
 import * as m001 from "./migrations/001-foundation";
 import * as m002 from "./migrations/002-calls-core";
 import * as m003 from "./migrations/003-agent-events";
+import * as m040 from "./migrations/040-chat";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   "001-foundation": m001,
   "002-calls-core": m002,
   "003-agent-events": m003,
+  "040-chat": m040,
 };
 
 function migrator(db: Db): Migrator {

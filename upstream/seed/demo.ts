@@ -4,6 +4,7 @@ import { hashPassword } from "../domain/passwords";
 import { WorkType } from "../domain/work-type";
 import { hasAnyTenant, insertTenant } from "../repositories/tenants";
 import { insertUser } from "../repositories/users";
+import { seedChat } from "./chat";
 
 /** Every demo account's password (design §8). */
 export const DEMO_PASSWORD = "Switchboard@2026";
@@ -60,6 +61,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       const tenantId = await insertTenant(trx, { code: tenant.code, name: tenant.name, customer_id: tenant.customerId });
       for (const user of tenant.users) await insertUser(trx, { ...user, tenant_id: tenantId });
     }
+    await seedChat(trx);
     return true;
   });
 }
