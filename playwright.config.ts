@@ -49,6 +49,9 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
       COOKIE_SECURE: "1",
+      // Chat customers are driven step by step by the tests, never by the clock.
+      CHAT_SIMULATOR: "0",
+      SIMULATOR_CONTROL: "1",
     },
   },
 });

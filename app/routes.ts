@@ -20,6 +20,7 @@ export default [
   // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
   route("workBench/events", "routes/work-bench/events.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
+  route("textWorkBench/actions", "routes/text-work-bench/actions.ts"),
 
   layout("routes/shell/route.tsx", [
     index("routes/home/route.tsx"),
@@ -45,6 +46,7 @@ export default [
     route("monitor/agent", "routes/monitor-agent/route.tsx"),
     route("text/businessRecord", "routes/text-business-record/route.tsx"),
     route("text/call", "routes/text-call/route.tsx"),
+    route("text/call/:id", "routes/text-call-detail/route.tsx"),
   ]),
 
   // Anything else: 'This page could not be found' with status 404 (spec §2, §8).

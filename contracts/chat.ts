@@ -74,7 +74,8 @@ export const ChatSessionQuerySchema = PaginationSchema.extend({
   state: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(ChatStateSchema)),
   keyword: z.string().trim().max(50).optional(),
 });
-export type ChatSessionQuery = z.input<typeof ChatSessionQuerySchema>;
+/** What the console asks for (states repeat in the query). */
+export type ChatSessionQuery = { state?: ChatState[]; keyword?: string; pageNo?: number; pageSize?: number };
 export const ChatSessionPageResponseSchema = envelope(page(ChatSessionSummarySchema));
 export const ChatSessionResponseSchema = envelope(ChatSessionSchema);
 

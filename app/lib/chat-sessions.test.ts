@@ -99,6 +99,17 @@ describe("working fast", () => {
     expect(echoed.sessions[0].dialogs.map((d) => [d.id, d.pending ?? false])).toEqual([["a-1", false], ["99", false]]);
   });
 
+  it("a refused pending message leaves the conversation", () => {
+    const pending = sessionsReducer(two(), {
+      type: "update",
+      sessionId: "a",
+      role: "agent",
+      dialogs: [dialog("local-1", "agent", { clientId: "c1", pending: true })],
+    });
+    const refused = sessionsReducer(pending, { type: "unsent", sessionId: "a", clientId: "c1" });
+    expect(refused.sessions[0].dialogs.map((d) => d.id)).toEqual(["a-1"]);
+  });
+
   it("moves between sessions, wrapping round", () => {
     const state = initialSessions([session("a"), session("b"), session("c")]);
     expect(neighbourId(state, 1)).toBe("b");

@@ -38,7 +38,9 @@ export type SessionAction =
   | { type: "close"; sessionId: string }
   | { type: "delete"; sessionId: string }
   /** The platform stored a pending message: it replaces the pending copy. */
-  | { type: "sent"; sessionId: string; dialog: ChatDialog };
+  | { type: "sent"; sessionId: string; dialog: ChatDialog }
+  /** The platform refused a pending message: it goes (its text returns to the reply box). */
+  | { type: "unsent"; sessionId: string; clientId: string };
 
 export function initialSessions(sessions: WorkbenchSession[]): SessionsState {
   return { sessions, openId: sessions[0]?.sessionId ?? null, closedIds: [] };
@@ -118,6 +120,14 @@ export function sessionsReducer(state: SessionsState, action: SessionAction): Se
         ...state,
         sessions: state.sessions.map((s) =>
           s.sessionId === action.sessionId ? { ...s, dialogs: appendDialogs(s.dialogs, [action.dialog]) } : s,
+        ),
+      };
+    case "unsent":
+      if (!known) return state;
+      return {
+        ...state,
+        sessions: state.sessions.map((s) =>
+          s.sessionId === action.sessionId ? { ...s, dialogs: s.dialogs.filter((d) => !(d.pending && d.clientId === action.clientId)) } : s,
         ),
       };
   }
