@@ -99,6 +99,20 @@ describe("working fast", () => {
     expect(echoed.sessions[0].dialogs.map((d) => [d.id, d.pending ?? false])).toEqual([["a-1", false], ["99", false]]);
   });
 
+  it("keeps the platform's order when a replay arrives after a pending message was stored", () => {
+    const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+    let state = sessionsReducer(two(), {
+      type: "update",
+      sessionId: "a",
+      role: "agent",
+      dialogs: [{ ...dialog("local", "agent", { clientId: "c1", pending: true }), at: at(5) }],
+    });
+    // The reply is stored (at 4) before the replay brings the customer's line said offline (at 3).
+    state = sessionsReducer(state, { type: "sent", sessionId: "a", dialog: { ...dialog("12", "agent", { clientId: "c1" }), at: at(4) } });
+    state = sessionsReducer(state, { type: "update", sessionId: "a", role: "user", dialogs: [{ ...dialog("11"), at: at(3) }] });
+    expect(state.sessions[0].dialogs.map((d) => d.id)).toEqual(["a-1", "11", "12"]);
+  });
+
   it("a refused pending message leaves the conversation", () => {
     const pending = sessionsReducer(two(), {
       type: "update",

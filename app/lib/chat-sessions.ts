@@ -7,8 +7,8 @@ import type { ChatCustomer, ChatDialog, ChatRole } from "../../contracts/chat";
  *   that is not open, otherwise it is cleared.
  * - The agent can close a session. It leaves the current list and is recorded as closed.
  * - An update or delete for an unknown session is ignored.
- * Our additions: dialogs are appended once (a replayed event carries ones already shown), and an
- * agent's message waits as `pending` until the platform has it.
+ * Our additions: dialogs are appended once (a replayed event carries ones already shown) and kept
+ * in the platform's order, and an agent's message waits as `pending`, last, until the platform has it.
  */
 
 export type WorkbenchDialog = ChatDialog & { pending?: boolean };
@@ -56,7 +56,9 @@ function appendDialogs(existing: WorkbenchDialog[], incoming: WorkbenchDialog[])
     // The stored copy of a message still shown as pending takes its place.
     else if (dialogs[at].pending && !dialog.pending) dialogs = dialogs.map((d, i) => (i === at ? dialog : d));
   }
-  return dialogs;
+  // The platform's order (by time) for what it has stored, whatever order events came in;
+  // messages still pending come last.
+  return [...dialogs].sort((a, b) => Number(!!a.pending) - Number(!!b.pending) || (a.pending ? 0 : a.at.localeCompare(b.at)));
 }
 
 function withoutSession(state: SessionsState, sessionId: string): SessionsState {

@@ -64,7 +64,12 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Ag
       }
     }, 5_000);
     const online = () => open();
-    const offline = () => setStatus("offline");
+    // Offline, the connection is dead even if the socket looks open: drop it, and replay from the
+    // last id when the network returns.
+    const offline = () => {
+      source?.close();
+      setStatus("offline");
+    };
     window.addEventListener("online", online);
     window.addEventListener("offline", offline);
     open();

@@ -38,7 +38,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const result =
       input.intent === "send"
-        ? await sendChatMessage(access.caller, input.sessionId, { content: input.content, clientId: input.clientId })
+        ? // Form posts carry line breaks as CRLF (HTML form encoding); the agent typed LF.
+          await sendChatMessage(access.caller, input.sessionId, { content: input.content.replace(/\r\n/g, "\n"), clientId: input.clientId })
         : input.intent === "close"
           ? await closeChatSession(access.caller, input.sessionId)
           : input.intent === "join"
