@@ -77,8 +77,16 @@ export async function listSessions(
 
 /** A session the scope may see, by its public id; undefined for unknown or foreign ones. */
 export async function findSession(db: Db, scope: ChatScope, sessionKey: string): Promise<SessionRow | undefined> {
-  const row = await summaries(db, scope).where("s.session_key", "=", sessionKey).executeTakeFirst();
-  return row && { id: row.id, tenant_id: scope.tenantId, session_key: row.session_key, state: row.state, agent_user_id: row.agent_user_id };
+  let query = db
+    .selectFrom("chat_sessions")
+    .select(["id", "tenant_id", "session_key", "state", "agent_user_id"])
+    .where("tenant_id", "=", scope.tenantId)
+    .where("session_key", "=", sessionKey);
+  if (scope.ownerId !== undefined) {
+    const owner = scope.ownerId;
+    query = query.where((eb) => eb.or([eb("agent_user_id", "=", owner), eb("state", "=", "waiting")]));
+  }
+  return query.executeTakeFirst();
 }
 
 const toDialog = (row: { id: number; role: ChatRole; content: string; created_at: Date; client_id: string | null }): ChatDialog => ({
