@@ -1,7 +1,6 @@
 import type { ChatCustomer } from "../../contracts/chat";
 import type { Db } from "../db";
-import { WorkType } from "../domain/work-type";
-import { activeSessions } from "../repositories/chat";
+import { activeSessions, textAgents } from "../repositories/chat";
 import type { ChatService } from "./service";
 
 /** Customers of the demo: a name, a number and where they write from. */
@@ -55,12 +54,7 @@ export function createChatSimulator(db: Db, chat: ChatService, pick: () => numbe
     }
     // Now and then a new customer arrives in a text queue whose agent has room.
     if (pick() > 0.15) return;
-    const queues = await db
-      .selectFrom("users")
-      .select(["id", "tenant_id", "default_queue_name"])
-      .where("work_type", "=", WorkType.text)
-      .execute();
-    const candidates = queues.filter((agent) => sessions.filter((s) => s.agent_user_id === agent.id).length < MAX_ACTIVE_PER_AGENT);
+    const candidates = (await textAgents(db)).filter((agent) => sessions.filter((s) => s.agent_user_id === agent.id).length < MAX_ACTIVE_PER_AGENT);
     const agent = candidates[Math.floor(pick() * candidates.length)];
     if (agent) await chat.customerArrives(agent.tenant_id, { queueName: agent.default_queue_name, customer: simulatedCustomer(pick), content: LINES[0] });
   }

@@ -191,7 +191,12 @@ export async function closeSession(db: Db, session: SessionRow): Promise<boolean
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Active sessions of one tenant (the simulator's customers keep writing in them). */
+/** Every text agent with its queue, across tenants (the simulator sends customers to them). */
+export async function textAgents(db: Db): Promise<Array<{ id: number; tenant_id: number; default_queue_name: string }>> {
+  return db.selectFrom("users").select(["id", "tenant_id", "default_queue_name"]).where("work_type", "=", WorkType.text).execute();
+}
+
+/** Active sessions, of one tenant or all (the simulator's customers keep writing in them). */
 export async function activeSessions(db: Db, tenantId?: number): Promise<SessionRow[]> {
   let query = db.selectFrom("chat_sessions").select(["id", "tenant_id", "session_key", "state", "agent_user_id"]).where("state", "=", "active");
   if (tenantId !== undefined) query = query.where("tenant_id", "=", tenantId);

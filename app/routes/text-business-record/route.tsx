@@ -10,7 +10,7 @@ import { formatDateTime } from "../../lib/chat-format";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { listChatBusinessRecords } from "../../services/chat.server";
-import { ChatTable, Pager, PastTheEnd, readListQuery, type Column } from "../text-call/chat-table";
+import { ListResults, readListQuery, type Column } from "../text-call/chat-table";
 
 const title = SCREEN_TITLES["/text/businessRecord"];
 export const handle: RouteHandle = { title };
@@ -36,7 +36,6 @@ const columns: Column<ChatBusinessRecord>[] = [
 
 export default function Page() {
   const { page, query, problem, url } = useLoaderData<typeof loader>();
-  const here = new URL(url);
   return (
     <Screen title={title}>
       <form method="get" className="sb-filters" aria-label="筛选">
@@ -49,10 +48,7 @@ export default function Page() {
           查询
         </button>
       </form>
-      {problem ? <p className="sb-message p-message-error" role="alert">{problem}</p> : null}
-      {page.list.length === 0 && query.pageNo > 1 ? <PastTheEnd url={here} /> : null}
-      <ChatTable rows={page.list} columns={columns} rowKey={(r) => r.sessionId} empty="暂无业务记录" />
-      <Pager url={here} total={page.total} pageNo={query.pageNo} pageSize={query.pageSize} />
+      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} rowKey={(r) => r.sessionId} empty="暂无业务记录" />
     </Screen>
   );
 }

@@ -18,7 +18,7 @@ export function readListQuery<S extends z.ZodRawShape>(url: URL, filters: S) {
   return { query: fallback, problem: "筛选或分页参数无效，已显示第一页" };
 }
 
-export function ChatTable<Row>({ rows, columns, rowKey, empty }: { rows: Row[]; columns: Column<Row>[]; rowKey: (row: Row) => string; empty: string }) {
+function ChatTable<Row>({ rows, columns, rowKey, empty }: { rows: Row[]; columns: Column<Row>[]; rowKey: (row: Row) => string; empty: string }) {
   return (
     <div className="p-datatable p-component p-datatable-gridlines sb-table">
       <div className="p-datatable-wrapper">
@@ -56,7 +56,7 @@ export function ChatTable<Row>({ rows, columns, rowKey, empty }: { rows: Row[]; 
 }
 
 /** Spec §9 pagination: total, sizes, prev, pager, next, jumper — as links and a GET form. */
-export function Pager({ url, total, pageNo, pageSize }: { url: URL; total: number; pageNo: number; pageSize: number }) {
+function Pager({ url, total, pageNo, pageSize }: { url: URL; total: number; pageNo: number; pageSize: number }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const href = (changes: Record<string, number>) => {
     const next = new URL(url);
@@ -117,8 +117,34 @@ export function Pager({ url, total, pageNo, pageSize }: { url: URL; total: numbe
   );
 }
 
+/** What a list screen shows under its filters: a problem with them, the table, the pages. */
+export function ListResults<Row>(props: {
+  url: string;
+  problem: string | null;
+  page: { list: Row[]; total: number };
+  query: { pageNo: number; pageSize: number };
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  empty: string;
+}) {
+  const { page, query } = props;
+  const url = new URL(props.url);
+  return (
+    <>
+      {props.problem ? (
+        <p className="sb-message p-message-error" role="alert">
+          {props.problem}
+        </p>
+      ) : null}
+      {page.list.length === 0 && query.pageNo > 1 ? <PastTheEnd url={url} /> : null}
+      <ChatTable rows={page.list} columns={props.columns} rowKey={props.rowKey} empty={props.empty} />
+      <Pager url={url} total={page.total} pageNo={query.pageNo} pageSize={query.pageSize} />
+    </>
+  );
+}
+
 /** A page past the end is a clear message with the way back, not an empty table. */
-export function PastTheEnd({ url }: { url: URL }) {
+function PastTheEnd({ url }: { url: URL }) {
   const first = new URL(url);
   first.searchParams.set("pageNo", "1");
   return (

@@ -4,13 +4,14 @@ import { z } from "zod";
 import { ChatStateSchema, type ChatSessionSummary } from "../../../contracts/chat";
 import { CHAT_STATES, labelOf } from "../../../contracts/codes";
 import { requireAccess } from "../../access.server";
+import { CodeSelect } from "../../components/code-select";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
 import { formatDateTime, maskMobile } from "../../lib/chat-format";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { listChatSessions } from "../../services/chat.server";
-import { ChatTable, Pager, PastTheEnd, readListQuery, type Column } from "./chat-table";
+import { ListResults, readListQuery, type Column } from "./chat-table";
 
 const title = SCREEN_TITLES["/text/call"];
 export const handle: RouteHandle = { title };
@@ -48,21 +49,10 @@ const columns: Column<ChatSessionSummary>[] = [
 
 export default function Page() {
   const { page, query, problem, url } = useLoaderData<typeof loader>();
-  const here = new URL(url);
   return (
     <Screen title={title}>
       <form method="get" className="sb-filters" aria-label="筛选">
-        <div className="sb-field">
-          <label htmlFor="chat-state">状态</label>
-          <select id="chat-state" name="state" defaultValue={query.state} className="p-inputtext">
-            <option value="">全部</option>
-            {CHAT_STATES.map((entry) => (
-              <option key={entry.code} value={entry.code}>
-                {entry.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CodeSelect id="chat-state" name="state" label="状态" table={CHAT_STATES} defaultValue={query.state} empty="全部" />
         <div className="sb-field">
           <label htmlFor="chat-keyword">客户姓名或手机号</label>
           <input id="chat-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
@@ -72,10 +62,7 @@ export default function Page() {
           查询
         </button>
       </form>
-      {problem ? <p className="sb-message p-message-error" role="alert">{problem}</p> : null}
-      {page.list.length === 0 && query.pageNo > 1 ? <PastTheEnd url={here} /> : null}
-      <ChatTable rows={page.list} columns={columns} rowKey={(s) => s.sessionId} empty="暂无会话记录" />
-      <Pager url={here} total={page.total} pageNo={query.pageNo} pageSize={query.pageSize} />
+      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} rowKey={(s) => s.sessionId} empty="暂无会话记录" />
     </Screen>
   );
 }

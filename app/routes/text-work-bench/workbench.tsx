@@ -18,6 +18,7 @@ import {
 } from "../../../contracts/chat";
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "../../../contracts/codes";
 import type { AgentEvent } from "../../../contracts/events";
+import { CodeSelect } from "../../components/code-select";
 import { formatDateTime, formatTime, maskMobile } from "../../lib/chat-format";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "../../lib/chat-sessions";
 import { STREAM_STATUS_LABELS, useEventStream } from "../../lib/use-event-stream";
@@ -516,27 +517,8 @@ function BusinessRecordForm(props: { csrf: string; sessionId: string; record: Ch
       <h2 id="sb-chat-record-title" className="sb-chat-heading">
         业务记录
       </h2>
-      <div className="sb-field">
-        <label htmlFor="sb-record-category">业务类型</label>
-        <select id="sb-record-category" name="category" className="p-inputtext" defaultValue={props.record?.category ?? ""} required>
-          <option value="">请选择</option>
-          {CHAT_BUSINESS_CATEGORIES.map((entry) => (
-            <option key={entry.code} value={entry.code}>
-              {entry.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="sb-field">
-        <label htmlFor="sb-record-result">处理结果</label>
-        <select id="sb-record-result" name="result" className="p-inputtext" defaultValue={String(props.record?.result ?? 0)}>
-          {CALL_RESULTS.map((entry) => (
-            <option key={entry.code} value={entry.code}>
-              {entry.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <CodeSelect id="sb-record-category" name="category" label="业务类型" table={CHAT_BUSINESS_CATEGORIES} defaultValue={props.record?.category ?? ""} empty="请选择" required />
+      <CodeSelect id="sb-record-result" name="result" label="处理结果" table={CALL_RESULTS} defaultValue={String(props.record?.result ?? 0)} />
       <div className="sb-field">
         <label htmlFor="sb-record-remark">备注</label>
         <textarea id="sb-record-remark" name="remark" className="p-inputtextarea p-inputtext" rows={3} maxLength={500} defaultValue={props.record?.remark ?? ""} />
