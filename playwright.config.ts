@@ -49,8 +49,10 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
       COOKIE_SECURE: "1",
-      // Simulators move only when a test drives them: the dialer's clock, the CTI's calls.
+      // Simulators move only when a test drives them: the dialer's clock, the CTI's calls, the
+      // chat customers.
       DIALER_SPEED: "0",
+      CHAT_SIMULATOR: "0",
       SIMULATOR_CONTROL: "1",
       CTI_ACW_SECONDS: "15",
     },

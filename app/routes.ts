@@ -28,6 +28,7 @@ export default [
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
   route("callLog/export", "routes/call-log/export.ts"),
+  route("textWorkBench/actions", "routes/text-work-bench/actions.ts"),
 
   layout("routes/shell/route.tsx", [
     index("routes/home/route.tsx"),
@@ -59,6 +60,7 @@ export default [
     route("campaign/:id/edit", "routes/campaign-form/route.tsx", { id: "campaign-edit" }),
     route("campaign/:id", "routes/campaign-detail/route.tsx"),
     route("campaign/:id/batch/:batchId", "routes/campaign-batch/route.tsx"),
+    route("text/call/:id", "routes/text-call-detail/route.tsx"),
   ]),
   route("campaign/:id/export", "routes/campaign-export/data.ts"),
   route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),

@@ -256,3 +256,18 @@ export const CALL_ORIGIN_LABELS: CodeTable<string> = [
   { code: "manual", label: "外呼" },
   { code: "handoff", label: "机器人转人工" },
 ];
+
+/** Chat session states (contracts/chat.ts ChatStateSchema). */
+export const CHAT_STATES: CodeTable<"waiting" | "active" | "closed"> = [
+  { code: "waiting", label: "排队中", tone: "warning" },
+  { code: "active", label: "服务中", tone: "success" },
+  { code: "closed", label: "已结束", tone: "none" },
+];
+
+/** Business categories of a chat's business record (spec: not shown; ours). */
+export const CHAT_BUSINESS_CATEGORIES: CodeTable<string> = [
+  { code: "consult", label: "业务咨询" },
+  { code: "complaint", label: "投诉建议" },
+  { code: "after_sales", label: "售后服务" },
+  { code: "other", label: "其他" },
+];

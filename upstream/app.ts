@@ -6,6 +6,7 @@ import { createEventBus, type EventBus } from "./events/bus";
 import { authPlugin } from "./plugins/auth";
 import { dbPlugin } from "./plugins/db";
 import { errorsPlugin } from "./plugins/errors";
+import { chatRoutes, chatSimulatorRoutes } from "./routes/chat";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
 import { crmRoutes } from "./routes/crm";
@@ -37,7 +38,7 @@ export interface BuildAppOptions {
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
   cti?: Partial<CtiOptions>;
-  /** Registers the simulators' control routes (the dialer's clock, the CTI's calls): SIMULATOR_CONTROL=1, tests only. */
+  /** Registers the simulators' control routes (the dialer's clock, the CTI's calls, the chat customers): SIMULATOR_CONTROL=1, tests only. */
   simulatorControl?: boolean;
 }
 
@@ -82,6 +83,8 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(ctiRoutes);
   app.register(workbenchRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
+  app.register(chatRoutes);
+  if (simulatorControl) app.register(chatSimulatorRoutes);
 
   return app;
 }

@@ -1,5 +1,7 @@
 import path from "node:path";
 import { buildApp } from "./app";
+import { createChatService } from "./chat/service";
+import { createChatSimulator } from "./chat/simulator";
 import { openDatabase } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { startSimulatedTraffic } from "./cti/traffic";
@@ -37,6 +39,9 @@ const app = buildApp({
 app.dialer.start({ speed: settings.dialerSpeed });
 if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
+const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.events));
+if (settings.chatSimulator) chatSimulator.start();
+
 // Events are replayable for an hour; older ones go.
 const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);
 pruning.unref();
@@ -46,6 +51,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;
   closing = true;
   try {
+    chatSimulator.stop();
     await app.close();
     await database.close();
     console.log(`upstream: stopped (${signal})`);

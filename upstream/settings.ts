@@ -22,6 +22,8 @@ export interface Settings {
   acwSeconds: number;
   /** CTI_SIMULATED_TRAFFIC=1: inbound calls arrive on their own for ready agents (demos). */
   simulatedTraffic: boolean;
+  /** Simulated chat customers write by themselves (demos); CHAT_SIMULATOR=0 turns them off. */
+  chatSimulator: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -41,5 +43,6 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     simulatorControl: env.SIMULATOR_CONTROL === "1",
     acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
     simulatedTraffic: env.CTI_SIMULATED_TRAFFIC === "1",
+    chatSimulator: env.CHAT_SIMULATOR !== "0" && env.CHAT_SIMULATOR !== "false",
   };
 }

@@ -6,6 +6,7 @@ import * as m003 from "./migrations/003-agent-events";
 import * as m010 from "./migrations/010-call-records-read";
 import * as m020 from "./migrations/020-outbound";
 import * as m030 from "./migrations/030-workbench";
+import * as m040 from "./migrations/040-chat";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   "010-call-records-read": m010,
   "020-outbound": m020,
   "030-workbench": m030,
+  "040-chat": m040,
 };
 
 function migrator(db: Db): Migrator {

@@ -240,6 +240,47 @@ export interface BusinessRecordsTable {
   updated_at: Timestamp;
 }
 
+export interface ChatSessionsTable {
+  id: BigId;
+  tenant_id: number;
+  session_key: string;
+  queue_name: string;
+  state: Defaulted<"waiting" | "active" | "closed">;
+  agent_user_id: number | null;
+  customer_name: string;
+  customer_phone: string;
+  customer_channel: string;
+  customer_region: string;
+  created_at: Timestamp;
+  closed_at: NullableTimestamp;
+}
+export interface ChatMessagesTable {
+  id: BigId;
+  tenant_id: number;
+  session_id: number;
+  role: "user" | "agent" | "system";
+  content: string;
+  client_id: string | null;
+  created_at: Timestamp;
+}
+export interface ChatBusinessRecordsTable {
+  session_id: number;
+  tenant_id: number;
+  agent_user_id: number | null;
+  category: string;
+  result: number;
+  remark: Defaulted<string>;
+  updated_at: Timestamp;
+}
+export interface ChatKnowledgeNodesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  title: string;
+  content: string;
+  state: Defaulted<number>;
+  usage_count: Defaulted<number>;
+}
+
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -262,6 +303,10 @@ export interface Database {
   knowledge_nodes: KnowledgeNodesTable;
   work_order_records: WorkOrderRecordsTable;
   business_records: BusinessRecordsTable;
+  chat_sessions: ChatSessionsTable;
+  chat_messages: ChatMessagesTable;
+  chat_business_records: ChatBusinessRecordsTable;
+  chat_knowledge_nodes: ChatKnowledgeNodesTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */

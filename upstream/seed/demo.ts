@@ -7,6 +7,7 @@ import { insertUser } from "../repositories/users";
 import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
 import { seedWorkbench } from "./workbench";
+import { seedChat } from "./chat";
 
 /** Every demo account's password (design §8). */
 export const DEMO_PASSWORD = "Switchboard@2026";
@@ -66,6 +67,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedCallRecords(trx);
     await seedOutbound(trx);
     await seedWorkbench(trx);
+    await seedChat(trx);
     return true;
   });
 }

@@ -1,20 +1,56 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import type { ChatBusinessRecord } from "../../../contracts/chat";
+import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, labelOf } from "../../../contracts/codes";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
+import { formatDateTime } from "../../lib/chat-format";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
+import { listChatBusinessRecords } from "../../services/chat.server";
+import { ListResults, readListQuery, type Column } from "../text-call/chat-table";
 
 const title = SCREEN_TITLES["/text/businessRecord"];
 export const handle: RouteHandle = { title };
 
+/** The business records agents saved for their chat sessions, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const { caller } = await requireAccess(request);
+  const url = new URL(request.url);
+  const { query, problem } = readListQuery(url, { keyword: z.string().trim().max(50).default("") });
+  const page = await listChatBusinessRecords(caller, { pageNo: query.pageNo, pageSize: query.pageSize, keyword: query.keyword || undefined });
+  return { page, query, problem, url: request.url };
 }
 
+const columns: Column<ChatBusinessRecord>[] = [
+  { label: "客户", cell: (r) => r.customerName },
+  { label: "业务类型", cell: (r) => labelOf(CHAT_BUSINESS_CATEGORIES, r.category) },
+  { label: "处理结果", cell: (r) => labelOf(CALL_RESULTS, r.result) },
+  { label: "备注", cell: (r) => r.remark || "—" },
+  { label: "坐席", cell: (r) => r.agentName ?? "—" },
+  { label: "更新时间", cell: (r) => formatDateTime(r.updatedAt), minWidth: "11rem" },
+  { label: "操作", cell: (r) => <a href={`/text/call/${encodeURIComponent(r.sessionId)}`}>查看会话</a> },
+];
+
 export default function Page() {
-  return <Screen title={title} />;
+  const { page, query, problem, url } = useLoaderData<typeof loader>();
+  return (
+    <Screen title={title}>
+      <form method="get" className="sb-filters" aria-label="筛选">
+        <div className="sb-field">
+          <label htmlFor="record-keyword">客户姓名</label>
+          <input id="record-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
+        </div>
+        <input type="hidden" name="pageSize" value={query.pageSize} />
+        <button type="submit" className="p-button p-button-sm">
+          查询
+        </button>
+      </form>
+      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} rowKey={(r) => r.sessionId} empty="暂无业务记录" />
+    </Screen>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,20 +1,41 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
+import { getChatSession, listChatSessions, listQuickReplies } from "../../services/chat.server";
+import { getRealtimeStart } from "../../services/events.server";
+import { TextWorkbench } from "./workbench";
 
 const title = SCREEN_TITLES["/textWorkBench"];
-export const handle: RouteHandle = { title };
+export const handle: RouteHandle = { title, hydrate: true };
+
+/** The most sessions an agent holds at once, with room to spare. */
+const MAX_OPEN_SESSIONS = 100;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const { caller } = await requireAccess(request);
+  // The stream starts where the platform is now, before the sessions are read: whatever happens
+  // in between arrives again as an event, and the session rules ignore what is already shown.
+  const startId = await getRealtimeStart(caller);
+  const [active, waiting, quickReplies] = await Promise.all([
+    listChatSessions(caller, { state: ["active"], pageSize: MAX_OPEN_SESSIONS }),
+    listChatSessions(caller, { state: ["waiting"], pageSize: 20 }),
+    listQuickReplies(caller),
+  ]);
+  const sessions = await Promise.all(active.list.map((s) => getChatSession(caller, s.sessionId)));
+  return { startId, sessions: sessions.reverse(), waiting: waiting.list, quickReplies };
 }
 
 export default function Page() {
-  return <Screen title={title} />;
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Screen title={title}>
+      <TextWorkbench {...data} title={title} />
+    </Screen>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,184 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+import { signIn } from "./support";
+
+/** The e2e platform (port + 1), whose chat simulator the tests drive (SIMULATOR_CONTROL=1). */
+const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
+
+/** The customer side of a chat, driven through the platform's simulator control routes. */
+async function customers(request: APIRequestContext) {
+  const token = await request
+    .post(`${platformUrl}/uaa/oauth/token`, {
+      headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+      form: { grant_type: "password", username: "chat", password: "Switchboard@2026" },
+    })
+    .then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const headers = { Authorization: `Bearer ${token}` };
+  return {
+    async arrive(name: string, content: string): Promise<string> {
+      const response = await request.post(`${platformUrl}/chat/simulator/customers`, { headers, data: { customer: { name }, content } });
+      expect(response.ok()).toBe(true);
+      return ((await response.json()) as { data: { sessionId: string } }).data.sessionId;
+    },
+    async write(sessionId: string, content: string) {
+      const response = await request.post(`${platformUrl}/chat/simulator/sessions/${sessionId}/messages`, { headers, data: { content } });
+      expect(response.ok()).toBe(true);
+    },
+    async stored(sessionId: string): Promise<{ state: string; dialogs: Array<{ role: string; content: string }> }> {
+      const response = await request.get(`${platformUrl}/chat/api/sessions/${sessionId}`, { headers });
+      return ((await response.json()) as { data: { state: string; dialogs: Array<{ role: string; content: string }> } }).data;
+    },
+  };
+}
+
+const sessionButton = (page: Page, name: string) => page.getByRole("navigation", { name: "会话列表" }).getByRole("button", { name: new RegExp(name) });
+const log = (page: Page) => page.getByRole("list", { name: "消息记录" });
+const replyBox = (page: Page) => page.getByLabel("回复内容");
+
+test("a text agent serves two customers at once without missing a word", async ({ page, request }) => {
+  const customer = await customers(request);
+  await page.goto("/textWorkBench");
+  await signIn(page, "chat");
+  await expect(page).toHaveURL(/\/textWorkBench$/);
+  await expect(page.getByText("实时连接：已连接")).toBeVisible();
+  await expect(page.getByText("快捷键：Alt+↑ / Alt+↓ 切换会话，Alt+E 结束当前会话")).toBeVisible();
+
+  // Two customers arrive; both sessions appear without a reload.
+  const first = await customer.arrive("顾客甲", "你好，我想查账单");
+  const second = await customer.arrive("顾客乙", "在吗？");
+  await expect(sessionButton(page, "顾客甲")).toBeVisible();
+  await expect(sessionButton(page, "顾客乙")).toBeVisible();
+  await sessionButton(page, "顾客甲").click();
+  await expect(page.getByRole("heading", { name: "与 顾客甲 的会话" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "客户名片" })).toContainText("顾客甲");
+
+  // The one not open gets an unread marker, and the page title counts it.
+  await customer.write(second, "我的订单还没到");
+  await expect(sessionButton(page, "顾客乙")).toHaveAccessibleName(/有未读消息/);
+  await expect(sessionButton(page, "顾客甲")).not.toHaveAccessibleName(/有未读消息/);
+  await expect(page).toHaveTitle(/^\(1\) 文本工作台/);
+
+  // Reply with Enter; Shift+Enter is a new line.
+  await replyBox(page).fill("您好，请稍候");
+  await replyBox(page).press("Shift+Enter");
+  await replyBox(page).pressSequentially("马上为您查询");
+  await expect(replyBox(page)).toHaveValue("您好，请稍候\n马上为您查询");
+  await replyBox(page).press("Enter");
+  await expect(replyBox(page)).toHaveValue("");
+  await expect(log(page).getByText("马上为您查询")).toBeVisible();
+  await expect(log(page).getByText("待发送")).toHaveCount(0);
+  await expect.poll(async () => (await customer.stored(first)).dialogs.map((d) => d.content)).toContain("您好，请稍候\n马上为您查询");
+
+  // Bad input: a clear message, and the text stays.
+  await replyBox(page).press("Enter");
+  await expect(page.getByRole("alert")).toHaveText("请输入消息内容");
+  const long = "长".repeat(2001);
+  await replyBox(page).fill(long);
+  await replyBox(page).press("Enter");
+  await expect(page.getByRole("alert")).toHaveText("消息不能超过2000个字符");
+  await expect(replyBox(page)).toHaveValue(long);
+
+  // A quick reply from the knowledge base, found by typing '/'.
+  await replyBox(page).fill("/稍等");
+  const quick = page.getByRole("listbox", { name: "快捷回复" });
+  await expect(quick.getByRole("option")).toHaveCount(1);
+  await replyBox(page).press("Enter");
+  await expect(replyBox(page)).toHaveValue("好的，请您稍等，我马上为您查询。");
+  await replyBox(page).press("Enter");
+  await expect(log(page).getByText("好的，请您稍等，我马上为您查询。")).toBeVisible();
+
+  // The business record of this session.
+  await page.getByLabel("业务类型").selectOption({ label: "业务咨询" });
+  await page.getByLabel("处理结果").selectOption({ label: "处理成功" });
+  await page.getByLabel("备注").fill("账单已解释");
+  await page.getByRole("button", { name: "保存业务记录" }).click();
+  await expect(page.getByText("业务记录已保存")).toBeVisible();
+
+  // Alt+↓ moves to the other session, which reads it.
+  await page.keyboard.press("Alt+ArrowDown");
+  await expect(page.getByRole("heading", { name: "与 顾客乙 的会话" })).toBeVisible();
+  await expect(sessionButton(page, "顾客乙")).not.toHaveAccessibleName(/有未读消息/);
+  await expect(page).toHaveTitle(/^文本工作台/);
+
+  // The connection drops: the customer writes meanwhile, the agent answers meanwhile.
+  await page.context().setOffline(true);
+  await expect(page.getByText("实时连接：网络已断开")).toBeVisible();
+  await customer.write(second, "断线期间的消息");
+  await replyBox(page).fill("离线时写的回复");
+  await replyBox(page).press("Enter");
+  await expect(log(page).locator(".is-pending")).toContainText("离线时写的回复");
+  await expect(log(page).getByText("待发送")).toBeVisible();
+  // Nothing reaches the page while offline: what follows comes from the replay.
+  await expect(log(page).getByText("断线期间的消息")).toHaveCount(0);
+
+  // It returns: the missed message appears once, in order, and the pending reply goes out once.
+  await page.context().setOffline(false);
+  await expect(page.getByText("实时连接：已连接")).toBeVisible({ timeout: 15_000 });
+  await expect(log(page).getByText("断线期间的消息")).toHaveCount(1);
+  await expect(log(page).getByText("待发送")).toHaveCount(0, { timeout: 15_000 });
+  await expect(log(page).getByText("离线时写的回复")).toHaveCount(1);
+  await expect(log(page).locator("li p")).toHaveText(["在吗？", "我的订单还没到", "断线期间的消息", "离线时写的回复"]);
+  expect((await customer.stored(second)).dialogs.filter((d) => d.content === "离线时写的回复")).toHaveLength(1);
+
+  // Close this one with its button, the other with Alt+E.
+  await page.getByRole("button", { name: "结束会话" }).click();
+  await expect(sessionButton(page, "顾客乙")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "与 顾客甲 的会话" })).toBeVisible();
+  await page.keyboard.press("Alt+KeyE");
+  await expect(sessionButton(page, "顾客甲")).toHaveCount(0);
+  await expect(page.getByText("暂无会话，新的客户消息会自动出现在这里")).toBeVisible();
+  expect((await customer.stored(first)).state).toBe("closed");
+  expect((await customer.stored(second)).state).toBe("closed");
+
+  // The chat records list the closed conversation, with the whole of it in its detail.
+  await page.goto("/text/call");
+  const row = page.getByRole("row", { name: /顾客甲/ });
+  await expect(row).toContainText("已结束");
+  await row.getByRole("link", { name: "查看会话" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("会话详情：顾客甲");
+  await expect(page.getByRole("list", { name: "会话内容" }).locator("li p")).toHaveText([
+    "你好，我想查账单",
+    "您好，请稍候\n马上为您查询",
+    "好的，请您稍等，我马上为您查询。",
+  ]);
+  await expect(page.getByText("账单已解释")).toBeVisible();
+});
+
+test.describe("chat records @nojs", () => {
+  test("text/call lists closed conversations and shows a whole one", async ({ page }) => {
+    await page.goto("/text/call");
+    await signIn(page, "chat");
+    await expect(page.getByRole("heading", { level: 1, name: "文本会话记录" })).toBeVisible();
+    const row = page.getByRole("row", { name: /李娜/ });
+    await expect(row).toContainText("已结束");
+    await expect(row).toContainText("136****2222");
+    await row.getByRole("link", { name: "查看会话" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("会话详情：李娜");
+    await expect(page.getByRole("list", { name: "会话内容" }).locator("li")).toHaveCount(5);
+    await expect(page.getByText("已为您催促配送站，预计明天送达。")).toBeVisible();
+  });
+
+  test("filters and paging stay in the URL; bad ones get a clear message; foreign ids are 404", async ({ page }) => {
+    await page.goto("/text/call");
+    await signIn(page, "chat");
+    await page.getByLabel("客户姓名或手机号").fill("王磊");
+    await page.getByRole("button", { name: "查询" }).click();
+    await expect(page).toHaveURL(/keyword=%E7%8E%8B%E7%A3%8A/);
+    await expect(page.getByRole("row", { name: /王磊/ })).toBeVisible();
+    await expect(page.getByRole("row", { name: /李娜/ })).toHaveCount(0);
+    await page.goto("/text/call?pageNo=abc");
+    await expect(page.getByRole("alert")).toHaveText("筛选或分页参数无效，已显示第一页");
+    await page.goto("/text/call?pageNo=99");
+    await expect(page.getByText("没有更多记录了。")).toBeVisible();
+    const response = await page.goto("/text/call/cs_doesnotexist");
+    expect(response?.status()).toBe(404);
+  });
+
+  test("text/businessRecord lists the saved business records", async ({ page }) => {
+    await page.goto("/text/businessRecord");
+    await signIn(page, "chat");
+    const row = page.getByRole("row", { name: /李娜/ });
+    await expect(row).toContainText("业务咨询");
+    await expect(row).toContainText("处理成功");
+  });
+});

@@ -1,0 +1,103 @@
+import { CHAT_EVENT, type ChatCustomer, type ChatDialog, type ChatSession } from "../../contracts/chat";
+import type { Db } from "../db";
+import type { EventBus } from "../events/bus";
+import { HttpError } from "../http";
+import {
+  assignSession,
+  closeSession,
+  findSession,
+  insertMessage,
+  insertSession,
+  pickAgent,
+  sessionDetail,
+  type ChatScope,
+  type SessionRow,
+} from "../repositories/chat";
+
+export type ChatActor = { tenantId: number; userId: number };
+
+/**
+ * What happens in a chat, for the routes and the simulator alike: each change is stored, then
+ * published as a `chat.*` event to the agent the session is assigned to, so the agent's screen
+ * follows without asking (and a reconnecting screen replays what it missed).
+ */
+export function createChatService(db: Db, events: EventBus) {
+  const agentScope = (actor: ChatActor): ChatScope => ({ tenantId: actor.tenantId, ownerId: actor.userId });
+
+  async function requireSession(scope: ChatScope, sessionKey: string): Promise<SessionRow> {
+    const session = await findSession(db, scope, sessionKey);
+    if (!session) throw new HttpError(404, "会话不存在");
+    return session;
+  }
+
+  async function detail(scope: ChatScope, sessionKey: string): Promise<ChatSession> {
+    const session = await sessionDetail(db, scope, sessionKey);
+    if (!session) throw new HttpError(404, "会话不存在");
+    return session;
+  }
+
+  async function publishDialog(session: SessionRow, dialog: ChatDialog) {
+    if (session.agent_user_id === null || session.state !== "active") return;
+    await events.publish({ tenantId: session.tenant_id, userId: session.agent_user_id }, CHAT_EVENT.update, {
+      sessionId: session.session_key,
+      role: dialog.role,
+      dialogs: [dialog],
+    });
+  }
+
+  return {
+    requireSession,
+    detail,
+
+    /** A customer opens a chat in a queue: assigned to the least busy text agent, or waiting. */
+    async customerArrives(tenantId: number, input: { queueName: string; customer: ChatCustomer; content: string }): Promise<ChatSession> {
+      const agentUserId = await pickAgent(db, tenantId, input.queueName);
+      const sessionKey = await insertSession(db, { tenantId, queueName: input.queueName, customer: input.customer, agentUserId });
+      const scope = { tenantId };
+      await insertMessage(db, await requireSession(scope, sessionKey), "user", input.content);
+      const session = await detail(scope, sessionKey);
+      if (agentUserId !== undefined) await events.publish({ tenantId, userId: agentUserId }, CHAT_EVENT.add, { session });
+      return session;
+    },
+
+    /** The customer writes; a closed session takes no more. */
+    async customerWrites(tenantId: number, sessionKey: string, content: string): Promise<ChatDialog> {
+      const session = await requireSession({ tenantId }, sessionKey);
+      if (session.state === "closed") throw new HttpError(400, "会话已结束");
+      const { dialog } = await insertMessage(db, session, "user", content);
+      await publishDialog(session, dialog);
+      return dialog;
+    },
+
+    /** The agent answers in one of its active sessions; a resend with the same clientId is stored once. */
+    async agentSends(actor: ChatActor, sessionKey: string, content: string, clientId?: string): Promise<ChatDialog> {
+      const session = await requireSession(agentScope(actor), sessionKey);
+      if (session.state !== "active" || session.agent_user_id !== actor.userId) throw new HttpError(400, "会话已结束，无法发送消息");
+      const { dialog, created } = await insertMessage(db, session, "agent", content, clientId);
+      // The agent's other screens show it too (a resend was shown already).
+      if (created) await publishDialog(session, dialog);
+      return dialog;
+    },
+
+    /** The agent takes a waiting session (joining one it already has is harmless). */
+    async agentJoins(actor: ChatActor, sessionKey: string): Promise<ChatSession> {
+      const session = await requireSession(agentScope(actor), sessionKey);
+      if (session.state === "closed") throw new HttpError(400, "会话已结束");
+      const wasWaiting = session.state === "waiting";
+      if (!(await assignSession(db, session, actor.userId))) throw new HttpError(400, "会话已由其他坐席接入");
+      const joined = await detail(agentScope(actor), sessionKey);
+      if (wasWaiting) await events.publish(actor, CHAT_EVENT.add, { session: joined });
+      return joined;
+    },
+
+    /** The agent closes a session: recorded as closed; closing it again is harmless. */
+    async agentCloses(actor: ChatActor, sessionKey: string): Promise<ChatSession> {
+      const session = await requireSession(agentScope(actor), sessionKey);
+      if (session.state === "waiting") throw new HttpError(400, "会话尚未接入");
+      if (await closeSession(db, session)) await events.publish(actor, CHAT_EVENT.close, { sessionId: sessionKey });
+      return detail(agentScope(actor), sessionKey);
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
