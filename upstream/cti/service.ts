@@ -86,6 +86,8 @@ const CAMPAIGN_TYPE_OF: Record<PhoneCall["origin"], number> = { inbound: 20, man
 export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAULT_CTI_OPTIONS) {
   const tenants = new Map<number, Tenant>();
   const calls = new Map<string, Call>();
+  /** Told when a call is answered for the first time (the hand-off bridge marks hand-offs handed). */
+  const answeredListeners = new Set<(answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   /** Per-agent publishing chains, so an agent's events are stored in the order they happened. */
   const chains = new Map<number, Promise<unknown>>();
@@ -218,8 +220,10 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
 
   async function answerCall(agent: Agent, call: Call): Promise<void> {
     // The customer was connected at the first answer; a transferred call keeps that time.
+    const first = call.answeredAt === null;
     call.answeredAt ??= Date.now();
     await apply(agent, { type: "answer" });
+    if (first) for (const listener of answeredListeners) listener({ tenantId: call.tenantId, ctiCallId: call.ctiCallId, agentUserId: agent.userId });
   }
 
   /** A new call into a queue; offered at once if someone is ready, else it waits. */
@@ -271,6 +275,12 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
 
   return {
     options,
+
+    /** Calls `listener` when a call is first answered; returns the way to stop listening. */
+    onAnswered(listener: (answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void): () => void {
+      answeredListeners.add(listener);
+      return () => answeredListeners.delete(listener);
+    },
 
     async status(caller: Caller): Promise<PhoneSnapshot> {
       return snapshot(await agentOf(caller));
