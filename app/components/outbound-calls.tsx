@@ -2,6 +2,7 @@ import { CALL_STATUSES, hangupPartyLabel } from "../../contracts/codes";
 import type { TaskCall } from "../../contracts/outbound";
 import { CodeSelect, FilterBar } from "./filters";
 import { CodeTag, OutboundTable, formatTime } from "./outbound-table";
+import { maskPhone } from "../lib/format";
 
 /** Calls with their states and hang-up parties (agents' screens). */
 export function CallTable({ caption, calls }: { caption: string; calls: TaskCall[] }) {
@@ -11,7 +12,7 @@ export function CallTable({ caption, calls }: { caption: string; calls: TaskCall
       rows={calls}
       rowKey={(c) => c.id}
       columns={[
-        { header: "手机号码", cell: (c) => c.phone },
+        { header: "手机号码", cell: (c) => maskPhone(c.phone) },
         { header: "客户姓名", cell: (c) => c.customerName ?? "—" },
         { header: "呼叫状态", cell: (c) => <CodeTag table={CALL_STATUSES} code={c.status} /> },
         { header: "挂机方", cell: (c) => (c.hangupParty === null ? "—" : hangupPartyLabel(c.hangupParty)) },

@@ -1,10 +1,3 @@
-/** Spec §9: a mainland mobile number (optional +86 or 0086) keeps its first 3 and last 4 digits. */
-const MAINLAND_MOBILE = /^(\+86|0086)?(1\d{2})\d{4}(\d{4})$/;
-
-export function maskMobile(phone: string): string {
-  const match = MAINLAND_MOBILE.exec(phone.replace(/[\s-]/g, ""));
-  return match ? `${match[1] ?? ""}${match[2]}****${match[3]}` : phone;
-}
 
 /** Times of day and dates as the call centre reads them (Beijing time), the same on server and client. */
 const TIME = new Intl.DateTimeFormat("zh-CN", { timeZone: "Asia/Shanghai", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });

@@ -6,9 +6,13 @@
 const CST_OFFSET_MS = 8 * 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** Mainland mobile numbers (optional +86 or 0086) keep their first 3 and last 4 digits. */
+/** Spec §9: a mainland mobile number (optional +86 or 0086) keeps its first 3 and last 4 digits. */
+const MAINLAND_MOBILE = /^(\+86|0086)?(1\d{2})\d{4}(\d{4})$/;
+
+/** Masks a mainland mobile number, however it is spaced; anything else is shown as it is. */
 export function maskPhone(phone: string): string {
-  return phone.replace(/^(\+86|0086)?(1\d{2})\d{4}(\d{4})$/, "$1$2****$3");
+  const match = MAINLAND_MOBILE.exec(phone.replace(/[\s-]/g, ""));
+  return match ? `${match[1] ?? ""}${match[2]}****${match[3]}` : phone;
 }
 
 /** Honorifics that follow a surname in robot speech: the surname is masked. */

@@ -16,6 +16,7 @@ import { idParam, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
 import { changeCampaignState, checkScheduler, getCampaign, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
+import { maskPhone } from "../../lib/format";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.detail };
 
@@ -213,7 +214,7 @@ export default function CampaignDetail() {
                   rowKey={(e) => e.rowNo}
                   columns={[
                     { header: "行号", cell: (e) => e.rowNo },
-                    { header: "手机号码", cell: (e) => e.phone },
+                    { header: "手机号码", cell: (e) => maskPhone(e.phone) },
                     { header: "客户姓名", cell: (e) => e.customerName },
                     { header: "原因", cell: (e) => e.reason },
                   ]}

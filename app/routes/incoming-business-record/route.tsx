@@ -9,7 +9,7 @@ import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
-import { maskPhone } from "../../lib/phone";
+import { maskPhone } from "../../lib/format";
 import { listInboundBusinessRecords } from "../../services/workbench.server";
 
 const title = SCREEN_TITLES["/incoming/businessRecord"];

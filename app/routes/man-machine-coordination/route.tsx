@@ -11,6 +11,7 @@ import type { RouteHandle } from "../../lib/handle";
 import { parseListQuery } from "../../lib/page-query";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { listHandoffs } from "../../services/outbound.server";
+import { maskPhone } from "../../lib/format";
 
 const title = SCREEN_TITLES["/manMachine/coordination"];
 export const handle: RouteHandle = { title };
@@ -35,7 +36,7 @@ export default function Coordination() {
         rows={page.list}
         rowKey={(h) => h.id}
         columns={[
-          { header: "手机号码", cell: (h) => h.phone },
+          { header: "手机号码", cell: (h) => maskPhone(h.phone) },
           { header: "活动", cell: (h) => h.campaignName },
           { header: "客户意向", cell: (h) => labelOf(INTENT_LABELS, h.intent, "—") },
           { header: "状态", cell: (h) => <CodeTag table={HANDOFF_STATES} code={h.state} /> },

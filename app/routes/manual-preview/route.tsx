@@ -14,6 +14,7 @@ import { parseListQuery } from "../../lib/page-query";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { beforeCall, dialPreview, skipPreview, takeNextPreview } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
+import { maskPhone } from "../../lib/format";
 
 const title = SCREEN_TITLES["/manual/preview"];
 export const handle: RouteHandle = { title };
@@ -97,7 +98,7 @@ export default function Preview() {
             <dt>客户姓名</dt>
             <dd>{contact.call.customerName ?? "—"}</dd>
             <dt>手机号码</dt>
-            <dd>{contact.call.phone}</dd>
+            <dd>{maskPhone(contact.call.phone)}</dd>
             <dt>活动</dt>
             <dd>{contact.campaign.name}</dd>
             <dt>状态</dt>

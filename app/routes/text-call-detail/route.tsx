@@ -5,7 +5,8 @@ import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, CHAT_STATES, labelOf } from "..
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
-import { formatDateTime, formatTime, maskMobile } from "../../lib/chat-format";
+import { formatDateTime, formatTime } from "../../lib/chat-format";
+import { maskPhone } from "../../lib/format";
 import type { RouteHandle } from "../../lib/handle";
 import { getChatSession } from "../../services/chat.server";
 
@@ -27,7 +28,7 @@ export default function Page() {
     <Screen title={`${title}：${session.customer.name}`} actions={<a href="/text/call" className="p-button p-button-sm p-button-outlined">返回会话记录</a>}>
       <dl className="sb-facts">
         <div><dt>客户</dt><dd>{session.customer.name}</dd></div>
-        <div><dt>手机号</dt><dd>{maskMobile(session.customer.phone)}</dd></div>
+        <div><dt>手机号</dt><dd>{maskPhone(session.customer.phone)}</dd></div>
         <div><dt>渠道</dt><dd>{session.customer.channel}</dd></div>
         <div><dt>坐席</dt><dd>{session.agentName ?? "—"}</dd></div>
         <div><dt>状态</dt><dd>{labelOf(CHAT_STATES, session.state)}</dd></div>

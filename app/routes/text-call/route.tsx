@@ -7,7 +7,8 @@ import { requireAccess } from "../../access.server";
 import { CodeSelect } from "../../components/code-select";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Screen } from "../../components/screen";
-import { formatDateTime, maskMobile } from "../../lib/chat-format";
+import { formatDateTime } from "../../lib/chat-format";
+import { maskPhone } from "../../lib/format";
 import type { RouteHandle } from "../../lib/handle";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { listChatSessions } from "../../services/chat.server";
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const columns: Column<ChatSessionSummary>[] = [
   { label: "客户", cell: (s) => s.customer.name },
-  { label: "手机号", cell: (s) => maskMobile(s.customer.phone) },
+  { label: "手机号", cell: (s) => maskPhone(s.customer.phone) },
   { label: "渠道", cell: (s) => s.customer.channel },
   { label: "坐席", cell: (s) => s.agentName ?? "—" },
   { label: "状态", cell: (s) => labelOf(CHAT_STATES, s.state) },

@@ -19,7 +19,8 @@ import {
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "../../../contracts/codes";
 import type { AgentEvent } from "../../../contracts/events";
 import { CodeSelect } from "../../components/code-select";
-import { formatDateTime, formatTime, maskMobile } from "../../lib/chat-format";
+import { formatDateTime, formatTime } from "../../lib/chat-format";
+import { maskPhone } from "../../lib/format";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "../../lib/chat-sessions";
 import { STREAM_STATUS_LABELS, useEventStream } from "../../lib/use-event-stream";
 import type { WorkbenchAnswer } from "./actions";
@@ -473,7 +474,7 @@ function ContactCard({ session }: { session: WorkbenchSession }) {
         <dt>姓名</dt>
         <dd>{customer.name}</dd>
         <dt>手机号</dt>
-        <dd>{maskMobile(customer.phone)}</dd>
+        <dd>{maskPhone(customer.phone)}</dd>
         <dt>来源渠道</dt>
         <dd>{customer.channel}</dd>
         <dt>所在地区</dt>

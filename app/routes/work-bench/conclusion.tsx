@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { CALL_RESULTS, INTENT_LABELS } from "../../../contracts/codes";
 import { BUSINESS_FIELDS } from "../../../contracts/workbench";
 import { createOutbox, OUTBOX_STATE_LABELS, type ConclusionDraft, type Outbox, type OutboxItem, type SendResult } from "../../lib/conclusion-outbox";
-import { maskPhone } from "../../lib/phone";
+import { maskPhone } from "../../lib/format";
 import { softphone } from "../../lib/softphone";
 
 /** Sends one queued conclusion through the SDK and says whether to retry. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, labelOf } from "../../../contracts/codes";
-import { maskPhone } from "../../lib/phone";
+import { maskPhone } from "../../lib/format";
 import { softphone } from "../../lib/softphone";
 import type { WorkbenchData } from "./types";
 

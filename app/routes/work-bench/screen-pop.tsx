@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "../../../contracts/codes";
 import type { PhoneSnapshot } from "../../../contracts/cti";
-import { maskPhone } from "../../lib/phone";
+import { maskPhone } from "../../lib/format";
 import type { WorkbenchData } from "./types";
 
 /** The screen pop of the current call: customer, live transcript, script, previous record, work order. */

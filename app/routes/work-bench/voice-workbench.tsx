@@ -5,7 +5,7 @@ import { canDo, isIdle } from "../../../contracts/agent-state";
 import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "../../../contracts/cti";
 import type { AgentEvent } from "../../../contracts/events";
 import { useNonce } from "../../lib/nonce";
-import { maskPhone } from "../../lib/phone";
+import { maskPhone } from "../../lib/format";
 import { softphone, SOFTPHONE_SCRIPTS } from "../../lib/softphone";
 import { useEventStream } from "../../lib/use-event-stream";
 import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
