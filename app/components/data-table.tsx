@@ -138,7 +138,7 @@ export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无
                   const sortable = column.sortable && sortHref;
                   return (
                     <th
-                      key={column.prop}
+                      key={`${column.prop}/${column.label}`}
                       scope="col"
                       style={column.minWidth ? { minWidth: column.minWidth } : undefined}
                       className={sortable ? `p-sortable-column${sorted ? " p-highlight" : ""}` : undefined}
@@ -178,7 +178,7 @@ export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无
                     ) : null}
                     {attributes.index ? <td className="sb-index-column">{indexOffset + index + 1}</td> : null}
                     {columns.map((column) => (
-                      <td key={column.prop}>{column.render ? column.render(row, index) : formatCell(column.type, row[column.prop], column.maxChars)}</td>
+                      <td key={`${column.prop}/${column.label}`}>{column.render ? column.render(row, index) : formatCell(column.type, row[column.prop], column.maxChars)}</td>
                     ))}
                   </tr>
                 );
@@ -191,7 +191,7 @@ export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无
                 {attributes.selection ? <td /> : null}
                 {attributes.index ? <td>合计</td> : null}
                 {columns.map((column) => (
-                  <td key={column.prop}>{config.summary?.[column.prop] ?? ""}</td>
+                  <td key={`${column.prop}/${column.label}`}>{config.summary?.[column.prop] ?? ""}</td>
                 ))}
               </tr>
             </tfoot>

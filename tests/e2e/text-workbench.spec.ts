@@ -166,9 +166,9 @@ test.describe("chat records @nojs", () => {
     await expect(page).toHaveURL(/keyword=%E7%8E%8B%E7%A3%8A/);
     await expect(page.getByRole("row", { name: /王磊/ })).toBeVisible();
     await expect(page.getByRole("row", { name: /李娜/ })).toHaveCount(0);
-    await page.goto("/text/call?pageNo=abc");
+    await page.goto("/text/call?page=abc");
     await expect(page.getByRole("alert")).toHaveText("筛选或分页参数无效，已显示第一页");
-    await page.goto("/text/call?pageNo=99");
+    await page.goto("/text/call?page=99");
     await expect(page.getByText("没有更多记录了。")).toBeVisible();
     const response = await page.goto("/text/call/cs_doesnotexist");
     expect(response?.status()).toBe(404);

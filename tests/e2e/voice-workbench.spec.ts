@@ -119,6 +119,10 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   const agentToken = await platformToken(request, "agent");
   const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, { headers: { authorization: `Bearer ${agentToken}` } });
   expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
+
+  // …and in the call history screen, among the agent's calls of today.
+  await page.goto(`/callHistory?phone=${CALLER.phone}`);
+  await expect(page.getByRole("table").first()).toContainText("138****8000");
 });
 
 test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {

@@ -25,13 +25,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const columns: Column<ChatBusinessRecord>[] = [
-  { label: "客户", cell: (r) => r.customerName },
-  { label: "业务类型", cell: (r) => labelOf(CHAT_BUSINESS_CATEGORIES, r.category) },
-  { label: "处理结果", cell: (r) => labelOf(CALL_RESULTS, r.result) },
-  { label: "备注", cell: (r) => r.remark || "—" },
-  { label: "坐席", cell: (r) => r.agentName ?? "—" },
-  { label: "更新时间", cell: (r) => formatDateTime(r.updatedAt), minWidth: "11rem" },
-  { label: "操作", cell: (r) => <a href={`/text/call/${encodeURIComponent(r.sessionId)}`}>查看会话</a> },
+  { prop: "customerName", label: "客户" },
+  { prop: "category", label: "业务类型", render: (r) => labelOf(CHAT_BUSINESS_CATEGORIES, r.category) },
+  { prop: "result", label: "处理结果", render: (r) => labelOf(CALL_RESULTS, r.result) },
+  { prop: "remark", label: "备注", render: (r) => r.remark || "—" },
+  { prop: "agentName", label: "坐席", render: (r) => r.agentName ?? "—" },
+  { prop: "updatedAt", label: "更新时间", render: (r) => formatDateTime(r.updatedAt), minWidth: 176 },
+  { prop: "sessionId", label: "操作", render: (r) => <a href={`/text/call/${encodeURIComponent(r.sessionId)}`}>查看会话</a> },
 ];
 
 export default function Page() {
@@ -43,12 +43,12 @@ export default function Page() {
           <label htmlFor="record-keyword">客户姓名</label>
           <input id="record-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
         </div>
-        <input type="hidden" name="pageSize" value={query.pageSize} />
+        <input type="hidden" name="size" value={query.pageSize} />
         <button type="submit" className="p-button p-button-sm">
           查询
         </button>
       </form>
-      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} rowKey={(r) => r.sessionId} empty="暂无业务记录" />
+      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} caption="文本业务记录" rowKey="sessionId" empty="暂无业务记录" />
     </Screen>
   );
 }

@@ -37,15 +37,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const columns: Column<ChatSessionSummary>[] = [
-  { label: "客户", cell: (s) => s.customer.name },
-  { label: "手机号", cell: (s) => maskPhone(s.customer.phone) },
-  { label: "渠道", cell: (s) => s.customer.channel },
-  { label: "坐席", cell: (s) => s.agentName ?? "—" },
-  { label: "状态", cell: (s) => labelOf(CHAT_STATES, s.state) },
-  { label: "消息数", cell: (s) => s.messageCount },
-  { label: "开始时间", cell: (s) => formatDateTime(s.createdAt), minWidth: "11rem" },
-  { label: "结束时间", cell: (s) => (s.closedAt ? formatDateTime(s.closedAt) : "—"), minWidth: "11rem" },
-  { label: "操作", cell: (s) => <a href={`/text/call/${encodeURIComponent(s.sessionId)}`}>查看会话</a> },
+  { prop: "customer", label: "客户", render: (s) => s.customer.name },
+  { prop: "customer", label: "手机号", render: (s) => maskPhone(s.customer.phone) },
+  { prop: "customer", label: "渠道", render: (s) => s.customer.channel },
+  { prop: "agentName", label: "坐席", render: (s) => s.agentName ?? "—" },
+  { prop: "state", label: "状态", render: (s) => labelOf(CHAT_STATES, s.state) },
+  { prop: "messageCount", label: "消息数" },
+  { prop: "createdAt", label: "开始时间", render: (s) => formatDateTime(s.createdAt), minWidth: 176 },
+  { prop: "closedAt", label: "结束时间", render: (s) => (s.closedAt ? formatDateTime(s.closedAt) : "—"), minWidth: 176 },
+  { prop: "sessionId", label: "操作", render: (s) => <a href={`/text/call/${encodeURIComponent(s.sessionId)}`}>查看会话</a> },
 ];
 
 export default function Page() {
@@ -58,12 +58,12 @@ export default function Page() {
           <label htmlFor="chat-keyword">客户姓名或手机号</label>
           <input id="chat-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
         </div>
-        <input type="hidden" name="pageSize" value={query.pageSize} />
+        <input type="hidden" name="size" value={query.pageSize} />
         <button type="submit" className="p-button p-button-sm">
           查询
         </button>
       </form>
-      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} rowKey={(s) => s.sessionId} empty="暂无会话记录" />
+      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} caption="文本会话记录" rowKey="sessionId" empty="暂无会话记录" />
     </Screen>
   );
 }
