@@ -152,6 +152,24 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await page.getByLabel("关键词").fill("手续费");
   await page.getByRole("button", { name: "查询" }).click();
   await expect(page.getByRole("region", { name: "知识库查询" })).toContainText("分期手续费标准");
+
+  // A dial that is answered: the agent opens a work order for the call from the screen pop.
+  await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
+  await number.fill("13700002222");
+  await page.getByRole("button", { name: "呼叫" }).click();
+  await expect(agentState(page)).toContainText("通话中", { timeout: 10_000 });
+  await page.getByRole("tab", { name: "业务处理" }).click();
+  const workOrder = page.getByRole("region", { name: "创建工单" });
+  await workOrder.getByRole("button", { name: "创建工单" }).click();
+  await expect(workOrder.getByRole("alert")).toHaveText("请填写工单标题");
+  await workOrder.getByLabel("工单标题").fill("客户申请调整分期期数");
+  await workOrder.getByLabel("工单内容").fill("客户希望改为12期，请业务组回电确认");
+  await workOrder.getByRole("button", { name: "创建工单" }).click();
+  const linked = page.getByRole("region", { name: "关联工单" });
+  await expect(linked).toContainText("客户申请调整分期期数");
+  await expect(linked).toContainText("客户希望改为12期，请业务组回电确认");
+  await page.keyboard.press("Alt+H");
+  await expect(agentState(page)).not.toContainText("通话中");
 });
 
 test("inbound business records list the agent's saved results, filtered in the URL @nojs", async ({ page }) => {

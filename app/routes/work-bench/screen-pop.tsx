@@ -1,7 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "../../../contracts/codes";
 import type { PhoneSnapshot } from "../../../contracts/cti";
+import { WorkOrderInfoSchema, type WorkOrderInfo } from "../../../contracts/workbench";
 import { maskPhone } from "../../lib/format";
+import { softphone } from "../../lib/softphone";
 import type { WorkbenchData } from "./types";
 
 /** The screen pop of the current call: customer, live transcript, script, previous record, work order. */
@@ -98,15 +100,63 @@ export function ScreenPop({ phone, pop }: { phone: PhoneSnapshot; pop: Workbench
           </dl>
         </section>
       ) : null}
-      {current?.workOrder ? (
-        <section className="sb-wb-card" aria-label="关联工单">
-          <h2>关联工单 · {current.workOrder.number}</h2>
-          <p>
-            <strong>{current.workOrder.title}</strong>
-          </p>
-          <p>{current.workOrder.content}</p>
-        </section>
-      ) : null}
+      <WorkOrder key={call.ctiCallId} ctiCallId={call.ctiCallId} linked={current?.workOrder ?? null} />
     </>
+  );
+}
+
+/** The call's work order: the linked one, or a form that creates one for this call. */
+function WorkOrder({ ctiCallId, linked }: { ctiCallId: string; linked: WorkOrderInfo | null }) {
+  const [created, setCreated] = useState<WorkOrderInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const order = created ?? linked;
+  if (order) {
+    return (
+      <section className="sb-wb-card" aria-label="关联工单">
+        <h2>关联工单 · {order.number}</h2>
+        <p>
+          <strong>{order.title}</strong>
+        </p>
+        <p>{order.content}</p>
+      </section>
+    );
+  }
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const title = String(form.get("title") ?? "").trim();
+    if (!title) return setError("请填写工单标题");
+    setSaving(true);
+    setError(null);
+    // What was typed stays in the form until the platform has the order.
+    const answer = await softphone().act("workOrder", { ctiCallId, title, content: String(form.get("content") ?? "") });
+    setSaving(false);
+    const order = WorkOrderInfoSchema.safeParse(answer.body?.workOrder);
+    if (answer.ok && order.success) setCreated(order.data);
+    else setError(answer.body?.message ?? (answer.status === 0 ? "网络已断开，工单未创建" : "创建工单失败"));
+  };
+  return (
+    <section className="sb-wb-card" aria-label="创建工单">
+      <h2>创建工单</h2>
+      <form onSubmit={submit} className="sb-form" noValidate>
+        <div className="sb-field">
+          <label htmlFor="work-order-title">工单标题</label>
+          <input id="work-order-title" name="title" maxLength={100} className="p-inputtext p-component" aria-invalid={error ? true : undefined} />
+        </div>
+        <div className="sb-field">
+          <label htmlFor="work-order-content">工单内容</label>
+          <textarea id="work-order-content" name="content" maxLength={2000} rows={3} className="p-inputtextarea p-inputtext p-component" />
+        </div>
+        {error ? (
+          <p className="p-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="p-button p-button-sm p-button-outlined" disabled={saving}>
+          {saving ? "创建中…" : "创建工单"}
+        </button>
+      </form>
+    </section>
   );
 }
