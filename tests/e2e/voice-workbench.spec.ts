@@ -168,6 +168,16 @@ test("manual dial validates the number and a busy line comes back to the agent",
   const linked = page.getByRole("region", { name: "关联工单" });
   await expect(linked).toContainText("客户申请调整分期期数");
   await expect(linked).toContainText("客户希望改为12期，请业务组回电确认");
+
+  // Hold and resume, mute and unmute, from the phone bar.
+  await page.getByRole("button", { name: "保持", exact: true }).click();
+  await expect(agentState(page)).toContainText("保持中");
+  await page.getByRole("button", { name: "恢复", exact: true }).click();
+  await expect(agentState(page)).toContainText("通话中");
+  await page.getByRole("button", { name: "静音", exact: true }).click();
+  await expect(page.getByText("（已静音）")).toBeVisible();
+  await page.getByRole("button", { name: "取消静音" }).click();
+  await expect(page.getByText("（已静音）")).toBeHidden();
   await page.keyboard.press("Alt+H");
   await expect(agentState(page)).not.toContainText("通话中");
 });
