@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import type { CodeTable } from "../../contracts/codes";
 
 /** A list's filters: a GET form, so they live in the URL and work without JavaScript. */
 export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
@@ -10,23 +9,6 @@ export function FilterBar({ label, children }: { label: string; children: ReactN
         查询
       </button>
     </form>
-  );
-}
-
-/** A labelled select over a code table, with 全部 for no filter. */
-export function CodeSelect<C extends string | number>({ id, name, label, table, value }: { id: string; name: string; label: string; table: CodeTable<C>; value: C | undefined }) {
-  return (
-    <div className="sb-field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} className="p-inputtext" defaultValue={value ?? ""}>
-        <option value="">全部</option>
-        {table.map((entry) => (
-          <option key={entry.code} value={entry.code}>
-            {entry.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

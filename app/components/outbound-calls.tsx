@@ -1,6 +1,7 @@
 import { CALL_STATUSES, hangupPartyLabel } from "../../contracts/codes";
 import type { TaskCall } from "../../contracts/outbound";
-import { CodeSelect, FilterBar } from "./filters";
+import { CodeSelect } from "./code-select";
+import { FilterBar } from "./filters";
 import { CodeTag, OutboundTable, formatTime } from "./outbound-table";
 import { maskPhone } from "../lib/format";
 
@@ -29,7 +30,7 @@ export function CallTable({ caption, calls }: { caption: string; calls: TaskCall
 export function CallStatusFilter({ status }: { status: number | undefined }) {
   return (
     <FilterBar label="筛选呼叫">
-      <CodeSelect id="filter-status" name="status" label="呼叫状态" table={CALL_STATUSES} value={status} />
+      <CodeSelect id="filter-status" name="status" label="呼叫状态" table={CALL_STATUSES} defaultValue={String(status ?? "")} empty="全部" />
     </FilterBar>
   );
 }

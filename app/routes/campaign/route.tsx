@@ -4,7 +4,8 @@ import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, labelOf } from "../..
 import { CampaignListQuerySchema } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { CodeSelect, FilterBar } from "../../components/filters";
+import { CodeSelect } from "../../components/code-select";
+import { FilterBar } from "../../components/filters";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
@@ -37,8 +38,8 @@ export default function CampaignList() {
           <label htmlFor="filter-name">活动名称</label>
           <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={64} />
         </div>
-        <CodeSelect id="filter-state" name="state" label="状态" table={CAMPAIGN_STATES} value={query.state} />
-        <CodeSelect id="filter-type" name="type" label="活动类型" table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)} value={query.type} />
+        <CodeSelect id="filter-state" name="state" label="状态" table={CAMPAIGN_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
+        <CodeSelect id="filter-type" name="type" label="活动类型" table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)} defaultValue={String(query.type ?? "")} empty="全部" />
       </FilterBar>
       <OutboundTable
         caption="外呼活动"

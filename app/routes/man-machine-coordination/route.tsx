@@ -4,7 +4,8 @@ import { HANDOFF_STATES, INTENT_LABELS, labelOf } from "../../../contracts/codes
 import { TransCallQuerySchema } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { CodeSelect, FilterBar } from "../../components/filters";
+import { CodeSelect } from "../../components/code-select";
+import { FilterBar } from "../../components/filters";
 import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
@@ -29,7 +30,7 @@ export default function Coordination() {
   return (
     <Screen title={title}>
       <FilterBar label="筛选转人工记录">
-        <CodeSelect id="filter-state" name="state" label="转人工状态" table={HANDOFF_STATES} value={query.state} />
+        <CodeSelect id="filter-state" name="state" label="转人工状态" table={HANDOFF_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
       </FilterBar>
       <OutboundTable
         caption="转人工记录"

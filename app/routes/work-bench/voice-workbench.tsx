@@ -66,6 +66,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
     softphone().configure({ endpoint: "/workBench/phone", csrf });
   }, [csrf]);
   // A new call: load its screen pop; keep it as the call to conclude, across reloads too.
+  // Keyed on the call's id only: the snapshot object changes with every phone event.
   useEffect(() => {
     const outbox = sharedOutbox();
     if (!call) {
@@ -76,7 +77,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
     if (!outbox.items().some((i) => i.draft.ctiCallId === call.ctiCallId)) outbox.open(opened);
     setFormCall((current) => (current?.ctiCallId === call.ctiCallId ? current : opened));
     if (panels.pop?.ctiCallId !== call.ctiCallId) void refresh();
-  }, [call?.ctiCallId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [call?.ctiCallId]);
   // A call ended (or never connected): today's calls and satisfaction changed.
   useEffect(() => {
     if (isIdle(state)) void refresh();
