@@ -20,7 +20,6 @@ import { outboundRoutes } from "./routes/outbound";
 import { contactTraceRoutes } from "./routes/contact-trace";
 import { fileUploadRoutes } from "./routes/file-upload";
 import { Dialer } from "./simulators/dialer";
-import { bridgeHandoffs, type HandoffBridge } from "./simulators/handoff-bridge";
 import { workbenchRoutes } from "./routes/workbench";
 
 declare module "fastify" {
@@ -47,8 +46,6 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The dialer simulator (simulators/dialer.ts); the server starts it, tests tick it. */
     dialer: Dialer;
-    /** Collaborative campaigns' hand-offs, from the dialer to the CTI (simulators/handoff-bridge.ts). */
-    handoffs: HandoffBridge;
   }
 }
 
@@ -71,7 +68,6 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.addHook("onClose", async () => app.dialer.stop());
   app.decorate("cti", createCti(db, app.events, { ...DEFAULT_CTI_OPTIONS, ...cti }));
   app.addHook("onClose", async () => app.cti.close());
-  app.decorate("handoffs", bridgeHandoffs(app));
 
   app.register(healthRoutes);
   app.register(uaaRoutes);

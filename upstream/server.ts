@@ -1,5 +1,6 @@
 import path from "node:path";
 import { buildApp } from "./app";
+import { bridgeHandoffs } from "./simulators/handoff-bridge";
 import { createChatService } from "./chat/service";
 import { createChatSimulator } from "./chat/simulator";
 import { openDatabase } from "./db";
@@ -37,6 +38,9 @@ const app = buildApp({
   simulatorControl: settings.simulatorControl,
 });
 app.dialer.start({ speed: settings.dialerSpeed });
+// Hand-offs ring at agents only when the dialer runs on its own clock: when tests drive it step
+// by step (DIALER_SPEED=0), its hand-offs must not ring at agents other tests are driving.
+if (settings.dialerSpeed > 0) bridgeHandoffs(app);
 if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
 const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.events));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
 import { UserAuthResponseSchema } from "../../contracts/uaa";
 import type { PreparedPlatform } from "../testing";
+import { bridgeHandoffs } from "./handoff-bridge";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
 
 describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`, () => {
@@ -38,7 +39,7 @@ describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`
     const robotLines = await platform.db.selectFrom("call_dialogs").select("content").where("call_record_id", "=", waiting.call_record_id!).orderBy("seq").execute();
     expect(robotLines.length).toBeGreaterThan(0);
 
-    const call = await platform.app.handoffs.offer({
+    const call = await bridgeHandoffs(platform.app).offer({
       id: waiting.id,
       tenantId: waiting.tenant_id,
       campaignId: waiting.campaign_id,
