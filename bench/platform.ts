@@ -21,7 +21,8 @@ import { benchAgent } from "./config.mjs";
  * Run as `node --import tsx bench/platform.ts` with UPSTREAM_PORT, BENCH_CONTROL_PORT and DATA_DIR.
  */
 const settings = readSettings(process.env);
-const database = await openDatabase({ dataDir: path.join(settings.dataDir, "pglite") });
+// The same store choice as upstream/server.ts: PostgreSQL through DATABASE_URL, else PGlite.
+const database = await openDatabase(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") });
 const db = database.db;
 await migrateToLatest(db);
 await seedDemo(db);

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
 import type { Db } from "../db";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
@@ -57,10 +57,15 @@ function parseCursor(cursor: string): { time: Date; id: number } {
   return { time: new Date(time), id };
 }
 
-function rowColumns(query: RecordsQuery) {
+/** The campaign (`c`) and agent (`u`) of each record, from the record's own tenant. */
+function withNames(query: RecordsQuery) {
   return query
     .leftJoin("campaigns as c", (join) => join.onRef("c.id", "=", "call_records.campaign_id").onRef("c.tenant_id", "=", "call_records.tenant_id"))
-    .leftJoin("users as u", (join) => join.onRef("u.id", "=", "call_records.agent_user_id").onRef("u.tenant_id", "=", "call_records.tenant_id"))
+    .leftJoin("users as u", (join) => join.onRef("u.id", "=", "call_records.agent_user_id").onRef("u.tenant_id", "=", "call_records.tenant_id"));
+}
+
+function rowColumns(query: RecordsQuery) {
+  return withNames(query)
     .select([
       "call_records.id",
       "call_records.cti_call_id",
@@ -172,19 +177,56 @@ async function countRecords(db: Db, base: RecordsQuery): Promise<{ total: number
 }
 
 /**
- * Every matching record, newest first, in keyset chunks: an export of a million rows holds one
- * chunk in memory at a time.
+ * Every matching record, newest first, as text the database formats, in keyset chunks of
+ * `chunkSize` records: an export of a million rows holds one chunk in memory at a time and never
+ * builds an object of fields per row. `line` is one SQL expression per record over the alias `r`:
+ * the record's columns, `campaign_name`, `agent_name` and its 0-based `position` in the export.
  */
-export async function* streamCallRecords(db: Db, tenantId: number, scope: CallScope, filter: Filters, chunkSize = 2_000): AsyncGenerator<CallRecordRow[]> {
-  let cursor: string | undefined;
-  for (;;) {
+export async function* exportCallRecordChunks(
+  db: Db,
+  tenantId: number,
+  scope: CallScope,
+  filter: Filters,
+  line: RawBuilder<string>,
+  chunkSize: number,
+): AsyncGenerator<{ text: string; count: number }> {
+  // The cursor stays in the database's own text form: exact to the microsecond.
+  const fetchChunk = (cursor: { time: string; id: number } | undefined, done: number) => {
     const base = scoped(db, tenantId, scope, filter);
-    const rows = await newestFirst(rowColumns(cursor ? base.where(before(cursor)) : base)).limit(chunkSize).execute();
+    const records = withNames(cursor ? base.where(sql<boolean>`(call_records.call_time, call_records.id) < (${cursor.time}::timestamptz, ${cursor.id})`) : base)
+      .selectAll("call_records")
+      .select([
+        "c.name as campaign_name",
+        "u.real_name as agent_name",
+        sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(done)}`.as("position"),
+      ])
+      .orderBy("call_records.call_time", "desc")
+      .orderBy("call_records.id", "desc")
+      .limit(chunkSize);
+    return db
+      .selectFrom(records.as("r"))
+      .select([sql<string>`r.call_time::text`.as("time"), "r.id", line.as("line")])
+      .orderBy("r.call_time", "desc")
+      .orderBy("r.id", "desc")
+      .execute();
+  };
+  let done = 0;
+  let pending = fetchChunk(undefined, 0);
+  for (;;) {
+    const rows = await pending;
     if (rows.length === 0) return;
-    const chunk = rows.map(toRow);
-    yield chunk;
-    if (rows.length < chunkSize) return;
-    cursor = cursorOf(chunk[chunk.length - 1]);
+    done += rows.length;
+    const last = rows[rows.length - 1];
+    // The next chunk is read while the caller writes this one.
+    const more = rows.length === chunkSize;
+    if (more) {
+      pending = fetchChunk({ time: last.time, id: Number(last.id) }, done);
+      pending.catch(() => undefined); // awaited below; a caller that stops early must not leave it unhandled
+    }
+    let text = "";
+    for (const row of rows) text += row.line;
+    yield { text, count: rows.length };
+    if (!more) return;
   }
 }
 

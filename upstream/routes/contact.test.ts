@@ -1,13 +1,13 @@
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
+import { CALL_KINDS, CAMPAIGN_TYPES, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "../../contracts/contact";
 import { FailureSchema } from "../../contracts/envelope";
 import { NoRecordingResponseSchema } from "../../contracts/records";
 import { FlowParamListResponseSchema } from "../../contracts/robot";
 import { RECORDINGS } from "../domain/recordings";
-import { cursorOf } from "../repositories/call-records";
+import { cursorOf, insertCallRecord } from "../repositories/call-records";
 import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "../seed/call-records";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
@@ -208,8 +208,38 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(sheet.getRow(1).getCell(1).value).toBe("通话ID");
     expect(sheet.actualRowCount).toBe(total + 1);
 
+    // Every cell as the list shows the record (labels from the code module, China Standard Time).
+    const first = pageOf(await post("/contact/campaign/record/list", { ...filter, pageSize: 10 })).list[0];
+    const cst = new Date(first.callTime + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+    const expected = [
+      first.ctiCallId, cst, first.phone, first.campaignName ?? "", first.campaignType === null ? "" : labelOf(CAMPAIGN_TYPES, first.campaignType),
+      labelOf(CALL_KINDS, first.callKind), "已接通", first.outboundResult ? labelOf(OUTCOME_CODES, first.outboundResult) : "", first.callResult,
+      first.callResultName, first.intent ? labelOf(INTENT_LABELS, first.intent) : "", labelOf(QUALITY_CHECK_STATUSES, first.qcStatus),
+      first.hangupParty === null ? "" : labelOf(HANGUP_PARTIES, first.hangupParty), first.agentName ?? "", Math.round(first.callDuration / 1000),
+    ];
+    expect(lines[1].split(",")).toEqual(expected.map(String));
+    // A spreadsheet reads an empty text cell as no value.
+    expect(sheet.getRow(2).values).toEqual([undefined, ...expected.map((v) => (v === "" ? undefined : v))]);
+
     expect((await post("/contact/campaign/record/export", { format: "pdf" })).statusCode).toBe(400);
     const other = await post("/contact/campaign/record/export", { format: "csv" }, "other-admin");
     expect(other.body).not.toContain("seed-demo");
+  });
+
+  it("escapes in exports what CSV and XML cannot carry as it is", async () => {
+    const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
+    const name = '双十一,"大促"<&>\u0007';
+    const campaign = await platform.db.insertInto("campaigns").values({ tenant_id: tenantId, name, type: 1, state: 3 }).returning("id").executeTakeFirstOrThrow();
+    await insertCallRecord(platform.db, {
+      tenant_id: tenantId, cti_call_id: "escape-1", direction: "outbound", campaign_id: campaign.id, campaign_type: 1, phone: "13800001111",
+      call_result: 200, call_result_name: "成功", is_answer: 1, call_time: new Date(), attach_data: "{}", user_data: "{}",
+    });
+    const filter = { campaignId: campaign.id };
+    const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");
+    expect(csv.body).toContain(`,"双十一,""大促""<&>\u0007",`);
+    const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" }, "other-admin");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
+    expect(workbook.worksheets[0].getRow(2).getCell(4).value).toBe('双十一,"大促"<&>');
   });
 });
