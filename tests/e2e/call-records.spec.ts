@@ -141,7 +141,7 @@ test.describe("call lists @nojs", () => {
     await dialog(page).getByRole("link", { name: "关闭" }).click();
     // The recording, fetched once by its owner, must not stay in the browser for the next user.
     expect((await page.goto(`${callUrl}/recording`))?.status()).toBe(200);
-    await page.goBack();
+    await page.goto("/callHistory");
     await page.getByRole("button", { name: "退出登录" }).click();
     await page.goto(callUrl);
     await signIn(page, "other-admin");
