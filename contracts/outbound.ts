@@ -148,7 +148,17 @@ export const TaskCallSchema = z.object({
   updatedAt: isoTime,
 });
 export type TaskCall = z.infer<typeof TaskCallSchema>;
-export const TaskCallPageSchema = page(TaskCallSchema);
+/** `estimated`: the total is the platform's estimate (a batch of 100,000 contacts is not counted exactly). */
+export const TaskCallPageSchema = page(TaskCallSchema).extend({ estimated: z.boolean().optional() });
+
+/**
+ * Keyset cursors of a list of calls (in id order): with `after` (the last id shown) the page
+ * starts after that call, with `before` (the first id shown) it ends before it; pageNo still names
+ * the page for display. Without a cursor, pageNo is an offset.
+ */
+const idCursor = z.string().regex(/^\d{1,15}$/).optional();
+export const CallCursorSchema = z.object({ after: idCursor, before: idCursor });
+export const TaskCallsQuerySchema = PaginationSchema.merge(CallCursorSchema);
 
 /** GET /outbound/task/get/{id}/{isCalling}/{callType}: isCalling 1 = only open calls; callType a call status or -1 for all. */
 export const TaskDetailSchema = z.object({ batch: BatchSchema, calls: TaskCallPageSchema });
@@ -166,7 +176,7 @@ export const TransitionSchema = z.object({
 export type Transition = z.infer<typeof TransitionSchema>;
 export const TraceResponseSchema = envelope(z.object({ batch: BatchSchema, transitions: z.array(TransitionSchema) }));
 
-export const DataListQuerySchema = PaginationSchema.extend({
+export const DataListQuerySchema = TaskCallsQuerySchema.extend({
   campaignId: id.optional(),
   batchId: id.optional(),
   status: z.coerce.number().int().optional(),
@@ -209,6 +219,7 @@ export const HandoffSchema = z.object({
   agentName: z.string().nullable(),
   createdAt: isoTime,
 });
+export type Handoff = z.infer<typeof HandoffSchema>;
 export const TransCallQuerySchema = PaginationSchema.extend({ state: z.enum(["waiting", "handed", "lost"]).optional() });
 export const HandoffPageResponseSchema = envelope(page(HandoffSchema));
 

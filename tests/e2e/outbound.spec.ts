@@ -147,6 +147,45 @@ test("campaign lists filter in the URL and show batches and calls with their sta
   await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
 });
 
+test("a batch's calls page by links, a page size and the jumper, keeping the filter @nojs", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/campaign/new");
+  await fillCampaignForm(page, unique("分页活动"));
+  await page.getByRole("button", { name: "保存" }).click();
+  const csv = ["手机号", ...Array.from({ length: 25 }, (_, i) => `1771234${String(i).padStart(4, "0")}`)].join("\n");
+  await page.getByLabel(/名单文件/).setInputFiles({ name: "分页名单.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "上传并导入" }).click();
+  await expect(page.getByRole("status")).toContainText("导入完成：成功 25 条");
+  await page.getByRole("link", { name: "分页名单", exact: true }).click();
+
+  const rows = page.getByRole("table", { name: "呼叫", exact: true }).locator("tbody tr");
+  await expect(page.getByText("共 25 条")).toBeVisible();
+  await expect(rows).toHaveCount(20);
+  const firstPage = await rows.allTextContents();
+  await page.getByRole("link", { name: "下一页" }).click();
+  await expect(page).toHaveURL(/page=2&after=\d+/);
+  await expect(rows).toHaveCount(5);
+  await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("link", { name: "上一页" }).click();
+  await expect(page).toHaveURL(/before=\d+/);
+  expect(await rows.allTextContents()).toEqual(firstPage);
+
+  await page.getByLabel("每页条数").selectOption("10");
+  await page.getByLabel("前往").fill("2");
+  await page.getByRole("button", { name: "跳转" }).click();
+  await expect(page).toHaveURL(/size=10/);
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "第 3 页" })).toBeVisible();
+  // A filter starts again at page 1 and keeps the page size.
+  await page.getByLabel("呼叫状态", { exact: true }).selectOption({ label: "等待呼叫" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/status=0/);
+  await expect(page).toHaveURL(/size=10/);
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByRole("link", { name: "第 1 页" })).toHaveAttribute("aria-current", "page");
+});
+
 test("an agent works a preview list: takes, sees, dials and skips contacts @nojs", async ({ page }, testInfo) => {
   // Both projects run at once; each works the list as its own account so they never race for a contact.
   await signIn(page, testInfo.project.name === "js" ? "agent" : "admin");

@@ -7,6 +7,7 @@ import * as m010 from "./migrations/010-call-records-read";
 import * as m020 from "./migrations/020-outbound";
 import * as m030 from "./migrations/030-workbench";
 import * as m040 from "./migrations/040-chat";
+import * as m060 from "./migrations/060-outbound-keyset";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   "020-outbound": m020,
   "030-workbench": m030,
   "040-chat": m040,
+  "060-outbound-keyset": m060,
 };
 
 function migrator(db: Db): Migrator {
