@@ -27,7 +27,10 @@ import {
   ImportListResponseSchema,
   type CampaignSave,
 } from "../../contracts/outbound";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
 import { FailureSchema } from "../../contracts/envelope";
+import { NoRecordingResponseSchema } from "../../contracts/records";
+import { RECORDINGS } from "../domain/recordings";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
@@ -274,6 +277,33 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     failure(await inject("other-admin", "GET", `/contact/trace/call/query/${call.id}`), 404);
   });
 
+  it("writes a connected robot call with its recording and transcript, which plays from call history", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "录音测试", ratio: 5 })).data!;
+    const phones = Array.from({ length: 20 }, (_, i) => `1391234${String(i).padStart(4, "0")}`);
+    const upload = multipart(id, "recorded.csv", `phone\n${phones.join("\n")}\n`);
+    json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+    await tick(1, 3);
+
+    const history = json(CallRecordPageResponseSchema, await inject("admin", "GET", `/contact/business/callhistory?campaignId=${id}&pageSize=100`)).data!;
+    expect(history.list.length).toBeGreaterThan(0);
+    const connected = history.list.find((r) => r.callResult === 200)!;
+    const detail = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${connected.callId}`)).data!;
+    const script = RECORDINGS["card-instalment.mp3"];
+    expect(detail.callDuration).toBe(script.durationMs);
+    const lines = detail.callingResults.flatMap((s) => s.dialogResults);
+    expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(script.lines.map((l) => [l.content, l.startMs, l.endMs]));
+    const tenantID = detail.tenantID;
+    const audio = await inject("admin", "POST", `/records/records/${connected.callId}`, { tenantID });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers["content-type"]).toBe("audio/mpeg");
+    // Calls that did not connect have neither audio nor lines.
+    const missed = history.list.find((r) => r.callResult !== 200)!;
+    const none = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${missed.callId}`)).data!;
+    expect(none.callingResults).toEqual([]);
+    expect(NoRecordingResponseSchema.parse((await inject("admin", "POST", `/records/records/${missed.callId}`, { tenantID })).json()).data).toBeNull();
+  });
+
   it("no illegal transition is ever recorded, whatever the users and the clock do (property)", async () => {
     let seed = 42;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -383,5 +413,32 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target).toBe("demo-voice");
     failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
     failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
+  });
+
+  it("pages a batch's calls and a campaign's data by keyset, the same rows as by offset", async () => {
+    const biggest = await platform.db
+      .selectFrom("task_calls")
+      .select(["batch_id", "campaign_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy(["batch_id", "campaign_id"])
+      .orderBy("n", "desc")
+      .executeTakeFirstOrThrow();
+    expect(Number(biggest.n)).toBeGreaterThan(20);
+    const pageOf = async (query: string) => json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?pageSize=10&${query}`)).data!.calls;
+    const first = await pageOf("pageNo=1");
+    const second = await pageOf("pageNo=2");
+    expect(first.total).toBe(Number(biggest.n));
+    const next = await pageOf(`pageNo=2&after=${first.list[9].id}`);
+    expect(next.list.map((c) => c.id)).toEqual(second.list.map((c) => c.id));
+    expect(next.total).toBe(first.total);
+    const back = await pageOf(`pageNo=1&before=${second.list[0].id}`);
+    expect(back.list.map((c) => c.id)).toEqual(first.list.map((c) => c.id));
+
+    const data = async (user: string, body: object) => json(TaskCallPageResponseSchema, await inject(user, "POST", "/outbound/campaign/data/list", { campaignId: biggest.campaign_id, pageSize: 10, ...body })).data!;
+    const firstData = await data("admin", {});
+    const secondData = await data("admin", { pageNo: 2 });
+    expect((await data("admin", { pageNo: 2, after: String(firstData.list[9].id) })).list).toEqual(secondData.list);
+    // The other tenant's lists never hold this tenant's calls, whatever the cursor.
+    expect(await data("other-admin", { after: "0" })).toEqual({ list: [], total: 0 });
+    failure(await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?after=abc`), 400);
   });
 });

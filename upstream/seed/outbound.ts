@@ -183,7 +183,7 @@ export async function seedOutbound(trx: Trx): Promise<void> {
           .executeTakeFirstOrThrow();
         await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
         if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
-          const outcome = seededOutcome(seedCall.status, call.id, call.customer_name);
+          const outcome = seededOutcome(seedCall.status, call.id, campaign.type);
           const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, false, new Date(now.getTime() - (i + 1) * 600_000));
           if (seedCall.agent) await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
           if (campaign.type === 2 && seedCall.status === C.complete && i < 3) {
@@ -202,9 +202,9 @@ export async function seedOutbound(trx: Trx): Promise<void> {
 }
 
 /** A simulated call that agrees with the seeded status: complete calls talk, the others do not. */
-function seededOutcome(status: number, taskCallId: number, customerName: string | null): CallOutcome {
+function seededOutcome(status: number, taskCallId: number, campaignType: number): CallOutcome {
   for (let attempt = 1; attempt < 200; attempt++) {
-    const outcome = simulateCall(taskCallId, attempt, customerName);
+    const outcome = simulateCall(taskCallId, attempt, campaignType);
     if (outcome.status === status) return outcome;
   }
   throw new Error(`no simulated call ends in status ${status}`);
