@@ -18,6 +18,8 @@ import {
   TaskCallPageResponseSchema,
   TaskDetailResponseSchema,
   TraceResponseSchema,
+  TransTemplateResponseSchema,
+  TransTemplatesResponseSchema,
   UnassignedCountResponseSchema,
   type CampaignListQuery,
   type CampaignSave,
@@ -151,4 +153,14 @@ export async function unassignedCount(caller: Caller, campaignId: number) {
 
 export async function distributeContacts(caller: Caller, input: z.infer<typeof DistributeSchema>) {
   return requireData(await call({ method: "POST", path: "/outbound/preview/distribute", json: input, schema: DistributeResponseSchema, what: "分配数据", caller }), "分配数据").assigned;
+}
+
+/** GET /outbound/transTemplates/{agentId}/{type}: the transfer templates a user may use (type 0: every type). */
+export async function listTransTemplates(caller: Caller, type = 0) {
+  return requireData(await call({ path: `/outbound/transTemplates/${caller.userId}/${type}`, schema: TransTemplatesResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
+}
+
+/** GET /outbound/trans/template/get/{id}. */
+export async function getTransTemplate(caller: Caller, id: number) {
+  return requireData(await call({ path: `/outbound/trans/template/get/${id}`, schema: TransTemplateResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
 }

@@ -23,6 +23,8 @@ async function fillCampaignForm(page: Page, name: string) {
   await page.getByLabel("调度周期").selectOption({ label: "长期" });
   await page.getByLabel("外呼比例").fill("0.2");
   await page.getByLabel("机器人").selectOption("营销推广机器人");
+  await page.getByLabel("主叫号码").selectOption("02588887777");
+  await page.getByLabel("转接模板").selectOption("转人工队列");
   await page.getByLabel("时段一开始").fill("00:00");
   await page.getByLabel("时段一结束").fill("24:00");
   await page.getByLabel("时段二开始").fill("");
@@ -41,6 +43,9 @@ test("an administrator creates a campaign, imports contacts, runs, pauses, resum
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page.getByRole("heading", { name: `外呼活动详情：${name}` })).toBeVisible();
   await expect(stateTag(page)).toHaveText("未启动");
+  // The robot, caller number and transfer template are the tenant's, as the platform lists them.
+  const facts = page.locator(".sb-facts");
+  for (const fact of ["营销推广机器人", "02588887777", "转人工队列"]) await expect(facts).toContainText(fact);
 
   // The scheduler refuses to start a campaign without contacts, and says why.
   await page.getByRole("button", { name: "启动" }).click();
@@ -117,10 +122,18 @@ test("the campaign form keeps every value and explains each error @nojs", async 
 
   await page.getByLabel("时段一结束").fill("24:00");
   await page.getByLabel("外呼比例").fill("1");
+  // A robot that is not the tenant's (a forged post) is refused on its field.
+  await page.getByLabel("机器人").evaluate((select: HTMLSelectElement) => {
+    select.options[1].value = "999999";
+    select.selectedIndex = 1;
+  });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("所选机器人不存在，请重新选择")).toBeVisible();
   await page.getByLabel("机器人").selectOption("营销推广机器人");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("活动名称已存在，请换一个名称")).toBeVisible();
-  await expect(page.getByLabel("机器人")).toHaveValue("营销推广机器人");
+  // The robot is chosen by id (the tenant's own); the option shows its name.
+  await expect(page.getByLabel("机器人").locator("option:checked")).toHaveText("营销推广机器人");
 });
 
 test("campaign lists filter in the URL and show batches and calls with their states @nojs", async ({ page }) => {

@@ -28,7 +28,9 @@ import {
   type CampaignSave,
 } from "../../contracts/outbound";
 import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
+import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "../../contracts/config";
 import { FailureSchema } from "../../contracts/envelope";
+import { RobotInstancePageResponseSchema } from "../../contracts/robot";
 import { NoRecordingResponseSchema } from "../../contracts/records";
 import { RECORDINGS } from "../domain/recordings";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
@@ -42,9 +44,10 @@ const form: CampaignSave = {
   cycle: 3,
   ratio: 1,
   callingListName: "测试名单",
-  instanceName: "营销推广机器人",
+  robotId: null, // the demo tenant's 营销推广机器人, once the platform is seeded
   queueName: null,
   callerNumber: null,
+  transTemplateId: null,
   windows: [{ start: "00:00", end: "24:00" }],
   startDate: null,
   endDate: null,
@@ -69,6 +72,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   beforeAll(async () => {
     platform = await testPlatform();
     for (const user of ["admin", "agent", "supervisor", "other-admin"]) tokens[user] = await loginAs(platform.app, user);
+    form.robotId = json(RobotInstancePageResponseSchema, await inject("admin", "POST", "/robot/api/robot/instance/list", { name: "营销推广" })).data!.list[0].id;
   });
   afterAll(async () => platform?.close());
 
@@ -134,6 +138,38 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual(["demo-text", "demo-voice"]);
   });
 
+  it("offers each tenant its own robots, caller numbers and transfer templates, and refuses another tenant's on save", async () => {
+    const robots = async (user: string) => json(RobotInstancePageResponseSchema, await inject(user, "POST", "/robot/api/robot/instance/list", {}));
+    const tenantOf = async (user: string) => json(CustomerResponseSchema, await inject(user, "GET", "/config/api/customer")).data!.tenantId;
+    const demoRobots = (await robots("admin")).data!;
+    expect(demoRobots.list.map((r) => r.name)).toEqual(["营销推广机器人", "催缴提醒机器人", "满意度回访机器人"]);
+    const otherRobots = (await robots("other-admin")).data!.list;
+    expect(otherRobots.map((r) => r.name)).toEqual(["营销推广机器人", "其他租户回访机器人"]);
+    const [demoTenant, otherTenant] = [await tenantOf("admin"), await tenantOf("other-admin")];
+    const numbers = json(CallerIdNumbersResponseSchema, await inject("admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`)).data!;
+    expect(numbers.map((n) => n.number)).toEqual(["02588886666", "02588887777"]);
+    expect(json(CallerIdNumbersResponseSchema, await inject("other-admin", "GET", `/config/tenants/${otherTenant}/callerIdNumbers`)).data!.map((n) => n.number)).toEqual(["01066668888"]);
+    expect(failure(await inject("other-admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`), 404)).toBe("租户不存在");
+    const adminId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow()).id;
+    const templates = json(TransTemplatesResponseSchema, await inject("admin", "GET", `/outbound/transTemplates/${adminId}/0`)).data!;
+    expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管"]);
+
+    // A campaign takes the robot's flow with it, and reads back the ids it chose.
+    const chosen = { ...form, name: "选择项测试", type: 2, queueName: "demo-voice", robotId: demoRobots.list[1].id, callerNumber: "02588887777", transTemplateId: templates[0].id };
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", chosen)).data!;
+    const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
+    expect(saved).toMatchObject({ robotId: demoRobots.list[1].id, instanceName: "催缴提醒机器人", flowId: demoRobots.list[1].flowId, callerNumber: "02588887777", transTemplateId: templates[0].id });
+    // The other tenant's robot, number or template, or an unknown one: refused, nothing saved.
+    const refused = async (change: Partial<CampaignSave>) => failure(await inject("admin", "POST", "/outbound/campaign/save", { ...chosen, id, ...change }), 400);
+    expect(await refused({ robotId: otherRobots[0].id })).toBe("所选机器人不存在，请重新选择");
+    expect(await refused({ callerNumber: "01066668888" })).toBe("所选主叫号码不存在，请重新选择");
+    const otherTemplate = await platform.db.selectFrom("trans_templates").select("id").where("tenant_id", "=", otherTenant).executeTakeFirstOrThrow();
+    expect(await refused({ transTemplateId: otherTemplate.id })).toBe("所选转接模板不存在，请重新选择");
+    expect(await refused({ robotId: 999_999 })).toBe("所选机器人不存在，请重新选择");
+    expect(json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!.robotId).toBe(demoRobots.list[1].id);
+    expect(failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404)).toBe("转接模板不存在");
+  });
+
   it("saves campaigns with a name unique per tenant, and only for administrators", async () => {
     const count = (user: string, name: string) => inject(user, "GET", `/outbound/campaign/name/count?name=${encodeURIComponent(name)}`);
     expect(json(NameCountResponseSchema, await count("admin", "信用卡分期推广")).data!.count).toBe(1);
@@ -141,11 +177,11 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" })).data!;
     expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }), 400)).toBe("活动名称已存在");
     // The same name in another tenant is fine.
-    json(SavedResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }));
+    json(SavedResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, name: "保存测试" }));
     json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, id, name: "保存测试", ratio: 2 }));
     const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
     expect(saved).toMatchObject({ name: "保存测试", ratio: 2, state: 0, windows: form.windows });
-    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, id, name: "劫持" }), 404)).toBe("活动不存在");
+    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, id, name: "劫持" }), 404)).toBe("活动不存在");
     expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe("仅管理员可以管理外呼活动");
     failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "" }), 400);
     expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日期", startDate: "2026-12-02", endDate: "2026-12-01" }), 400)).toBe("结束日期不能早于开始日期");

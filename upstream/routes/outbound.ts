@@ -140,9 +140,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
       app.db.selectFrom("campaigns").select("calling_list_name").distinct().where("tenant_id", "=", user.tenantId).where("calling_list_name", "is not", null).execute(),
     ]);
     return ok({
-      robots: ["催缴提醒机器人", "营销推广机器人", "满意度回访机器人"],
       queues: queues.map((q) => q.default_queue_name).sort(),
-      callerNumbers: ["02588886666", "02588887777"],
       callingListNames: lists.map((l) => l.calling_list_name ?? "").sort(),
     });
   });

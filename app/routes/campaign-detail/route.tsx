@@ -16,7 +16,7 @@ import { UploadProgressScript } from "../../components/upload-progress";
 import type { RouteHandle } from "../../lib/handle";
 import { ListPageSchema, idParam, pagination, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
-import { changeCampaignState, checkScheduler, getCampaign, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
+import { changeCampaignState, checkScheduler, getCampaign, getTransTemplate, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
 import { maskPhone } from "../../lib/format";
 
@@ -47,7 +47,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     listBatches(access.caller, { ...pagination(query), campaignId: id }),
     listCampaignImports(access.caller, id),
   ]);
-  return { campaign, batches, imports, query };
+  const template = campaign.transTemplateId === null ? null : await getTransTemplate(access.caller, campaign.transTemplateId);
+  return { campaign, template, batches, imports, query };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -82,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignDetail() {
-  const { campaign, batches, imports, query } = useLoaderData<typeof loader>();
+  const { campaign, template, batches, imports, query } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const { pathname, search } = useLocation();
   const errorOf = (intent: ActionResult["intent"]) => (result?.intent === intent ? (result.error ?? null) : null);
@@ -118,6 +119,10 @@ export default function CampaignDetail() {
         <dd>{campaign.instanceName ?? "—"}</dd>
         <dt>坐席队列</dt>
         <dd>{campaign.queueName ?? "—"}</dd>
+        <dt>主叫号码</dt>
+        <dd>{campaign.callerNumber ?? "—"}</dd>
+        <dt>转接模板</dt>
+        <dd>{template?.name ?? "—"}</dd>
         <dt>已呼/名单</dt>
         <dd>
           {campaign.callDone} / {campaign.callTotal}
