@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { insertCallRecord } from "./call-records";
 import { countCapped } from "./counting";
 import { BatchStatus, CallStatus } from "../simulators/dialer-states";
-import { moveBatch, moveCall } from "../simulators/dialer";
+import { moveBatch, moveCall, taskCallRecord } from "../simulators/dialer";
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 type Page = { pageNo: number; pageSize: number };
@@ -320,16 +320,8 @@ export async function dialPreview(db: Db, tenantId: number, agentUserId: number,
   await db.transaction().execute(async (trx) => {
     await moveCall(trx, call, CallStatus.dialling, "坐席拨打", at, { attempts: call.attempts + 1 });
     await insertCallRecord(trx, {
-      tenant_id: tenantId,
-      cti_call_id: `preview-${call.id}-${call.attempts + 1}`,
-      direction: "outbound",
-      campaign_id: call.campaign_id,
-      batch_id: call.batch_id,
-      task_call_id: call.id,
-      campaign_type: call.campaign_type,
-      phone: call.phone,
+      ...taskCallRecord(call, `preview-${call.id}-${call.attempts + 1}`),
       agent_user_id: agentUserId,
-      queue_name: call.queue_name,
       is_answer: 1,
       outbound_result: "EndOfTheCall",
       call_result: 200,
@@ -337,7 +329,6 @@ export async function dialPreview(db: Db, tenantId: number, agentUserId: number,
       hangup_party: 3,
       call_time: at,
       call_duration_ms: 45_000,
-      user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
     });
     await moveCall(trx, { ...call, status: CallStatus.dialling }, CallStatus.complete, "通话结束", at, { hangup_party: 3 });
   });

@@ -132,6 +132,26 @@ export async function moveCallsInBulk(db: Trx, batchIds: number[], from: readonl
   await db.updateTable("task_calls").set({ status: to, updated_at: at }).where("batch_id", "in", batchIds).where("status", "in", [...from]).execute();
 }
 
+/** What every call record of a task call (the robot's or an agent's) takes from it. */
+export function taskCallRecord(
+  call: Pick<TaskCall, "id" | "tenant_id" | "campaign_id" | "batch_id" | "phone" | "user_data"> & { campaign_type: number; queue_name: string | null },
+  ctiCallId: string,
+) {
+  return {
+    tenant_id: call.tenant_id,
+    cti_call_id: ctiCallId,
+    direction: "outbound" as const,
+    campaign_id: call.campaign_id,
+    batch_id: call.batch_id,
+    task_call_id: call.id,
+    campaign_type: call.campaign_type,
+    phone: call.phone,
+    queue_name: call.queue_name,
+    // Spec §3: userData carries the contact's data as a JSON string.
+    user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
+  };
+}
+
 /** A finished robot call as a call record with its recording's dialog lines (also used by the demo seed). */
 export async function insertRobotCallRecord(
   db: Trx,
@@ -144,15 +164,7 @@ export async function insertRobotCallRecord(
   return insertCallRecord(
     db,
     {
-      tenant_id: call.tenant_id,
-      cti_call_id: `sim-${call.id}-${call.attempts}`,
-      direction: "outbound",
-      campaign_id: call.campaign_id,
-      batch_id: call.batch_id,
-      task_call_id: call.id,
-      campaign_type: call.campaign_type,
-      phone: call.phone,
-      queue_name: call.queue_name,
+      ...taskCallRecord(call, `sim-${call.id}-${call.attempts}`),
       is_answer: outcome.isAnswer,
       outbound_result: handOff ? "ToHumanNoAnswer" : outcome.outcome,
       call_result: outcome.callResult,
@@ -166,7 +178,6 @@ export async function insertRobotCallRecord(
       flow_version_name: call.flow_version_name,
       gender: outcome.gender,
       attach_data: JSON.stringify({ conclusion: outcome.intent ?? "" }),
-      user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
       recording: outcome.recording,
     },
     outcome.recording ? recordingDialogs(outcome.recording) : [],
