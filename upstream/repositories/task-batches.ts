@@ -126,10 +126,6 @@ function toTransition(row: { id: number; task_call_id: number | null; phone: str
 
 // ---- calls ----
 
-
-
-type CallRow = Awaited<ReturnType<ReturnType<typeof withColumns>["executeTakeFirstOrThrow"]>>;
-
 function toCall(row: CallRow): TaskCall {
   return {
     id: row.id,
@@ -165,6 +161,7 @@ const withColumns = (query: ReturnType<typeof filteredCalls>) =>
   query
     .leftJoin("users as u", "u.id", "t.agent_user_id")
     .select(["t.id", "t.batch_id", "t.campaign_id", "t.phone", "t.customer_name", "t.status", "t.hangup_party", "t.attempts", "t.agent_user_id", "u.real_name as agent_name", "t.skip_reason", "t.user_data", "t.updated_at"]);
+type CallRow = Awaited<ReturnType<ReturnType<typeof withColumns>["executeTakeFirstOrThrow"]>>;
 
 /**
  * One page of calls in id order and the total. A cursor from the previous page (`after`: the
