@@ -27,6 +27,12 @@ export const ACCOUNTS = ["admin", "supervisor", "agent", "chat"];
 /** The 1M-record scale section runs once this generator exists (issue 3). */
 export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_000_000, deepPage: 950_000, by: "issue 3" };
 
+/**
+ * Outbound (issue 4): a campaign of this many contacts is imported into the bench platform, then
+ * its batch page is loaded at page 1 and, by keyset cursor, at deepPage (20 calls a page).
+ */
+export const OUTBOUND = { contacts: 100_000, quickContacts: 10_000, deepPage: 4_000, account: "admin" };
+
 /** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
 export const EVENTS = { agents: 200 };
 export const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
@@ -60,4 +66,5 @@ export const TARGETS = {
   xlsxRowsPerSec: 60_000,
   exportRssMb: 256,
   eventP99Ms: 300,
+  importSeconds: 30,
 };

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: builds if needed, starts its own platform (bench/platform.ts) and
+// `npm run bench [-- --quick] [-- --only=<section>]`: builds if needed, starts its own platform (bench/platform.ts) and
 // console (the production build) on ports 3170–3179 with a throwaway DATA_DIR, runs every
 // section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
 // (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 10.
@@ -20,6 +20,7 @@ const { weight } = await import("./sections/weight.mjs");
 const { lighthouse } = await import("./sections/lighthouse.mjs");
 const { scale } = await import("./sections/scale.mjs");
 const { events } = await import("./sections/events.mjs");
+const { outbound } = await import("./sections/outbound.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -28,9 +29,13 @@ const SECTIONS = [
   ["Lighthouse (mobile, simulated throttling)", lighthouse],
   ["Scale (1M call records)", scale],
   [`Event latency (${EVENTS.agents} agents)`, events],
+  // Last: its 100,000 imported contacts stay in the bench platform's database.
+  ["Outbound (100,000-contact campaign)", outbound],
 ];
 
 const quick = process.argv.includes("--quick");
+// `--only=<section>` (its function name, e.g. outbound) runs one section and prints it without writing RESULTS.md.
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 const mode = quick
   ? { seconds: 5, warmUp: 1, lighthouseRuns: 1, eventRounds: 5 }
   : { seconds: 20, warmUp: 3, lighthouseRuns: 3, eventRounds: 30 };
@@ -66,7 +71,7 @@ try {
   const sessions = {};
   for (const account of ACCOUNTS) sessions[account] = await signIn(consoleUrl, account);
   const ctx = { ...mode, quick, tmp, log, consoleUrl, platformUrl, controlUrl, sessions, platform, consoleProcess };
-  for (const [title, section] of SECTIONS) {
+  for (const [title, section] of SECTIONS.filter(([, fn]) => !only || fn.name === only)) {
     const at = Date.now();
     process.stdout.write(`[bench] ${title} … `);
     try {
@@ -83,9 +88,9 @@ try {
 
 const report = render(results, quick, (Date.now() - started) / 1000);
 console.log(`\n${report}`);
-writeFileSync(join(ROOT, "bench/RESULTS.md"), mergeRuns(report, quick));
+if (!only) writeFileSync(join(ROOT, "bench/RESULTS.md"), mergeRuns(report, quick));
 rmSync(join(tmp, "data"), { recursive: true, force: true });
-console.log(`[bench] wrote bench/RESULTS.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`[bench] ${only ? "did not write" : "wrote"} bench/RESULTS.md in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
 function versions() {
   const version = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;

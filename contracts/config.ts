@@ -27,3 +27,7 @@ export const CustomerSchema = z.object({
   name: z.string(),
 });
 export const CustomerResponseSchema = envelope(CustomerSchema);
+
+/** GET /config/tenants/{id}/callerIdNumbers: the numbers the tenant's outbound calls show. */
+export const CallerIdNumberSchema = z.object({ id: z.number().int(), number: z.string() });
+export const CallerIdNumbersResponseSchema = envelope(z.array(CallerIdNumberSchema));

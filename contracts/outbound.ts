@@ -40,11 +40,13 @@ export const CampaignSummarySchema = z.object({
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
 
 export const CampaignSchema = CampaignSummarySchema.extend({
+  robotId: z.number().int().nullable(),
   instanceName: z.string().nullable(),
   flowId: z.number().int().nullable(),
   flowVersionName: z.string().nullable(),
   queueName: z.string().nullable(),
   callerNumber: z.string().nullable(),
+  transTemplateId: z.number().int().nullable(),
   windows: z.array(CallingWindowSchema),
   startDate: z.string().nullable(),
   endDate: z.string().nullable(),
@@ -61,7 +63,11 @@ export type CampaignListQuery = z.infer<typeof CampaignListQuerySchema>;
 export const CampaignPageResponseSchema = envelope(page(CampaignSummarySchema));
 export const CampaignResponseSchema = envelope(CampaignSchema);
 
-/** POST /outbound/campaign/save: no id creates, an id updates. */
+/**
+ * POST /outbound/campaign/save: no id creates, an id updates. The robot (POST
+ * /robot/api/robot/instance/list), caller number (GET /config/tenants/{id}/callerIdNumbers) and
+ * transfer template (GET /outbound/transTemplates/{agentId}/{type}) must be the tenant's own.
+ */
 export const CampaignSaveSchema = z.object({
   id: id.optional(),
   name: z.string().trim().min(1).max(64),
@@ -70,9 +76,10 @@ export const CampaignSaveSchema = z.object({
   cycle: z.number().int(),
   ratio: z.number().min(0.1).max(5),
   callingListName: z.string().trim().max(64).nullable(),
-  instanceName: z.string().trim().max(64).nullable(),
+  robotId: id.nullable(),
   queueName: z.string().trim().max(64).nullable(),
   callerNumber: z.string().trim().max(32).nullable(),
+  transTemplateId: id.nullable(),
   windows: z.array(CallingWindowSchema).min(1).max(6),
   startDate: z.string().date().nullable(),
   endDate: z.string().date().nullable(),
@@ -81,11 +88,9 @@ export const CampaignSaveSchema = z.object({
 export type CampaignSave = z.infer<typeof CampaignSaveSchema>;
 export const SavedResponseSchema = envelope(z.object({ id: z.number().int() }));
 
-/** GET /outbound/campaign/init: the choices the campaign form offers. */
+/** GET /outbound/campaign/init: the queues and list names the campaign form offers (robots, numbers and templates have their own endpoints). */
 export const CampaignInitSchema = z.object({
-  robots: z.array(z.string()),
   queues: z.array(z.string()),
-  callerNumbers: z.array(z.string()),
   callingListNames: z.array(z.string()),
 });
 export const CampaignInitResponseSchema = envelope(CampaignInitSchema);
@@ -148,7 +153,17 @@ export const TaskCallSchema = z.object({
   updatedAt: isoTime,
 });
 export type TaskCall = z.infer<typeof TaskCallSchema>;
-export const TaskCallPageSchema = page(TaskCallSchema);
+/** `estimated`: the total is the platform's estimate (a batch of 100,000 contacts is not counted exactly). */
+export const TaskCallPageSchema = page(TaskCallSchema).extend({ estimated: z.boolean().optional() });
+
+/**
+ * Keyset cursors of a list of calls (in id order): with `after` (the last id shown) the page
+ * starts after that call, with `before` (the first id shown) it ends before it; pageNo still names
+ * the page for display. Without a cursor, pageNo is an offset.
+ */
+const idCursor = z.string().regex(/^\d{1,15}$/).optional();
+export const CallCursorSchema = z.object({ after: idCursor, before: idCursor });
+export const TaskCallsQuerySchema = PaginationSchema.merge(CallCursorSchema);
 
 /** GET /outbound/task/get/{id}/{isCalling}/{callType}: isCalling 1 = only open calls; callType a call status or -1 for all. */
 export const TaskDetailSchema = z.object({ batch: BatchSchema, calls: TaskCallPageSchema });
@@ -166,7 +181,7 @@ export const TransitionSchema = z.object({
 export type Transition = z.infer<typeof TransitionSchema>;
 export const TraceResponseSchema = envelope(z.object({ batch: BatchSchema, transitions: z.array(TransitionSchema) }));
 
-export const DataListQuerySchema = PaginationSchema.extend({
+export const DataListQuerySchema = TaskCallsQuerySchema.extend({
   campaignId: id.optional(),
   batchId: id.optional(),
   status: z.coerce.number().int().optional(),
@@ -209,6 +224,7 @@ export const HandoffSchema = z.object({
   agentName: z.string().nullable(),
   createdAt: isoTime,
 });
+export type Handoff = z.infer<typeof HandoffSchema>;
 export const TransCallQuerySchema = PaginationSchema.extend({ state: z.enum(["waiting", "handed", "lost"]).optional() });
 export const HandoffPageResponseSchema = envelope(page(HandoffSchema));
 

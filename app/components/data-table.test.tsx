@@ -59,6 +59,8 @@ describe("DataTable (spec §3, §5)", () => {
   it("formats each column type", () => {
     expect(formatCell("date", Date.UTC(2026, 10, 21, 16))).toBe("2026-11-22");
     expect(formatCell("time", Date.UTC(2026, 10, 21, 16, 1, 2))).toBe("00:01:02");
+    // Some platform lists give ISO times (the outbound ones).
+    expect(formatCell("datetime", "2026-11-21T16:01:02.000Z")).toBe("2026-11-22 00:01:02");
     expect(formatCell("text", null)).toBe("-");
   });
 });

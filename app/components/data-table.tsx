@@ -16,7 +16,7 @@ import { formatDate, formatDateTime, formatDuration, formatTime, truncate } from
  *     ], attributes: { index: true } }}
  *   />
  *
- * Column types (spec §3): text (as is), time / date / datetime (epoch ms, China Standard Time),
+ * Column types (spec §3): text (as is), time / date / datetime (epoch ms or an ISO time, shown in China Standard Time),
  * second (a duration in milliseconds shown as hours, minutes, seconds), content (long text cut with
  * an ellipsis; the whole text shows on hover and on keyboard focus). `render` overrides the type.
  * `attributes.selection` adds a checkbox named `selectionName` per row (value: the row key) for the
@@ -69,15 +69,18 @@ export type DataTableProps<Row> = {
   indexOffset?: number;
 };
 
+/** Epoch milliseconds of a time cell: a number, or an ISO time as some platform lists give it. */
+const epochMs = (value: unknown) => (typeof value === "string" && !/^\d+$/.test(value) ? Date.parse(value) : Number(value));
+
 export function formatCell(type: ColumnType | undefined, value: unknown, maxChars = 20): ReactNode {
   if (value === null || value === undefined || value === "") return "-";
   switch (type) {
     case "time":
-      return formatTime(Number(value));
+      return formatTime(epochMs(value));
     case "date":
-      return formatDate(Number(value));
+      return formatDate(epochMs(value));
     case "datetime":
-      return formatDateTime(Number(value));
+      return formatDateTime(epochMs(value));
     case "second":
       return formatDuration(Number(value));
     case "content": {

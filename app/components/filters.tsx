@@ -1,10 +1,14 @@
 import type { ReactNode } from "react";
 
-/** A list's filters: a GET form, so they live in the URL and work without JavaScript. */
-export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A list's filters: a GET form, so they live in the URL and work without JavaScript. A new filter
+ * starts at page 1 and keeps the page size (`size`) the user chose.
+ */
+export function FilterBar({ label, size, children }: { label: string; size?: number; children: ReactNode }) {
   return (
     <form method="get" className="sb-filters" aria-label={label}>
       {children}
+      {size === undefined ? null : <input type="hidden" name="size" value={size} />}
       <button type="submit" className="p-button">
         查询
       </button>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CALL_KINDS, CONNECTED_FLAGS, OUTCOME_CODES, codesOf } from "../../contracts/codes";
 import type { CallFilter } from "../../contracts/contact";
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "../../contracts/envelope";
+import { pageParam, sizeParam } from "./page-query";
 import { dayBoundaries, today } from "./format";
 
 export { cursorOfRow, withParams } from "./list-url";
@@ -18,11 +18,8 @@ const cursor = z.string().regex(/^\d{1,15}_\d{1,15}$/, "翻页参数不正确").
 
 export const CallListQuerySchema = z
   .object({
-    page: z.coerce.number({ invalid_type_error: "页码必须是数字" }).int("页码必须是整数").min(1, "页码从 1 开始").max(1_000_000, "页码过大").default(1),
-    size: z.coerce
-      .number({ invalid_type_error: "每页条数必须是数字" })
-      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), "每页条数只能是 10、20、50 或 100")
-      .default(DEFAULT_PAGE_SIZE),
+    page: pageParam,
+    size: sizeParam,
     start: day("开始日期格式不正确"),
     end: day("结束日期格式不正确"),
     phone: z.string().trim().max(20, "电话号码过长").regex(/^\+?\d*$/, "电话号码只能包含数字").optional(),

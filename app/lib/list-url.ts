@@ -15,3 +15,6 @@ export function withParams(pathname: string, search: URLSearchParams | string, c
 
 /** The keyset cursor of a row (the platform's `<callTimeMs>_<id>`). */
 export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row.callTime}_${row.callId}`;
+
+/** The keyset cursors of a page of rows in id order (the outbound lists of calls). */
+export const idCursors = (rows: ReadonlyArray<{ id: number }>) => (rows.length > 0 ? { first: String(rows[0].id), last: String(rows[rows.length - 1].id) } : undefined);

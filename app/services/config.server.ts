@@ -1,4 +1,4 @@
-import { AgentConfigResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "../../contracts/config";
+import { AgentConfigResponseSchema, CallerIdNumbersResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "../../contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** GET /config/logo — public; a failure leaves the page without a logo rather than failing it. */
@@ -20,4 +20,11 @@ export async function getAgentConfig(caller: Caller, userId: number) {
 export async function getCustomer(caller: Caller) {
   const answer = await call({ path: "/config/api/customer", schema: CustomerResponseSchema, what: "获取客户信息", caller });
   return requireData(answer, "获取客户信息");
+}
+
+/** GET /config/tenants/{id}/callerIdNumbers: the caller numbers of the user's tenant. */
+export async function listCallerIdNumbers(caller: Caller) {
+  const { tenantId } = await getCustomer(caller);
+  const answer = await call({ path: `/config/tenants/${tenantId}/callerIdNumbers`, schema: CallerIdNumbersResponseSchema, what: "获取主叫号码", caller });
+  return requireData(answer, "获取主叫号码");
 }

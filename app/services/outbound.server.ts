@@ -18,6 +18,8 @@ import {
   TaskCallPageResponseSchema,
   TaskDetailResponseSchema,
   TraceResponseSchema,
+  TransTemplateResponseSchema,
+  TransTemplatesResponseSchema,
   UnassignedCountResponseSchema,
   type CampaignListQuery,
   type CampaignSave,
@@ -31,6 +33,8 @@ import { call, requireData, send, type Caller } from "./upstream.server";
 /** The outbound service (contracts/outbound.ts): one verb per upstream call. */
 
 type Page = { pageNo: number; pageSize: number };
+/** Lists of calls page by keyset: `after`/`before` the last/first call id of the page shown. */
+type CallPage = Page & { after?: string; before?: string };
 
 export async function listManagedCampaigns(caller: Caller, query: CampaignListQuery) {
   return requireData(await call({ method: "POST", path: "/outbound/campaign/manage/list", json: query, schema: CampaignPageResponseSchema, what: "获取活动列表", caller }), "获取活动列表");
@@ -73,7 +77,7 @@ export async function listCampaignImports(caller: Caller, campaignId: number) {
   return requireData(await call({ path: "/outbound/campaign/imports", query: { campaignId }, schema: ImportListResponseSchema, what: "获取导入记录", caller }), "获取导入记录");
 }
 
-export async function listCampaignData(caller: Caller, query: Page & { campaignId?: number; batchId?: number; status?: number; mine?: boolean }) {
+export async function listCampaignData(caller: Caller, query: CallPage & { campaignId?: number; batchId?: number; status?: number; mine?: boolean }) {
   return requireData(await call({ method: "POST", path: "/outbound/campaign/data/list", json: query, schema: TaskCallPageResponseSchema, what: "获取名单数据", caller }), "获取名单数据");
 }
 
@@ -102,9 +106,10 @@ export async function listMyTasks(caller: Caller, query: Page) {
   return requireData(await call({ method: "POST", path: "/outbound/task/list/agent", json: query, schema: BatchPageResponseSchema, what: "获取我的任务", caller }), "获取我的任务");
 }
 
-export async function getTask(caller: Caller, id: number, query: Page & { isCalling: 0 | 1; callType: number }) {
+export async function getTask(caller: Caller, id: number, query: CallPage & { isCalling: 0 | 1; callType: number }) {
+  const { isCalling, callType, ...page } = query;
   return requireData(
-    await call({ path: `/outbound/task/get/${id}/${query.isCalling}/${query.callType}`, query: { pageNo: query.pageNo, pageSize: query.pageSize }, schema: TaskDetailResponseSchema, what: "获取任务", caller }),
+    await call({ path: `/outbound/task/get/${id}/${isCalling}/${callType}`, query: page, schema: TaskDetailResponseSchema, what: "获取任务", caller }),
     "获取任务",
   );
 }
@@ -148,4 +153,14 @@ export async function unassignedCount(caller: Caller, campaignId: number) {
 
 export async function distributeContacts(caller: Caller, input: z.infer<typeof DistributeSchema>) {
   return requireData(await call({ method: "POST", path: "/outbound/preview/distribute", json: input, schema: DistributeResponseSchema, what: "分配数据", caller }), "分配数据").assigned;
+}
+
+/** GET /outbound/transTemplates/{agentId}/{type}: the transfer templates a user may use (type 0: every type). */
+export async function listTransTemplates(caller: Caller, type = 0) {
+  return requireData(await call({ path: `/outbound/transTemplates/${caller.userId}/${type}`, schema: TransTemplatesResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
+}
+
+/** GET /outbound/trans/template/get/{id}. */
+export async function getTransTemplate(caller: Caller, id: number) {
+  return requireData(await call({ path: `/outbound/trans/template/get/${id}`, schema: TransTemplateResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
 }

@@ -57,3 +57,16 @@ export async function waitForHealth(base, timeoutMs = 120_000) {
   }
   throw new Error(`${base} did not become healthy within ${timeoutMs / 1000} s`);
 }
+
+/** A platform token for a demo account, as the console gets one (design §8). */
+export async function platformToken(base, username) {
+  const response = await fetch(`${base}/uaa/oauth/token`, {
+    method: "POST",
+    headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "password", username, password: DEMO_PASSWORD }),
+  });
+  const body = await response.json();
+  const token = body.data?.access_token ?? body.access_token;
+  if (!token) throw new Error(`no platform token for ${username}`);
+  return token;
+}

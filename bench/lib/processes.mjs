@@ -72,3 +72,9 @@ export async function autocannon(request, serverPid) {
     command: `autocannon ${args.map((arg) => (/[\s"=;]/.test(arg) ? `'${arg.replace(/Cookie=.*/, "Cookie=<session>").replace(/(Authorization|accessToken)=.*/i, "$1=<token>")}'` : arg)).join(" ")}`,
   };
 }
+
+/** A load run after a warm-up run that is not counted (plans, caches, JIT). */
+export async function warmLoad(request, serverPid, warmUp) {
+  await autocannon({ ...request, seconds: warmUp });
+  return autocannon(request, serverPid);
+}

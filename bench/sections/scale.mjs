@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { PORTS, SCALE, TARGETS } from "../config.mjs";
-import { DEMO_PASSWORD, waitForHealth } from "../lib/http.mjs";
+import { platformToken, waitForHealth } from "../lib/http.mjs";
 import { rssMb, startNode, stop } from "../lib/processes.mjs";
 import { ROOT } from "../lib/weight.mjs";
 
@@ -86,17 +86,4 @@ async function measureStore(store, storeEnv, generatorCommand, log) {
   } finally {
     await stop(platform);
   }
-}
-
-/** A platform token for a demo account, as the console gets one (design §8). */
-async function platformToken(base, username) {
-  const response = await fetch(`${base}/uaa/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", username, password: DEMO_PASSWORD }),
-  });
-  const body = await response.json();
-  const token = body.data?.access_token ?? body.access_token;
-  if (!token) throw new Error(`no platform token for ${username}`);
-  return token;
 }

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LIST_PAGE, PORTS, TARGETS } from "../config.mjs";
 import { getPage, waitForHealth } from "../lib/http.mjs";
-import { autocannon, startNode, stop } from "../lib/processes.mjs";
+import { autocannon, startNode, stop, warmLoad } from "../lib/processes.mjs";
 
 const ms = (value) => `${value.toFixed(1)} ms`;
 const cpu = (run) => `${run.cpuPerRequest.toFixed(2)} ms`;
@@ -19,10 +19,7 @@ export async function ssr(ctx) {
   writeFileSync(htmlFile, page.html);
   const what = `${LIST_PAGE.path} as ${LIST_PAGE.account} (${Buffer.byteLength(page.html)} bytes)`;
 
-  const load = async (url, pid, headers = {}) => {
-    await autocannon({ url, headers, seconds: warmUp }); // not counted
-    return autocannon({ url, headers, seconds }, pid);
-  };
+  const load = (url, pid, headers = {}) => warmLoad({ url, headers, seconds }, pid, warmUp);
   const rows = [];
   const consoleRun = await load(`${consoleUrl}${LIST_PAGE.path}`, ctx.consoleProcess.pid, { Cookie: cookie });
   rows.push(

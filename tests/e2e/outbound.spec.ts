@@ -23,6 +23,8 @@ async function fillCampaignForm(page: Page, name: string) {
   await page.getByLabel("调度周期").selectOption({ label: "长期" });
   await page.getByLabel("外呼比例").fill("0.2");
   await page.getByLabel("机器人").selectOption("营销推广机器人");
+  await page.getByLabel("主叫号码").selectOption("02588887777");
+  await page.getByLabel("转接模板").selectOption("转人工队列");
   await page.getByLabel("时段一开始").fill("00:00");
   await page.getByLabel("时段一结束").fill("24:00");
   await page.getByLabel("时段二开始").fill("");
@@ -41,6 +43,9 @@ test("an administrator creates a campaign, imports contacts, runs, pauses, resum
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page.getByRole("heading", { name: `外呼活动详情：${name}` })).toBeVisible();
   await expect(stateTag(page)).toHaveText("未启动");
+  // The robot, caller number and transfer template are the tenant's, as the platform lists them.
+  const facts = page.locator(".sb-facts");
+  for (const fact of ["营销推广机器人", "02588887777", "转人工队列"]) await expect(facts).toContainText(fact);
 
   // The scheduler refuses to start a campaign without contacts, and says why.
   await page.getByRole("button", { name: "启动" }).click();
@@ -117,10 +122,18 @@ test("the campaign form keeps every value and explains each error @nojs", async 
 
   await page.getByLabel("时段一结束").fill("24:00");
   await page.getByLabel("外呼比例").fill("1");
+  // A robot that is not the tenant's (a forged post) is refused on its field.
+  await page.getByLabel("机器人").evaluate((select: HTMLSelectElement) => {
+    select.options[1].value = "999999";
+    select.selectedIndex = 1;
+  });
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("所选机器人不存在，请重新选择")).toBeVisible();
   await page.getByLabel("机器人").selectOption("营销推广机器人");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("活动名称已存在，请换一个名称")).toBeVisible();
-  await expect(page.getByLabel("机器人")).toHaveValue("营销推广机器人");
+  // The robot is chosen by id (the tenant's own); the option shows its name.
+  await expect(page.getByLabel("机器人").locator("option:checked")).toHaveText("营销推广机器人");
 });
 
 test("campaign lists filter in the URL and show batches and calls with their states @nojs", async ({ page }) => {
@@ -145,6 +158,45 @@ test("campaign lists filter in the URL and show batches and calls with their sta
   await expect(calls).not.toContainText("呼叫完成");
   await page.goto("/campaign/999999");
   await expect(page.getByRole("heading", { name: "This page could not be found" })).toBeVisible();
+});
+
+test("a batch's calls page by links, a page size and the jumper, keeping the filter @nojs", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.goto("/campaign/new");
+  await fillCampaignForm(page, unique("分页活动"));
+  await page.getByRole("button", { name: "保存" }).click();
+  const csv = ["手机号", ...Array.from({ length: 25 }, (_, i) => `1771234${String(i).padStart(4, "0")}`)].join("\n");
+  await page.getByLabel(/名单文件/).setInputFiles({ name: "分页名单.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "上传并导入" }).click();
+  await expect(page.getByRole("status")).toContainText("导入完成：成功 25 条");
+  await page.getByRole("link", { name: "分页名单", exact: true }).click();
+
+  const rows = page.getByRole("table", { name: "呼叫", exact: true }).locator("tbody tr");
+  await expect(page.getByText("共 25 条")).toBeVisible();
+  await expect(rows).toHaveCount(20);
+  const firstPage = await rows.allTextContents();
+  await page.getByRole("link", { name: "下一页" }).click();
+  await expect(page).toHaveURL(/page=2&after=\d+/);
+  await expect(rows).toHaveCount(5);
+  await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("link", { name: "上一页" }).click();
+  await expect(page).toHaveURL(/before=\d+/);
+  expect(await rows.allTextContents()).toEqual(firstPage);
+
+  await page.getByLabel("每页条数").selectOption("10");
+  await page.getByLabel("前往").fill("2");
+  await page.getByRole("button", { name: "跳转" }).click();
+  await expect(page).toHaveURL(/size=10/);
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByRole("link", { name: "第 2 页" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "第 3 页" })).toBeVisible();
+  // A filter starts again at page 1 and keeps the page size.
+  await page.getByLabel("呼叫状态", { exact: true }).selectOption({ label: "等待呼叫" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/status=0/);
+  await expect(page).toHaveURL(/size=10/);
+  await expect(rows).toHaveCount(10);
+  await expect(page.getByRole("link", { name: "第 1 页" })).toHaveAttribute("aria-current", "page");
 });
 
 test("an agent works a preview list: takes, sees, dials and skips contacts @nojs", async ({ page }, testInfo) => {

@@ -7,6 +7,8 @@ import * as m010 from "./migrations/010-call-records-read";
 import * as m020 from "./migrations/020-outbound";
 import * as m030 from "./migrations/030-workbench";
 import * as m040 from "./migrations/040-chat";
+import * as m060 from "./migrations/060-outbound-keyset";
+import * as m061 from "./migrations/061-campaign-choices";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -21,6 +23,8 @@ export const migrations: Record<string, Migration> = {
   "020-outbound": m020,
   "030-workbench": m030,
   "040-chat": m040,
+  "060-outbound-keyset": m060,
+  "061-campaign-choices": m061,
 };
 
 function migrator(db: Db): Migrator {

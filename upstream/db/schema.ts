@@ -69,6 +69,9 @@ export interface CampaignsTable {
   flow_version_name: string | null;
   queue_name: string | null;
   caller_number: string | null;
+  /** Migration 061: the robot instance and transfer template chosen (the tenant's own). */
+  robot_instance_id: number | null;
+  trans_template_id: number | null;
   windows: Json<CallingWindow[]>;
   start_date: string | null;
   end_date: string | null;
@@ -298,6 +301,8 @@ export interface Database {
   contact_import_errors: ContactImportErrorsTable;
   blacklist: BlacklistTable;
   trans_templates: TransTemplatesTable;
+  robot_instances: RobotInstancesTable;
+  caller_id_numbers: CallerIdNumbersTable;
   crm_contacts: CrmContactsTable;
   robot_flows: RobotFlowsTable;
   knowledge_nodes: KnowledgeNodesTable;
@@ -371,6 +376,23 @@ export interface TransTemplatesTable {
   type: number;
   target: string;
   agent_user_id: number | null;
+}
+
+/** Migration 061: a tenant's robot instances and the flow each runs (the campaign form's robots). */
+export interface RobotInstancesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  flow_id: number | null;
+  flow_version_name: string | null;
+  created_at: Timestamp;
+}
+
+/** Migration 061: a tenant's caller-id numbers (the campaign form's caller numbers). */
+export interface CallerIdNumbersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  number: string;
 }
 
 export type Tenant = Selectable<TenantsTable>;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { NewCallDialog } from "../db/schema";
 import transcripts from "../fixtures/recordings/transcripts.json";
 
 /**
@@ -31,4 +32,26 @@ let recordingsDir: string | undefined;
 export function recordingPath(name: string): string {
   recordingsDir ??= findRecordingsDir();
   return path.join(recordingsDir, path.basename(name));
+}
+
+/** The recording a connected call of a campaign type has (the seed's calls and the dialer's alike). */
+export function recordingForCampaign(campaignType: number | null): RecordingName {
+  if (campaignType === 20) return "inbound-enquiry.mp3";
+  return campaignType === 1 ? "card-instalment.mp3" : "transfer-to-agent.mp3";
+}
+
+/**
+ * A recording's transcript as call_dialogs lines, in order, whose offsets match the audio; without
+ * offsets (`positions` false) when the call's audio was lost.
+ */
+export function recordingDialogs(name: RecordingName, positions = true): Array<Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">> {
+  return RECORDINGS[name].lines.map((line) => ({
+    dialog_type: line.dialogType,
+    this_role: line.thisRole,
+    content: line.content,
+    nlu_result: "nluResult" in line ? (line.nluResult ?? null) : null,
+    gender: line.thisRole === 1 ? 1 : 0,
+    record_start_ms: positions ? line.startMs : null,
+    record_end_ms: positions ? line.endMs : null,
+  }));
 }

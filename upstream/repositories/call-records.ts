@@ -1,7 +1,8 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
 import type { Db } from "../db";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
+import { countCapped } from "./counting";
 
 /**
  * Call records: the one writer (the dialer and the CTI write finished calls through
@@ -135,7 +136,7 @@ const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records
  */
 export async function listCallRecords(db: Db, tenantId: number, scope: CallScope, filter: CallFilter): Promise<CallRecordPage> {
   const base = scoped(db, tenantId, scope, filter);
-  const totalQuery = countRecords(db, base);
+  const totalQuery = countCapped(db, base);
   let rows: Row[];
   if (filter.after) {
     rows = await newestFirst(rowColumns(base.where(before(filter.after)))).limit(filter.pageSize).execute();
@@ -155,26 +156,7 @@ export async function listCallRecords(db: Db, tenantId: number, scope: CallScope
   return { list: rows.map(toRow), ...(await totalQuery) };
 }
 
-/** Up to this many matching rows are counted exactly; beyond it the planner's estimate is used. */
-export const EXACT_COUNT_LIMIT = 10_000;
-
-/**
- * The number of matching records. Counting a million rows takes seconds, so a count stops after
- * EXACT_COUNT_LIMIT rows and larger results report the query planner's estimate, flagged.
- */
-async function countRecords(db: Db, base: RecordsQuery): Promise<{ total: number; estimated?: true }> {
-  const matching = base.select(sql<number>`1`.as("one"));
-  const { n } = await db
-    .selectFrom(matching.limit(EXACT_COUNT_LIMIT + 1).as("capped"))
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  if (Number(n) <= EXACT_COUNT_LIMIT) return { total: Number(n) };
-  const compiled = matching.compile();
-  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
-  const raw = plan.rows[0]?.["QUERY PLAN"];
-  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
-  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
-}
+export { EXACT_COUNT_LIMIT } from "./counting";
 
 /**
  * Every matching record, newest first, as text the database formats, in keyset chunks of

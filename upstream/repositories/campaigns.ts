@@ -5,6 +5,7 @@ import type { Campaign as CampaignRow } from "../db/schema";
 import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, IllegalTransition } from "../simulators/dialer-states";
 import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "../simulators/dialer";
 import { labelOf, CAMPAIGN_STATES } from "../../contracts/codes";
+import { CHOICE_REFUSALS, checkCampaignChoices } from "./campaign-choices";
 
 
 type Counts = { batch_count: number; call_total: number; call_done: number };
@@ -29,11 +30,13 @@ function toSummary(row: CampaignRow & Counts): CampaignSummary {
 function toCampaign(row: CampaignRow & Counts): Campaign {
   return {
     ...toSummary(row),
+    robotId: row.robot_instance_id,
     instanceName: row.instance_name,
     flowId: row.flow_id,
     flowVersionName: row.flow_version_name,
     queueName: row.queue_name,
     callerNumber: row.caller_number,
+    transTemplateId: row.trans_template_id,
     windows: row.windows,
     startDate: row.start_date,
     endDate: row.end_date,
@@ -91,6 +94,9 @@ export class CampaignRefused extends Error {}
 export async function saveCampaign(db: Db, tenantId: number, userId: number, input: CampaignSave): Promise<number> {
   if ((await countCampaignsNamed(db, tenantId, input.name, input.id)) > 0) throw new CampaignRefused("活动名称已存在");
   if (input.startDate && input.endDate && input.endDate < input.startDate) throw new CampaignRefused("结束日期不能早于开始日期");
+  const choices = await checkCampaignChoices(db, tenantId, input);
+  if ("refused" in choices) throw new CampaignRefused(CHOICE_REFUSALS[choices.refused]);
+  const { robot } = choices;
   const values = {
     name: input.name,
     type: input.type,
@@ -98,9 +104,13 @@ export async function saveCampaign(db: Db, tenantId: number, userId: number, inp
     cycle: input.cycle,
     ratio: input.ratio,
     calling_list_name: input.callingListName,
-    instance_name: input.instanceName,
+    robot_instance_id: robot?.id ?? null,
+    instance_name: robot?.name ?? null,
+    flow_id: robot?.flowId ?? null,
+    flow_version_name: robot?.flowVersionName ?? null,
     queue_name: input.queueName,
     caller_number: input.callerNumber,
+    trans_template_id: input.transTemplateId,
     windows: JSON.stringify(input.windows),
     start_date: input.startDate,
     end_date: input.endDate,

@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import type { Batch, TaskCall, Transition } from "../../contracts/outbound";
 import type { Db } from "../db";
+import { insertCallRecord } from "./call-records";
+import { countCapped } from "./counting";
 import { BatchStatus, CallStatus } from "../simulators/dialer-states";
-import { moveBatch, moveCall } from "../simulators/dialer";
+import { moveBatch, moveCall, taskCallRecord } from "../simulators/dialer";
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 type Page = { pageNo: number; pageSize: number };
@@ -124,15 +126,6 @@ function toTransition(row: { id: number; task_call_id: number | null; phone: str
 
 // ---- calls ----
 
-function callsQuery(db: Db, tenantId: number) {
-  return db
-    .selectFrom("task_calls as t")
-    .leftJoin("users as u", "u.id", "t.agent_user_id")
-    .select(["t.id", "t.batch_id", "t.campaign_id", "t.phone", "t.customer_name", "t.status", "t.hangup_party", "t.attempts", "t.agent_user_id", "u.real_name as agent_name", "t.skip_reason", "t.user_data", "t.updated_at"])
-    .where("t.tenant_id", "=", tenantId);
-}
-type CallRow = Awaited<ReturnType<ReturnType<typeof callsQuery>["executeTakeFirstOrThrow"]>>;
-
 function toCall(row: CallRow): TaskCall {
   return {
     id: row.id,
@@ -151,10 +144,11 @@ function toCall(row: CallRow): TaskCall {
   };
 }
 
-export type CallFilter = Page & { campaignId?: number; batchId?: number; status?: number; statuses?: number[]; agentUserId?: number };
+export type CallFilter = Page & { after?: string; before?: string; campaignId?: number; batchId?: number; status?: number; statuses?: number[]; agentUserId?: number };
+type CallFilters = Omit<CallFilter, "pageNo" | "pageSize" | "after" | "before">;
 
-function filteredCalls(db: Db, tenantId: number, filter: Omit<CallFilter, "pageNo" | "pageSize">) {
-  let query = callsQuery(db, tenantId);
+function filteredCalls(db: Db, tenantId: number, filter: CallFilters) {
+  let query = db.selectFrom("task_calls as t").where("t.tenant_id", "=", tenantId);
   if (filter.campaignId !== undefined) query = query.where("t.campaign_id", "=", filter.campaignId);
   if (filter.batchId !== undefined) query = query.where("t.batch_id", "=", filter.batchId);
   if (filter.status !== undefined) query = query.where("t.status", "=", filter.status);
@@ -163,20 +157,37 @@ function filteredCalls(db: Db, tenantId: number, filter: Omit<CallFilter, "pageN
   return query;
 }
 
+const withColumns = (query: ReturnType<typeof filteredCalls>) =>
+  query
+    .leftJoin("users as u", "u.id", "t.agent_user_id")
+    .select(["t.id", "t.batch_id", "t.campaign_id", "t.phone", "t.customer_name", "t.status", "t.hangup_party", "t.attempts", "t.agent_user_id", "u.real_name as agent_name", "t.skip_reason", "t.user_data", "t.updated_at"]);
+type CallRow = Awaited<ReturnType<ReturnType<typeof withColumns>["executeTakeFirstOrThrow"]>>;
+
+/**
+ * One page of calls in id order and the total. A cursor from the previous page (`after`: the
+ * last id shown; `before`: the first) makes the page a keyset seek on the (tenant, batch or
+ * campaign, [status,] id) indexes, as fast at the end of a 100,000-contact batch as at its start;
+ * a bare page number (numbered links, the jumper) falls back to an offset.
+ */
 export async function listCalls(db: Db, tenantId: number, filter: CallFilter) {
-  const query = filteredCalls(db, tenantId, filter);
-  const [rows, count] = await Promise.all([
-    query.orderBy("t.id").limit(filter.pageSize).offset(offset(filter)).execute(),
-    query.clearSelect().select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(toCall), total: count.n };
+  const base = filteredCalls(db, tenantId, filter);
+  const total = countCapped(db, base);
+  let rows: CallRow[];
+  if (filter.after) {
+    rows = await withColumns(base.where("t.id", ">", Number(filter.after))).orderBy("t.id").limit(filter.pageSize).execute();
+  } else if (filter.before) {
+    rows = (await withColumns(base.where("t.id", "<", Number(filter.before))).orderBy("t.id", "desc").limit(filter.pageSize).execute()).reverse();
+  } else {
+    rows = await withColumns(base).orderBy("t.id").limit(filter.pageSize).offset(offset(filter)).execute();
+  }
+  return { list: rows.map(toCall), ...(await total) };
 }
 
 /** Every call of a filter, in id order, a chunk at a time (exports stream with flat memory). */
-export async function* allCalls(db: Db, tenantId: number, filter: Omit<CallFilter, "pageNo" | "pageSize">): AsyncGenerator<TaskCall[]> {
+export async function* allCalls(db: Db, tenantId: number, filter: CallFilters): AsyncGenerator<TaskCall[]> {
   let after = 0;
   for (;;) {
-    const rows = await filteredCalls(db, tenantId, filter).where("t.id", ">", after).orderBy("t.id").limit(2000).execute();
+    const rows = await withColumns(filteredCalls(db, tenantId, filter).where("t.id", ">", after)).orderBy("t.id").limit(2000).execute();
     if (rows.length === 0) return;
     yield rows.map(toCall);
     after = rows[rows.length - 1].id;
@@ -184,7 +195,7 @@ export async function* allCalls(db: Db, tenantId: number, filter: Omit<CallFilte
 }
 
 export async function findCall(db: Db, tenantId: number, id: number): Promise<TaskCall | undefined> {
-  const row = await callsQuery(db, tenantId).where("t.id", "=", id).executeTakeFirst();
+  const row = await withColumns(filteredCalls(db, tenantId, {})).where("t.id", "=", id).executeTakeFirst();
   return row && toCall(row);
 }
 
@@ -305,29 +316,17 @@ export async function dialPreview(db: Db, tenantId: number, agentUserId: number,
   if (!call) return false;
   await db.transaction().execute(async (trx) => {
     await moveCall(trx, call, CallStatus.dialling, "坐席拨打", at, { attempts: call.attempts + 1 });
-    await trx
-      .insertInto("call_records")
-      .values({
-        tenant_id: tenantId,
-        cti_call_id: `preview-${call.id}-${call.attempts + 1}`,
-        direction: "outbound",
-        campaign_id: call.campaign_id,
-        batch_id: call.batch_id,
-        task_call_id: call.id,
-        campaign_type: call.campaign_type,
-        phone: call.phone,
-        agent_user_id: agentUserId,
-        queue_name: call.queue_name,
-        is_answer: 1,
-        outbound_result: "EndOfTheCall",
-        call_result: 200,
-        call_result_name: "已接通",
-        hangup_party: 3,
-        call_time: at,
-        call_duration_ms: 45_000,
-        user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
-      })
-      .execute();
+    await insertCallRecord(trx, {
+      ...taskCallRecord(call, `preview-${call.id}-${call.attempts + 1}`),
+      agent_user_id: agentUserId,
+      is_answer: 1,
+      outbound_result: "EndOfTheCall",
+      call_result: 200,
+      call_result_name: "已接通",
+      hangup_party: 3,
+      call_time: at,
+      call_duration_ms: 45_000,
+    });
     await moveCall(trx, { ...call, status: CallStatus.dialling }, CallStatus.complete, "通话结束", at, { hangup_party: 3 });
   });
   return true;

@@ -6,6 +6,7 @@ import { brandLogo } from "../domain/logos";
 import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "../events/bus";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
+import { listCallerIdNumbers } from "../repositories/campaign-choices";
 import { findTenant } from "../repositories/tenants";
 import { findUserInTenant } from "../repositories/users";
 
@@ -22,6 +23,14 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
   app.get("/config/logo", async (request) => {
     const { brand } = LogoQuerySchema.parse(request.query);
     return ok<Logo>({ brand, logo: brandLogo(brand) });
+  });
+
+  // The caller's own tenant only: another tenant's id is not found.
+  app.get("/config/tenants/:id/callerIdNumbers", async (request) => {
+    const user = requireUser(request);
+    const { id } = IdParamsSchema.parse(request.params);
+    if (id !== user.tenantId) throw new HttpError(404, "租户不存在");
+    return ok(await listCallerIdNumbers(app.db, user.tenantId));
   });
 
   app.get("/config/agents/detail/:id", async (request) => {

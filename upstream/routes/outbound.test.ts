@@ -27,7 +27,12 @@ import {
   ImportListResponseSchema,
   type CampaignSave,
 } from "../../contracts/outbound";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
+import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "../../contracts/config";
 import { FailureSchema } from "../../contracts/envelope";
+import { RobotInstancePageResponseSchema } from "../../contracts/robot";
+import { NoRecordingResponseSchema } from "../../contracts/records";
+import { RECORDINGS } from "../domain/recordings";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
@@ -39,9 +44,10 @@ const form: CampaignSave = {
   cycle: 3,
   ratio: 1,
   callingListName: "测试名单",
-  instanceName: "营销推广机器人",
+  robotId: null, // the demo tenant's 营销推广机器人, once the platform is seeded
   queueName: null,
   callerNumber: null,
+  transTemplateId: null,
   windows: [{ start: "00:00", end: "24:00" }],
   startDate: null,
   endDate: null,
@@ -66,6 +72,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   beforeAll(async () => {
     platform = await testPlatform();
     for (const user of ["admin", "agent", "supervisor", "other-admin"]) tokens[user] = await loginAs(platform.app, user);
+    form.robotId = json(RobotInstancePageResponseSchema, await inject("admin", "POST", "/robot/api/robot/instance/list", { name: "营销推广" })).data!.list[0].id;
   });
   afterAll(async () => platform?.close());
 
@@ -131,6 +138,38 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual(["demo-text", "demo-voice"]);
   });
 
+  it("offers each tenant its own robots, caller numbers and transfer templates, and refuses another tenant's on save", async () => {
+    const robots = async (user: string) => json(RobotInstancePageResponseSchema, await inject(user, "POST", "/robot/api/robot/instance/list", {}));
+    const tenantOf = async (user: string) => json(CustomerResponseSchema, await inject(user, "GET", "/config/api/customer")).data!.tenantId;
+    const demoRobots = (await robots("admin")).data!;
+    expect(demoRobots.list.map((r) => r.name)).toEqual(["营销推广机器人", "催缴提醒机器人", "满意度回访机器人"]);
+    const otherRobots = (await robots("other-admin")).data!.list;
+    expect(otherRobots.map((r) => r.name)).toEqual(["营销推广机器人", "其他租户回访机器人"]);
+    const [demoTenant, otherTenant] = [await tenantOf("admin"), await tenantOf("other-admin")];
+    const numbers = json(CallerIdNumbersResponseSchema, await inject("admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`)).data!;
+    expect(numbers.map((n) => n.number)).toEqual(["02588886666", "02588887777"]);
+    expect(json(CallerIdNumbersResponseSchema, await inject("other-admin", "GET", `/config/tenants/${otherTenant}/callerIdNumbers`)).data!.map((n) => n.number)).toEqual(["01066668888"]);
+    expect(failure(await inject("other-admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`), 404)).toBe("租户不存在");
+    const adminId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow()).id;
+    const templates = json(TransTemplatesResponseSchema, await inject("admin", "GET", `/outbound/transTemplates/${adminId}/0`)).data!;
+    expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管"]);
+
+    // A campaign takes the robot's flow with it, and reads back the ids it chose.
+    const chosen = { ...form, name: "选择项测试", type: 2, queueName: "demo-voice", robotId: demoRobots.list[1].id, callerNumber: "02588887777", transTemplateId: templates[0].id };
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", chosen)).data!;
+    const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
+    expect(saved).toMatchObject({ robotId: demoRobots.list[1].id, instanceName: "催缴提醒机器人", flowId: demoRobots.list[1].flowId, callerNumber: "02588887777", transTemplateId: templates[0].id });
+    // The other tenant's robot, number or template, or an unknown one: refused, nothing saved.
+    const refused = async (change: Partial<CampaignSave>) => failure(await inject("admin", "POST", "/outbound/campaign/save", { ...chosen, id, ...change }), 400);
+    expect(await refused({ robotId: otherRobots[0].id })).toBe("所选机器人不存在，请重新选择");
+    expect(await refused({ callerNumber: "01066668888" })).toBe("所选主叫号码不存在，请重新选择");
+    const otherTemplate = await platform.db.selectFrom("trans_templates").select("id").where("tenant_id", "=", otherTenant).executeTakeFirstOrThrow();
+    expect(await refused({ transTemplateId: otherTemplate.id })).toBe("所选转接模板不存在，请重新选择");
+    expect(await refused({ robotId: 999_999 })).toBe("所选机器人不存在，请重新选择");
+    expect(json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!.robotId).toBe(demoRobots.list[1].id);
+    expect(failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404)).toBe("转接模板不存在");
+  });
+
   it("saves campaigns with a name unique per tenant, and only for administrators", async () => {
     const count = (user: string, name: string) => inject(user, "GET", `/outbound/campaign/name/count?name=${encodeURIComponent(name)}`);
     expect(json(NameCountResponseSchema, await count("admin", "信用卡分期推广")).data!.count).toBe(1);
@@ -138,11 +177,11 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" })).data!;
     expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }), 400)).toBe("活动名称已存在");
     // The same name in another tenant is fine.
-    json(SavedResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, name: "保存测试" }));
+    json(SavedResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, name: "保存测试" }));
     json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, id, name: "保存测试", ratio: 2 }));
     const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
     expect(saved).toMatchObject({ name: "保存测试", ratio: 2, state: 0, windows: form.windows });
-    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, id, name: "劫持" }), 404)).toBe("活动不存在");
+    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, id, name: "劫持" }), 404)).toBe("活动不存在");
     expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe("仅管理员可以管理外呼活动");
     failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "" }), 400);
     expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日期", startDate: "2026-12-02", endDate: "2026-12-01" }), 400)).toBe("结束日期不能早于开始日期");
@@ -274,6 +313,33 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     failure(await inject("other-admin", "GET", `/contact/trace/call/query/${call.id}`), 404);
   });
 
+  it("writes a connected robot call with its recording and transcript, which plays from call history", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "录音测试", ratio: 5 })).data!;
+    const phones = Array.from({ length: 20 }, (_, i) => `1391234${String(i).padStart(4, "0")}`);
+    const upload = multipart(id, "recorded.csv", `phone\n${phones.join("\n")}\n`);
+    json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+    await tick(1, 3);
+
+    const history = json(CallRecordPageResponseSchema, await inject("admin", "GET", `/contact/business/callhistory?campaignId=${id}&pageSize=100`)).data!;
+    expect(history.list.length).toBeGreaterThan(0);
+    const connected = history.list.find((r) => r.callResult === 200)!;
+    const detail = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${connected.callId}`)).data!;
+    const script = RECORDINGS["card-instalment.mp3"];
+    expect(detail.callDuration).toBe(script.durationMs);
+    const lines = detail.callingResults.flatMap((s) => s.dialogResults);
+    expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(script.lines.map((l) => [l.content, l.startMs, l.endMs]));
+    const tenantID = detail.tenantID;
+    const audio = await inject("admin", "POST", `/records/records/${connected.callId}`, { tenantID });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers["content-type"]).toBe("audio/mpeg");
+    // Calls that did not connect have neither audio nor lines.
+    const missed = history.list.find((r) => r.callResult !== 200)!;
+    const none = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${missed.callId}`)).data!;
+    expect(none.callingResults).toEqual([]);
+    expect(NoRecordingResponseSchema.parse((await inject("admin", "POST", `/records/records/${missed.callId}`, { tenantID })).json()).data).toBeNull();
+  });
+
   it("no illegal transition is ever recorded, whatever the users and the clock do (property)", async () => {
     let seed = 42;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -383,5 +449,32 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target).toBe("demo-voice");
     failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
     failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
+  });
+
+  it("pages a batch's calls and a campaign's data by keyset, the same rows as by offset", async () => {
+    const biggest = await platform.db
+      .selectFrom("task_calls")
+      .select(["batch_id", "campaign_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy(["batch_id", "campaign_id"])
+      .orderBy("n", "desc")
+      .executeTakeFirstOrThrow();
+    expect(Number(biggest.n)).toBeGreaterThan(20);
+    const pageOf = async (query: string) => json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?pageSize=10&${query}`)).data!.calls;
+    const first = await pageOf("pageNo=1");
+    const second = await pageOf("pageNo=2");
+    expect(first.total).toBe(Number(biggest.n));
+    const next = await pageOf(`pageNo=2&after=${first.list[9].id}`);
+    expect(next.list.map((c) => c.id)).toEqual(second.list.map((c) => c.id));
+    expect(next.total).toBe(first.total);
+    const back = await pageOf(`pageNo=1&before=${second.list[0].id}`);
+    expect(back.list.map((c) => c.id)).toEqual(first.list.map((c) => c.id));
+
+    const data = async (user: string, body: object) => json(TaskCallPageResponseSchema, await inject(user, "POST", "/outbound/campaign/data/list", { campaignId: biggest.campaign_id, pageSize: 10, ...body })).data!;
+    const firstData = await data("admin", {});
+    const secondData = await data("admin", { pageNo: 2 });
+    expect((await data("admin", { pageNo: 2, after: String(firstData.list[9].id) })).list).toEqual(secondData.list);
+    // The other tenant's lists never hold this tenant's calls, whatever the cursor.
+    expect(await data("other-admin", { after: "0" })).toEqual({ list: [], total: 0 });
+    failure(await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?after=abc`), 400);
   });
 });

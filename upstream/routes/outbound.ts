@@ -18,6 +18,7 @@ import {
   RatioSchema,
   SchedulerCheckQuerySchema,
   SimulatorTickSchema,
+  TaskCallsQuerySchema,
   TaskListQuerySchema,
   TaskRecoverSchema,
   TaskSaveSchema,
@@ -67,7 +68,6 @@ const NameCountQuery = z.object({ name: z.string().trim().min(1).max(64), id: z.
 const TaskGetParams = z.object({ id: z.coerce.number().int().positive(), isCalling: z.coerce.number().int().min(0).max(1), callType: z.coerce.number().int() });
 const BeforeCallParams = z.object({ batchId: z.coerce.number().int().positive(), taskId: z.coerce.number().int().positive() });
 const TemplatesParams = z.object({ agentId: z.coerce.number().int().positive(), type: z.coerce.number().int() });
-const PageQuery = z.object({ pageNo: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(20) });
 
 /** Campaign management is the administrators' (the menu gives /campaign to them only). */
 export function requireAdmin(user: AuthUser): void {
@@ -140,9 +140,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
       app.db.selectFrom("campaigns").select("calling_list_name").distinct().where("tenant_id", "=", user.tenantId).where("calling_list_name", "is not", null).execute(),
     ]);
     return ok({
-      robots: ["催缴提醒机器人", "营销推广机器人", "满意度回访机器人"],
       queues: queues.map((q) => q.default_queue_name).sort(),
-      callerNumbers: ["02588886666", "02588887777"],
       callingListNames: lists.map((l) => l.calling_list_name ?? "").sort(),
     });
   });
@@ -304,7 +302,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.get("/outbound/task/get/:id/:isCalling/:callType", async (request) => {
     const user = requireUser(request);
     const { id, isCalling, callType } = TaskGetParams.parse(request.params);
-    const pagination = PageQuery.parse(request.query);
+    const pagination = TaskCallsQuerySchema.parse(request.query);
     const batch = await findBatch(app.db, user.tenantId, id);
     if (!batch) throw new HttpError(404, "批次不存在");
     const calls = await listCalls(app.db, user.tenantId, {

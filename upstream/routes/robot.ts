@@ -1,11 +1,17 @@
 import type { FastifyPluginAsync } from "fastify";
-import { FlowParamQuerySchema, FlowStateQuerySchema, type FlowParamItem } from "../../contracts/robot";
+import { FlowParamQuerySchema, FlowStateQuerySchema, RobotInstanceListQuerySchema, type FlowParamItem } from "../../contracts/robot";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
 import { listFlowParams } from "../repositories/call-records";
+import { listRobotInstances } from "../repositories/campaign-choices";
 
 /** The robot service: a flow's input parameters and output states (endpoints.md, R rows). */
 export const robotRoutes: FastifyPluginAsync = async (app) => {
+  app.post("/robot/api/robot/instance/list", async (request) => {
+    const user = requireUser(request);
+    return ok(await listRobotInstances(app.db, user.tenantId, RobotInstanceListQuerySchema.parse(request.body ?? {})));
+  });
+
   app.get("/robot/api/flow/param", async (request) => {
     const user = requireUser(request);
     const query = FlowParamQuerySchema.safeParse(request.query);

@@ -1,7 +1,7 @@
 import { CAMPAIGN_TYPES, INTENT_LABELS, OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 import type { NewCallDialog, NewCallRecord } from "../db/schema";
-import { RECORDINGS, type RecordingName } from "../domain/recordings";
+import { RECORDINGS, recordingDialogs, recordingForCampaign, type RecordingName } from "../domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign
@@ -43,11 +43,6 @@ type Ids = { tenantId: number; agents: number[]; campaigns: Map<number, number> 
 /** A call to write; `transcript` names the dialogue it had, whose audio may have been lost. */
 type Planned = { record: NewCallRecord; transcript: RecordingName | null; positions: boolean };
 
-function recordingFor(campaignType: number): RecordingName {
-  if (campaignType === 20) return "inbound-enquiry.mp3";
-  return campaignType === 1 ? "card-instalment.mp3" : "transfer-to-agent.mp3";
-}
-
 /** The i-th demo call: codes cycle so that every outcome, result and campaign type appears. */
 function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: string): Planned {
   const types = [...ids.campaigns.keys()];
@@ -59,7 +54,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   const answered = callResult === 200;
   const outcomes = codesOf(OUTCOME_CODES);
   const robot = campaignType === 1 || campaignType === 2;
-  const transcript = answered || callResult === 502 ? recordingFor(campaignType) : null;
+  const transcript = answered || callResult === 502 ? recordingForCampaign(campaignType) : null;
   // Every seventh connected call lost its audio: the dialog shows '暂无录音可下载' and '暂不支持'.
   const lostAudio = transcript !== null && i % 7 === 0;
   // The newest calls are minutes apart (today's list is never empty), older ones hours apart.
@@ -105,18 +100,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
 
 function dialogsFor(planned: Planned, tenantId: number, callRecordId: number): NewCallDialog[] {
   if (!planned.transcript) return [];
-  return RECORDINGS[planned.transcript].lines.map((line, seq) => ({
-    tenant_id: tenantId,
-    call_record_id: callRecordId,
-    seq,
-    dialog_type: line.dialogType,
-    this_role: line.thisRole,
-    content: line.content,
-    nlu_result: "nluResult" in line ? (line.nluResult ?? null) : null,
-    gender: line.thisRole === 1 ? 1 : 0,
-    record_start_ms: planned.positions ? line.startMs : null,
-    record_end_ms: planned.positions ? line.endMs : null,
-  }));
+  return recordingDialogs(planned.transcript, planned.positions).map((line, seq) => ({ ...line, tenant_id: tenantId, call_record_id: callRecordId, seq }));
 }
 
 async function seedTenant(db: Db, tenantCode: string, count: number, seed: number, now: number): Promise<void> {

@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../db/schema";
 import { BatchStatus, CallStatus, CampaignState } from "../simulators/dialer-states";
 import { insertRobotCallRecord } from "../simulators/dialer";
+import { SEED_FLOW_IDS } from "./call-records";
 import { simulateCall, type CallOutcome } from "../simulators/robot-conversation";
 
 type Trx = Transaction<Database>;
@@ -33,6 +34,14 @@ const calls = (status: number, n: number, agent?: number): SeedCall[] => Array.f
  * and calls in every call status, a blacklist, transfer templates, hand-offs in every state.
  * Every seeded batch and call has its history, as if the dialer had moved it there.
  */
+/** The demo tenant's robot instances (the seeded campaigns name them) and caller-id numbers. */
+const DEMO_ROBOTS = [
+  { name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0" },
+  { name: "催缴提醒机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.0" },
+  { name: "满意度回访机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.1" },
+];
+const DEMO_CALLER_NUMBERS = ["02588886666", "02588887777"];
+
 export async function seedOutbound(trx: Trx): Promise<void> {
   const now = new Date();
   const tenants = await trx.selectFrom("tenants").select(["id", "code"]).execute();
@@ -53,6 +62,22 @@ export async function seedOutbound(trx: Trx): Promise<void> {
       { tenant_id: other.id, name: "转人工队列", type: 1, target: "other-voice", agent_user_id: null },
     ])
     .execute();
+
+  // What the campaign form offers each tenant (the other tenant's are its own, for isolation tests).
+  const robotRows = await trx
+    .insertInto("robot_instances")
+    .values([
+      ...DEMO_ROBOTS.map((r) => ({ tenant_id: demo.id, ...r })),
+      { tenant_id: other.id, name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0" },
+      { tenant_id: other.id, name: "其他租户回访机器人", flow_id: null, flow_version_name: null },
+    ])
+    .returning(["id", "tenant_id", "name", "flow_id", "flow_version_name"])
+    .execute();
+  await trx
+    .insertInto("caller_id_numbers")
+    .values([...DEMO_CALLER_NUMBERS.map((number) => ({ tenant_id: demo.id, number })), { tenant_id: other.id, number: "01066668888" }])
+    .execute();
+  const robotNamed = (tenantId: number, name: string | undefined) => robotRows.find((r) => r.tenant_id === tenantId && r.name === name);
 
   const S = BatchStatus;
   const C = CallStatus;
@@ -136,10 +161,12 @@ export async function seedOutbound(trx: Trx): Promise<void> {
         state: campaign.state,
         ratio: 1,
         calling_list_name: `${campaign.name}名单`,
-        instance_name: campaign.instance ?? null,
-        flow_version_name: campaign.instance ? "v1.0" : null,
+        robot_instance_id: robotNamed(tenantId, campaign.instance)?.id ?? null,
+        instance_name: robotNamed(tenantId, campaign.instance)?.name ?? null,
+        flow_id: robotNamed(tenantId, campaign.instance)?.flow_id ?? null,
+        flow_version_name: robotNamed(tenantId, campaign.instance)?.flow_version_name ?? null,
         queue_name: campaign.queue ?? null,
-        caller_number: "02588886666",
+        caller_number: tenantId === demo.id ? DEMO_CALLER_NUMBERS[0] : "01066668888",
         windows: JSON.stringify(campaign.windows),
         max_attempts: 2,
         created_by: createdBy ?? null,
@@ -183,7 +210,7 @@ export async function seedOutbound(trx: Trx): Promise<void> {
           .executeTakeFirstOrThrow();
         await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
         if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
-          const outcome = seededOutcome(seedCall.status, call.id, call.customer_name);
+          const outcome = seededOutcome(seedCall.status, call.id, campaign.type);
           const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, false, new Date(now.getTime() - (i + 1) * 600_000));
           if (seedCall.agent) await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
           if (campaign.type === 2 && seedCall.status === C.complete && i < 3) {
@@ -202,9 +229,9 @@ export async function seedOutbound(trx: Trx): Promise<void> {
 }
 
 /** A simulated call that agrees with the seeded status: complete calls talk, the others do not. */
-function seededOutcome(status: number, taskCallId: number, customerName: string | null): CallOutcome {
+function seededOutcome(status: number, taskCallId: number, campaignType: number): CallOutcome {
   for (let attempt = 1; attempt < 200; attempt++) {
-    const outcome = simulateCall(taskCallId, attempt, customerName);
+    const outcome = simulateCall(taskCallId, attempt, campaignType);
     if (outcome.status === status) return outcome;
   }
   throw new Error(`no simulated call ends in status ${status}`);

@@ -2,7 +2,7 @@
  * The dialer simulator: what a real platform's dialer does on its own, driven by a clock.
  *
  * Each `tick(now)` finishes the calls that were dialling (a robot conversation written as a call
- * record with its dialog lines), expires hand-offs nobody took, then moves every batch of every
+ * record with its recording and dialog lines, through insertCallRecord), expires hand-offs nobody took, then moves every batch of every
  * running campaign one step (dialer-states.ts decides; every move is recorded in
  * task_transitions) and starts as many new calls as the campaign's ratio allows. Manual campaigns
  * (preview, direct dial, call-back, inbound) are dialled by agents, so the dialer only schedules
@@ -38,6 +38,8 @@ import {
   nextWindowStart,
 } from "./dialer-states";
 import { INTERESTED_INTENTS, resultName, simulateCall, type CallOutcome } from "./robot-conversation";
+import { recordingDialogs } from "../domain/recordings";
+import { insertCallRecord } from "../repositories/call-records";
 
 type Trx = Transaction<Database> | Db;
 
@@ -130,7 +132,27 @@ export async function moveCallsInBulk(db: Trx, batchIds: number[], from: readonl
   await db.updateTable("task_calls").set({ status: to, updated_at: at }).where("batch_id", "in", batchIds).where("status", "in", [...from]).execute();
 }
 
-/** A finished robot call as a call record with its dialog lines (also used by the demo seed). */
+/** What every call record of a task call (the robot's or an agent's) takes from it. */
+export function taskCallRecord(
+  call: Pick<TaskCall, "id" | "tenant_id" | "campaign_id" | "batch_id" | "phone" | "user_data"> & { campaign_type: number; queue_name: string | null },
+  ctiCallId: string,
+) {
+  return {
+    tenant_id: call.tenant_id,
+    cti_call_id: ctiCallId,
+    direction: "outbound" as const,
+    campaign_id: call.campaign_id,
+    batch_id: call.batch_id,
+    task_call_id: call.id,
+    campaign_type: call.campaign_type,
+    phone: call.phone,
+    queue_name: call.queue_name,
+    // Spec §3: userData carries the contact's data as a JSON string.
+    user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
+  };
+}
+
+/** A finished robot call as a call record with its recording's dialog lines (also used by the demo seed). */
 export async function insertRobotCallRecord(
   db: Trx,
   call: Pick<TaskCall, "id" | "tenant_id" | "campaign_id" | "batch_id" | "phone" | "attempts" | "user_data"> &
@@ -139,18 +161,10 @@ export async function insertRobotCallRecord(
   handOff: boolean,
   endedAt: Date,
 ): Promise<number> {
-  const record = await db
-    .insertInto("call_records")
-    .values({
-      tenant_id: call.tenant_id,
-      cti_call_id: `sim-${call.id}-${call.attempts}`,
-      direction: "outbound",
-      campaign_id: call.campaign_id,
-      batch_id: call.batch_id,
-      task_call_id: call.id,
-      campaign_type: call.campaign_type,
-      phone: call.phone,
-      queue_name: call.queue_name,
+  return insertCallRecord(
+    db,
+    {
+      ...taskCallRecord(call, `sim-${call.id}-${call.attempts}`),
       is_answer: outcome.isAnswer,
       outbound_result: handOff ? "ToHumanNoAnswer" : outcome.outcome,
       call_result: outcome.callResult,
@@ -164,30 +178,10 @@ export async function insertRobotCallRecord(
       flow_version_name: call.flow_version_name,
       gender: outcome.gender,
       attach_data: JSON.stringify({ conclusion: outcome.intent ?? "" }),
-      user_data: JSON.stringify({ data: JSON.stringify(call.user_data) }),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  if (outcome.lines.length > 0) {
-    await db
-      .insertInto("call_dialogs")
-      .values(
-        outcome.lines.map((line, seq) => ({
-          tenant_id: call.tenant_id,
-          call_record_id: record.id,
-          seq,
-          dialog_type: 1,
-          this_role: line.role,
-          content: line.content,
-          nlu_result: line.nlu,
-          gender: line.role === 3 ? outcome.gender : -1,
-          record_start_ms: line.startMs,
-          record_end_ms: line.endMs,
-        })),
-      )
-      .execute();
-  }
-  return record.id;
+      recording: outcome.recording,
+    },
+    outcome.recording ? recordingDialogs(outcome.recording) : [],
+  );
 }
 
 export class Dialer {
@@ -275,7 +269,7 @@ export class Dialer {
       .execute();
     for (const call of dialling) {
       await this.#db.transaction().execute(async (trx) => {
-        const outcome = simulateCall(call.id, call.attempts, call.customer_name);
+        const outcome = simulateCall(call.id, call.attempts, call.campaign_type);
         const handOff = call.campaign_type === 2 && outcome.intent !== null && INTERESTED_INTENTS.has(outcome.intent);
         const recordId = await insertRobotCallRecord(trx, call, outcome, handOff, now);
         await moveCall(trx, call, outcome.status, `机器人外呼：${resultName(outcome.callResult)}`, now, { hangup_party: outcome.hangupParty });

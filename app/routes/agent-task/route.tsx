@@ -3,13 +3,12 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { BATCH_STATUSES } from "../../../contracts/codes";
-import { PaginationSchema } from "../../../contracts/envelope";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { CodeTag, PageLinks } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
-import { idParam, parseListQuery } from "../../lib/page-query";
+import { KeysetPageSchema, idParam, pagination, parseListQuery } from "../../lib/page-query";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { getTask } from "../../services/outbound.server";
 import { CallTable, CallStatusFilter } from "../../components/outbound-calls";
@@ -17,20 +16,20 @@ import { CallTable, CallStatusFilter } from "../../components/outbound-calls";
 const title = SCREEN_TITLES["/agentTask/:id?"];
 export const handle: RouteHandle = { title };
 
-const QuerySchema = PaginationSchema.extend({ status: z.coerce.number().int().min(0).max(7).optional() });
+const QuerySchema = KeysetPageSchema.extend({ status: z.coerce.number().int().min(0).max(7).optional() });
 
 /** One task (batch) with my calls in it; without an id, my task list. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   if (params.id === undefined) throw redirect("/agentTask/my");
   const query = parseListQuery(request, QuerySchema);
-  const task = await getTask(access.caller, idParam(params.id), { pageNo: query.pageNo, pageSize: query.pageSize, isCalling: 0, callType: query.status ?? -1 });
+  const task = await getTask(access.caller, idParam(params.id), { ...pagination(query), after: query.after, before: query.before, isCalling: 0, callType: query.status ?? -1 });
   return { task, query };
 }
 
 export default function TaskPage() {
   const { task, query } = useLoaderData<typeof loader>();
-  const location = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <Screen
       title={`${title}：${task.batch.name}`}
@@ -45,12 +44,11 @@ export default function TaskPage() {
         <dd>{task.batch.campaignName}</dd>
         <dt>状态</dt>
         <dd>
-          <CodeTag table={BATCH_STATUSES} code={task.batch.status} />
+          <CodeLabel table={BATCH_STATUSES} code={task.batch.status} />
         </dd>
       </dl>
-      <CallStatusFilter status={query.status} />
-      <CallTable caption="任务中的呼叫" calls={task.calls.list} />
-      <PageLinks total={task.calls.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} />
+      <CallStatusFilter status={query.status} size={query.size} />
+      <CallTable caption="任务中的呼叫" calls={task.calls} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
     </Screen>
   );
 }

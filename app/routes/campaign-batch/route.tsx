@@ -4,15 +4,14 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
 import { BATCH_STATUSES, CALL_STATUSES, HANGUP_PARTIES } from "../../../contracts/codes";
-import { PaginationSchema } from "../../../contracts/envelope";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { CallStatusFilter, CallTable } from "../../components/outbound-calls";
 import { Notice } from "../../components/filters";
-import { CodeTag, PageLinks } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
-import { idParam, parseListQuery } from "../../lib/page-query";
+import { KeysetPageSchema, idParam, pagination, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
 import { getTask, recoverTask, traceTask } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
@@ -20,7 +19,7 @@ import { TransitionList } from "./transitions";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.batch };
 
-const QuerySchema = PaginationSchema.extend({ status: z.coerce.number().int().min(0).max(7).optional() });
+const QuerySchema = KeysetPageSchema.extend({ status: z.coerce.number().int().min(0).max(7).optional() });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
@@ -28,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const batchId = idParam(params.batchId);
   const query = parseListQuery(request, QuerySchema);
   const [task, trace] = await Promise.all([
-    getTask(access.caller, batchId, { pageNo: query.pageNo, pageSize: query.pageSize, isCalling: 0, callType: query.status ?? -1 }),
+    getTask(access.caller, batchId, { ...pagination(query), after: query.after, before: query.before, isCalling: 0, callType: query.status ?? -1 }),
     traceTask(access.caller, batchId),
   ]);
   // A batch reached through another campaign's URL is not found there.
@@ -52,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function BatchPage() {
   const { task, transitions, callMoves, query } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
-  const location = useLocation();
+  const { pathname, search } = useLocation();
   const { batch, calls } = task;
   return (
     <Screen
@@ -68,7 +67,7 @@ export default function BatchPage() {
         <dd>{batch.campaignName}</dd>
         <dt>批次状态</dt>
         <dd data-testid="batch-status">
-          <CodeTag table={BATCH_STATUSES} code={batch.status} />
+          <CodeLabel table={BATCH_STATUSES} code={batch.status} />
         </dd>
         <dt>名单数</dt>
         <dd>{batch.total}</dd>
@@ -89,9 +88,8 @@ export default function BatchPage() {
         <h2 id="calls-title" className="sb-section-title">
           呼叫
         </h2>
-        <CallStatusFilter status={query.status} />
-        <CallTable caption="呼叫" calls={calls.list} />
-        <PageLinks total={calls.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} label="呼叫分页" />
+        <CallStatusFilter status={query.status} size={query.size} />
+        <CallTable caption="呼叫" calls={calls} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
         <p className="sb-hint">挂机方：{HANGUP_PARTIES.map((h) => `${h.code} ${h.label}`).join("；")}</p>
       </section>
 

@@ -1,23 +1,17 @@
 import type { CodeTable } from "../../../contracts/codes";
 import type { Transition } from "../../../contracts/outbound";
-import { CodeTag, OutboundTable, formatTime } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
+import { DataTable, type Column } from "../../components/data-table";
 import { maskPhone } from "../../lib/format";
 
 /** A history of state moves, newest first. */
 export function TransitionList({ caption, transitions, table, withPhone = false }: { caption: string; transitions: Transition[]; table: CodeTable<number>; withPhone?: boolean }) {
-  return (
-    <OutboundTable
-      caption={caption}
-      rows={transitions}
-      rowKey={(t) => t.id}
-      empty="暂无记录"
-      columns={[
-        { header: "时间", cell: (t) => formatTime(t.at) },
-        ...(withPhone ? [{ header: "手机号码", cell: (t: Transition) => (t.phone ? maskPhone(t.phone) : "—") }] : []),
-        { header: "原状态", cell: (t) => (t.fromStatus === null ? "—" : <CodeTag table={table} code={t.fromStatus} />) },
-        { header: "新状态", cell: (t) => <CodeTag table={table} code={t.toStatus} /> },
-        { header: "原因", cell: (t) => t.reason },
-      ]}
-    />
-  );
+  const columns: Array<Column<Transition> | false> = [
+    { prop: "at", label: "时间", type: "datetime", minWidth: 150 },
+    withPhone && { prop: "phone", label: "手机号码", render: (t) => (t.phone ? maskPhone(t.phone) : "-") },
+    { prop: "fromStatus", label: "原状态", render: (t) => <CodeLabel table={table} code={t.fromStatus} /> },
+    { prop: "toStatus", label: "新状态", render: (t) => <CodeLabel table={table} code={t.toStatus} /> },
+    { prop: "reason", label: "原因" },
+  ];
+  return <DataTable<Transition> caption={caption} rowKey="id" emptyMessage="暂无记录" config={{ list: transitions, total: transitions.length, eleItem: columns.filter((c): c is Column<Transition> => c !== false) }} />;
 }

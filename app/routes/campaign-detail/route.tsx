@@ -4,17 +4,19 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
 import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, labelOf } from "../../../contracts/codes";
-import { PaginationSchema } from "../../../contracts/envelope";
+import type { Batch } from "../../../contracts/outbound";
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Notice } from "../../components/filters";
-import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
+import { DataTable } from "../../components/data-table";
+import { Paginator } from "../../components/paginator";
 import { Screen } from "../../components/screen";
 import { UploadProgressScript } from "../../components/upload-progress";
 import type { RouteHandle } from "../../lib/handle";
-import { idParam, parseListQuery } from "../../lib/page-query";
+import { ListPageSchema, idParam, pagination, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
-import { changeCampaignState, checkScheduler, getCampaign, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
+import { changeCampaignState, checkScheduler, getCampaign, getTransTemplate, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
 import { maskPhone } from "../../lib/format";
 
@@ -39,13 +41,14 @@ type ActionResult = { intent: "state" | "ratio" | "import"; error?: string; valu
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const id = idParam(params.id);
-  const query = parseListQuery(request, PaginationSchema);
+  const query = parseListQuery(request, ListPageSchema);
   const [campaign, batches, imports] = await Promise.all([
     getCampaign(access.caller, id),
-    listBatches(access.caller, { ...query, campaignId: id }),
+    listBatches(access.caller, { ...pagination(query), campaignId: id }),
     listCampaignImports(access.caller, id),
   ]);
-  return { campaign, batches, imports, query };
+  const template = campaign.transTemplateId === null ? null : await getTransTemplate(access.caller, campaign.transTemplateId);
+  return { campaign, template, batches, imports, query };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -80,9 +83,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignDetail() {
-  const { campaign, batches, imports, query } = useLoaderData<typeof loader>();
+  const { campaign, template, batches, imports, query } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
-  const location = useLocation();
+  const { pathname, search } = useLocation();
   const errorOf = (intent: ActionResult["intent"]) => (result?.intent === intent ? (result.error ?? null) : null);
   const imported = result?.intent === "import" ? result.result : undefined;
   return (
@@ -108,7 +111,7 @@ export default function CampaignDetail() {
         <dd>{labelOf(SCHEDULE_CYCLES, campaign.cycle)}</dd>
         <dt>状态</dt>
         <dd data-testid="campaign-state">
-          <CodeTag table={CAMPAIGN_STATES} code={campaign.state} />
+          <CodeLabel table={CAMPAIGN_STATES} code={campaign.state} />
         </dd>
         <dt>外呼时段</dt>
         <dd>{campaign.windows.map((w) => `${w.start}–${w.end}`).join("，")}</dd>
@@ -116,6 +119,10 @@ export default function CampaignDetail() {
         <dd>{campaign.instanceName ?? "—"}</dd>
         <dt>坐席队列</dt>
         <dd>{campaign.queueName ?? "—"}</dd>
+        <dt>主叫号码</dt>
+        <dd>{campaign.callerNumber ?? "—"}</dd>
+        <dt>转接模板</dt>
+        <dd>{template?.name ?? "—"}</dd>
         <dt>已呼/名单</dt>
         <dd>
           {campaign.callDone} / {campaign.callTotal}
@@ -208,33 +215,39 @@ export default function CampaignDetail() {
               <>
                 {" "}
                 <a href={`/campaign/${campaign.id}/imports/${imported.importId}/errors`}>下载失败数据</a>
-                <OutboundTable
+                <DataTable
                   caption="导入失败的行"
-                  rows={imported.errors}
-                  rowKey={(e) => e.rowNo}
-                  columns={[
-                    { header: "行号", cell: (e) => e.rowNo },
-                    { header: "手机号码", cell: (e) => maskPhone(e.phone) },
-                    { header: "客户姓名", cell: (e) => e.customerName },
-                    { header: "原因", cell: (e) => e.reason },
-                  ]}
+                  rowKey="rowNo"
+                  config={{
+                    list: imported.errors,
+                    total: imported.rejected,
+                    eleItem: [
+                      { prop: "rowNo", label: "行号" },
+                      { prop: "phone", label: "手机号码", render: (e) => maskPhone(e.phone) },
+                      { prop: "customerName", label: "客户姓名" },
+                      { prop: "reason", label: "原因" },
+                    ],
+                  }}
                 />
               </>
             ) : null}
           </Notice>
         ) : null}
         {imports.length > 0 ? (
-          <OutboundTable
+          <DataTable
             caption="导入记录"
-            rows={imports}
-            rowKey={(i) => i.id}
-            columns={[
-              { header: "文件", cell: (i) => i.fileName },
-              { header: "成功", cell: (i) => i.accepted },
-              { header: "失败", cell: (i) => i.rejected },
-              { header: "导入时间", cell: (i) => formatTime(i.createdAt) },
-              { header: "失败数据", cell: (i) => (i.rejected > 0 ? <a href={`/campaign/${campaign.id}/imports/${i.id}/errors`}>下载</a> : "—") },
-            ]}
+            rowKey="id"
+            config={{
+              list: imports,
+              total: imports.length,
+              eleItem: [
+                { prop: "fileName", label: "文件" },
+                { prop: "accepted", label: "成功" },
+                { prop: "rejected", label: "失败" },
+                { prop: "createdAt", label: "导入时间", type: "datetime", minWidth: 150 },
+                { prop: "id", label: "失败数据", render: (i) => (i.rejected > 0 ? <a href={`/campaign/${campaign.id}/imports/${i.id}/errors`}>下载</a> : "-") },
+              ],
+            }}
           />
         ) : null}
       </section>
@@ -246,20 +259,23 @@ export default function CampaignDetail() {
         <p>
           <a href={`/campaign/${campaign.id}/export`}>导出名单数据（CSV）</a>
         </p>
-        <OutboundTable
+        <DataTable<Batch>
           caption="批次"
-          rows={batches.list}
-          rowKey={(b) => b.id}
-          columns={[
-            { header: "批次", cell: (b) => <a href={`/campaign/${campaign.id}/batch/${b.id}`}>{b.name}</a> },
-            { header: "状态", cell: (b) => <CodeTag table={BATCH_STATUSES} code={b.status} /> },
-            { header: "名单数", cell: (b) => b.total },
-            { header: "待呼/呼叫中", cell: (b) => b.open },
-            { header: "开始时间", cell: (b) => formatTime(b.startedAt) },
-            { header: "结束时间", cell: (b) => formatTime(b.finishedAt) },
-          ]}
+          rowKey="id"
+          config={{
+            list: batches.list,
+            total: batches.total,
+            eleItem: [
+              { prop: "name", label: "批次", render: (b) => <a href={`/campaign/${campaign.id}/batch/${b.id}`}>{b.name}</a> },
+              { prop: "status", label: "状态", render: (b) => <CodeLabel table={BATCH_STATUSES} code={b.status} /> },
+              { prop: "total", label: "名单数" },
+              { prop: "open", label: "待呼/呼叫中" },
+              { prop: "startedAt", label: "开始时间", type: "datetime", minWidth: 150 },
+              { prop: "finishedAt", label: "结束时间", type: "datetime", minWidth: 150 },
+            ],
+          }}
         />
-        <PageLinks total={batches.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} label="批次分页" />
+        <Paginator total={batches.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
       </section>
     </Screen>
   );

@@ -12,18 +12,26 @@ import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { idParam } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
-import { countCampaignsNamed, getCampaign, getCampaignInit, saveCampaign } from "../../services/outbound.server";
-import { isUpstreamError } from "../../services/upstream.server";
-import { CampaignFormSchema, toSave } from "./schema";
+import { listCallerIdNumbers } from "../../services/config.server";
+import { countCampaignsNamed, getCampaign, getCampaignInit, listTransTemplates, saveCampaign } from "../../services/outbound.server";
+import { listRobotInstances } from "../../services/robot.server";
+import { isUpstreamError, type Caller } from "../../services/upstream.server";
+import { CampaignFormSchema, choiceErrors, toSave, type CampaignChoices } from "./schema";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.create };
 
 /** One module for /campaign/new and /campaign/:id/edit. */
+/** The tenant's robots, caller numbers and transfer templates, each from its own endpoint. */
+async function loadChoices(caller: Caller): Promise<CampaignChoices> {
+  const [robots, callerNumbers, templates] = await Promise.all([listRobotInstances(caller), listCallerIdNumbers(caller), listTransTemplates(caller)]);
+  return { robots, callerNumbers, templates };
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const id = params.id === undefined ? undefined : idParam(params.id);
-  const [init, campaign] = await Promise.all([getCampaignInit(access.caller), id === undefined ? null : getCampaign(access.caller, id)]);
-  return { init, campaign };
+  const [init, choices, campaign] = await Promise.all([getCampaignInit(access.caller), loadChoices(access.caller), id === undefined ? null : getCampaign(access.caller, id)]);
+  return { init, choices, campaign };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -31,9 +39,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = params.id === undefined ? undefined : idParam(params.id);
   const submission = parseWithZod(form, { schema: CampaignFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if ((await countCampaignsNamed(access.caller, submission.value.name, id)) > 0) {
-    return data(submission.reply({ fieldErrors: { name: ["活动名称已存在，请换一个名称"] } }), { status: 400 });
-  }
+  const [named, choices] = await Promise.all([countCampaignsNamed(access.caller, submission.value.name, id), loadChoices(access.caller)]);
+  const fieldErrors = choiceErrors(submission.value, choices);
+  if (named > 0) fieldErrors.name = ["活动名称已存在，请换一个名称"];
+  if (Object.keys(fieldErrors).length > 0) return data(submission.reply({ fieldErrors }), { status: 400 });
   try {
     const saved = await saveCampaign(access.caller, toSave(submission.value, id));
     return redirect(`/campaign/${saved}`);
@@ -45,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignFormPage() {
-  const { init, campaign } = useLoaderData<typeof loader>();
+  const { init, choices, campaign } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [w1, w2] = campaign?.windows ?? [{ start: "09:00", end: "12:00" }, { start: "13:30", end: "18:00" }];
   const [form, fields] = useForm({
@@ -62,9 +71,10 @@ export default function CampaignFormPage() {
       ratio: String(campaign?.ratio ?? 1),
       maxAttempts: String(campaign?.maxAttempts ?? 1),
       callingListName: campaign?.callingListName ?? "",
-      instanceName: campaign?.instanceName ?? "",
+      robotId: String(campaign?.robotId ?? ""),
       queueName: campaign?.queueName ?? "",
       callerNumber: campaign?.callerNumber ?? "",
+      transTemplateId: String(campaign?.transTemplateId ?? ""),
       window1Start: w1?.start ?? "",
       window1End: w1?.end ?? "",
       window2Start: w2?.start ?? "",
@@ -80,16 +90,17 @@ export default function CampaignFormPage() {
         {i.label}
       </option>
     ));
-  const names = (items: string[]) => [
+  const choicesOf = (items: Array<{ value: string | number; label: string }>) => [
     <option key="" value="">
       （不选）
     </option>,
-    ...items.map((name) => (
-      <option key={name} value={name}>
-        {name}
+    ...items.map((item) => (
+      <option key={item.value} value={item.value}>
+        {item.label}
       </option>
     )),
   ];
+  const names = (items: string[]) => choicesOf(items.map((name) => ({ value: name, label: name })));
   return (
     <Screen title={title}>
       <Form method="post" {...getFormProps(form)} className="sb-form sb-form-grid">
@@ -127,9 +138,9 @@ export default function CampaignFormPage() {
             ))}
           </datalist>
         </Field>
-        <Field field={fields.instanceName} label="机器人">
-          <select {...getSelectProps(fields.instanceName)} className={inputClass(fields.instanceName)}>
-            {names(init.robots)}
+        <Field field={fields.robotId} label="机器人">
+          <select {...getSelectProps(fields.robotId)} className={inputClass(fields.robotId)}>
+            {choicesOf(choices.robots.map((r) => ({ value: r.id, label: r.name })))}
           </select>
         </Field>
         <Field field={fields.queueName} label="坐席队列">
@@ -139,7 +150,12 @@ export default function CampaignFormPage() {
         </Field>
         <Field field={fields.callerNumber} label="主叫号码">
           <select {...getSelectProps(fields.callerNumber)} className={inputClass(fields.callerNumber)}>
-            {names(init.callerNumbers)}
+            {names(choices.callerNumbers.map((n) => n.number))}
+          </select>
+        </Field>
+        <Field field={fields.transTemplateId} label="转接模板">
+          <select {...getSelectProps(fields.transTemplateId)} className={inputClass(fields.transTemplateId)}>
+            {choicesOf(choices.templates.map((t) => ({ value: t.id, label: t.name })))}
           </select>
         </Field>
         <Field field={fields.window1Start} label="时段一开始">

@@ -1,29 +1,38 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
 import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, labelOf } from "../../../contracts/codes";
-import { CampaignListQuerySchema } from "../../../contracts/outbound";
+import type { CampaignSummary } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
+import { CodeLabel } from "../../components/code-tag";
 import { CodeSelect } from "../../components/code-select";
+import { DataTable } from "../../components/data-table";
+import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { FilterBar } from "../../components/filters";
-import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
+import { Paginator } from "../../components/paginator";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
-import { parseListQuery } from "../../lib/page-query";
+import { ListPageSchema, pagination, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
 import { listManagedCampaigns } from "../../services/outbound.server";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.list };
 
+const QuerySchema = ListPageSchema.extend({
+  name: z.string().trim().max(64).optional(),
+  state: z.coerce.number().int().optional(),
+  type: z.coerce.number().int().optional(),
+});
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
-  const query = parseListQuery(request, CampaignListQuerySchema);
-  return { query, page: await listManagedCampaigns(access.caller, query) };
+  const query = parseListQuery(request, QuerySchema);
+  return { query, page: await listManagedCampaigns(access.caller, { ...pagination(query), name: query.name, state: query.state, type: query.type }) };
 }
 
 export default function CampaignList() {
   const { query, page } = useLoaderData<typeof loader>();
-  const location = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <Screen
       title={CAMPAIGN_TITLES.list}
@@ -33,7 +42,7 @@ export default function CampaignList() {
         </a>
       }
     >
-      <FilterBar label="筛选活动">
+      <FilterBar label="筛选活动" size={query.size}>
         <div className="sb-field">
           <label htmlFor="filter-name">活动名称</label>
           <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={64} />
@@ -41,22 +50,25 @@ export default function CampaignList() {
         <CodeSelect id="filter-state" name="state" label="状态" table={CAMPAIGN_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
         <CodeSelect id="filter-type" name="type" label="活动类型" table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)} defaultValue={String(query.type ?? "")} empty="全部" />
       </FilterBar>
-      <OutboundTable
+      <DataTable<CampaignSummary>
         caption="外呼活动"
-        rows={page.list}
-        rowKey={(c) => c.id}
-        columns={[
-          { header: "活动名称", cell: (c) => <a href={`/campaign/${c.id}`}>{c.name}</a> },
-          { header: "活动类型", cell: (c) => labelOf(CAMPAIGN_TYPES, c.type) },
-          { header: "调度周期", cell: (c) => labelOf(SCHEDULE_CYCLES, c.cycle) },
-          { header: "状态", cell: (c) => <CodeTag table={CAMPAIGN_STATES} code={c.state} /> },
-          { header: "外呼比例", cell: (c) => c.ratio },
-          { header: "批次数", cell: (c) => c.batchCount },
-          { header: "已呼/名单", cell: (c) => `${c.callDone} / ${c.callTotal}` },
-          { header: "创建时间", cell: (c) => formatTime(c.createdAt) },
-        ]}
+        rowKey="id"
+        config={{
+          list: page.list,
+          total: page.total,
+          eleItem: [
+            { prop: "name", label: "活动名称", render: (c) => <a href={`/campaign/${c.id}`}>{c.name}</a> },
+            { prop: "type", label: "活动类型", render: (c) => labelOf(CAMPAIGN_TYPES, c.type) },
+            { prop: "cycle", label: "调度周期", render: (c) => labelOf(SCHEDULE_CYCLES, c.cycle) },
+            { prop: "state", label: "状态", render: (c) => <CodeLabel table={CAMPAIGN_STATES} code={c.state} /> },
+            { prop: "ratio", label: "外呼比例" },
+            { prop: "batchCount", label: "批次数" },
+            { prop: "callDone", label: "已呼/名单", render: (c) => `${c.callDone} / ${c.callTotal}` },
+            { prop: "createdAt", label: "创建时间", type: "datetime", minWidth: 150 },
+          ],
+        }}
       />
-      <PageLinks total={page.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} />
+      <Paginator total={page.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
     </Screen>
   );
 }

@@ -1,15 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { HANDOFF_STATES, INTENT_LABELS, labelOf } from "../../../contracts/codes";
-import { TransCallQuerySchema } from "../../../contracts/outbound";
+import { z } from "zod";
+import type { Handoff } from "../../../contracts/outbound";
 import { requireAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { CodeSelect } from "../../components/code-select";
 import { FilterBar } from "../../components/filters";
-import { CodeTag, OutboundTable, PageLinks, formatTime } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
+import { DataTable } from "../../components/data-table";
+import { Paginator } from "../../components/paginator";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
-import { parseListQuery } from "../../lib/page-query";
+import { ListPageSchema, pagination, parseListQuery } from "../../lib/page-query";
 import { SCREEN_TITLES } from "../../lib/screens";
 import { listHandoffs } from "../../services/outbound.server";
 import { maskPhone } from "../../lib/format";
@@ -17,35 +20,40 @@ import { maskPhone } from "../../lib/format";
 const title = SCREEN_TITLES["/manMachine/coordination"];
 export const handle: RouteHandle = { title };
 
+const QuerySchema = ListPageSchema.extend({ state: z.enum(["waiting", "handed", "lost"]).optional() });
+
 /** Human-machine collaborative outbound: robot calls waiting for, handed to, or lost by a human. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
-  const query = parseListQuery(request, TransCallQuerySchema);
-  return { query, page: await listHandoffs(access.caller, query) };
+  const query = parseListQuery(request, QuerySchema);
+  return { query, page: await listHandoffs(access.caller, { ...pagination(query), state: query.state }) };
 }
 
 export default function Coordination() {
   const { query, page } = useLoaderData<typeof loader>();
-  const location = useLocation();
+  const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <FilterBar label="筛选转人工记录">
+      <FilterBar label="筛选转人工记录" size={query.size}>
         <CodeSelect id="filter-state" name="state" label="转人工状态" table={HANDOFF_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
       </FilterBar>
-      <OutboundTable
+      <DataTable<Handoff>
         caption="转人工记录"
-        rows={page.list}
-        rowKey={(h) => h.id}
-        columns={[
-          { header: "手机号码", cell: (h) => maskPhone(h.phone) },
-          { header: "活动", cell: (h) => h.campaignName },
-          { header: "客户意向", cell: (h) => labelOf(INTENT_LABELS, h.intent, "—") },
-          { header: "状态", cell: (h) => <CodeTag table={HANDOFF_STATES} code={h.state} /> },
-          { header: "接听坐席", cell: (h) => h.agentName ?? "—" },
-          { header: "时间", cell: (h) => formatTime(h.createdAt) },
-        ]}
+        rowKey="id"
+        config={{
+          list: page.list,
+          total: page.total,
+          eleItem: [
+            { prop: "phone", label: "手机号码", render: (h) => maskPhone(h.phone) },
+            { prop: "campaignName", label: "活动" },
+            { prop: "intent", label: "客户意向", render: (h) => labelOf(INTENT_LABELS, h.intent, "-") },
+            { prop: "state", label: "状态", render: (h) => <CodeLabel table={HANDOFF_STATES} code={h.state} /> },
+            { prop: "agentName", label: "接听坐席" },
+            { prop: "createdAt", label: "时间", type: "datetime", minWidth: 150 },
+          ],
+        }}
       />
-      <PageLinks total={page.total} pageNo={query.pageNo} pageSize={query.pageSize} search={location.search} />
+      <Paginator total={page.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
     </Screen>
   );
 }

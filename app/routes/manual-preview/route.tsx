@@ -7,7 +7,8 @@ import { CALL_STATUSES, SKIP_REASONS, hangupPartyLabel, labelOf } from "../../..
 import { requireAccess, requireActionAccess } from "../../access.server";
 import { GeneralErrorBoundary } from "../../components/error-boundary";
 import { Notice } from "../../components/filters";
-import { CodeTag, OutboundTable, formatTime } from "../../components/outbound-table";
+import { CodeLabel } from "../../components/code-tag";
+import { DataTable } from "../../components/data-table";
 import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { parseListQuery } from "../../lib/page-query";
@@ -103,7 +104,7 @@ export default function Preview() {
             <dd>{contact.campaign.name}</dd>
             <dt>状态</dt>
             <dd>
-              <CodeTag table={CALL_STATUSES} code={contact.call.status} />
+              <CodeLabel table={CALL_STATUSES} code={contact.call.status} />
             </dd>
             {Object.entries(contact.call.userData).map(([key, value]) => (
               <div key={key} className="sb-fact">
@@ -146,16 +147,19 @@ export default function Preview() {
             </div>
           ) : null}
           <h3>历史通话</h3>
-          <OutboundTable
+          <DataTable
             caption="历史通话"
-            rows={contact.records}
-            rowKey={(r) => r.id}
-            empty="暂无通话"
-            columns={[
-              { header: "呼叫时间", cell: (r) => formatTime(r.callTime) },
-              { header: "结果", cell: (r) => r.callResultName },
-              { header: "挂机方", cell: (r) => (r.hangupParty === null ? "—" : hangupPartyLabel(r.hangupParty)) },
-            ]}
+            rowKey="id"
+            emptyMessage="暂无通话"
+            config={{
+              list: contact.records,
+              total: contact.records.length,
+              eleItem: [
+                { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
+                { prop: "callResultName", label: "结果" },
+                { prop: "hangupParty", label: "挂机方", render: (r) => (r.hangupParty === null ? "-" : hangupPartyLabel(r.hangupParty)) },
+              ],
+            }}
           />
         </section>
       ) : null}
