@@ -9,6 +9,7 @@ import * as m030 from "./migrations/030-workbench";
 import * as m040 from "./migrations/040-chat";
 import * as m060 from "./migrations/060-outbound-keyset";
 import * as m061 from "./migrations/061-campaign-choices";
+import * as m062 from "./migrations/062-batch-history";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   "040-chat": m040,
   "060-outbound-keyset": m060,
   "061-campaign-choices": m061,
+  "062-batch-history": m062,
 };
 
 function migrator(db: Db): Migrator {

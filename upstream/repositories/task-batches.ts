@@ -26,7 +26,8 @@ function batchesQuery(db: Db, tenantId: number) {
       "b.started_at",
       "b.finished_at",
       "b.created_at",
-      sql<number>`(select count(*)::int from task_calls t where t.batch_id = b.id and t.status in (0, 1))`.as("open"),
+      // On the (tenant, batch, status) index: the open calls alone are read.
+      sql<number>`(select count(*)::int from task_calls t where t.tenant_id = b.tenant_id and t.batch_id = b.id and t.status in (0, 1))`.as("open"),
     ])
     .where("b.tenant_id", "=", tenantId);
 }
@@ -107,17 +108,25 @@ export async function recoverBatch(db: Db, tenantId: number, id: number, at: Dat
   });
 }
 
-export async function batchTransitions(db: Db, tenantId: number, batchId: number, limit = 500): Promise<Transition[]> {
-  const rows = await db
-    .selectFrom("task_transitions as h")
-    .leftJoin("task_calls as t", "t.id", "h.task_call_id")
-    .select(["h.id", "h.task_call_id", "t.phone", "h.from_status", "h.to_status", "h.reason", "h.at"])
-    .where("h.tenant_id", "=", tenantId)
-    .where("h.batch_id", "=", batchId)
-    .orderBy("h.id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map(toTransition);
+/**
+ * A batch's history, newest first: every change of the batch's own status, and the latest
+ * `callMoves` changes of its calls. Read apart, so that the thousands of call changes of a big
+ * batch can never push its own history out, nor have to be read to show it.
+ */
+export async function batchTransitions(db: Db, tenantId: number, batchId: number, callMoves = 50): Promise<Transition[]> {
+  const history = () =>
+    db
+      .selectFrom("task_transitions as h")
+      .leftJoin("task_calls as t", "t.id", "h.task_call_id")
+      .select(["h.id", "h.task_call_id", "t.phone", "h.from_status", "h.to_status", "h.reason", "h.at"])
+      .where("h.tenant_id", "=", tenantId)
+      .where("h.batch_id", "=", batchId)
+      .orderBy("h.id", "desc");
+  const [own, calls] = await Promise.all([
+    history().where("h.task_call_id", "is", null).execute(),
+    history().where("h.task_call_id", "is not", null).limit(callMoves).execute(),
+  ]);
+  return [...own, ...calls].sort((a, b) => b.id - a.id).map(toTransition);
 }
 
 function toTransition(row: { id: number; task_call_id: number | null; phone: string | null; from_status: number | null; to_status: number; reason: string; at: Date }): Transition {

@@ -33,6 +33,7 @@ import { FailureSchema } from "../../contracts/envelope";
 import { RobotInstancePageResponseSchema } from "../../contracts/robot";
 import { NoRecordingResponseSchema } from "../../contracts/records";
 import { RECORDINGS } from "../domain/recordings";
+import { batchTransitions } from "../repositories/task-batches";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
@@ -305,6 +306,12 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const trace = json(TraceResponseSchema, await inject("admin", "GET", `/outbound/task/trace/${batchId}`)).data!;
     const batchMoves = trace.transitions.filter((t) => t.taskCallId === null).reverse();
     expect(batchMoves.map((t) => t.toStatus)).toEqual([13, 2, 3, 2, 6]);
+    // However many calls moved since, the batch's own history is whole; call moves are the newest.
+    const callMoves = trace.transitions.filter((t) => t.taskCallId !== null);
+    const demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+    const few = await batchTransitions(platform.db, demoTenant, batchId!, 3);
+    expect(few.filter((t) => t.taskCallId === null).map((t) => t.toStatus).reverse()).toEqual([13, 2, 3, 2, 6]);
+    expect(few.filter((t) => t.taskCallId !== null).map((t) => t.id)).toEqual(callMoves.slice(0, 3).map((t) => t.id));
     failure(await inject("other-admin", "GET", `/outbound/task/trace/${batchId}`), 404);
     const call = detail.calls.list.find((c) => c.status === 3)!;
     const callTrace = json(CallTraceResponseSchema, await inject("admin", "GET", `/contact/trace/call/query/${call.id}`)).data!;
