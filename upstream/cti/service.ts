@@ -10,14 +10,16 @@ import {
 import { labelOf, RESULT_CODES } from "../../contracts/codes";
 import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "../../contracts/cti";
 import type { Db } from "../db";
+import { recordingDialogs, type RecordingName } from "../domain/recordings";
 import type { EventBus } from "../events/bus";
 import { HttpError } from "../http";
+import { insertCallRecord, type NewDialogLine } from "../repositories/call-records";
 
 /**
  * The CTI service of the reference platform: per tenant, the agents' phone states (the pure
  * machine of contracts/agent-state.ts), queues named by each agent's defaultQueueName, calls
  * offered to ready agents, manual dialling on a simulated network, and the call record with its
- * transcript written when a call ends. Every change is published to the agent as a `cti.state`
+ * recording and transcript written when a call ends. Every change is published to the agent as a `cti.state`
  * event carrying the whole phone state, through the event bus (numbered, replayable).
  *
  * State lives in memory (one platform process): a restart signs every agent out, as a real
@@ -466,7 +468,21 @@ type NewCall = {
   transcript?: AsrEntry[];
 };
 
-/** The call record and its transcript, so the call appears in the call lists. */
+/**
+ * What the simulated network recorded of a connected call: a robot hand-off's recording holds the
+ * robot's part and the agent's; an inbound or manual call is agent and customer alone.
+ */
+const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
+  inbound: "inbound-enquiry.mp3",
+  manual: "inbound-enquiry.mp3",
+  handoff: "transfer-to-agent.mp3",
+};
+
+/**
+ * The call record, its recording and its transcript, so the call appears in the call lists and
+ * its detail plays. A connected call's lines are its recording's, timed to the audio; a call that
+ * never connected has no recording and keeps what the robot said, untimed.
+ */
 async function writeRecord(
   db: Db,
   call: Call,
@@ -476,16 +492,27 @@ async function writeRecord(
   const dial = end.outcome === "NO_ANSWER" || end.outcome === "BUSY" ? DIAL_RESULT[end.outcome] : null;
   const callResult = dial?.callResult ?? (answered ? 200 : 487);
   const outboundResult = dial?.outcome ?? (answered ? "EndOfTheCall" : "CustomerGiveUp");
+  const recording = answered ? RECORDING_OF[call.origin] : null;
+  const dialogs: NewDialogLine[] = recording
+    ? recordingDialogs(recording)
+    : call.transcript.map((line) => ({
+        dialog_type: line.thisRole === 1 ? 1 : 2,
+        this_role: line.thisRole,
+        content: line.dialogContent,
+        nlu_result: line.nluResult,
+        gender: line.gender,
+      }));
   await db.transaction().execute(async (trx) => {
+    // A conclusion saved while the call was still on is carried into the record.
     const saved = await trx
       .selectFrom("business_records")
       .select(["call_result", "intent"])
       .where("tenant_id", "=", call.tenantId)
       .where("cti_call_id", "=", call.ctiCallId)
       .executeTakeFirst();
-    const record = await trx
-      .insertInto("call_records")
-      .values({
+    await insertCallRecord(
+      trx,
+      {
         tenant_id: call.tenantId,
         cti_call_id: call.ctiCallId,
         prev_cti_call_id: call.prevCtiCallId,
@@ -507,25 +534,9 @@ async function writeRecord(
         flow_id: call.flowId,
         gender: call.transcript.find((line) => line.thisRole === 3)?.gender ?? -1,
         attach_data: JSON.stringify({ dtmf: call.dtmf, workOrderId: call.workOrderId, origin: call.origin }),
-      })
-      .onConflict((oc) => oc.column("cti_call_id").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!record || call.transcript.length === 0) return;
-    await trx
-      .insertInto("call_dialogs")
-      .values(
-        call.transcript.map((line, seq) => ({
-          tenant_id: call.tenantId,
-          call_record_id: record.id,
-          seq,
-          dialog_type: line.thisRole === 1 ? 1 : 2,
-          this_role: line.thisRole,
-          content: line.dialogContent,
-          nlu_result: line.nluResult,
-          gender: line.gender,
-        })),
-      )
-      .execute();
+        recording,
+      },
+      dialogs,
+    );
   });
 }

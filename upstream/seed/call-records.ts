@@ -1,7 +1,7 @@
 import { CAMPAIGN_TYPES, INTENT_LABELS, OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 import type { NewCallDialog, NewCallRecord } from "../db/schema";
-import { RECORDINGS, type RecordingName } from "../domain/recordings";
+import { RECORDINGS, recordingDialogs, type RecordingName } from "../domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign
@@ -105,18 +105,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
 
 function dialogsFor(planned: Planned, tenantId: number, callRecordId: number): NewCallDialog[] {
   if (!planned.transcript) return [];
-  return RECORDINGS[planned.transcript].lines.map((line, seq) => ({
-    tenant_id: tenantId,
-    call_record_id: callRecordId,
-    seq,
-    dialog_type: line.dialogType,
-    this_role: line.thisRole,
-    content: line.content,
-    nlu_result: "nluResult" in line ? (line.nluResult ?? null) : null,
-    gender: line.thisRole === 1 ? 1 : 0,
-    record_start_ms: planned.positions ? line.startMs : null,
-    record_end_ms: planned.positions ? line.endMs : null,
-  }));
+  return recordingDialogs(planned.transcript, planned.positions).map((line, seq) => ({ ...line, tenant_id: tenantId, call_record_id: callRecordId, seq }));
 }
 
 async function seedTenant(db: Db, tenantCode: string, count: number, seed: number, now: number): Promise<void> {
