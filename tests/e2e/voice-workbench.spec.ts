@@ -120,9 +120,20 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, { headers: { authorization: `Bearer ${agentToken}` } });
   expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
 
-  // …and in the call history screen, among the agent's calls of today.
+  // …and in the call history screen, among the agent's calls of today. Other tests call this
+  // number too, so the row is found by the record's own id.
+  const history = await request.get(`${platformURL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, { headers: { authorization: `Bearer ${agentToken}` } });
+  const { callId } = (await history.json()).data.list.find((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
   await page.goto(`/callHistory?phone=${CALLER.phone}`);
-  await expect(page.getByRole("table").first()).toContainText("138****8000");
+  await page.locator(`a[href^="/callHistory/${callId}?"]`).click();
+  // Opening it plays the hand-off's recording, with its transcript timed to the audio.
+  const detail = page.getByRole("dialog", { name: "通话详情" });
+  const audio = detail.locator("audio");
+  await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
+  const customer = detail.locator(".sb-line--left");
+  await expect(customer.first()).toContainText("我想找人工客服");
+  await customer.nth(1).getByRole("button").click();
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
 });
 
 test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {
