@@ -363,6 +363,7 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
     async consult(caller: Caller, agentId: string) {
       const agent = await agentOf(caller);
       const call = callOf(agent);
+      if (agent.status.state !== "TALKING" && agent.status.state !== "HOLD") throw new HttpError(400, "通话接通后才能咨询");
       const colleague = [...tenantOf(agent.tenantId).agents.values()].find((a) => a.agentId === agentId);
       if (!colleague || colleague.userId === agent.userId || colleague.status.state === "SIGNED_OUT") {
         throw new HttpError(400, "咨询的坐席未签入");

@@ -137,9 +137,17 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
     expect((await phone("admin", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId); // ready longer
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    const early = await api("admin", "POST", "/cti/api/call/consult", { agentId });
+    expect(early.json()).toMatchObject({ code: 400, msg: "通话接通后才能咨询" });
     await phone("admin", "POST", "/cti/api/call/answer");
 
-    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    // A consultation: the colleague is told who asks about which caller; the call shows it.
+    const consulting = await phone("admin", "POST", "/cti/api/call/consult", { agentId });
+    expect(consulting.call!.consultAgent).toBe("张伟");
+    await cti().settled();
+    const told = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.consult").at(-1);
+    expect(told?.payload).toEqual({ ctiCallId: call.ctiCallId, fromAgent: "王建国", phone: "13912345678" });
     const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
     expect(transferred.agent.state).toBe("ACW");
     expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);

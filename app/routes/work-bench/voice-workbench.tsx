@@ -46,6 +46,11 @@ export function VoiceWorkbench({ title }: { title: string }) {
     if (fresh) setPanels(fresh);
   }, []);
 
+  const refreshColleagues = useCallback(async () => {
+    const fresh = (await softphone().read({ colleagues: "1" })) as Pick<Panels, "colleagues"> | null;
+    if (fresh) setPanels((current) => ({ ...current, colleagues: fresh.colleagues }));
+  }, []);
+
   const onEvent = useCallback((event: AgentEvent) => {
     if (event.type === CTI_EVENTS.state) {
       const parsed = PhoneSnapshotSchema.safeParse(event.payload);
@@ -129,7 +134,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
       <header className="sb-screen-header">
         <h1 id="screen-title">{title}</h1>
       </header>
-      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} />
+      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} refreshColleagues={refreshColleagues} />
       {notice ? (
         <p className="p-message p-message-info" role="status">
           {notice}{" "}
