@@ -23,7 +23,9 @@ import { insertCallRecord, type NewDialogLine } from "../repositories/call-recor
  * event carrying the whole phone state, through the event bus (numbered, replayable).
  *
  * State lives in memory (one platform process): a restart signs every agent out, as a real
- * switch does when it loses its registrations.
+ * switch does when it loses its registrations. So that agents see it, the restarted platform
+ * tells each agent it had signed in that they are signed out (`signOutAfterRestart`), and a
+ * stopping platform records the calls it cuts (`close`).
  *
  * Seam for the dialer (issue 4): a collaborative campaign hands a call over with
  * `offerRobotHandoff(tenantId, { phone, queueName, flowId, campaignId, transcript })`, then feeds
@@ -449,9 +451,38 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
       await Promise.all([...chains.values()].map((p) => p.catch(() => undefined)));
     },
 
-    close() {
+    /**
+     * At start nobody is signed in. Agents the database still has in another state are sent a
+     * signed-out phone state, so a phone bar that reconnects shows it (and its agent signs in
+     * again) instead of waiting, "ready", for calls that never come.
+     */
+    async signOutAfterRestart(): Promise<void> {
+      const stale = await db
+        .selectFrom("users")
+        .select(["id", "tenant_id"])
+        .where("agent_state", "<>", "SIGNED_OUT")
+        .where("agent_id", "is not", null)
+        .execute();
+      for (const row of stale) {
+        const agent = await agentOf({ id: row.id, tenantId: row.tenant_id });
+        await Promise.all([
+          publish(agent, CTI_EVENTS.state, snapshot(agent)),
+          db.updateTable("users").set({ agent_state: agent.status.state }).where("id", "=", agent.userId).execute(),
+        ]);
+      }
+    },
+
+    /** Stops the timers; calls still on are cut (the platform hangs up) and recorded, so a restart loses none from the call lists. */
+    async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      for (const call of calls.values()) {
+        if (call.ended) continue;
+        call.ended = true;
+        await writeRecord(db, call, { endedAt: Date.now(), hangupParty: 4, outcome: call.answeredAt ? null : "ABANDONED" }).catch((error) =>
+          console.error("[cti] recording a cut call failed", error),
+        );
+      }
     },
   };
 }

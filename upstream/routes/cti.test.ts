@@ -4,6 +4,7 @@ import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../co
 import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
 import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "../../contracts/workbench";
 import { UserAuthResponseSchema } from "../../contracts/uaa";
+import { createCti } from "../cti/service";
 import { RECORDINGS, recordingPath } from "../domain/recordings";
 import { DEMO_CALLER } from "../seed/workbench";
 import type { PreparedPlatform } from "../testing";
@@ -257,6 +258,33 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(await remarks("agent", "?callResult=1&phone=13800138000")).not.toContain("客户对手续费有疑问，已建工单跟进");
     expect(await remarks("other-admin")).not.toContain("客户对手续费有疑问，已建工单跟进");
     expect((await api("agent", "GET", "/config/business/record/list?pageSize=7")).statusCode).toBe(400);
+  });
+
+  it("a stopping platform records the calls it cuts; once restarted it tells agents they are signed out", async () => {
+    // Two services on the same database and event store: the platform before and after a restart.
+    const stopping = createCti(platform.db, platform.app.events, cti().options);
+    await stopping.command(demo(), { type: "signIn" });
+    await stopping.command(demo(), { type: "ready" });
+    const call = await stopping.offerInbound(users.agent.tenantId, { phone: "13655550004", queueName: "demo-voice" });
+    await stopping.callAction(demo(), "answer");
+    await stopping.settled();
+    await stopping.close();
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["agent_user_id", "is_answer", "hangup_party", "recording"])
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ agent_user_id: users.agent.id, is_answer: 1, hangup_party: 4, recording: "inbound-enquiry.mp3" });
+
+    const agentState = () => platform.db.selectFrom("users").select("agent_state").where("id", "=", users.agent.id).executeTakeFirstOrThrow();
+    expect(await agentState()).toEqual({ agent_state: "TALKING" });
+    const restarted = createCti(platform.db, platform.app.events, cti().options);
+    await restarted.signOutAfterRestart();
+    await restarted.settled();
+    const states = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.state");
+    expect(states.at(-1)?.payload).toMatchObject({ agent: { state: "SIGNED_OUT" }, call: null });
+    expect(await agentState()).toEqual({ agent_state: "SIGNED_OUT" });
+    await restarted.close();
   });
 
   it("has no simulator control routes unless SIMULATOR_CONTROL=1", async () => {
