@@ -19,8 +19,8 @@ import { insertCallRecord, type NewDialogLine } from "../repositories/call-recor
  * The CTI service of the reference platform: per tenant, the agents' phone states (the pure
  * machine of contracts/agent-state.ts), queues named by each agent's defaultQueueName, calls
  * offered to ready agents, manual dialling on a simulated network, and the call record with its
- * recording and transcript written when a call ends. Every change is published to the agent as a `cti.state`
- * event carrying the whole phone state, through the event bus (numbered, replayable).
+ * recording and transcript written when a call ends. Every change is published to the agent as a
+ * `cti.state` event carrying the whole phone state, through the event bus (numbered, replayable).
  *
  * State lives in memory (one platform process): a restart signs every agent out, as a real
  * switch does when it loses its registrations. So that agents see it, the restarted platform
@@ -472,7 +472,10 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
       }
     },
 
-    /** Stops the timers; calls still on are cut (the platform hangs up) and recorded, so a restart loses none from the call lists. */
+    /**
+     * Stops the timers. Calls still on are cut (the platform hangs up, hang-up party 4) and
+     * recorded, so a restart loses none from the call lists.
+     */
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
