@@ -43,7 +43,7 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await page.getByRole("button", { name: "签入" }).click();
   await expect(agentState(page)).toContainText("未就绪");
   await page.keyboard.press("Alt+R");
-  await expect(agentState(page)).toContainText("就绪");
+  await expect(agentState(page)).toHaveText("就绪");
   await expect(page.getByText("等待来电…")).toBeVisible();
 
   // The collaborative campaign's robot hands the customer over.

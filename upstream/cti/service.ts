@@ -177,7 +177,9 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
 
   /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
   async function apply(agent: Agent, command: AgentCommand): Promise<void> {
-    const next = transition(agent.status, command, Date.now(), options.acwMs);
+    // Each state starts strictly after the last, so the phone bar can tell a stale snapshot by its `since`.
+    const now = Math.max(Date.now(), agent.status.since + 1);
+    const next = transition(agent.status, command, now, options.acwMs);
     if (!next.ok) throw new HttpError(400, next.error);
     agent.status = next.status;
     const state = next.status.state;
