@@ -37,6 +37,8 @@ const app = buildApp({
   cti: { acwMs: settings.acwSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
 });
+// Agents' phone states did not survive the last stop: tell the agents who were signed in.
+await app.cti.signOutAfterRestart();
 app.dialer.start({ speed: settings.dialerSpeed });
 // Hand-offs ring at agents only when the dialer runs on its own clock: when tests drive it step
 // by step (DIALER_SPEED=0), its hand-offs must not ring at agents other tests are driving.

@@ -43,7 +43,7 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await page.getByRole("button", { name: "签入" }).click();
   await expect(agentState(page)).toContainText("未就绪");
   await page.keyboard.press("Alt+R");
-  await expect(agentState(page)).toContainText("就绪");
+  await expect(agentState(page)).toHaveText("就绪");
   await expect(page.getByText("等待来电…")).toBeVisible();
 
   // The collaborative campaign's robot hands the customer over.
@@ -120,9 +120,20 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, { headers: { authorization: `Bearer ${agentToken}` } });
   expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
 
-  // …and in the call history screen, among the agent's calls of today.
+  // …and in the call history screen, among the agent's calls of today. Other tests call this
+  // number too, so the row is found by the record's own id.
+  const history = await request.get(`${platformURL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, { headers: { authorization: `Bearer ${agentToken}` } });
+  const { callId } = (await history.json()).data.list.find((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
   await page.goto(`/callHistory?phone=${CALLER.phone}`);
-  await expect(page.getByRole("table").first()).toContainText("138****8000");
+  await page.locator(`a[href^="/callHistory/${callId}?"]`).click();
+  // Opening it plays the hand-off's recording, with its transcript timed to the audio.
+  const detail = page.getByRole("dialog", { name: "通话详情" });
+  const audio = detail.locator("audio");
+  await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
+  const customer = detail.locator(".sb-line--left");
+  await expect(customer.first()).toContainText("我想找人工客服");
+  await customer.nth(1).getByRole("button").click();
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
 });
 
 test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {
@@ -180,6 +191,86 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(page.getByText("（已静音）")).toBeHidden();
   await page.keyboard.press("Alt+H");
   await expect(agentState(page)).not.toContainText("通话中");
+});
+
+/** Puts an agent's phone in a known state (not ready, 小休) whatever an earlier test left it in. */
+async function notReady(request: APIRequestContext, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "notReady", reason: "BREAK" } });
+}
+
+test("an agent consults a colleague, sends keys, transfers to them; they transfer back to the queue", async ({ page, browser, request }) => {
+  test.setTimeout(60_000);
+  const admin = await platformToken(request, "admin");
+  await notReady(request, admin);
+  await notReady(request, await platformToken(request, "agent"));
+
+  // 王建国 (admin) takes the call; 张伟 (agent), not ready yet, is the colleague on another screen.
+  await signIn(page, "admin");
+  await page.goto("/workBench/ty");
+  const colleagueContext = await browser.newContext();
+  const colleague = await colleagueContext.newPage();
+  await signIn(colleague, "agent");
+  await colleague.goto("/workBench");
+  for (const screen of [page, colleague]) {
+    await expect(screen.getByTestId("connection")).toHaveText("已连接");
+    await expect(agentState(screen)).toContainText("未就绪（小休）");
+  }
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(agentState(page)).toHaveText("就绪");
+  const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", { phone: "13955550003" });
+  await expect(page.getByText("来电 139****0003（呼入）")).toBeVisible();
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(agentState(page)).toContainText("通话中");
+
+  // A colleague who is not ready cannot take the call: the agent is told why.
+  const target = page.getByLabel("转接/咨询目标");
+  await target.selectOption({ label: "张伟（未就绪）" });
+  await page.getByRole("button", { name: "转接", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("转接失败：目标坐席不在就绪状态");
+  await expect(agentState(page)).toContainText("通话中");
+
+  // Consult: the colleague is asked, the agent sees whom they consulted.
+  await target.selectOption({ label: "张伟（未就绪）" });
+  await page.getByRole("button", { name: "咨询", exact: true }).click();
+  await expect(page.getByText("已咨询：张伟")).toBeVisible();
+  await expect(colleague.getByRole("status").filter({ hasText: "请求咨询" })).toHaveText(/王建国 请求咨询（来电 139\*{4}0003）/);
+
+  // The keypad: every key pressed is sent, in order, and shown.
+  await page.getByRole("button", { name: "拨号盘" }).click();
+  const keypad = page.getByRole("group", { name: "拨号盘" });
+  await expect(page.getByText("尚未发送按键")).toBeVisible();
+  for (const key of ["1", "2", "#"]) await keypad.getByRole("button", { name: key, exact: true }).click();
+  await expect(page.getByText("已发送按键：12#")).toBeVisible();
+
+  // The colleague gets ready; the list shows it when the agent comes back to it; the call moves over.
+  await colleague.getByRole("button", { name: /^就绪/ }).click();
+  await expect(agentState(colleague)).toHaveText("就绪");
+  await target.focus();
+  await expect(target.locator("option", { hasText: "张伟（就绪）" })).toHaveCount(1);
+  await target.selectOption({ label: "张伟（就绪）" });
+  await page.getByRole("button", { name: "转接", exact: true }).click();
+  await expect(agentState(page)).toContainText("话后整理");
+  await expect(page.getByText("已转接给 张伟")).toBeVisible();
+  await expect(page.getByRole("button", { name: "转接", exact: true })).toHaveCount(0);
+  await expect(colleague.getByText("来电 139****0003（呼入）")).toBeVisible();
+  await colleague.getByRole("button", { name: /^接听/ }).click();
+  await expect(agentState(colleague)).toContainText("通话中");
+
+  // Back to the queue: it waits there until someone is ready, and rings at them.
+  await colleague.getByLabel("转接/咨询目标").selectOption("demo-voice");
+  await colleague.getByRole("button", { name: "转接", exact: true }).click();
+  await expect(agentState(colleague)).toContainText("话后整理");
+  await expect(colleague.getByText("已转回队列 demo-voice")).toBeVisible();
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(agentState(page)).toContainText("振铃中");
+  await expect(page.getByText("来电 139****0003（呼入）")).toBeVisible();
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(agentState(page)).toContainText("通话中");
+  await network(request, admin, `/cti/simulator/call/${ctiCallId}/hangup`);
+  await expect(agentState(page)).toContainText("话后整理");
+  await colleagueContext.close();
 });
 
 test("inbound business records list the agent's saved results, filtered in the URL @nojs", async ({ page }) => {

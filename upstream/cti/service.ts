@@ -10,18 +10,22 @@ import {
 import { labelOf, RESULT_CODES } from "../../contracts/codes";
 import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "../../contracts/cti";
 import type { Db } from "../db";
+import { recordingDialogs, type RecordingName } from "../domain/recordings";
 import type { EventBus } from "../events/bus";
 import { HttpError } from "../http";
+import { insertCallRecord, type NewDialogLine } from "../repositories/call-records";
 
 /**
  * The CTI service of the reference platform: per tenant, the agents' phone states (the pure
  * machine of contracts/agent-state.ts), queues named by each agent's defaultQueueName, calls
  * offered to ready agents, manual dialling on a simulated network, and the call record with its
- * transcript written when a call ends. Every change is published to the agent as a `cti.state`
- * event carrying the whole phone state, through the event bus (numbered, replayable).
+ * recording and transcript written when a call ends. Every change is published to the agent as a
+ * `cti.state` event carrying the whole phone state, through the event bus (numbered, replayable).
  *
  * State lives in memory (one platform process): a restart signs every agent out, as a real
- * switch does when it loses its registrations.
+ * switch does when it loses its registrations. So that agents see it, the restarted platform
+ * tells each agent it had signed in that they are signed out (`signOutAfterRestart`), and a
+ * stopping platform records the calls it cuts (`close`).
  *
  * Seam for the dialer (issue 4): a collaborative campaign hands a call over with
  * `offerRobotHandoff(tenantId, { phone, queueName, flowId, campaignId, transcript })`, then feeds
@@ -173,7 +177,9 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
 
   /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
   async function apply(agent: Agent, command: AgentCommand): Promise<void> {
-    const next = transition(agent.status, command, Date.now(), options.acwMs);
+    // Each state starts strictly after the last, so the phone bar can tell a stale snapshot by its `since`.
+    const now = Math.max(Date.now(), agent.status.since + 1);
+    const next = transition(agent.status, command, now, options.acwMs);
     if (!next.ok) throw new HttpError(400, next.error);
     agent.status = next.status;
     const state = next.status.state;
@@ -361,6 +367,7 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
     async consult(caller: Caller, agentId: string) {
       const agent = await agentOf(caller);
       const call = callOf(agent);
+      if (agent.status.state !== "TALKING" && agent.status.state !== "HOLD") throw new HttpError(400, "通话接通后才能咨询");
       const colleague = [...tenantOf(agent.tenantId).agents.values()].find((a) => a.agentId === agentId);
       if (!colleague || colleague.userId === agent.userId || colleague.status.state === "SIGNED_OUT") {
         throw new HttpError(400, "咨询的坐席未签入");
@@ -446,9 +453,41 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
       await Promise.all([...chains.values()].map((p) => p.catch(() => undefined)));
     },
 
-    close() {
+    /**
+     * At start nobody is signed in. Agents the database still has in another state are sent a
+     * signed-out phone state, so a phone bar that reconnects shows it (and its agent signs in
+     * again) instead of waiting, "ready", for calls that never come.
+     */
+    async signOutAfterRestart(): Promise<void> {
+      const stale = await db
+        .selectFrom("users")
+        .select(["id", "tenant_id"])
+        .where("agent_state", "<>", "SIGNED_OUT")
+        .where("agent_id", "is not", null)
+        .execute();
+      for (const row of stale) {
+        const agent = await agentOf({ id: row.id, tenantId: row.tenant_id });
+        await Promise.all([
+          publish(agent, CTI_EVENTS.state, snapshot(agent)),
+          db.updateTable("users").set({ agent_state: agent.status.state }).where("id", "=", agent.userId).execute(),
+        ]);
+      }
+    },
+
+    /**
+     * Stops the timers. Calls still on are cut (the platform hangs up, hang-up party 4) and
+     * recorded, so a restart loses none from the call lists.
+     */
+    async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      for (const call of calls.values()) {
+        if (call.ended) continue;
+        call.ended = true;
+        await writeRecord(db, call, { endedAt: Date.now(), hangupParty: 4, outcome: call.answeredAt ? null : "ABANDONED" }).catch((error) =>
+          console.error("[cti] recording a cut call failed", error),
+        );
+      }
     },
   };
 }
@@ -466,7 +505,21 @@ type NewCall = {
   transcript?: AsrEntry[];
 };
 
-/** The call record and its transcript, so the call appears in the call lists. */
+/**
+ * What the simulated network recorded of a connected call: a robot hand-off's recording holds the
+ * robot's part and the agent's; an inbound or manual call is agent and customer alone.
+ */
+const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
+  inbound: "inbound-enquiry.mp3",
+  manual: "inbound-enquiry.mp3",
+  handoff: "transfer-to-agent.mp3",
+};
+
+/**
+ * The call record, its recording and its transcript, so the call appears in the call lists and
+ * its detail plays. A connected call's lines are its recording's, timed to the audio; a call that
+ * never connected has no recording and keeps what the robot said, untimed.
+ */
 async function writeRecord(
   db: Db,
   call: Call,
@@ -476,16 +529,27 @@ async function writeRecord(
   const dial = end.outcome === "NO_ANSWER" || end.outcome === "BUSY" ? DIAL_RESULT[end.outcome] : null;
   const callResult = dial?.callResult ?? (answered ? 200 : 487);
   const outboundResult = dial?.outcome ?? (answered ? "EndOfTheCall" : "CustomerGiveUp");
+  const recording = answered ? RECORDING_OF[call.origin] : null;
+  const dialogs: NewDialogLine[] = recording
+    ? recordingDialogs(recording)
+    : call.transcript.map((line) => ({
+        dialog_type: line.thisRole === 1 ? 1 : 2,
+        this_role: line.thisRole,
+        content: line.dialogContent,
+        nlu_result: line.nluResult,
+        gender: line.gender,
+      }));
   await db.transaction().execute(async (trx) => {
+    // A conclusion saved while the call was still on is carried into the record.
     const saved = await trx
       .selectFrom("business_records")
       .select(["call_result", "intent"])
       .where("tenant_id", "=", call.tenantId)
       .where("cti_call_id", "=", call.ctiCallId)
       .executeTakeFirst();
-    const record = await trx
-      .insertInto("call_records")
-      .values({
+    await insertCallRecord(
+      trx,
+      {
         tenant_id: call.tenantId,
         cti_call_id: call.ctiCallId,
         prev_cti_call_id: call.prevCtiCallId,
@@ -507,25 +571,9 @@ async function writeRecord(
         flow_id: call.flowId,
         gender: call.transcript.find((line) => line.thisRole === 3)?.gender ?? -1,
         attach_data: JSON.stringify({ dtmf: call.dtmf, workOrderId: call.workOrderId, origin: call.origin }),
-      })
-      .onConflict((oc) => oc.column("cti_call_id").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!record || call.transcript.length === 0) return;
-    await trx
-      .insertInto("call_dialogs")
-      .values(
-        call.transcript.map((line, seq) => ({
-          tenant_id: call.tenantId,
-          call_record_id: record.id,
-          seq,
-          dialog_type: line.thisRole === 1 ? 1 : 2,
-          this_role: line.thisRole,
-          content: line.dialogContent,
-          nlu_result: line.nluResult,
-          gender: line.gender,
-        })),
-      )
-      .execute();
+        recording,
+      },
+      dialogs,
+    );
   });
 }

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NewCallDialog } from "../db/schema";
 import transcripts from "../fixtures/recordings/transcripts.json";
+import type { NewDialogLine } from "../repositories/call-records";
 
 /**
  * The demo recordings (real synthesised speech, see fixtures/recordings/synthesise.ts) and their
@@ -11,6 +11,22 @@ import transcripts from "../fixtures/recordings/transcripts.json";
 export type RecordingName = keyof typeof transcripts;
 export const RECORDINGS = transcripts;
 export const RECORDING_NAMES = Object.keys(transcripts) as RecordingName[];
+
+/**
+ * A recording's transcript as call_dialogs lines, in order; `timed: false` leaves out the
+ * offsets (a call whose audio was lost cannot seek).
+ */
+export function recordingDialogs(name: RecordingName, timed = true): NewDialogLine[] {
+  return RECORDINGS[name].lines.map((line) => ({
+    dialog_type: line.dialogType,
+    this_role: line.thisRole,
+    content: line.content,
+    nlu_result: "nluResult" in line ? (line.nluResult ?? null) : null,
+    gender: line.thisRole === 1 ? 1 : 0,
+    record_start_ms: timed ? line.startMs : null,
+    record_end_ms: timed ? line.endMs : null,
+  }));
+}
 
 /**
  * Where the files are, from this module in the source tree or the bundled server
@@ -38,20 +54,4 @@ export function recordingPath(name: string): string {
 export function recordingForCampaign(campaignType: number | null): RecordingName {
   if (campaignType === 20) return "inbound-enquiry.mp3";
   return campaignType === 1 ? "card-instalment.mp3" : "transfer-to-agent.mp3";
-}
-
-/**
- * A recording's transcript as call_dialogs lines, in order, whose offsets match the audio; without
- * offsets (`positions` false) when the call's audio was lost.
- */
-export function recordingDialogs(name: RecordingName, positions = true): Array<Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">> {
-  return RECORDINGS[name].lines.map((line) => ({
-    dialog_type: line.dialogType,
-    this_role: line.thisRole,
-    content: line.content,
-    nlu_result: "nluResult" in line ? (line.nluResult ?? null) : null,
-    gender: line.thisRole === 1 ? 1 : 0,
-    record_start_ms: positions ? line.startMs : null,
-    record_end_ms: positions ? line.endMs : null,
-  }));
 }

@@ -1,7 +1,11 @@
+import { statSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
 import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
 import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "../../contracts/workbench";
 import { UserAuthResponseSchema } from "../../contracts/uaa";
+import { createCti } from "../cti/service";
+import { RECORDINGS, recordingPath } from "../domain/recordings";
 import { DEMO_CALLER } from "../seed/workbench";
 import type { PreparedPlatform } from "../testing";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
@@ -74,16 +78,13 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(events.find((e) => e.type === "cti.asr")?.payload).toEqual({ ctiCallId: call.ctiCallId, entry: customerLine });
     expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
 
-    // The record and its transcript are written, so the call is in the call lists.
+    // The record, the hand-off's recording and its transcript are written, so the call is in the call lists.
     const record = await platform.db.selectFrom("call_records").selectAll().where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
     expect(record).toMatchObject({ tenant_id: users.agent.tenantId, agent_user_id: users.agent.id, is_answer: 1, call_result: 200, hangup_party: 3, campaign_type: 2 });
-    const lines = await platform.db.selectFrom("call_dialogs").select(["content", "this_role"]).where("call_record_id", "=", record.id).orderBy("seq").execute();
-    expect(lines).toEqual([
-      { content: "您好，这里是分期回访", this_role: 1 },
-      { content: "手续费怎么算", this_role: 3 },
-    ]);
+    expect(record.recording).toBe("transfer-to-agent.mp3");
+    const recorded = RECORDINGS["transfer-to-agent.mp3"].lines.map((line) => line.content);
     const dialogs = DialogListResponseSchema.parse((await api("agent", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json()).data!;
-    expect(dialogs.list.map((line) => line.dialogContent)).toEqual(["您好，这里是分期回访", "手续费怎么算"]);
+    expect(dialogs.list.map((line) => line.dialogContent)).toEqual(recorded);
     expect((await api("other-admin", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json().data.total).toBe(0);
     const today = await api("agent", "GET", "/cti/api/agent/calls/today");
     expect(today.json().data.list[0]).toMatchObject({ ctiCallId: call.ctiCallId, isAnswer: 1, conclusion: null });
@@ -137,9 +138,17 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
     expect((await phone("admin", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId); // ready longer
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    const early = await api("admin", "POST", "/cti/api/call/consult", { agentId });
+    expect(early.json()).toMatchObject({ code: 400, msg: "通话接通后才能咨询" });
     await phone("admin", "POST", "/cti/api/call/answer");
 
-    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    // A consultation: the colleague is told who asks about which caller; the call shows it.
+    const consulting = await phone("admin", "POST", "/cti/api/call/consult", { agentId });
+    expect(consulting.call!.consultAgent).toBe("张伟");
+    await cti().settled();
+    const told = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.consult").at(-1);
+    expect(told?.payload).toEqual({ ctiCallId: call.ctiCallId, fromAgent: "王建国", phone: "13912345678" });
     const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
     expect(transferred.agent.state).toBe("ACW");
     expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);
@@ -154,6 +163,50 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(record).toEqual({ agent_user_id: users.admin.id, hangup_party: 2, is_answer: 1 });
     await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
     await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
+  });
+
+  it("records connected calls with their recording and timed transcript; a call that never connected has no audio", async () => {
+    // Whatever the earlier tests left: signed in and ready.
+    await api("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
+    await api("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    const tenantID = users.agent.tenantId;
+    const history = async (phoneNumber: string) =>
+      CallRecordPageResponseSchema.parse((await api("agent", "GET", `/contact/business/callhistory?phone=${phoneNumber}`)).json()).data!.list;
+    const recording = (callId: number) => api("agent", "POST", `/records/records/${callId}`, { tenantID });
+
+    // An inbound call, answered and hung up: in the agent's call history, with audio and timed lines.
+    const inbound = await cti().offerInbound(tenantID, { phone: "13655550001", queueName: "demo-voice" });
+    await phone("agent", "POST", "/cti/api/call/answer");
+    await phone("agent", "POST", "/cti/api/call/hangup");
+    const [connected] = await history("13655550001");
+    expect(connected).toMatchObject({ ctiCallId: inbound.ctiCallId, direction: "inbound", isAnswer: 1, callResult: 200, agentId: users.agent.id });
+    const audio = await recording(connected.callId);
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers["content-type"]).toBe("audio/mpeg");
+    expect(audio.rawPayload.length).toBe(statSync(recordingPath("inbound-enquiry.mp3")).size);
+    const detail = CallDetailResponseSchema.parse((await api("agent", "GET", `/contact/income/calls/${connected.callId}`)).json()).data!;
+    const lines = detail.callingResults.flatMap((section) => section.dialogResults);
+    expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(
+      RECORDINGS["inbound-enquiry.mp3"].lines.map((l) => [l.content, l.startMs, l.endMs]),
+    );
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "after-call work to end");
+
+    // A robot hand-off the customer gave up while it rang: listed, no audio, the robot's line kept untimed.
+    const robotLine = { segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "正在为您转接人工", gender: -1 };
+    const handoff = await cti().offerRobotHandoff(tenantID, { phone: "13655550002", queueName: "demo-voice", transcript: [robotLine] });
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("RINGING");
+    await cti().customerHangup(tenantID, handoff.ctiCallId);
+    const [missed] = await history("13655550002");
+    expect(missed).toMatchObject({ ctiCallId: handoff.ctiCallId, isAnswer: 0, agentId: users.agent.id });
+    const none = await recording(missed.callId);
+    expect(none.headers["content-type"]).toMatch(/^application\/json/);
+    expect(none.json()).toMatchObject({ code: 1, data: null });
+    const missedDetail = CallDetailResponseSchema.parse((await api("agent", "GET", `/contact/income/calls/${missed.callId}`)).json()).data!;
+    expect(missedDetail.callingResults.flatMap((section) => section.dialogResults)).toMatchObject([
+      { dialogContent: "正在为您转接人工", recordStartTime: null, recordEndTime: null },
+    ]);
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
   });
 
   it("refuses what the agent's state does not allow, in Chinese", async () => {
@@ -205,6 +258,33 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(await remarks("agent", "?callResult=1&phone=13800138000")).not.toContain("客户对手续费有疑问，已建工单跟进");
     expect(await remarks("other-admin")).not.toContain("客户对手续费有疑问，已建工单跟进");
     expect((await api("agent", "GET", "/config/business/record/list?pageSize=7")).statusCode).toBe(400);
+  });
+
+  it("a stopping platform records the calls it cuts; once restarted it tells agents they are signed out", async () => {
+    // Two services on the same database and event store: the platform before and after a restart.
+    const stopping = createCti(platform.db, platform.app.events, cti().options);
+    await stopping.command(demo(), { type: "signIn" });
+    await stopping.command(demo(), { type: "ready" });
+    const call = await stopping.offerInbound(users.agent.tenantId, { phone: "13655550004", queueName: "demo-voice" });
+    await stopping.callAction(demo(), "answer");
+    await stopping.settled();
+    await stopping.close();
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["agent_user_id", "is_answer", "hangup_party", "recording"])
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ agent_user_id: users.agent.id, is_answer: 1, hangup_party: 4, recording: "inbound-enquiry.mp3" });
+
+    const agentState = () => platform.db.selectFrom("users").select("agent_state").where("id", "=", users.agent.id).executeTakeFirstOrThrow();
+    expect(await agentState()).toEqual({ agent_state: "TALKING" });
+    const restarted = createCti(platform.db, platform.app.events, cti().options);
+    await restarted.signOutAfterRestart();
+    await restarted.settled();
+    const states = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.state");
+    expect(states.at(-1)?.payload).toMatchObject({ agent: { state: "SIGNED_OUT" }, call: null });
+    expect(await agentState()).toEqual({ agent_state: "SIGNED_OUT" });
+    await restarted.close();
   });
 
   it("has no simulator control routes unless SIMULATOR_CONTROL=1", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "../../../contracts/codes";
 import { DIALABLE_PHONE, type PhoneSnapshot } from "../../../contracts/cti";
 import { maskPhone } from "../../lib/format";
@@ -28,6 +28,8 @@ export function PhoneBar(props: {
   setReason: (reason: string) => void;
   error: string | null;
   colleagues: WorkbenchData["colleagues"];
+  /** Reads the colleagues' states again (they change while the agent talks). */
+  refreshColleagues: () => Promise<void>;
 }) {
   const { phone, stream, can, act, reason, setReason, error } = props;
   const { agent, call } = phone;
@@ -40,17 +42,31 @@ export function PhoneBar(props: {
   const [dialNumber, setDialNumber] = useState("");
   const [transferTo, setTransferTo] = useState("");
   const [showKeypad, setShowKeypad] = useState(false);
+  /** What the last transfer did, shown during the after-call work that follows it. */
+  const [transferred, setTransferred] = useState<{ ctiCallId: string; text: string } | null>(null);
   const shortcuts = { answer: "Alt+A", hangup: "Alt+H", ready: "Alt+R", notReady: "Alt+N" };
   const inCall = agent.state === "TALKING" || agent.state === "HOLD";
   const dialValid = DIALABLE_PHONE.test(dialNumber.trim());
+
+  // Keys go out one after another, so quick presses reach the far end in the order pressed.
+  const dtmfQueue = useRef<Promise<unknown>>(Promise.resolve());
+  const sendDigit = (digit: string) => {
+    softphone().tone(digit);
+    dtmfQueue.current = dtmfQueue.current.then(() => act("dtmf", { digits: digit }));
+  };
 
   const dial = (event: FormEvent) => {
     event.preventDefault();
     if (dialValid) void act("dial", { phone: dialNumber.trim() });
   };
-  const transfer = (kind: "agent" | "queue") => {
-    if (!transferTo) return;
-    void act("transfer", { target: kind, to: transferTo });
+  const transfer = async (kind: "agent" | "queue") => {
+    if (!call || !transferTo) return;
+    const colleague = props.colleagues.find((c) => c.agentId === transferTo);
+    if (await act("transfer", { target: kind, to: transferTo })) {
+      const text = kind === "queue" ? `已转回队列 ${transferTo}` : `已转接给 ${colleague?.name ?? transferTo}`;
+      setTransferred({ ctiCallId: call.ctiCallId, text });
+      setTransferTo("");
+    }
   };
 
   return (
@@ -115,20 +131,15 @@ export function PhoneBar(props: {
         {STREAM_STATUS_LABELS[stream]}
       </div>
       {showKeypad && agent.state === "TALKING" ? (
-        <div className="sb-keypad" role="group" aria-label="拨号盘">
-          {["1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#"].map((digit) => (
-            <button
-              key={digit}
-              type="button"
-              className="p-button p-button-outlined p-button-sm"
-              onClick={() => {
-                softphone().tone(digit);
-                void act("dtmf", { digits: digit });
-              }}
-            >
-              {digit}
-            </button>
-          ))}
+        <div className="sb-phonebar-actions">
+          <div className="sb-keypad" role="group" aria-label="拨号盘">
+            {["1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#"].map((digit) => (
+              <button key={digit} type="button" className="p-button p-button-outlined p-button-sm" onClick={() => sendDigit(digit)}>
+                {digit}
+              </button>
+            ))}
+          </div>
+          <output aria-live="polite">{call?.dtmf ? `已发送按键：${call.dtmf}` : "尚未发送按键"}</output>
         </div>
       ) : null}
       <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
@@ -150,7 +161,7 @@ export function PhoneBar(props: {
       {inCall ? (
         <div className="sb-phonebar-actions">
           <label htmlFor="transfer-to">转接/咨询目标</label>
-          <select id="transfer-to" className="p-inputtext p-component p-inputtext-sm" value={transferTo} onChange={(e) => setTransferTo(e.target.value)}>
+          <select id="transfer-to" className="p-inputtext p-component p-inputtext-sm" value={transferTo} onFocus={() => void props.refreshColleagues()} onChange={(e) => setTransferTo(e.target.value)}>
             <option value="">请选择</option>
             <optgroup label="坐席">
               {props.colleagues.map((c) => (
@@ -163,7 +174,7 @@ export function PhoneBar(props: {
               <option value={agent.queueName}>{agent.queueName}</option>
             </optgroup>
           </select>
-          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo} onClick={() => transfer(transferTo === agent.queueName ? "queue" : "agent")}>
+          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo} onClick={() => void transfer(transferTo === agent.queueName ? "queue" : "agent")}>
             转接
           </button>
           <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo || transferTo === agent.queueName} onClick={() => act("consult", { agentId: transferTo })}>
@@ -176,6 +187,7 @@ export function PhoneBar(props: {
         <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
         自动接听
       </label>
+      {transferred && agent.state === "ACW" && call?.ctiCallId === transferred.ctiCallId ? <span role="status">{transferred.text}</span> : null}
       {error ? (
         <p className="sb-phonebar-error" role="alert">
           {error}

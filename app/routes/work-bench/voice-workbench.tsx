@@ -6,6 +6,7 @@ import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, ty
 import type { AgentEvent } from "../../../contracts/events";
 import { useNonce } from "../../lib/nonce";
 import { maskPhone } from "../../lib/format";
+import { laterPhone } from "../../lib/phone-snapshot";
 import { softphone, SOFTPHONE_SCRIPTS } from "../../lib/softphone";
 import { useEventStream } from "../../lib/use-event-stream";
 import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
@@ -46,10 +47,15 @@ export function VoiceWorkbench({ title }: { title: string }) {
     if (fresh) setPanels(fresh);
   }, []);
 
+  const refreshColleagues = useCallback(async () => {
+    const fresh = (await softphone().read({ colleagues: "1" })) as Pick<Panels, "colleagues"> | null;
+    if (fresh) setPanels((current) => ({ ...current, colleagues: fresh.colleagues }));
+  }, []);
+
   const onEvent = useCallback((event: AgentEvent) => {
     if (event.type === CTI_EVENTS.state) {
       const parsed = PhoneSnapshotSchema.safeParse(event.payload);
-      if (parsed.success) setPhone(parsed.data);
+      if (parsed.success) setPhone((current) => laterPhone(current, parsed.data));
     } else if (event.type === CTI_EVENTS.asr) {
       const parsed = AsrEventSchema.safeParse(event.payload);
       if (parsed.success) setPhone((current) => withAsr(current, parsed.data.ctiCallId, parsed.data.entry));
@@ -95,7 +101,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
       return false;
     }
     const snapshot = PhoneSnapshotSchema.safeParse(answer.body?.phone);
-    if (snapshot.success) setPhone(snapshot.data);
+    if (snapshot.success) setPhone((current) => laterPhone(current, snapshot.data));
     return true;
   }, []);
 
@@ -129,7 +135,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
       <header className="sb-screen-header">
         <h1 id="screen-title">{title}</h1>
       </header>
-      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} />
+      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} refreshColleagues={refreshColleagues} />
       {notice ? (
         <p className="p-message p-message-info" role="status">
           {notice}{" "}

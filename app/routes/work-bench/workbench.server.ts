@@ -42,10 +42,11 @@ export async function loadWorkbench(access: Access) {
   return { startId, phone, pop, ...panels, agentName: access.user.realName ?? access.user.userName };
 }
 
-/** GET /workBench/phone: the screen pop and panels again (a new call), or a knowledge search. */
+/** GET /workBench/phone: the screen pop and panels again (a new call), a knowledge search, or the colleagues. */
 export async function readPhone(access: Access, url: URL) {
   const keyword = url.searchParams.get("keyword");
   if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
+  if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
   const phone = await cti.getPhone(access.caller);
   const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
   return { phone, pop, ...panels };
