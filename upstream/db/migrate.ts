@@ -10,6 +10,7 @@ import * as m040 from "./migrations/040-chat";
 import * as m060 from "./migrations/060-outbound-keyset";
 import * as m061 from "./migrations/061-campaign-choices";
 import * as m062 from "./migrations/062-batch-history";
+import * as m063 from "./migrations/063-batch-open-calls";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   "060-outbound-keyset": m060,
   "061-campaign-choices": m061,
   "062-batch-history": m062,
+  "063-batch-open-calls": m063,
 };
 
 function migrator(db: Db): Migrator {

@@ -88,6 +88,8 @@ export interface TaskBatchesTable {
   name: string;
   status: Defaulted<number>;
   total: Defaulted<number>;
+  /** Calls waiting or being dialled (statuses 0, 1), kept by triggers on task_calls (migration 063). */
+  open_calls: Defaulted<number>;
   next_run_at: NullableTimestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { BATCH_STATUSES, CALL_STATUSES, codesOf } from "../../contracts/codes";
 import {
@@ -370,6 +371,14 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       if (m.from_status === m.to_status) continue;
       expect(table[m.from_status!], JSON.stringify(m)).toContain(m.to_status);
     }
+    // Whatever moved the calls (imports, the dialer, cancels in bulk, seeds), each batch's kept
+    // count of open calls is the count of its calls waiting or being dialled.
+    const batches = await platform.db
+      .selectFrom("task_batches as b")
+      .select(["b.id", "b.open_calls", (eb) => eb.selectFrom("task_calls as t").select(sql<number>`count(*)::int`.as("n")).whereRef("t.batch_id", "=", "b.id").where("t.status", "in", [0, 1]).as("counted")])
+      .execute();
+    expect(batches.some((b) => b.open_calls > 0)).toBe(true);
+    for (const b of batches) expect(b.open_calls, `batch ${b.id}`).toBe(Number(b.counted));
   });
 
   it("hands interested customers of collaborative campaigns to agents through the listener seam", async () => {
