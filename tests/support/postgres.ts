@@ -22,6 +22,14 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     url: url.toString(),
     drop: () =>
       withAdmin(adminUrl, async (client) => {
+        // A pool's end() resolves before its sockets have closed: forcing the drop while a backend
+        // is still leaving kills it mid-goodbye, and that client then raises an error nobody
+        // listens to any more. Give them a moment to leave; force only what stays.
+        for (let waited = 0; waited < 2_000; waited += 20) {
+          const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await client.query(`drop database if exists "${name}" with (force)`);
       }),
   };
