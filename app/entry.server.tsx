@@ -1,10 +1,5 @@
 import { PassThrough } from "node:stream";
-import type {
-  ActionFunctionArgs,
-  EntryContext,
-  HandleDataRequestFunction,
-  LoaderFunctionArgs,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -20,60 +15,41 @@ export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext
+  remixContext: EntryContext,
 ) {
   const nonce = createNonce();
   const page = (
     <NonceContext.Provider value={nonce}>
-      <RemixServer
-        context={remixContext}
-        url={request.url}
-        abortDelay={ABORT_DELAY_MS}
-        nonce={nonce}
-      />
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} nonce={nonce} />
     </NonceContext.Provider>
   );
-  const handles = remixContext.staticHandlerContext.matches.map((match) => ({
-    handle: remixContext.routeModules[match.route.id]?.handle,
-  }));
-  if (!wantsHydration(handles))
-    return renderWhole(page, responseStatusCode, responseHeaders, nonce);
+  const matches = remixContext.staticHandlerContext.matches.map((match) => ({ handle: remixContext.routeModules[match.route.id]?.handle }));
+  if (!wantsHydration(matches)) return renderWhole(page, responseStatusCode, responseHeaders, nonce);
 
-  const waitForAll =
-    isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(page, {
-      nonce,
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        applySecurityHeaders(responseHeaders, nonce);
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          })
-        );
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      page,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          applySecurityHeaders(responseHeaders, nonce);
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          resolve(failedPage(error, nonce));
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error("[console] render error", error);
+        },
       },
-      onShellError(error: unknown) {
-        // The page, and then its error page, failed to render: answer with a page that cannot fail.
-        console.error("[console] error page failed to render", error);
-        const headers = new Headers({
-          "Content-Type": "text/html; charset=utf-8",
-        });
-        applySecurityHeaders(headers, nonce);
-        resolve(
-          new Response(errorPageFailureHtml(error), { status: 500, headers })
-        );
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error("[console] render error", error);
-      },
-    });
+    );
     setTimeout(abort, ABORT_DELAY_MS + 1_000);
     void reject;
   });
@@ -84,28 +60,24 @@ export default function handleRequest(
  * rendered in one piece and sent as one string: streaming it through Node and web streams cost
  * more CPU than rendering it (bench/RESULTS.md, SSR section).
  */
-function renderWhole(
-  page: JSX.Element,
-  status: number,
-  headers: Headers,
-  nonce: string
-): Response {
+function renderWhole(page: JSX.Element, status: number, headers: Headers, nonce: string): Response {
   let html: string;
   try {
     html = `<!DOCTYPE html>${renderToString(page)}`;
   } catch (error) {
-    // The page, and then its error page, failed to render: answer with a page that cannot fail.
-    console.error("[console] error page failed to render", error);
-    const failed = new Headers({ "Content-Type": "text/html; charset=utf-8" });
-    applySecurityHeaders(failed, nonce);
-    return new Response(errorPageFailureHtml(error), {
-      status: 500,
-      headers: failed,
-    });
+    return failedPage(error, nonce);
   }
   headers.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(headers, nonce);
   return new Response(html, { headers, status });
+}
+
+/** The page, and then its error page, failed to render: answer with a page that cannot fail. */
+function failedPage(error: unknown, nonce: string): Response {
+  console.error("[console] error page failed to render", error);
+  const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
+  applySecurityHeaders(headers, nonce);
+  return new Response(errorPageFailureHtml(error), { status: 500, headers });
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
@@ -114,13 +86,7 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
 };
 
 /** Logs what went wrong on the server; the browser only ever sees the normalised message. */
-export function handleError(
-  error: unknown,
-  { request }: LoaderFunctionArgs | ActionFunctionArgs
-) {
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
-  console.error(
-    `[console] ${request.method} ${new URL(request.url).pathname}`,
-    error
-  );
+  console.error(`[console] ${request.method} ${new URL(request.url).pathname}`, error);
 }

@@ -136,26 +136,27 @@ export async function writeXlsx(
   const sheetRows = book.sheetRows ?? SHEET_ROWS;
   const zip = new ZipWriter(out);
   let sheets = 0;
-  let sheet: EntryWriter | undefined;
-  let inSheet = 0;
   const openSheet = async () => {
-    sheets += 1;
-    sheet = await zip.open(`xl/worksheets/sheet${sheets}.xml`);
-    await sheet.write(SHEET_HEAD + book.header);
-    inSheet = 0;
+    const entry = await zip.open(`xl/worksheets/sheet${++sheets}.xml`);
+    await entry.write(SHEET_HEAD + book.header);
+    return entry;
   };
-  await openSheet();
+  const closeSheet = async (entry: EntryWriter) => {
+    await entry.write(SHEET_TAIL);
+    await entry.close();
+  };
+  let sheet = await openSheet();
+  let inSheet = 0;
   for await (const chunk of book.rows) {
     if (inSheet + chunk.count > sheetRows) {
-      await sheet!.write(SHEET_TAIL);
-      await sheet!.close();
-      await openSheet();
+      await closeSheet(sheet);
+      sheet = await openSheet();
+      inSheet = 0;
     }
-    await sheet!.write(chunk.text);
+    await sheet.write(chunk.text);
     inSheet += chunk.count;
   }
-  await sheet!.write(SHEET_TAIL);
-  await sheet!.close();
+  await closeSheet(sheet);
 
   const numbers = Array.from({ length: sheets }, (_, i) => i + 1);
   const name = (n: number) => escapeAttribute(sheets === 1 ? book.sheetName : `${book.sheetName}${n}`);
