@@ -16,8 +16,8 @@ export async function deleteExpiredAccessTokens(db: Db, userId: number, now: Dat
   await db.deleteFrom("access_tokens").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
 }
 
-/** The user an unexpired token belongs to, with their tenant; undefined for anything else. */
-export async function findUserByAccessToken(db: Db, tokenHash: string, now: Date): Promise<AuthUser | undefined> {
+/** The user an unexpired token belongs to, with their tenant, and when the token expires; undefined for anything else. */
+export async function findUserByAccessToken(db: Db, tokenHash: string, now: Date): Promise<{ user: AuthUser; expiresAt: Date } | undefined> {
   const row = await db
     .selectFrom("access_tokens as t")
     .innerJoin("users as u", (join) => join.onRef("u.id", "=", "t.user_id").onRef("u.tenant_id", "=", "t.tenant_id"))
@@ -31,20 +31,24 @@ export async function findUserByAccessToken(db: Db, tokenHash: string, now: Date
       "tn.id as tenant_id",
       "tn.code as tenant_code",
       "tn.customer_id",
+      "t.expires_at",
     ])
     .where("t.token_hash", "=", tokenHash)
     .where("t.expires_at", ">", now)
     .executeTakeFirst();
   return (
     row && {
-      id: row.id,
-      userName: row.user_name,
-      realName: row.real_name,
-      role: row.role,
-      workType: row.work_type,
-      tenantId: row.tenant_id,
-      tenantCode: row.tenant_code,
-      customerId: row.customer_id,
+      expiresAt: row.expires_at,
+      user: {
+        id: row.id,
+        userName: row.user_name,
+        realName: row.real_name,
+        role: row.role,
+        workType: row.work_type,
+        tenantId: row.tenant_id,
+        tenantCode: row.tenant_code,
+        customerId: row.customer_id,
+      },
     }
   );
 }

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder }
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
 import type { Db } from "../db";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
-import { countCapped } from "./counting";
+import { countCapped, pageTotal } from "./counting";
 
 /**
  * Call records: the one writer (the dialer and the CTI write finished calls through
@@ -136,24 +136,25 @@ const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records
  */
 export async function listCallRecords(db: Db, tenantId: number, scope: CallScope, filter: CallFilter): Promise<CallRecordPage> {
   const base = scoped(db, tenantId, scope, filter);
-  const totalQuery = countCapped(db, base);
-  let rows: Row[];
-  if (filter.after) {
-    rows = await newestFirst(rowColumns(base.where(before(filter.after)))).limit(filter.pageSize).execute();
-  } else if (filter.before) {
-    const reversed = await rowColumns(base.where(after(filter.before)))
-      .orderBy("call_records.call_time", "asc")
-      .orderBy("call_records.id", "asc")
-      .limit(filter.pageSize)
-      .execute();
-    rows = reversed.reverse();
-  } else {
-    rows = await newestFirst(rowColumns(base))
-      .limit(filter.pageSize)
-      .offset((filter.pageNo - 1) * filter.pageSize)
-      .execute();
+  const keysetPage = filter.after
+    ? newestFirst(rowColumns(base.where(before(filter.after)))).limit(filter.pageSize).execute()
+    : filter.before
+      ? rowColumns(base.where(after(filter.before)))
+          .orderBy("call_records.call_time", "asc")
+          .orderBy("call_records.id", "asc")
+          .limit(filter.pageSize)
+          .execute()
+          .then((reversed) => reversed.reverse())
+      : undefined;
+  if (keysetPage) {
+    const [rows, total] = await Promise.all([keysetPage, countCapped(db, base)]);
+    return { list: rows.map(toRow), ...total };
   }
-  return { list: rows.map(toRow), ...(await totalQuery) };
+  const rows = await newestFirst(rowColumns(base))
+    .limit(filter.pageSize)
+    .offset((filter.pageNo - 1) * filter.pageSize)
+    .execute();
+  return { list: rows.map(toRow), ...(await pageTotal(rows.length, filter, () => countCapped(db, base))) };
 }
 
 export { EXACT_COUNT_LIMIT } from "./counting";

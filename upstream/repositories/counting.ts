@@ -22,3 +22,17 @@ export async function countCapped<DB, TB extends keyof DB>(db: Db, base: SelectQ
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
   return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
 }
+
+/**
+ * The total of an OFFSET-paged list: a page that comes back short is the last one, so its rows
+ * already say how many match (the common case of a day's or an agent's calls on one page);
+ * otherwise `count()`. Saves a query on every such page, which on PGlite is most of its cost.
+ */
+export async function pageTotal(
+  rowCount: number,
+  page: { pageNo: number; pageSize: number },
+  count: () => Promise<{ total: number; estimated?: true }>,
+): Promise<{ total: number; estimated?: true }> {
+  const before = (page.pageNo - 1) * page.pageSize;
+  return rowCount > 0 && rowCount < page.pageSize ? { total: before + rowCount } : count();
+}

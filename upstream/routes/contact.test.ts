@@ -103,6 +103,24 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(page.total).toBe(demoCallCount);
   });
 
+  it("gives the real total on a short last page and on a short first page", async () => {
+    const pageSize = 50;
+    const lastPageNo = Math.ceil(demoCallCount / pageSize);
+    const last = pageOf(await get(`/contact/business/callhistory?pageNo=${lastPageNo}&pageSize=${pageSize}`));
+    expect(last.list).toHaveLength(demoCallCount - (lastPageNo - 1) * pageSize);
+    expect(last.total).toBe(demoCallCount);
+    // The agent's five newest calls: one page of 20 that comes back short.
+    const agentCalls = () => platform.db.selectFrom("call_records").where("agent_user_id", "=", ids.agent);
+    const fifth = await agentCalls().select("call_time").orderBy("call_time", "desc").offset(4).limit(1).executeTakeFirstOrThrow();
+    const since = fifth.call_time.getTime();
+    const mine = pageOf(await get(`/contact/business/callhistory?startTime=${since}`, "agent"));
+    const counted = await agentCalls().select((eb) => eb.fn.countAll<number>().as("n")).where("call_time", ">=", new Date(since)).executeTakeFirstOrThrow();
+    expect(Number(counted.n)).toBeGreaterThanOrEqual(5);
+    expect(Number(counted.n)).toBeLessThan(20);
+    expect(mine.total).toBe(Number(counted.n));
+    expect(mine.list).toHaveLength(mine.total);
+  });
+
   it("refuses malformed filters with 400 and a Chinese message", async () => {
     for (const url of ["?pageSize=7", "?pageNo=0", "?pageNo=abc", "?isAnswer=5", "?phone=abc", "?after=1x", "?startTime=-3"]) {
       const response = await get(`/contact/business/callhistory${url}`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { FailureSchema } from "../../contracts/envelope";
 import { TokenErrorSchema, TokenResponseSchema, UserAuthResponseSchema, UserLoginResponseSchema } from "../../contracts/uaa";
 import { hashAccessToken } from "../domain/tokens";
@@ -151,6 +151,21 @@ describeDb(`uaa on ${TEST_DB}`, () => {
         expect(response.statusCode).toBe(401);
         expect(FailureSchema.parse(response.json())).toEqual({ code: 401, msg: "登录已失效，请重新登录" });
       }
+    }
+  });
+
+  it("stops accepting a token when it expires, even one it has just accepted", async () => {
+    const token = await loginAs(platform.app, "agent");
+    const expiresAt = new Date(Date.now() + 5_000);
+    await platform.db.updateTable("access_tokens").set({ expires_at: expiresAt }).where("token_hash", "=", hashAccessToken(token)).execute();
+    const userAuth = () => platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) });
+    expect((await userAuth()).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(expiresAt.getTime() + 1);
+      expect((await userAuth()).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
