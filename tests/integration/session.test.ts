@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeUserTokens } from "../../upstream/plugins/auth";
 import { consoleAgainstPlatform } from "./support";
 
 type Setup = Awaited<ReturnType<typeof consoleAgainstPlatform>>;
@@ -23,7 +24,7 @@ async function thrownBy(promise: Promise<unknown>): Promise<unknown> {
 describe("the session and upstream failures, against the real platform", () => {
   it("an upstream 401 ends the session and returns the user to sign-in, with a way back", async () => {
     // The platform revokes the account's tokens (e.g. an administrator signed it out).
-    await setup.platform.db.deleteFrom("access_tokens").where("user_id", "=", setup.users.agent.id).execute();
+    await revokeUserTokens(setup.platform.app, setup.users.agent.id);
     const request = new Request("http://console.test/callHistory?page=3", { headers: { Cookie: setup.cookies.agent } });
     const thrown = await thrownBy((await shellLoader())({ request, params: {}, context: {} }));
     expect(thrown).toBeInstanceOf(Response);

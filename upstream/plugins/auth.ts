@@ -2,13 +2,17 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { hashAccessToken } from "../domain/tokens";
 import { HttpError, failure } from "../http";
-import { findUserByAccessToken } from "../repositories/access-tokens";
+import { deleteUserAccessTokens, findUserByAccessToken } from "../repositories/access-tokens";
 import type { AuthUser } from "../repositories/users";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** Set for bearer-authenticated routes; read it with `requireUser`. */
     user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    /** Tokens recently seen; see TokenCache. */
+    accessTokens: TokenCache;
   }
 }
 
@@ -37,7 +41,7 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
   const expectedClient = digest(`${options.clientId}:${options.clientSecret}`);
 
   app.decorateRequest("user", null);
-  const tokens = new TokenCache();
+  app.decorate("accessTokens", new TokenCache());
 
   app.addHook("onRequest", async (request, reply) => {
     // The matched route's declared path, not the raw URL: encoding tricks cannot change the rule.
@@ -49,7 +53,7 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
       return reply.code(401).send(INVALID_CLIENT);
     }
     if (kind === "bearer") {
-      request.user = await bearerUser(app, tokens, request);
+      request.user = await bearerUser(app, request);
       if (!request.user) return reply.code(401).send(failure(401));
     }
   });
@@ -71,25 +75,31 @@ function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
   return timingSafeEqual(digest(presented), expected);
 }
 
-async function bearerUser(app: FastifyInstance, tokens: TokenCache, request: FastifyRequest): Promise<AuthUser | null> {
+/** Ends every session of a user at once (e.g. an administrator signs the account out). */
+export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
+  await deleteUserAccessTokens(app.db, userId);
+  app.accessTokens.forgetUser(userId);
+}
+
+async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {
   const token = bearerToken(request);
   if (!token) return null;
   const hash = hashAccessToken(token);
   const now = new Date();
-  const cached = tokens.get(hash, now);
+  const cached = app.accessTokens.get(hash, now);
   if (cached) return cached;
   const found = await findUserByAccessToken(app.db, hash, now);
   if (!found) return null;
-  tokens.set(hash, found.user, found.expiresAt, now);
+  app.accessTokens.set(hash, found.user, found.expiresAt, now);
   return found.user;
 }
 
 /**
  * Recently seen tokens and their users, so the console's several calls per page do not each pay
  * for the token lookup (a three-table join: on PGlite about a third of a list call's cost). An entry
- * lives at most TOKEN_CACHE_MS and never past its token's expiry. Nothing in the platform revokes a
- * token or changes who it belongs to before it expires; whatever comes to do so must clear this cache.
- * Unknown tokens are never cached, and the oldest entry leaves when the cache is full.
+ * lives at most TOKEN_CACHE_MS and never past its token's expiry; revoking goes through
+ * `revokeUserTokens`, which forgets the user's entries. Nothing in the platform changes who a token
+ * belongs to. Unknown tokens are never cached, and the oldest entry leaves when the cache is full.
  */
 class TokenCache {
   static readonly TOKEN_CACHE_MS = 30_000;
@@ -102,6 +112,10 @@ class TokenCache {
     if (entry.until > now.getTime()) return entry.user;
     this.#entries.delete(hash);
     return undefined;
+  }
+
+  forgetUser(userId: number): void {
+    for (const [hash, entry] of this.#entries) if (entry.user.id === userId) this.#entries.delete(hash);
   }
 
   set(hash: string, user: AuthUser, expiresAt: Date, now: Date): void {

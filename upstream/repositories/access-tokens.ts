@@ -16,6 +16,11 @@ export async function deleteExpiredAccessTokens(db: Db, userId: number, now: Dat
   await db.deleteFrom("access_tokens").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
 }
 
+/** Deletes every token of a user (use revokeUserTokens, which also forgets them). */
+export async function deleteUserAccessTokens(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom("access_tokens").where("user_id", "=", userId).execute();
+}
+
 /** The user an unexpired token belongs to, with their tenant, and when the token expires; undefined for anything else. */
 export async function findUserByAccessToken(db: Db, tokenHash: string, now: Date): Promise<{ user: AuthUser; expiresAt: Date } | undefined> {
   const row = await db
