@@ -24,7 +24,11 @@ export default function handleRequest(
     </NonceContext.Provider>
   );
   const matches = remixContext.staticHandlerContext.matches.map((match) => ({ handle: remixContext.routeModules[match.route.id]?.handle }));
-  if (!wantsHydration(matches)) return renderWhole(page, responseStatusCode, responseHeaders, nonce);
+  if (!wantsHydration(matches)) {
+    // No scripts read the loader data hand-off, so it is neither rendered nor (patches/README.md) encoded.
+    Object.defineProperty(remixContext, "serverHandoffStream", { value: undefined });
+    return renderWhole(page, responseStatusCode, responseHeaders, nonce);
+  }
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
