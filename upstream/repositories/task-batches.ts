@@ -194,20 +194,21 @@ async function callPage(db: Db, tenantId: number, filter: CallFilter): Promise<T
 
 /**
  * A batch with one page of its calls (GET /outbound/task/get), or undefined when the tenant has
- * no such batch. Unless the calls are one agent's, their total comes with the batch's row from
- * the counts kept per status (migration 064) instead of counting the calls.
+ * no such batch. Unless the calls are one agent's, their total comes with the batch's row, from
+ * the counts of its calls per status that the database keeps (migration 064), not by counting.
  */
 export async function batchWithCalls(db: Db, tenantId: number, batchId: number, filter: Omit<CallFilter, "batchId" | "campaignId">) {
   const calls = { ...filter, batchId };
-  const counted = filter.agentUserId === undefined ? countedStatuses(filter) : undefined;
   const [row, list] = await Promise.all([
     batchesQuery(db, tenantId)
       .where("b.id", "=", batchId)
-      .$if(counted !== undefined, (query) =>
+      .$if(filter.agentUserId === undefined, (query) =>
         query.select((eb) => {
-          const counts = eb.selectFrom("task_batch_call_counts as k").select(sql<number>`coalesce(sum(k.calls), 0)::int`.as("n")).whereRef("k.batch_id", "=", "b.id");
-          if (counted === "all") return counts.as("matching_calls");
-          return (counted?.length ? counts.where("k.status", "in", counted) : counts.where(sql<boolean>`false`)).as("matching_calls");
+          // The same status filters as filteredCalls, on the kept counts.
+          let kept = eb.selectFrom("task_batch_call_counts as k").select(sql<number>`coalesce(sum(k.calls), 0)::int`.as("n")).whereRef("k.batch_id", "=", "b.id");
+          if (filter.status !== undefined) kept = kept.where("k.status", "=", filter.status);
+          if (filter.statuses) kept = kept.where("k.status", "in", filter.statuses);
+          return kept.as("matching_calls");
         }),
       )
       .executeTakeFirst(),
@@ -216,12 +217,6 @@ export async function batchWithCalls(db: Db, tenantId: number, batchId: number, 
   if (!row) return undefined;
   const total = row.matching_calls === undefined ? await countCapped(db, filteredCalls(db, tenantId, calls)) : { total: row.matching_calls ?? 0 };
   return { batch: toBatch(row), calls: { list, ...total } };
-}
-
-/** The statuses whose counts add up to a filter's total: "all", or a list (maybe empty: then nothing matches). */
-function countedStatuses(filter: Pick<CallFilter, "status" | "statuses">): number[] | "all" {
-  if (filter.status === undefined) return filter.statuses ?? "all";
-  return filter.statuses && !filter.statuses.includes(filter.status) ? [] : [filter.status];
 }
 
 /** Every call of a filter, in id order, a chunk at a time (exports stream with flat memory). */
