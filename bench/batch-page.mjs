@@ -4,7 +4,7 @@
 // lists the platform calls one view of the page makes, then loads page 1 and a deep page by
 // keyset cursor with autocannon and prints req/s, p99 and CPU ms per request of each process.
 //
-//   node bench/batch-page.mjs [--contacts=100000] [--data=<dir>] [--seconds=10] [--ports=3302]
+//   node bench/batch-page.mjs [--contacts=100000] [--data=<dir>] [--seconds=10] [--ports=3177]
 //                             [--prof=<dir>]   (both servers run with --cpu-prof into <dir>/<name>)
 //                             [--no-compare]   (without the /callHistory run that is measured for comparison)
 import { randomBytes } from "node:crypto";
@@ -24,7 +24,8 @@ const { importContacts } = await import("./outbound-import.ts");
 const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const contacts = Number(option("contacts", OUTBOUND.contacts));
 const seconds = Number(option("seconds", 10));
-const firstPort = Number(option("ports", 3302));
+// The console on --ports, the platform on the next port and its control listener on the one after (3177–3179: the top of the bench range).
+const firstPort = Number(option("ports", 3177));
 const prof = option("prof");
 const dataDir = option("data", join(mkdtempSync(join(tmpdir(), "switchboard-batch-page-")), "data"));
 const PAGE_SIZE = 20;
