@@ -27,7 +27,7 @@ const seconds = Number(option("seconds", 10));
 // The console on --ports, the platform on the next port and its control listener on the one after (3177–3179: the top of the bench range).
 const firstPort = Number(option("ports", 3177));
 const prof = option("prof");
-const dataDir = option("data", join(mkdtempSync(join(tmpdir(), "switchboard-batch-page-")), "data"));
+const dataDir = option("data") ?? join(mkdtempSync(join(tmpdir(), "switchboard-batch-page-")), "data");
 const PAGE_SIZE = 20;
 
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), "--if-needed"], { cwd: ROOT, stdio: "inherit" });
