@@ -165,10 +165,6 @@ const idCursor = z.string().regex(/^\d{1,15}$/).optional();
 export const CallCursorSchema = z.object({ after: idCursor, before: idCursor });
 export const TaskCallsQuerySchema = PaginationSchema.merge(CallCursorSchema);
 
-/** GET /outbound/task/get/{id}/{isCalling}/{callType}: isCalling 1 = only open calls; callType a call status or -1 for all. */
-export const TaskDetailSchema = z.object({ batch: BatchSchema, calls: TaskCallPageSchema });
-export const TaskDetailResponseSchema = envelope(TaskDetailSchema);
-
 export const TransitionSchema = z.object({
   id: z.number().int(),
   taskCallId: z.number().int().nullable(),
@@ -180,6 +176,15 @@ export const TransitionSchema = z.object({
 });
 export type Transition = z.infer<typeof TransitionSchema>;
 export const TraceResponseSchema = envelope(z.object({ batch: BatchSchema, transitions: z.array(TransitionSchema) }));
+
+/**
+ * GET /outbound/task/get/{id}/{isCalling}/{callType}: isCalling 1 = only open calls; callType a
+ * call status or -1 for all. With `history=1` the answer also carries the batch's history as
+ * /outbound/task/trace gives it, so that the batch page reads its batch once, in one call.
+ */
+export const TaskGetQuerySchema = TaskCallsQuerySchema.extend({ history: z.enum(["0", "1"]).optional() });
+export const TaskDetailSchema = z.object({ batch: BatchSchema, calls: TaskCallPageSchema, transitions: z.array(TransitionSchema).optional() });
+export const TaskDetailResponseSchema = envelope(TaskDetailSchema);
 
 export const DataListQuerySchema = TaskCallsQuerySchema.extend({
   campaignId: id.optional(),

@@ -17,7 +17,6 @@ import {
   SchedulerCheckResponseSchema,
   TaskCallPageResponseSchema,
   TaskDetailResponseSchema,
-  TraceResponseSchema,
   TransTemplateResponseSchema,
   TransTemplatesResponseSchema,
   UnassignedCountResponseSchema,
@@ -106,16 +105,13 @@ export async function listMyTasks(caller: Caller, query: Page) {
   return requireData(await call({ method: "POST", path: "/outbound/task/list/agent", json: query, schema: BatchPageResponseSchema, what: "获取我的任务", caller }), "获取我的任务");
 }
 
-export async function getTask(caller: Caller, id: number, query: CallPage & { isCalling: 0 | 1; callType: number }) {
-  const { isCalling, callType, ...page } = query;
+/** One batch (or an agent's task) with a page of its calls; `history: true` also brings the batch's history. */
+export async function getTask(caller: Caller, id: number, query: CallPage & { isCalling: 0 | 1; callType: number; history?: true }) {
+  const { isCalling, callType, history, ...page } = query;
   return requireData(
-    await call({ path: `/outbound/task/get/${id}/${isCalling}/${callType}`, query: page, schema: TaskDetailResponseSchema, what: "获取任务", caller }),
+    await call({ path: `/outbound/task/get/${id}/${isCalling}/${callType}`, query: { ...page, history: history && "1" }, schema: TaskDetailResponseSchema, what: "获取任务", caller }),
     "获取任务",
   );
-}
-
-export async function traceTask(caller: Caller, id: number) {
-  return requireData(await call({ path: `/outbound/task/trace/${id}`, schema: TraceResponseSchema, what: "获取批次轨迹", caller }), "获取批次轨迹");
 }
 
 export async function recoverTask(caller: Caller, id: number) {

@@ -11,6 +11,7 @@ import * as m060 from "./migrations/060-outbound-keyset";
 import * as m061 from "./migrations/061-campaign-choices";
 import * as m062 from "./migrations/062-batch-history";
 import * as m063 from "./migrations/063-batch-open-calls";
+import * as m064 from "./migrations/064-batch-call-counts";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "061-campaign-choices": m061,
   "062-batch-history": m062,
   "063-batch-open-calls": m063,
+  "064-batch-call-counts": m064,
 };
 
 function migrator(db: Db): Migrator {

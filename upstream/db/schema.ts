@@ -97,6 +97,13 @@ export interface TaskBatchesTable {
   updated_at: Timestamp;
 }
 
+/** How many of a batch's calls are in each status, kept by triggers on task_calls (migration 064). */
+export interface TaskBatchCallCountsTable {
+  batch_id: number;
+  status: number;
+  calls: number;
+}
+
 export interface TaskCallsTable {
   id: BigId;
   tenant_id: number;
@@ -292,6 +299,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   campaigns: CampaignsTable;
   task_batches: TaskBatchesTable;
+  task_batch_call_counts: TaskBatchCallCountsTable;
   task_calls: TaskCallsTable;
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;

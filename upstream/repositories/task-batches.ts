@@ -109,23 +109,20 @@ export async function recoverBatch(db: Db, tenantId: number, id: number, at: Dat
 
 /**
  * A batch's history, newest first: every change of the batch's own status, and the latest
- * `callMoves` changes of its calls. Read apart, so that the thousands of call changes of a big
- * batch can never push its own history out, nor have to be read to show it.
+ * `callMoves` changes of its calls. Read apart (in one statement), so that the thousands of call
+ * changes of a big batch can never push its own history out, nor have to be read to show it.
  */
 export async function batchTransitions(db: Db, tenantId: number, batchId: number, callMoves = 50): Promise<Transition[]> {
-  const history = () =>
-    db
-      .selectFrom("task_transitions as h")
-      .leftJoin("task_calls as t", "t.id", "h.task_call_id")
-      .select(["h.id", "h.task_call_id", "t.phone", "h.from_status", "h.to_status", "h.reason", "h.at"])
-      .where("h.tenant_id", "=", tenantId)
-      .where("h.batch_id", "=", batchId)
-      .orderBy("h.id", "desc");
-  const [own, calls] = await Promise.all([
-    history().where("h.task_call_id", "is", null).execute(),
-    history().where("h.task_call_id", "is not", null).limit(callMoves).execute(),
-  ]);
-  return [...own, ...calls].sort((a, b) => b.id - a.id).map(toTransition);
+  const history = db.selectFrom("task_transitions as h").where("h.tenant_id", "=", tenantId).where("h.batch_id", "=", batchId);
+  const own = history.where("h.task_call_id", "is", null).select(["h.id", "h.task_call_id", sql<string | null>`null::text`.as("phone"), "h.from_status", "h.to_status", "h.reason", "h.at"]);
+  const recentCalls = history
+    .where("h.task_call_id", "is not", null)
+    .leftJoin("task_calls as t", "t.id", "h.task_call_id")
+    .select(["h.id", "h.task_call_id", "t.phone", "h.from_status", "h.to_status", "h.reason", "h.at"])
+    .orderBy("h.id", "desc")
+    .limit(callMoves);
+  const rows = await own.unionAll(db.selectFrom(recentCalls.as("recent")).selectAll()).execute();
+  return rows.sort((a, b) => b.id - a.id).map(toTransition);
 }
 
 function toTransition(row: { id: number; task_call_id: number | null; phone: string | null; from_status: number | null; to_status: number; reason: string; at: Date }): Transition {
@@ -178,8 +175,12 @@ type CallRow = Awaited<ReturnType<ReturnType<typeof withColumns>["executeTakeFir
  * a bare page number (numbered links, the jumper) falls back to an offset.
  */
 export async function listCalls(db: Db, tenantId: number, filter: CallFilter) {
+  const [list, total] = await Promise.all([callPage(db, tenantId, filter), countCapped(db, filteredCalls(db, tenantId, filter))]);
+  return { list, ...total };
+}
+
+async function callPage(db: Db, tenantId: number, filter: CallFilter): Promise<TaskCall[]> {
   const base = filteredCalls(db, tenantId, filter);
-  const total = countCapped(db, base);
   let rows: CallRow[];
   if (filter.after) {
     rows = await withColumns(base.where("t.id", ">", Number(filter.after))).orderBy("t.id").limit(filter.pageSize).execute();
@@ -188,7 +189,34 @@ export async function listCalls(db: Db, tenantId: number, filter: CallFilter) {
   } else {
     rows = await withColumns(base).orderBy("t.id").limit(filter.pageSize).offset(offset(filter)).execute();
   }
-  return { list: rows.map(toCall), ...(await total) };
+  return rows.map(toCall);
+}
+
+/**
+ * A batch with one page of its calls (GET /outbound/task/get), or undefined when the tenant has
+ * no such batch. Unless the calls are one agent's, their total comes with the batch's row, from
+ * the counts of its calls per status that the database keeps (migration 064), not by counting.
+ */
+export async function batchWithCalls(db: Db, tenantId: number, batchId: number, filter: Omit<CallFilter, "batchId" | "campaignId">) {
+  const calls = { ...filter, batchId };
+  const [row, list] = await Promise.all([
+    batchesQuery(db, tenantId)
+      .where("b.id", "=", batchId)
+      .$if(filter.agentUserId === undefined, (query) =>
+        query.select((eb) => {
+          // The same status filters as filteredCalls, on the kept counts.
+          let kept = eb.selectFrom("task_batch_call_counts as k").select(sql<number>`coalesce(sum(k.calls), 0)::int`.as("n")).whereRef("k.batch_id", "=", "b.id");
+          if (filter.status !== undefined) kept = kept.where("k.status", "=", filter.status);
+          if (filter.statuses) kept = kept.where("k.status", "in", filter.statuses);
+          return kept.as("matching_calls");
+        }),
+      )
+      .executeTakeFirst(),
+    callPage(db, tenantId, calls),
+  ]);
+  if (!row) return undefined;
+  const total = row.matching_calls === undefined ? await countCapped(db, filteredCalls(db, tenantId, calls)) : { total: row.matching_calls ?? 0 };
+  return { batch: toBatch(row), calls: { list, ...total } };
 }
 
 /** Every call of a filter, in id order, a chunk at a time (exports stream with flat memory). */

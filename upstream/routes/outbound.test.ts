@@ -379,6 +379,25 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       .execute();
     expect(batches.some((b) => b.open_calls > 0)).toBe(true);
     for (const b of batches) expect(b.open_calls, `batch ${b.id}`).toBe(Number(b.counted));
+    // So is its kept count of calls per status (what a batch page's total comes from), also once
+    // calls, or a batch with its calls, are deleted.
+    const expectCountsKept = async () => {
+      const kept = await platform.db.selectFrom("task_batch_call_counts").select(["batch_id", "status", "calls"]).where("calls", "<>", 0).orderBy("batch_id").orderBy("status").execute();
+      const counted = await platform.db
+        .selectFrom("task_calls")
+        .select(["batch_id", "status", sql<number>`count(*)::int`.as("calls")])
+        .groupBy(["batch_id", "status"])
+        .orderBy("batch_id")
+        .orderBy("status")
+        .execute();
+      expect(kept.length).toBeGreaterThan(20);
+      expect(kept).toEqual(counted);
+    };
+    await expectCountsKept();
+    const random = await platform.db.selectFrom("task_batches as b").innerJoin("campaigns as c", "c.id", "b.campaign_id").select("b.id").where("c.name", "like", "随机%").orderBy("b.id").execute();
+    await platform.db.deleteFrom("task_calls").where("batch_id", "=", random[0].id).where(sql<boolean>`id % 2 = 0`).execute();
+    await platform.db.deleteFrom("task_batches").where("id", "=", random[1].id).execute();
+    await expectCountsKept();
   });
 
   it("hands interested customers of collaborative campaigns to agents through the listener seam", async () => {
@@ -465,6 +484,40 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target).toBe("demo-voice");
     failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
     failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
+  });
+
+  it("answers a batch page in one call: the batch, its calls with their total per filter, and with history=1 its history", async () => {
+    const calls = await platform.db.selectFrom("task_calls").select(["batch_id", "status", "agent_user_id"]).execute();
+    const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
+    // A batch with calls in several statuses, some of them the agent's.
+    const batchId = [...new Set(calls.map((c) => c.batch_id))].find(
+      (id) => new Set(calls.filter((c) => c.batch_id === id).map((c) => c.status)).size >= 3 && calls.some((c) => c.batch_id === id && c.agent_user_id === agentId),
+    )!;
+    expect(batchId).toBeDefined();
+    const mine = calls.filter((c) => c.batch_id === batchId);
+    const task = async (user: string, isCalling: 0 | 1, callType: number, query = "") =>
+      json(TaskDetailResponseSchema, await inject(user, "GET", `/outbound/task/get/${batchId}/${isCalling}/${callType}?pageSize=10${query}`)).data!;
+    for (const isCalling of [0, 1] as const) {
+      for (const callType of [-1, ...codesOf(CALL_STATUSES)]) {
+        const matching = mine.filter((c) => (callType < 0 || c.status === callType) && (isCalling === 0 || c.status <= 1));
+        const { calls: page } = await task("admin", isCalling, callType);
+        expect(page.total, `isCalling ${isCalling}, callType ${callType}`).toBe(matching.length);
+        expect(page.list.length).toBe(Math.min(10, matching.length));
+        // An agent's total counts only their own calls.
+        const own = (await task("agent", isCalling, callType)).calls;
+        expect(own.total, `agent: isCalling ${isCalling}, callType ${callType}`).toBe(matching.filter((c) => c.agent_user_id === agentId).length);
+        expect(own.list.every((c) => c.agentUserId === agentId)).toBe(true);
+      }
+    }
+    // history=1 brings the batch's history as /outbound/task/trace gives it; without it there is none.
+    const withHistory = await task("admin", 0, -1, "&history=1");
+    const trace = json(TraceResponseSchema, await inject("admin", "GET", `/outbound/task/trace/${batchId}`)).data!;
+    expect(withHistory.transitions).toEqual(trace.transitions);
+    expect(withHistory.transitions!.length).toBeGreaterThan(0);
+    expect(withHistory.batch).toEqual(trace.batch);
+    expect((await task("admin", 0, -1)).transitions).toBeUndefined();
+    expect(failure(await inject("other-admin", "GET", `/outbound/task/get/${batchId}/0/-1?history=1`), 404)).toBe("批次不存在");
+    failure(await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?history=yes`), 400);
   });
 
   it("pages a batch's calls and a campaign's data by keyset, the same rows as by offset", async () => {

@@ -18,7 +18,7 @@ import {
   RatioSchema,
   SchedulerCheckQuerySchema,
   SimulatorTickSchema,
-  TaskCallsQuerySchema,
+  TaskGetQuerySchema,
   TaskListQuerySchema,
   TaskRecoverSchema,
   TaskSaveSchema,
@@ -45,6 +45,7 @@ import {
   AGENT_DIALLED_TYPES,
   allCalls,
   batchTransitions,
+  batchWithCalls,
   callRecordsOf,
   dialPreview,
   distributeContacts,
@@ -302,18 +303,16 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.get("/outbound/task/get/:id/:isCalling/:callType", async (request) => {
     const user = requireUser(request);
     const { id, isCalling, callType } = TaskGetParams.parse(request.params);
-    const pagination = TaskCallsQuerySchema.parse(request.query);
-    const batch = await findBatch(app.db, user.tenantId, id);
-    if (!batch) throw new HttpError(404, "批次不存在");
-    const calls = await listCalls(app.db, user.tenantId, {
+    const { history, ...pagination } = TaskGetQuerySchema.parse(request.query);
+    const task = await batchWithCalls(app.db, user.tenantId, id, {
       ...pagination,
-      batchId: id,
       statuses: isCalling === 1 ? [0, 1] : undefined,
       status: callType >= 0 ? callType : undefined,
       // Agents see their own calls of a task; administrators and supervisors all of them.
       agentUserId: user.role === "agent" ? user.id : undefined,
     });
-    return ok({ batch, calls });
+    if (!task) throw new HttpError(404, "批次不存在");
+    return ok(history === "1" ? { ...task, transitions: await batchTransitions(app.db, user.tenantId, id) } : task);
   });
 
   app.get("/outbound/agentend/beforecall/:batchId/:taskId", async (request) => {

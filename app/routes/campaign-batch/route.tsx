@@ -13,7 +13,7 @@ import { Screen } from "../../components/screen";
 import type { RouteHandle } from "../../lib/handle";
 import { KeysetPageSchema, idParam, pagination, parseListQuery } from "../../lib/page-query";
 import { CAMPAIGN_TITLES } from "../../lib/screens";
-import { getTask, recoverTask, traceTask } from "../../services/outbound.server";
+import { getTask, recoverTask } from "../../services/outbound.server";
 import { isUpstreamError } from "../../services/upstream.server";
 import { TransitionList } from "./transitions";
 
@@ -26,13 +26,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const campaignId = idParam(params.id);
   const batchId = idParam(params.batchId);
   const query = parseListQuery(request, QuerySchema);
-  const [task, trace] = await Promise.all([
-    getTask(access.caller, batchId, { ...pagination(query), after: query.after, before: query.before, isCalling: 0, callType: query.status ?? -1 }),
-    traceTask(access.caller, batchId),
-  ]);
+  // One call brings the batch, its page of calls and its history.
+  const { transitions = [], ...task } = await getTask(access.caller, batchId, {
+    ...pagination(query),
+    after: query.after,
+    before: query.before,
+    isCalling: 0,
+    callType: query.status ?? -1,
+    history: true,
+  });
   // A batch reached through another campaign's URL is not found there.
   if (task.batch.campaignId !== campaignId) throw data({ message: "批次不存在", status: 404, what: "获取批次" }, { status: 404 });
-  return { task, transitions: trace.transitions.filter((t) => t.taskCallId === null), callMoves: trace.transitions.filter((t) => t.taskCallId !== null).slice(0, 50), query };
+  return { task, transitions: transitions.filter((t) => t.taskCallId === null), callMoves: transitions.filter((t) => t.taskCallId !== null).slice(0, 50), query };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
