@@ -1,12 +1,11 @@
 import { PassThrough } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import type { RawBuilder } from "kysely";
 import { z } from "zod";
 import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "../../contracts/contact";
-import { EXPORT_CHUNK_ROWS, csvLine, exportFileName, writeCallXlsx, writeCsv, xlsxRow } from "../domain/call-export";
+import { CSV_CELLS, CSV_LINES, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv } from "../domain/call-export";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
-import { exportCallRecordChunks, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
+import { copyCallRecords, exportCallRecordChunks, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
 import type { AuthUser } from "../repositories/users";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -52,10 +51,18 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
   app.post("/contact/campaign/record/export", async (request, reply) => {
     const user = requireUser(request);
     const { format, ...filter } = parse(CallExportSchema, request.body);
-    const chunks = (line: RawBuilder<string>) => exportCallRecordChunks(app.db, user.tenantId, { direction: "outbound" }, filter, line, EXPORT_CHUNK_ROWS);
+    const scope: CallScope = { direction: "outbound" };
+    // PostgreSQL streams the records with COPY (its own CSV); PGlite, which cannot, in keyset chunks.
+    const records = format === "xlsx"
+      ? (copyCallRecords(app.db, user.tenantId, scope, filter, XLSX_ROWS, { format: "text", batchRows: EXPORT_CHUNK_ROWS }) ??
+        exportCallRecordChunks(app.db, user.tenantId, scope, filter, XLSX_ROWS, EXPORT_CHUNK_ROWS))
+      : (copyCallRecords(app.db, user.tenantId, scope, filter, CSV_CELLS, { format: "csv", batchRows: EXPORT_CHUNK_ROWS }) ??
+        exportCallRecordChunks(app.db, user.tenantId, scope, filter, CSV_LINES, EXPORT_CHUNK_ROWS));
     const body = new PassThrough();
-    const writing = format === "xlsx" ? writeCallXlsx(chunks(xlsxRow()), body) : writeCsv(chunks(csvLine()), body);
+    const writing = format === "xlsx" ? writeCallXlsx(records, body) : writeCsv(records, body);
     writing.catch((error: unknown) => {
+      // A client that went away closed the body already: nothing failed on our side.
+      if (body.destroyed) return;
       request.log.error({ err: error }, "export failed");
       body.destroy(error instanceof Error ? error : new Error(String(error)));
     });
