@@ -67,10 +67,11 @@ function byCode({ column, table, none }: CodeColumn, to: (label: string) => stri
 
 /**
  * How an export writes its records, as SQL: `cells`, the values of a record's output columns
- * over the record `r` (see exportQuery in repositories/call-records.ts), and `name`, how the names
- * people type are written, once per campaign and agent rather than once per record.
+ * over the record `r` (see exportQuery in repositories/call-records.ts); `name`, how the names
+ * people type are written, once per campaign and agent rather than once per record; `position`,
+ * how a record's 0-based place in the export is written (`r.position`), once per record.
  */
-export type RecordFormat = { cells: RawBuilder<unknown>[]; name: (value: Sql) => Sql };
+export type RecordFormat = { cells: RawBuilder<unknown>[]; name: (value: Sql) => Sql; position?: (zeroBased: RawBuilder<number>) => RawBuilder<unknown> };
 
 // Escaping is paid only by the values that need it: a cheap test guards each rewrite.
 function csvCell(value: string): string {
@@ -89,10 +90,16 @@ export const CSV_CELLS: RecordFormat = {
   name: (value) => value,
 };
 
+/**
+ * Text pieces joined with `||`, not concat(): concat looks up each argument's output function on
+ * every call, which made it most of the cost of a formatted row. Every piece must be non-null text.
+ */
+const joined = (pieces: Array<RawBuilder<unknown>>) => sql<string>`(${sql.join(pieces, sql` || `)})`;
+
 /** One CSV line per record (CRLF-terminated) made by SQL, for PGlite, which streams no COPY. */
 function csvLine(): Sql {
-  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? v.name : "number" in v ? v.number : v.time));
-  return sql<string>`concat(${sql.join(cells, sql`, ',', `)}, E'\r\n')`; // concat writes null as nothing
+  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? sql`coalesce(${v.name}, '')` : "number" in v ? v.number : v.time));
+  return joined([...cells.flatMap((cell, i) => (i === 0 ? [cell] : [sql`','`, cell])), sql`E'\r\n'`]);
 }
 export const CSV_LINES: RecordFormat = { cells: [csvLine()], name: csvText };
 
@@ -116,18 +123,23 @@ const SHARED_LABELS = [...new Set(COLUMNS.flatMap(({ value: v }) => ("code" in v
  * Rows and cells carry their place (readers require it): the header is row 1 of a sheet.
  */
 function xlsxRow(): Sql {
-  const row = sql`(r.position % ${sql.lit(SHEET_ROWS)} + 2)`;
+  const row = ref("position"); // the row's number in its sheet, see XLSX_ROWS
   const cells = COLUMNS.map(({ value: v }, i) => {
-    const at = sql`'<c r="${sql.raw(columnLetter(i))}', ${row}`;
-    if ("code" in v) return sql`${at}, '" t="s"><v>', ${byCode(v.code, (label) => SHARED_LABELS.indexOf(label))}, '</v></c>'`;
-    if ("number" in v) return sql`${at}, '"><v>', ${v.number}, '</v></c>'`;
+    const at = sql`'<c r="${sql.raw(columnLetter(i))}' || ${row}`;
+    if ("code" in v) return joined([at, sql`'" t="s"><v>'`, byCode(v.code, (label) => String(SHARED_LABELS.indexOf(label))), sql`'</v></c>'`]);
+    if ("number" in v) return joined([at, sql`'"><v>'`, v.number, sql`'</v></c>'`]);
     // Ids, phone numbers and result names are the platform's own or validated: no control characters.
-    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : v.name;
-    return sql`${at}, '" t="inlineStr"><is><t>', ${text}, '</t></is></c>'`;
+    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : sql`coalesce(${v.name}, '')`;
+    return joined([at, sql`'" t="inlineStr"><is><t>'`, text, sql`'</t></is></c>'`]);
   });
-  return sql<string>`concat('<row r="', ${row}, '">', ${sql.join(cells, sql`, `)}, '</row>')`;
+  return joined([sql`'<row r="'`, row, sql`'">'`, ...cells, sql`'</row>'`]);
 }
-export const XLSX_ROWS: RecordFormat = { cells: [xlsxRow()], name: (value) => xmlEscape(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`) };
+export const XLSX_ROWS: RecordFormat = {
+  cells: [xlsxRow()],
+  name: (value) => xmlEscape(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`),
+  // Below the header, on the sheet it falls in.
+  position: (zeroBased) => sql`(${zeroBased} % ${sql.lit(SHEET_ROWS)} + 2)::text`,
+};
 
 /** A, B, … Z: the export has fewer than 27 columns. */
 function columnLetter(index: number): string {

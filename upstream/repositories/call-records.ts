@@ -163,7 +163,8 @@ export { EXACT_COUNT_LIMIT } from "./counting";
 /**
  * The records of an export, newest first, each as the cells `format` makes of it over the alias
  * `r`: the record's columns, `campaign_name` and `agent_name` (written by `format.name`) and its
- * 0-based `position` in the export; from after the keyset `cursor` (`done` records before it).
+ * place in the export, `position` (written by `format.position`); from after the keyset `cursor`
+ * (`done` records before it).
  */
 function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, from?: { cursor: { time: string; id: number }; done: number }) {
   const base = scoped(db, tenantId, scope, filter);
@@ -196,7 +197,7 @@ function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters
     .select([
       "c.name as campaign_name",
       "u.name as agent_name",
-      sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(from?.done ?? 0)}`.as("position"),
+      (format.position ?? ((p) => p))(sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(from?.done ?? 0)}`).as("position"),
     ])
     .orderBy("call_records.call_time", "desc")
     .orderBy("call_records.id", "desc");
