@@ -13,12 +13,13 @@ import {
 import { SHEET_ROWS, writeTo, writeXlsx } from "./xlsx";
 
 /**
- * The call-record export (CSV and XLSX). Each line is formatted by the database, a chunk of rows
- * per query (repositories/call-records.ts `exportCallRecordChunks`): a million rows never become a
+ * The call-record export (CSV and XLSX). Each record is formatted by the database — on PostgreSQL
+ * streamed by COPY (`copyCallRecords`), on PGlite a chunk of rows per query
+ * (`exportCallRecordChunks`, both in repositories/call-records.ts): a million rows never become a
  * million JavaScript objects, which is what kept exports at a tenth of their target speed.
  */
 
-/** Records per export query: big enough that queries are few, a divisor of a sheet's rows. */
+/** Records per export query or COPY batch: big enough that writes are few, a divisor of a sheet's rows. */
 export const EXPORT_CHUNK_ROWS = 5_000;
 if (SHEET_ROWS % EXPORT_CHUNK_ROWS !== 0) throw new Error("EXPORT_CHUNK_ROWS must divide SHEET_ROWS");
 
@@ -90,16 +91,10 @@ export const CSV_CELLS: RecordFormat = {
   name: (value) => value,
 };
 
-/**
- * Text pieces joined with `||`, not concat(): concat looks up each argument's output function on
- * every call, which made it most of the cost of a formatted row. Every piece must be non-null text.
- */
-const joined = (pieces: Array<RawBuilder<unknown>>) => sql<string>`(${sql.join(pieces, sql` || `)})`;
-
 /** One CSV line per record (CRLF-terminated) made by SQL, for PGlite, which streams no COPY. */
 function csvLine(): Sql {
-  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? sql`coalesce(${v.name}, '')` : "number" in v ? v.number : v.time));
-  return joined([...cells.flatMap((cell, i) => (i === 0 ? [cell] : [sql`','`, cell])), sql`E'\r\n'`]);
+  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? v.name : "number" in v ? v.number : v.time));
+  return sql<string>`concat(${sql.join(cells, sql`, ',', `)}, E'\r\n')`; // concat writes null as nothing
 }
 export const CSV_LINES: RecordFormat = { cells: [csvLine()], name: csvText };
 
@@ -125,14 +120,14 @@ const SHARED_LABELS = [...new Set(COLUMNS.flatMap(({ value: v }) => ("code" in v
 function xlsxRow(): Sql {
   const row = ref("position"); // the row's number in its sheet, see XLSX_ROWS
   const cells = COLUMNS.map(({ value: v }, i) => {
-    const at = sql`'<c r="${sql.raw(columnLetter(i))}' || ${row}`;
-    if ("code" in v) return joined([at, sql`'" t="s"><v>'`, byCode(v.code, (label) => String(SHARED_LABELS.indexOf(label))), sql`'</v></c>'`]);
-    if ("number" in v) return joined([at, sql`'"><v>'`, v.number, sql`'</v></c>'`]);
+    const at = sql`'<c r="${sql.raw(columnLetter(i))}', ${row}`;
+    if ("code" in v) return sql`${at}, '" t="s"><v>', ${byCode(v.code, (label) => SHARED_LABELS.indexOf(label))}, '</v></c>'`;
+    if ("number" in v) return sql`${at}, '"><v>', ${v.number}, '</v></c>'`;
     // Ids, phone numbers and result names are the platform's own or validated: no control characters.
-    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : sql`coalesce(${v.name}, '')`;
-    return joined([at, sql`'" t="inlineStr"><is><t>'`, text, sql`'</t></is></c>'`]);
+    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : v.name;
+    return sql`${at}, '" t="inlineStr"><is><t>', ${text}, '</t></is></c>'`;
   });
-  return joined([sql`'<row r="'`, row, sql`'">'`, ...cells, sql`'</row>'`]);
+  return sql<string>`concat('<row r="', ${row}, '">', ${sql.join(cells, sql`, `)}, '</row>')`;
 }
 export const XLSX_ROWS: RecordFormat = {
   cells: [xlsxRow()],
