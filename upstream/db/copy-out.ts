@@ -23,7 +23,7 @@ class InlineValues extends PostgresQueryCompiler {
   }
 }
 
-export function copyStatement(query: Compilable, format: CopyFormat): string {
+function copyStatement(query: Compilable, format: CopyFormat): string {
   const inner = new InlineValues().compileQuery(query.compile().query, { queryId: "copy-out" }).sql;
   return `COPY (${inner}) TO STDOUT (FORMAT ${format})`;
 }
@@ -37,8 +37,8 @@ export async function* copyOut(
   query: Compilable,
   options: { format: CopyFormat; batchRows: number; rowEnd: string },
 ): AsyncGenerator<CopyBatch> {
-  const client = await pool.connect();
   const reader = new CopyReader(copyStatement(query, options.format), options);
+  const client = await pool.connect();
   let finished = false;
   try {
     client.query(reader);
