@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { bundlePlatform } from "./bundle-platform.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const stampFile = join(root, "build", ".source-hash");
@@ -38,17 +38,7 @@ console.log("[build] console (remix vite:build)");
 execFileSync(process.execPath, [join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build"], { cwd: root, stdio: "inherit" });
 
 console.log("[build] reference platform (esbuild)");
-await build({
-  entryPoints: [join(root, "upstream/server.ts")],
-  outfile: join(root, "build/upstream/server.mjs"),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: true,
-  logLevel: "warning",
-});
+await bundlePlatform(join(root, "upstream/server.ts"), join(root, "build/upstream/server.mjs"));
 
 mkdirSync(join(root, "build"), { recursive: true });
 writeFileSync(stampFile, hash);

@@ -31,19 +31,24 @@ export interface OpenedDatabase {
  * (on disk in `dataDir`, or in memory). Both speak the same SQL and parse rows the same way.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  const dialect = options.databaseUrl
-    ? postgresDialect(options.databaseUrl)
+  const pool = options.databaseUrl ? postgresPool(options.databaseUrl) : undefined;
+  const dialect = pool
+    ? new PostgresDialect({ pool })
     : await pgliteDialect(options.inMemory ? undefined : options.dataDir, options.pgliteTemplate);
   const db = new Kysely<Database>({ dialect });
+  if (pool) pools.set(db, pool);
   return { db, close: () => db.destroy() };
 }
 
-function postgresDialect(connectionString: string): Dialect {
-  const pool = new pg.Pool({
+const pools = new WeakMap<Db, pg.Pool>();
+/** The pool under a PostgreSQL database (none under PGlite): for what Kysely cannot do, such as COPY. */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+function postgresPool(connectionString: string): pg.Pool {
+  return new pg.Pool({
     connectionString,
     types: { getTypeParser: (oid, format) => sharedParsers[oid] ?? pg.types.getTypeParser(oid, format) },
   });
-  return new PostgresDialect({ pool });
 }
 
 async function pgliteDialect(dataDir: string | undefined, template: Blob | undefined): Promise<Dialect> {

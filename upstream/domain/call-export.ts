@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { sql, type RawBuilder } from "kysely";
 import {
@@ -11,26 +10,28 @@ import {
   QUALITY_CHECK_STATUSES,
   type CodeTable,
 } from "../../contracts/codes";
-import { SHEET_ROWS, writeXlsx } from "./xlsx";
+import { SHEET_ROWS, writeTo, writeXlsx } from "./xlsx";
 
 /**
- * The call-record export (CSV and XLSX). Each line is formatted by the database, a chunk of rows
- * per query (repositories/call-records.ts `exportCallRecordChunks`): a million rows never become a
+ * The call-record export (CSV and XLSX). Each record is formatted by the database — on PostgreSQL
+ * streamed by COPY (`copyCallRecords`), on PGlite a chunk of rows per query
+ * (`exportCallRecordChunks`, both in repositories/call-records.ts): a million rows never become a
  * million JavaScript objects, which is what kept exports at a tenth of their target speed.
  */
 
-/** Records per export query: big enough that queries are few, a divisor of a sheet's rows. */
+/** Records per export query or COPY batch: big enough that writes are few, a divisor of a sheet's rows. */
 export const EXPORT_CHUNK_ROWS = 5_000;
 if (SHEET_ROWS % EXPORT_CHUNK_ROWS !== 0) throw new Error("EXPORT_CHUNK_ROWS must divide SHEET_ROWS");
 
 type Sql = RawBuilder<string>;
 type CodeColumn = { column: string; table: CodeTable<string | number>; none: string };
 /**
- * A column's value: `text` (the platform's own ids, phone numbers and result names), `userText`
- * (names people type, which may hold anything), `code` (a label of the one code module; `none`
- * when null), or `number`/`time`, which never need escaping.
+ * A column's value: `text` (the platform's own ids, phone numbers and result names), `name` (a
+ * name people type, which may hold anything: written by the format's `name` once per campaign or
+ * agent, see RecordFormat; null when none), `code` (a label of the one code module; `none` when
+ * null), or `number`/`time`, which never need escaping.
  */
-type Value = { text: Sql } | { userText: Sql } | { code: CodeColumn } | { number: Sql } | { time: Sql };
+type Value = { text: Sql } | { name: Sql } | { code: CodeColumn } | { number: Sql } | { time: Sql };
 type Column = { header: string; value: Value };
 
 /** A column of the record being exported (alias `r`, see exportCallRecordChunks). */
@@ -43,7 +44,7 @@ const COLUMNS: Column[] = [
   // China Standard Time, as the console shows it (no DST, so a fixed offset is exact).
   { header: "呼叫时间", value: { time: sql<string>`to_char((r.call_time AT TIME ZONE 'UTC') + interval '8 hours', 'YYYY-MM-DD HH24:MI:SS')` } },
   { header: "电话号码", value: { text: ref("phone") } },
-  { header: "活动名称", value: { userText: sql<string>`coalesce(r.campaign_name, '')` } },
+  { header: "活动名称", value: { name: ref("campaign_name") } },
   { header: "活动类型", value: code("campaign_type", CAMPAIGN_TYPES) },
   { header: "呼叫类型", value: code("call_kind", CALL_KINDS, "未知") },
   { header: "是否接通", value: code("is_answer", CONNECTED_FLAGS, "未知") },
@@ -53,37 +54,56 @@ const COLUMNS: Column[] = [
   { header: "意向标签", value: code("intent", INTENT_LABELS) },
   { header: "质检状态", value: code("qc_status", QUALITY_CHECK_STATUSES, "未知") },
   { header: "挂机方", value: code("hangup_party", HANGUP_PARTIES) },
-  { header: "坐席", value: { userText: sql<string>`coalesce(r.agent_name, '')` } },
+  { header: "坐席", value: { name: ref("agent_name") } },
   // Whole seconds, halves rounded up (integer arithmetic: durations are never negative).
   { header: "通话时长（秒）", value: { number: sql<string>`((r.call_duration_ms + 500) / 1000)::text` } },
 ];
 const EXPORT_HEADERS = COLUMNS.map((c) => c.header);
 
 /** A code column mapped to what `to` makes of each label (and of `none` and unknown codes). */
-function byCode({ column, table, none }: CodeColumn, to: (label: string) => string | number): RawBuilder<unknown> {
+function byCode({ column, table, none }: CodeColumn, to: (label: string) => string | number | null): RawBuilder<unknown> {
   const cases = table.map((entry) => sql`WHEN ${sql.lit(entry.code)} THEN ${sql.lit(to(entry.label))}`);
   return sql`CASE WHEN ${ref(column)} IS NULL THEN ${sql.lit(to(none))} ELSE CASE ${ref(column)} ${sql.join(cases, sql` `)} ELSE ${sql.lit(to("未知"))} END END`;
 }
+
+/**
+ * How an export writes its records, as SQL: `cells`, the values of a record's output columns
+ * over the record `r` (see exportQuery in repositories/call-records.ts); `name`, how the names
+ * people type are written, once per campaign and agent rather than once per record; `position`,
+ * how a record's 0-based place in the export is written (`r.position`), once per record.
+ */
+export type RecordFormat = { cells: RawBuilder<unknown>[]; name: (value: Sql) => Sql; position?: (zeroBased: RawBuilder<number>) => RawBuilder<unknown> };
 
 // Escaping is paid only by the values that need it: a cheap test guards each rewrite.
 function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 const csvText = (value: Sql) =>
-  sql`CASE WHEN strpos(${value}, ',') + strpos(${value}, '"') + strpos(${value}, E'\n') + strpos(${value}, E'\r') = 0 THEN ${value} ELSE '"' || replace(${value}, '"', '""') || '"' END`;
+  sql<string>`CASE WHEN strpos(${value}, ',') + strpos(${value}, '"') + strpos(${value}, E'\n') + strpos(${value}, E'\r') = 0 THEN ${value} ELSE '"' || replace(${value}, '"', '""') || '"' END`;
 
-/** One CSV line per record (CRLF-terminated), as SQL. */
-export function csvLine(): Sql {
-  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "userText" in v ? csvText(v.userText) : "number" in v ? v.number : v.time));
-  return sql<string>`concat(${sql.join(cells, sql`, ',', `)}, E'\r\n')`;
+/**
+ * CSV cells for PostgreSQL's `COPY … (FORMAT csv)`, which quotes them itself, exactly as CSV_LINES
+ * does: only values holding a comma, a quote or a line break. COPY quotes an empty string, so
+ * an empty label is NULL.
+ */
+export const CSV_CELLS: RecordFormat = {
+  cells: COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, (label) => label || null) : "text" in v ? v.text : "name" in v ? v.name : "number" in v ? v.number : v.time)),
+  name: (value) => value,
+};
+
+/** One CSV line per record (CRLF-terminated) made by SQL, for PGlite, which streams no COPY. */
+function csvLine(): Sql {
+  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? v.name : "number" in v ? v.number : v.time));
+  return sql<string>`concat(${sql.join(cells, sql`, ',', `)}, E'\r\n')`; // concat writes null as nothing
 }
+export const CSV_LINES: RecordFormat = { cells: [csvLine()], name: csvText };
 
 function xmlText(value: string): string {
   // Characters XML 1.0 cannot carry are dropped; the rest escaped.
   return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 const xmlEscape = (value: Sql) =>
-  sql`CASE WHEN strpos(${value}, '&') + strpos(${value}, '<') + strpos(${value}, '>') = 0 THEN ${value} ELSE replace(replace(replace(${value}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') END`;
+  sql<string>`CASE WHEN strpos(${value}, '&') + strpos(${value}, '<') + strpos(${value}, '>') = 0 THEN ${value} ELSE replace(replace(replace(${value}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') END`;
 /** Every C0 control character but tab, LF and CR, as a PostgreSQL escape string. */
 const CONTROL_CHARACTERS = sql.raw(`E'${Array.from({ length: 31 }, (_, i) => i + 1).filter((c) => c !== 9 && c !== 10 && c !== 13).map((c) => `\\x${c.toString(16).padStart(2, "0")}`).join("")}'`);
 
@@ -94,44 +114,48 @@ const CONTROL_CHARACTERS = sql.raw(`E'${Array.from({ length: 31 }, (_, i) => i +
 const SHARED_LABELS = [...new Set(COLUMNS.flatMap(({ value: v }) => ("code" in v ? [v.code.none, "未知", ...v.code.table.map((e) => e.label)] : [])))];
 
 /**
- * One worksheet `<row>` per record, as SQL: labels as shared strings, text inline, numbers as
- * numbers. Rows and cells carry their place (readers require it): the header is row 1 of a sheet.
+ * One worksheet `<row>` per record: labels as shared strings, text inline, numbers as numbers.
+ * Rows and cells carry their place (readers require it): the header is row 1 of a sheet.
  */
-export function xlsxRow(): Sql {
-  const row = sql`(r.position % ${sql.lit(SHEET_ROWS)} + 2)`;
+function xlsxRow(): Sql {
+  const row = ref("position"); // the row's number in its sheet, see XLSX_ROWS
   const cells = COLUMNS.map(({ value: v }, i) => {
     const at = sql`'<c r="${sql.raw(columnLetter(i))}', ${row}`;
     if ("code" in v) return sql`${at}, '" t="s"><v>', ${byCode(v.code, (label) => SHARED_LABELS.indexOf(label))}, '</v></c>'`;
     if ("number" in v) return sql`${at}, '"><v>', ${v.number}, '</v></c>'`;
     // Ids, phone numbers and result names are the platform's own or validated: no control characters.
-    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : xmlEscape(sql<string>`translate(${v.userText}, ${CONTROL_CHARACTERS}, '')`);
+    const text = "time" in v ? v.time : "text" in v ? xmlEscape(v.text) : v.name;
     return sql`${at}, '" t="inlineStr"><is><t>', ${text}, '</t></is></c>'`;
   });
   return sql<string>`concat('<row r="', ${row}, '">', ${sql.join(cells, sql`, `)}, '</row>')`;
 }
+export const XLSX_ROWS: RecordFormat = {
+  cells: [xlsxRow()],
+  name: (value) => xmlEscape(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`),
+  // Below the header, on the sheet it falls in.
+  position: (zeroBased) => sql`(${zeroBased} % ${sql.lit(SHEET_ROWS)} + 2)::text`,
+};
 
 /** A, B, … Z: the export has fewer than 27 columns. */
-const columnLetter = (index: number) => String.fromCharCode(65 + index);
+function columnLetter(index: number): string {
+  return String.fromCharCode(65 + index);
+}
 
 export function exportFileName(format: "csv" | "xlsx"): string {
   return `call-records-${new Date().toISOString().slice(0, 10)}.${format}`;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, "drain");
-}
-
 /** A chunk of formatted records and how many there are. */
-type Chunks = AsyncIterable<{ text: string; count: number }>;
+type Chunks = AsyncIterable<{ data: string | Buffer; count: number }>;
 
-/** CSV with a BOM so spreadsheet programs read the Chinese as UTF-8; lines from `csvLine`. */
+/** CSV with a BOM so spreadsheet programs read the Chinese as UTF-8, then the records' lines. */
 export async function writeCsv(lines: Chunks, out: Writable): Promise<void> {
-  await write(out, `\uFEFF${EXPORT_HEADERS.map(csvCell).join(",")}\r\n`);
-  for await (const chunk of lines) await write(out, chunk.text);
+  await writeTo(out, `\uFEFF${EXPORT_HEADERS.map(csvCell).join(",")}\r\n`);
+  for await (const chunk of lines) await writeTo(out, chunk.data);
   out.end();
 }
 
-/** XLSX of the rows `xlsxRow` formats, with the header row first. */
+/** XLSX of XLSX_ROWS, with the header row first. */
 export async function writeCallXlsx(rows: Chunks, out: Writable): Promise<void> {
   const header = `<row r="1">${EXPORT_HEADERS.map((h, i) => `<c r="${columnLetter(i)}1" t="inlineStr"><is><t>${xmlText(h)}</t></is></c>`).join("")}</row>`;
   await writeXlsx(out, { sheetName: "通话记录", header, sharedStrings: SHARED_LABELS.map(xmlText), rows });

@@ -20,7 +20,7 @@ const header = '<row r="1"><c r="A1" t="inlineStr"><is><t>名称</t></is></c></r
 describe("streaming XLSX", () => {
   it("writes a workbook spreadsheet readers open: inline text, shared strings, numbers", async () => {
     async function* rows() {
-      yield { text: row(2, "张三 &amp; 李四") + row(3, "王五"), count: 2 };
+      yield { data: Buffer.from(row(2, "张三 &amp; 李四") + row(3, "王五")), count: 2 }; // as COPY batches come
     }
     const workbook = await roundTrip({ sheetName: "通话记录", header, sharedStrings: ["已接通", "未接通"], rows: rows() });
     expect(workbook.worksheets.map((s) => s.name)).toEqual(["通话记录"]);
@@ -32,7 +32,7 @@ describe("streaming XLSX", () => {
 
   it("continues on a new sheet, header first, when a sheet is full", async () => {
     async function* rows() {
-      for (let i = 0; i < 5; i++) yield { text: row(2 + (i % 2), `第${i}行`), count: 1 };
+      for (let i = 0; i < 5; i++) yield { data: row(2 + (i % 2), `第${i}行`), count: 1 };
     }
     const workbook = await roundTrip({ sheetName: "通话记录", header, sharedStrings: ["a", "b"], rows: rows(), sheetRows: 2 });
     expect(workbook.worksheets.map((s) => s.name)).toEqual(["通话记录1", "通话记录2", "通话记录3"]);

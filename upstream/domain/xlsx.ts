@@ -14,6 +14,25 @@ import { createDeflateRaw, crc32, type DeflateRaw } from "node:zlib";
 export const SHEET_ROWS = 1_000_000;
 const LIMIT = 0xffff_ffff;
 
+/**
+ * Writes to `out`, then waits while it is full; fails once `out` is closed (the client went
+ * away), so that an abandoned export stops instead of waiting for a drain that never comes.
+ */
+export async function writeTo(out: Writable, data: string | Buffer): Promise<void> {
+  if (out.destroyed) throw new Error("the export's response was closed");
+  if (out.write(data)) return;
+  await new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      out.off("drain", settle);
+      out.off("close", settle);
+      if (out.destroyed) reject(new Error("the export's response was closed"));
+      else resolve();
+    };
+    out.on("drain", settle);
+    out.on("close", settle);
+  });
+}
+
 type Entry = { name: Buffer; offset: number; crc: number; compressed: number; size: number };
 
 class ZipWriter {
@@ -24,7 +43,7 @@ class ZipWriter {
   private async raw(bytes: Buffer): Promise<void> {
     this.offset += bytes.length;
     if (this.offset > LIMIT) throw new Error("导出文件超过 4 GB，请缩小筛选范围");
-    if (!this.out.write(bytes)) await once(this.out, "drain");
+    await writeTo(this.out, bytes);
   }
 
   /** Starts a deflated entry; write its text with `write`, then `close` it before the next. */
@@ -104,8 +123,8 @@ class EntryWriter {
     this.flushed.catch((error: Error) => this.deflate.destroy(error));
   }
 
-  async write(text: string): Promise<void> {
-    const bytes = Buffer.from(text, "utf8");
+  async write(data: string | Buffer): Promise<void> {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     this.entry.crc = crc32(bytes, this.entry.crc);
     this.entry.size += bytes.length;
     if (this.entry.size > LIMIT) throw new Error("导出文件超过 4 GB，请缩小筛选范围");
@@ -131,7 +150,7 @@ const SHEET_TAIL = "</sheetData></worksheet>";
  */
 export async function writeXlsx(
   out: Writable,
-  book: { sheetName: string; header: string; sharedStrings: string[]; rows: AsyncIterable<{ text: string; count: number }>; sheetRows?: number },
+  book: { sheetName: string; header: string; sharedStrings: string[]; rows: AsyncIterable<{ data: string | Buffer; count: number }>; sheetRows?: number },
 ): Promise<void> {
   const sheetRows = book.sheetRows ?? SHEET_ROWS;
   const zip = new ZipWriter(out);
@@ -153,7 +172,7 @@ export async function writeXlsx(
       sheet = await openSheet();
       inSheet = 0;
     }
-    await sheet.write(chunk.text);
+    await sheet.write(chunk.data);
     inSheet += chunk.count;
   }
   await closeSheet(sheet);

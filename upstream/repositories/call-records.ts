@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
-import type { Db } from "../db";
+import { poolOf, type Db } from "../db";
+import { copyOut, type CopyBatch, type CopyFormat } from "../db/copy-out";
+import type { RecordFormat } from "../domain/call-export";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
 import { countCapped, pageTotal } from "./counting";
 
@@ -160,41 +162,74 @@ export async function listCallRecords(db: Db, tenantId: number, scope: CallScope
 export { EXACT_COUNT_LIMIT } from "./counting";
 
 /**
- * Every matching record, newest first, as text the database formats, in keyset chunks of
+ * The records of an export, newest first, each as the cells `format` makes of it over the alias
+ * `r`: the record's columns, `campaign_name` and `agent_name` (written by `format.name`) and its
+ * place in the export, `position` (written by `format.position`); from after the keyset `cursor`
+ * (`done` records before it).
+ */
+function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, from?: { cursor: { time: string; id: number }; done: number }) {
+  const base = scoped(db, tenantId, scope, filter);
+  // Names are written in the join, once per campaign or agent: PostgreSQL memoizes a lateral
+  // subquery by its key, and OFFSET 0 keeps the name's expression inside it.
+  const records = (from ? base.where(sql<boolean>`(call_records.call_time, call_records.id) < (${from.cursor.time}::timestamptz, ${from.cursor.id})`) : base)
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("campaigns")
+          .select(format.name(sql.ref("campaigns.name")).as("name"))
+          .whereRef("campaigns.id", "=", "call_records.campaign_id")
+          .whereRef("campaigns.tenant_id", "=", "call_records.tenant_id")
+          .offset(0)
+          .as("c"),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("users")
+          .select(format.name(sql.ref("users.real_name")).as("name"))
+          .whereRef("users.id", "=", "call_records.agent_user_id")
+          .whereRef("users.tenant_id", "=", "call_records.tenant_id")
+          .offset(0)
+          .as("u"),
+      (join) => join.onTrue(),
+    )
+    .selectAll("call_records")
+    .select([
+      "c.name as campaign_name",
+      "u.name as agent_name",
+      (format.position ?? ((p) => p))(sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(from?.done ?? 0)}`).as("position"),
+    ])
+    .orderBy("call_records.call_time", "desc")
+    .orderBy("call_records.id", "desc");
+  return db
+    .selectFrom(records.as("r"))
+    .select(format.cells.map((cell, i) => cell.as(`c${i}`)))
+    .orderBy("r.call_time", "desc")
+    .orderBy("r.id", "desc");
+}
+
+/**
+ * Every matching record as one line `format` makes (a single cell), in keyset chunks of
  * `chunkSize` records: an export of a million rows holds one chunk in memory at a time and never
- * builds an object of fields per row. `line` is one SQL expression per record over the alias `r`:
- * the record's columns, `campaign_name`, `agent_name` and its 0-based `position` in the export.
+ * builds an object of fields per row. For PGlite; on PostgreSQL `copyCallRecords` streams.
  */
 export async function* exportCallRecordChunks(
   db: Db,
   tenantId: number,
   scope: CallScope,
   filter: Filters,
-  line: RawBuilder<string>,
+  format: RecordFormat,
   chunkSize: number,
-): AsyncGenerator<{ text: string; count: number }> {
+): AsyncGenerator<{ data: string; count: number }> {
   // The cursor stays in the database's own text form: exact to the microsecond.
-  const fetchChunk = (cursor: { time: string; id: number } | undefined, done: number) => {
-    const base = scoped(db, tenantId, scope, filter);
-    const records = withNames(cursor ? base.where(sql<boolean>`(call_records.call_time, call_records.id) < (${cursor.time}::timestamptz, ${cursor.id})`) : base)
-      .selectAll("call_records")
-      .select([
-        "c.name as campaign_name",
-        "u.real_name as agent_name",
-        sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(done)}`.as("position"),
-      ])
-      .orderBy("call_records.call_time", "desc")
-      .orderBy("call_records.id", "desc")
-      .limit(chunkSize);
-    return db
-      .selectFrom(records.as("r"))
-      .select([sql<string>`r.call_time::text`.as("time"), "r.id", line.as("line")])
-      .orderBy("r.call_time", "desc")
-      .orderBy("r.id", "desc")
-      .execute();
-  };
+  const fetchChunk = (from?: { cursor: { time: string; id: number }; done: number }) =>
+    exportQuery(db, tenantId, scope, filter, format, from)
+      .select([sql<string>`r.call_time::text`.as("time"), "r.id"])
+      .limit(chunkSize)
+      .execute() as Promise<Array<{ c0: string; time: string; id: number }>>;
   let done = 0;
-  let pending = fetchChunk(undefined, 0);
+  let pending = fetchChunk();
   for (;;) {
     const rows = await pending;
     if (rows.length === 0) return;
@@ -203,14 +238,32 @@ export async function* exportCallRecordChunks(
     // The next chunk is read while the caller writes this one.
     const more = rows.length === chunkSize;
     if (more) {
-      pending = fetchChunk({ time: last.time, id: Number(last.id) }, done);
+      pending = fetchChunk({ cursor: { time: last.time, id: Number(last.id) }, done });
       pending.catch(() => undefined); // awaited below; a caller that stops early must not leave it unhandled
     }
-    let text = "";
-    for (const row of rows) text += row.line;
-    yield { text, count: rows.length };
+    let data = "";
+    for (const row of rows) data += row.c0;
+    yield { data, count: rows.length };
     if (!more) return;
   }
+}
+
+/**
+ * Every matching record on PostgreSQL, as `COPY … TO STDOUT` streams it (db/copy-out.ts) in
+ * batches of `batchRows`: `csv` writes the cells of `format` as CSV rows ending in CRLF, `text`
+ * writes its single cell as it is. Undefined on PGlite (see exportCallRecordChunks).
+ */
+export function copyCallRecords(
+  db: Db,
+  tenantId: number,
+  scope: CallScope,
+  filter: Filters,
+  format: RecordFormat,
+  copy: { format: CopyFormat; batchRows: number },
+): AsyncGenerator<CopyBatch> | undefined {
+  const pool = poolOf(db);
+  if (!pool) return undefined;
+  return copyOut(pool, exportQuery(db, tenantId, scope, filter, format), { ...copy, rowEnd: copy.format === "csv" ? "\r\n" : "" });
 }
 
 /** Spec §3 "Call task detail" of one record of the tenant, or undefined (unknown or foreign id). */

@@ -246,7 +246,7 @@ describeDb(`call records on ${TEST_DB}`, () => {
 
   it("escapes in exports what CSV and XML cannot carry as it is", async () => {
     const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
-    const name = '双十一,"大促"<&>\u0007';
+    const name = '双十一,"大促"<&>\u0007 C:\\活动\t第1期\n';
     const campaign = await platform.db.insertInto("campaigns").values({ tenant_id: tenantId, name, type: 1, state: 3 }).returning("id").executeTakeFirstOrThrow();
     await insertCallRecord(platform.db, {
       tenant_id: tenantId, cti_call_id: "escape-1", direction: "outbound", campaign_id: campaign.id, campaign_type: 1, phone: "13800001111",
@@ -254,10 +254,10 @@ describeDb(`call records on ${TEST_DB}`, () => {
     });
     const filter = { campaignId: campaign.id };
     const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");
-    expect(csv.body).toContain(`,"双十一,""大促""<&>\u0007",`);
+    expect(csv.body).toContain(`,"双十一,""大促""<&>\u0007 C:\\活动\t第1期\n",`);
     const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" }, "other-admin");
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
-    expect(workbook.worksheets[0].getRow(2).getCell(4).value).toBe('双十一,"大促"<&>');
+    expect(workbook.worksheets[0].getRow(2).getCell(4).value).toBe('双十一,"大促"<&> C:\\活动\t第1期\n');
   });
 });

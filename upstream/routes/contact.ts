@@ -1,12 +1,12 @@
 import { PassThrough } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import type { RawBuilder } from "kysely";
 import { z } from "zod";
 import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "../../contracts/contact";
-import { EXPORT_CHUNK_ROWS, csvLine, exportFileName, writeCallXlsx, writeCsv, xlsxRow } from "../domain/call-export";
+import type { CopyFormat } from "../db/copy-out";
+import { CSV_CELLS, CSV_LINES, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "../domain/call-export";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
-import { exportCallRecordChunks, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
+import { copyCallRecords, exportCallRecordChunks, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
 import type { AuthUser } from "../repositories/users";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -48,14 +48,20 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
     return ok<CallDetail>(detail);
   });
 
-  // Streams the whole filtered list in keyset chunks the database formats: memory stays flat at any size.
+  // Streams the whole filtered list as the database formats it: memory stays flat at any size.
   app.post("/contact/campaign/record/export", async (request, reply) => {
     const user = requireUser(request);
     const { format, ...filter } = parse(CallExportSchema, request.body);
-    const chunks = (line: RawBuilder<string>) => exportCallRecordChunks(app.db, user.tenantId, { direction: "outbound" }, filter, line, EXPORT_CHUNK_ROWS);
+    const scope: CallScope = { direction: "outbound" };
+    // PostgreSQL streams the records through COPY (writing CSV itself); PGlite, which cannot, in keyset chunks.
+    const records = (copied: RecordFormat, copyFormat: CopyFormat, chunked: RecordFormat) =>
+      copyCallRecords(app.db, user.tenantId, scope, filter, copied, { format: copyFormat, batchRows: EXPORT_CHUNK_ROWS }) ??
+      exportCallRecordChunks(app.db, user.tenantId, scope, filter, chunked, EXPORT_CHUNK_ROWS);
     const body = new PassThrough();
-    const writing = format === "xlsx" ? writeCallXlsx(chunks(xlsxRow()), body) : writeCsv(chunks(csvLine()), body);
+    const writing = format === "xlsx" ? writeCallXlsx(records(XLSX_ROWS, "text", XLSX_ROWS), body) : writeCsv(records(CSV_CELLS, "csv", CSV_LINES), body);
     writing.catch((error: unknown) => {
+      // A client that went away closed the body already: nothing failed on our side.
+      if (body.destroyed) return;
       request.log.error({ err: error }, "export failed");
       body.destroy(error instanceof Error ? error : new Error(String(error)));
     });
