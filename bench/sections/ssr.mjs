@@ -41,7 +41,7 @@ export async function ssr(ctx) {
     const efficiency = consoleRun.rps / reactRun.rps;
     rows.push(
       { figure: "static bytes, bare Node (ceiling) req/s, p99", value: `${staticRun.rps.toFixed(0)}, ${ms(staticRun.p99)}`, target: "reference", command: staticRun.command, note: `bench/lib/static-server.mjs; ${cpu(staticRun)} CPU per request` },
-      { figure: "plain React renderToString per request req/s, p99", value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`, target: "reference", command: reactRun.command, note: `bench/lib/react-server.mjs; ${cpu(reactRun)} CPU per request; renders ${reactSizes?.renderedBytes} bytes of the console's ${reactSizes?.originalBytes} (the console adds React's Suspense markers)` },
+      { figure: "plain React renderToString per request req/s, p99", value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`, target: "reference", command: reactRun.command, note: `bench/lib/react-server.mjs; ${cpu(reactRun)} CPU per request; renders ${reactSizes?.renderedBytes} bytes of the console's ${reactSizes?.originalBytes}` },
       { figure: "efficiency: console ÷ plain React", value: efficiency.toFixed(2), target: `≥ ${TARGETS.efficiency}`, met: efficiency >= TARGETS.efficiency, command: "npm run bench (bench/sections/ssr.mjs: the two rows above)", note: `by CPU per request (less disturbed by other load): ${(reactRun.cpuPerRequest / consoleRun.cpuPerRequest).toFixed(2)}` },
     );
   } finally {
