@@ -13,8 +13,21 @@ export async function listFlowOutputStates(caller: Caller, flowId: number) {
   return requireData(answer, "获取输出状态").list;
 }
 
-/** POST /robot/api/robot/instance/list: the tenant's robot instances (the campaign form's first 100). */
+/** The most robots the campaign form offers: beyond this a select stops being usable. */
+const ROBOT_CHOICES_MAX = 2_000;
+
+/**
+ * POST /robot/api/robot/instance/list: every robot instance of the tenant (up to
+ * ROBOT_CHOICES_MAX), read 100 a page (the largest page size the platform takes).
+ */
 export async function listRobotInstances(caller: Caller) {
-  const answer = await call({ method: "POST", path: "/robot/api/robot/instance/list", json: { pageNo: 1, pageSize: 100 }, schema: RobotInstancePageResponseSchema, what: "获取机器人列表", caller });
-  return requireData(answer, "获取机器人列表").list;
+  const pageSize = 100;
+  const robots = [];
+  for (let pageNo = 1; robots.length < ROBOT_CHOICES_MAX; pageNo++) {
+    const answer = await call({ method: "POST", path: "/robot/api/robot/instance/list", json: { pageNo, pageSize }, schema: RobotInstancePageResponseSchema, what: "获取机器人列表", caller });
+    const page = requireData(answer, "获取机器人列表");
+    robots.push(...page.list);
+    if (page.list.length < pageSize || robots.length >= page.total) break;
+  }
+  return robots.slice(0, ROBOT_CHOICES_MAX);
 }
