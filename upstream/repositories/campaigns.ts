@@ -44,7 +44,7 @@ function toCampaign(row: CampaignRow & Counts): Campaign {
   };
 }
 
-/** Campaign rows with their batch and call counts (batch totals, so no scan of the calls). */
+/** Campaign rows with their batch and call counts (kept per batch, so no scan of the calls). */
 function campaignsWithCounts(db: Db, tenantId: number) {
   return db
     .selectFrom("campaigns as c")
@@ -52,7 +52,8 @@ function campaignsWithCounts(db: Db, tenantId: number) {
     .select([
       sql<number>`(select count(*)::int from task_batches b where b.campaign_id = c.id)`.as("batch_count"),
       sql<number>`(select coalesce(sum(b.total), 0)::int from task_batches b where b.campaign_id = c.id)`.as("call_total"),
-      sql<number>`(select count(*)::int from task_calls t where t.campaign_id = c.id and t.status not in (0, 1))`.as("call_done"),
+      // Calls no longer waiting or dialling, from the per-status counts the database keeps (migration 064).
+      sql<number>`(select coalesce(sum(k.calls), 0)::int from task_batches b join task_batch_call_counts k on k.batch_id = b.id where b.campaign_id = c.id and k.status not in (0, 1))`.as("call_done"),
     ])
     .where("c.tenant_id", "=", tenantId);
 }

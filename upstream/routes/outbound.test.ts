@@ -394,6 +394,11 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       expect(kept).toEqual(counted);
     };
     await expectCountsKept();
+    // A campaign's done calls (the list's 已呼) come from the same kept counts.
+    const listed = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 })).data!.list;
+    const done = await platform.db.selectFrom("task_calls").select(["campaign_id", sql<number>`count(*)::int`.as("n")]).where("status", "not in", [0, 1]).groupBy("campaign_id").execute();
+    expect(listed.some((c) => c.callDone > 0)).toBe(true);
+    for (const c of listed) expect(c.callDone, c.name).toBe(done.find((d) => d.campaign_id === c.id)?.n ?? 0);
     const random = await platform.db.selectFrom("task_batches as b").innerJoin("campaigns as c", "c.id", "b.campaign_id").select("b.id").where("c.name", "like", "随机%").orderBy("b.id").execute();
     await platform.db.deleteFrom("task_calls").where("batch_id", "=", random[0].id).where(sql<boolean>`id % 2 = 0`).execute();
     await platform.db.deleteFrom("task_batches").where("id", "=", random[1].id).execute();
