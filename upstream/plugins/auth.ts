@@ -119,8 +119,10 @@ class TokenCache {
   }
 
   set(hash: string, user: AuthUser, expiresAt: Date, now: Date): void {
-    const oldest = this.#entries.keys().next();
-    if (this.#entries.size >= TokenCache.MAX_ENTRIES && !oldest.done) this.#entries.delete(oldest.value);
+    if (this.#entries.size >= TokenCache.MAX_ENTRIES) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
     this.#entries.set(hash, { user, until: Math.min(expiresAt.getTime(), now.getTime() + TokenCache.TOKEN_CACHE_MS) });
   }
 }
