@@ -73,7 +73,8 @@ function renderWhole(page: JSX.Element, status: number, headers: Headers, nonce:
   }
   headers.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(headers, nonce);
-  return new Response(html, { headers, status });
+  // As bytes: a string body is first scanned character by character for lone surrogates.
+  return new Response(Buffer.from(html), { headers, status });
 }
 
 /** The page, and then its error page, failed to render: answer with a page that cannot fail. */

@@ -1,0 +1,46 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+
+// The server loads the CommonJS builds, which is where patches/ changes them.
+const require = createRequire(import.meta.url);
+const { matchRoutes } = require("@remix-run/router") as typeof import("@remix-run/router");
+const { createStaticRouter } = require("react-router-dom/server") as typeof import("react-router-dom/server");
+
+const routes = [
+  {
+    id: "root",
+    path: "/",
+    children: [
+      { id: "list", path: "callHistory" },
+      { id: "call", path: "callHistory/:callId" },
+    ],
+  },
+];
+
+describe("React Router as patched (patches/README.md)", () => {
+  it("matches a path it has matched before the same way, with each caller's own params", () => {
+    const first = matchRoutes(routes, "/callHistory/41");
+    (first![1].params as Record<string, string>).callId = "changed by a caller";
+    const second = matchRoutes(routes, "/callHistory/41");
+    expect(second?.map((match) => match.route.id)).toEqual(["root", "call"]);
+    expect(second?.map((match) => match.params)).toEqual([{ callId: "41" }, { callId: "41" }]);
+    expect(matchRoutes(routes, "/callHistory/42")?.[1].params).toEqual({ callId: "42" });
+    expect(matchRoutes(routes, "/callHistory")?.map((match) => match.route.id)).toEqual(["root", "list"]);
+    expect(matchRoutes(routes, "/nowhere")).toBeNull();
+  });
+
+  it("sees a new route table as new, not as one it has matched before", () => {
+    expect(matchRoutes(routes, "/callHistory")?.[1].route.id).toBe("list");
+    const other = [{ id: "root", path: "/", children: [{ id: "other-list", path: "callHistory" }] }];
+    expect(matchRoutes(other, "/callHistory")?.[1].route.id).toBe("other-list");
+  });
+
+  it("renders every request of a route table from the same converted routes, each with its own matches", () => {
+    const context = (id: string) => ({ matches: [{ route: { id }, params: {}, pathname: "/", pathnameBase: "/" }] }) as never;
+    const one = createStaticRouter(routes, context("root"));
+    const two = createStaticRouter(routes, context("root"));
+    expect(two.routes).toBe(one.routes);
+    expect(two.routes[0].children?.map((route) => route.id)).toEqual(["list", "call"]);
+    expect(two.state.matches[0].route).toBe(two.routes[0]);
+  });
+});
