@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { buildApp } from "../upstream/app";
 import { openDatabase } from "../upstream/db";
 import { migrateToLatest } from "../upstream/db/migrate";
+import { keepStatistics } from "../upstream/db/statistics";
 import { WorkType } from "../upstream/domain/work-type";
 import { DEMO_PASSWORD, seedDemo } from "../upstream/seed/demo";
 import { readSettings } from "../upstream/settings";
@@ -53,6 +54,8 @@ if (agents > 0) {
 }
 
 const app = buildApp({ db, clientId: settings.clientId, clientSecret: settings.clientSecret, logger: { level: "warn" } });
+// Planner statistics as upstream/server.ts keeps them.
+await keepStatistics(db, (error) => app.log.error(error, "refreshing planner statistics failed"));
 
 type Recorded = { method: string; path: string; headers: Record<string, string>; body?: string };
 let recording: Recorded[] | null = null;

@@ -6,6 +6,7 @@ import { createChatSimulator } from "./chat/simulator";
 import { openDatabase } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { startSimulatedTraffic } from "./cti/traffic";
+import { keepStatistics } from "./db/statistics";
 import { seedDemo } from "./seed/demo";
 import { readSettings } from "./settings";
 
@@ -37,6 +38,7 @@ const app = buildApp({
   cti: { acwMs: settings.acwSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
 });
+const stopStatistics = await keepStatistics(database.db, (error) => app.log.error(error, "refreshing planner statistics failed"));
 // Agents' phone states did not survive the last stop: tell the agents who were signed in.
 await app.cti.signOutAfterRestart();
 app.dialer.start({ speed: settings.dialerSpeed });
@@ -58,6 +60,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   closing = true;
   try {
     chatSimulator.stop();
+    stopStatistics();
     await app.close();
     await database.close();
     console.log(`upstream: stopped (${signal})`);
