@@ -4,7 +4,7 @@ import { poolOf, type Db } from "../db";
 import { copyOut, type CopyBatch, type CopyFormat } from "../db/copy-out";
 import type { RecordFormat } from "../domain/call-export";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
-import { countCapped, pageTotal } from "./counting";
+import { cappedCount, totalOfPage } from "./counting";
 
 /**
  * Call records: the one writer (the dialer and the CTI write finished calls through
@@ -121,7 +121,9 @@ function toRow(row: Row): CallRecordRow {
   };
 }
 
-const newestFirst = (query: ReturnType<typeof rowColumns>) => query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
+/** A page's rows, each also carrying the capped count of the whole list (one statement). */
+const pageColumns = (db: Db, base: RecordsQuery) => rowColumns(base).select(cappedCount(db, base).as("matching"));
+const newestFirst = (query: ReturnType<typeof pageColumns>) => query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
 const before = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
   const { time, id } = parseCursor(cursor);
   return eb(eb.refTuple("call_records.call_time", "call_records.id"), "<", eb.tuple(time, id));
@@ -138,25 +140,13 @@ const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records
  */
 export async function listCallRecords(db: Db, tenantId: number, scope: CallScope, filter: CallFilter): Promise<CallRecordPage> {
   const base = scoped(db, tenantId, scope, filter);
-  const keysetPage = filter.after
-    ? newestFirst(rowColumns(base.where(before(filter.after)))).limit(filter.pageSize).execute()
+  const page = pageColumns(db, base);
+  const rows = filter.after
+    ? await newestFirst(page.where(before(filter.after))).limit(filter.pageSize).execute()
     : filter.before
-      ? rowColumns(base.where(after(filter.before)))
-          .orderBy("call_records.call_time", "asc")
-          .orderBy("call_records.id", "asc")
-          .limit(filter.pageSize)
-          .execute()
-          .then((reversed) => reversed.reverse())
-      : undefined;
-  if (keysetPage) {
-    const [rows, total] = await Promise.all([keysetPage, countCapped(db, base)]);
-    return { list: rows.map(toRow), ...total };
-  }
-  const rows = await newestFirst(rowColumns(base))
-    .limit(filter.pageSize)
-    .offset((filter.pageNo - 1) * filter.pageSize)
-    .execute();
-  return { list: rows.map(toRow), ...(await pageTotal(rows.length, filter, () => countCapped(db, base))) };
+      ? (await page.where(after(filter.before)).orderBy("call_records.call_time", "asc").orderBy("call_records.id", "asc").limit(filter.pageSize).execute()).reverse()
+      : await newestFirst(page).limit(filter.pageSize).offset((filter.pageNo - 1) * filter.pageSize).execute();
+  return { list: rows.map(toRow), ...(await totalOfPage(db, base, rows)) };
 }
 
 export { EXACT_COUNT_LIMIT } from "./counting";

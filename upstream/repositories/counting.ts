@@ -10,29 +10,36 @@ export const EXACT_COUNT_LIMIT = 10_000;
  * flagged (the paginator shows "共约 N 条").
  */
 export async function countCapped<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>): Promise<{ total: number; estimated?: true }> {
-  const matching = base.select(sql<number>`1`.as("one"));
-  const { n } = await db
-    .selectFrom(matching.limit(EXACT_COUNT_LIMIT + 1).as("capped"))
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  if (Number(n) <= EXACT_COUNT_LIMIT) return { total: Number(n) };
-  const compiled = matching.compile();
+  const { n } = await cappedCount(db, base).executeTakeFirstOrThrow();
+  return totalOf(db, base, Number(n));
+}
+
+/**
+ * The capped count as a subquery a page's own query can select (`.as("matching")`): PostgreSQL
+ * runs it once for the statement, and the page and its total cost one round trip, not two (on
+ * PGlite each statement costs about 0.4 ms of CPU before it does anything).
+ */
+export function cappedCount<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>) {
+  return db
+    .selectFrom(base.select(sql<number>`1`.as("one")).limit(EXACT_COUNT_LIMIT + 1).as("capped"))
+    .select((eb) => eb.fn.countAll<number>().as("n"));
+}
+
+/** The total of a page whose rows carry `cappedCount` as `matching`; a page with no rows carries none, so it counts. */
+export async function totalOfPage<DB, TB extends keyof DB>(
+  db: Db,
+  base: SelectQueryBuilder<DB, TB, {}>,
+  rows: ReadonlyArray<{ matching: number | string | bigint | null }>,
+): Promise<{ total: number; estimated?: true }> {
+  return rows.length > 0 ? totalOf(db, base, Number(rows[0].matching)) : countCapped(db, base);
+}
+
+/** A capped count as a total: itself up to EXACT_COUNT_LIMIT, else the planner's estimate. */
+async function totalOf<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>, n: number): Promise<{ total: number; estimated?: true }> {
+  if (n <= EXACT_COUNT_LIMIT) return { total: n };
+  const compiled = base.select(sql<number>`1`.as("one")).compile();
   const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
   const raw = plan.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
   return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
-}
-
-/**
- * The total of an OFFSET-paged list: a page that comes back short is the last one, so its rows
- * already say how many match (the common case of a day's or an agent's calls on one page);
- * otherwise `count()`. Saves a query on every such page, which on PGlite is most of its cost.
- */
-export async function pageTotal(
-  rowCount: number,
-  page: { pageNo: number; pageSize: number },
-  count: () => Promise<{ total: number; estimated?: true }>,
-): Promise<{ total: number; estimated?: true }> {
-  const before = (page.pageNo - 1) * page.pageSize;
-  return rowCount > 0 && rowCount < page.pageSize ? { total: before + rowCount } : count();
 }
