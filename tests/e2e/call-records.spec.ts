@@ -44,6 +44,8 @@ test.describe("call lists @nojs", () => {
     await expect(page.getByLabel("开始日期")).toHaveValue(formatDate(Date.now()));
 
     await page.getByLabel("开始日期").fill(MONTH_AGO);
+    // Up to yesterday: calls that tests running beside this one make today cannot shift the pages.
+    await page.getByLabel("结束日期").fill(YESTERDAY);
     await page.getByLabel("是否接通").selectOption({ label: "已接通" });
     await page.getByRole("button", { name: "查询" }).click();
     await expect(page).toHaveURL(/answered=1/);
@@ -74,8 +76,12 @@ test.describe("call lists @nojs", () => {
     await signIn(page, "supervisor");
     await openRobotCalls(page);
     const listUrl = page.url();
+    // The intent label (column 10) is what the customer last says, and the conclusion agrees.
+    await expect(rows(page).nth(1).locator("td:nth-child(10)")).toHaveText("确认办理");
     await openRow(page, 1);
     await expect(page).toHaveURL(/\/callHistory\/\d+\?/);
+    await expect(dialog(page).locator(".sb-line--left").last()).toContainText("好的，我想办理。");
+    await expect(dialog(page)).toContainText("客户确认办理分期，已登记");
     const box = await dialog(page).boundingBox();
     expect(Math.round(box!.width)).toBe(678);
     await expect(dialog(page)).toContainText("信用卡分期机器人");
@@ -189,7 +195,9 @@ test.describe("recording player", () => {
     await expect(page.getByRole("status")).toHaveText("导出录音成功!");
 
     await dialog(page).getByRole("link", { name: "关闭" }).click();
+    await expect(rows(page).nth(2).locator("td:nth-child(10)")).toHaveText("无意向");
     await openRow(page, 2);
+    await expect(dialog(page).locator(".sb-line--left").last()).toContainText("不需要，谢谢。");
     await expect(dialog(page).getByLabel("播放倍速")).toHaveValue("1.5");
     await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
     expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);

@@ -60,7 +60,11 @@ type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
   answeredAt: number | null;
   agentUserId: number | null;
   ended: boolean;
+  /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
+  robotCall?: RobotCall;
 };
+
+type RobotCall = { recording: RecordingName; intent: string | null };
 
 type Tenant = {
   agents: Map<number, Agent>;
@@ -157,7 +161,7 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
   }
 
   function publicCall(call: Call): PhoneCall {
-    const { tenantId: _t, agentUserId: _a, ended: _e, ...rest } = call;
+    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, ...rest } = call;
     return {
       ...rest,
       startedAt: new Date(call.startedAt).toISOString(),
@@ -251,6 +255,7 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
       consultAgent: null,
       agentUserId: null,
       ended: false,
+      robotCall: input.robotCall,
     };
     calls.set(call.ctiCallId, call);
     tenantOf(tenantId).waiting.push(call.ctiCallId);
@@ -503,11 +508,13 @@ type NewCall = {
   prevCtiCallId?: string | null;
   workOrderId?: number | null;
   transcript?: AsrEntry[];
+  robotCall?: RobotCall;
 };
 
 /**
  * What the simulated network recorded of a connected call: a robot hand-off's recording holds the
- * robot's part and the agent's; an inbound or manual call is agent and customer alone.
+ * robot's part and the agent's (its robot call's own when it has one, so that what the customer
+ * says agrees with the intent); an inbound or manual call is agent and customer alone.
  */
 const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
   inbound: "inbound-enquiry.mp3",
@@ -529,7 +536,7 @@ async function writeRecord(
   const dial = end.outcome === "NO_ANSWER" || end.outcome === "BUSY" ? DIAL_RESULT[end.outcome] : null;
   const callResult = dial?.callResult ?? (answered ? 200 : 487);
   const outboundResult = dial?.outcome ?? (answered ? "EndOfTheCall" : "CustomerGiveUp");
-  const recording = answered ? RECORDING_OF[call.origin] : null;
+  const recording = answered ? (call.robotCall?.recording ?? RECORDING_OF[call.origin]) : null;
   const dialogs: NewDialogLine[] = recording
     ? recordingDialogs(recording)
     : call.transcript.map((line) => ({
@@ -563,7 +570,7 @@ async function writeRecord(
         outbound_result: outboundResult,
         call_result: callResult,
         call_result_name: labelOf(RESULT_CODES, callResult),
-        intent: saved?.intent ?? null,
+        intent: saved?.intent ?? call.robotCall?.intent ?? null,
         conclusion: saved?.call_result ?? null,
         hangup_party: end.hangupParty,
         call_time: new Date(call.startedAt),

@@ -50,8 +50,59 @@ export function recordingPath(name: string): string {
   return path.join(recordingsDir, path.basename(name));
 }
 
-/** The recording a connected call of a campaign type has (the seed's calls and the dialer's alike). */
-export function recordingForCampaign(campaignType: number | null): RecordingName {
+/** Collaborative campaigns (type 2) hand customers of these intents to an agent. */
+const INTERESTED = ["CONFIRM", "HAS_INTENTION", "ASK_HOW", "ASK_FEE"] as const;
+type InterestedIntent = (typeof INTERESTED)[number];
+export const INTERESTED_INTENTS: ReadonlySet<string> = new Set(INTERESTED);
+
+/** Whether a robot call of this campaign type and intent goes on with an agent. */
+export function isHandedToAgent(campaignType: number | null, intent: string | null): intent is InterestedIntent {
+  return campaignType === 2 && intent !== null && INTERESTED_INTENTS.has(intent);
+}
+
+/**
+ * Connected robot calls per intent (INTENT_LABELS): the recording of the robot alone in which the
+ * customer's last line says that intent, and the conclusion the robot notes (attachData).
+ */
+const ROBOT_CALLS: Record<string, { recording: RecordingName; conclusion: string }> = {
+  CONFIRM: { recording: "card-instalment.mp3", conclusion: "客户确认办理分期，已登记" },
+  NO_INTENTION: { recording: "robot-no-intention.mp3", conclusion: "客户无办理意向" },
+  HAS_INTENTION: { recording: "robot-has-intention.mp3", conclusion: "客户有办理意向，已发送办理方式" },
+  ASK_HOW: { recording: "robot-ask-how.mp3", conclusion: "客户询问如何办理，已告知办理渠道" },
+  ASK_FEE: { recording: "robot-ask-fee.mp3", conclusion: "客户询问手续费，已告知费率" },
+  CHANGE_INSTALMENTS: { recording: "robot-change-instalments.mp3", conclusion: "客户要求更改分期数，已改为六期" },
+  AGREED_NO_KEY: { recording: "robot-agreed-no-key.mp3", conclusion: "客户口头同意但未按键，待再次联系" },
+  HUNG_UP_SECOND_CONFIRM: { recording: "robot-hung-up-second-confirm.mp3", conclusion: "客户在二次确认时挂机，未办理" },
+};
+
+/** Collaborative calls handed to an agent: the robot's part, then the agent's, ending on the intent. */
+const HANDOFF_RECORDINGS: Record<InterestedIntent, RecordingName> = {
+  CONFIRM: "handoff-confirm.mp3",
+  HAS_INTENTION: "handoff-has-intention.mp3",
+  ASK_HOW: "handoff-ask-how.mp3",
+  ASK_FEE: "handoff-ask-fee.mp3",
+};
+
+/**
+ * The recording a connected call has (the seed's calls and the dialer's alike). A robot call
+ * (campaign types 1 and 2) has the one where the customer's last line is its intent; without an
+ * intent (a robot call cut on a line fault) it has its campaign type's general one, as inbound
+ * (20) and human-only calls always do.
+ */
+export function recordingFor(campaignType: number | null, intent: string | null): RecordingName {
   if (campaignType === 20) return "inbound-enquiry.mp3";
+  if (isHandedToAgent(campaignType, intent)) return HANDOFF_RECORDINGS[intent];
+  if (campaignType === 1 || campaignType === 2) {
+    const robotCall = intent === null ? undefined : ROBOT_CALLS[intent];
+    if (robotCall) return robotCall.recording;
+  }
   return campaignType === 1 ? "card-instalment.mp3" : "transfer-to-agent.mp3";
 }
+
+/** The conclusion a call notes (attachData): its intent's, or that it did not get through. */
+export function conclusionFor(intent: string | null): string {
+  return intent === null ? "未接通" : (ROBOT_CALLS[intent]?.conclusion ?? "");
+}
+
+/** Narrows a stored recording column to a recording that exists. */
+export const isRecordingName = (name: string | null): name is RecordingName => name !== null && Object.hasOwn(RECORDINGS, name);

@@ -1,12 +1,12 @@
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CALL_KINDS, CAMPAIGN_TYPES, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
+import { CALL_KINDS, CAMPAIGN_TYPES, CUSTOMER_ROLE, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "../../contracts/contact";
 import { FailureSchema } from "../../contracts/envelope";
 import { NoRecordingResponseSchema } from "../../contracts/records";
 import { FlowParamListResponseSchema } from "../../contracts/robot";
-import { RECORDINGS } from "../domain/recordings";
+import { RECORDINGS, conclusionFor, isRecordingName } from "../domain/recordings";
 import { cursorOf, insertCallRecord } from "../repositories/call-records";
 import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "../seed/call-records";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
@@ -139,21 +139,47 @@ describeDb(`call records on ${TEST_DB}`, () => {
   });
 
   it("returns a call's detail with its dialogue sections and timed lines", async () => {
+    // A collaborative call handed to an agent: the robot's part, then the agent's.
     const call = await platform.db
       .selectFrom("call_records")
-      .select(["id as callId", "cti_call_id as ctiCallId"])
+      .select(["id as callId", "cti_call_id as ctiCallId", "recording"])
       .where("campaign_type", "=", 2)
       .where("call_result", "=", 200)
+      .where("prev_cti_call_id", "is not", null)
       .where("recording", "is not", null)
+      .orderBy("id")
       .executeTakeFirstOrThrow();
     const response = await get(`/contact/income/calls/${call.callId}`);
     const detail = CallDetailResponseSchema.parse(response.json()).data!;
     expect(detail).toMatchObject({ callId: call.callId, ctiCallId: call.ctiCallId, callResult: 200, flowId: SEED_FLOW_IDS.reminder, groupDn: "grp-robot-01" });
     expect(detail.callingResults.map((s) => s.dialogType)).toEqual([1, 2]);
     const lines = detail.callingResults.flatMap((s) => s.dialogResults);
-    const script = RECORDINGS["transfer-to-agent.mp3"].lines;
+    if (!isRecordingName(call.recording)) throw new Error(`no recording '${call.recording}'`);
+    const script = RECORDINGS[call.recording].lines;
     expect(lines.map((l) => [l.recordStartTime, l.recordEndTime])).toEqual(script.map((l) => [l.startMs, l.endMs]));
     expect(JSON.parse(detail.userData.data!)).toMatchObject({ customerName: "张先生" });
+  });
+
+  it("shows every connected robot call with the intent its customer last says, and a conclusion to match", async () => {
+    // What a user sees: the list's intent label, then the dialog's lines and conclusion.
+    const robotCalls: CallRecordRow[] = [];
+    for (let pageNo = 1; ; pageNo++) {
+      const page = pageOf(await get(`/contact/business/callhistory?callResult=200&pageSize=100&pageNo=${pageNo}`));
+      robotCalls.push(...page.list.filter((r) => r.campaignType === 1 || r.campaignType === 2));
+      if (pageNo * 100 >= page.total) break;
+    }
+    expect(robotCalls.length).toBeGreaterThan(40);
+    const seen = new Set<string>();
+    for (const row of robotCalls) {
+      const detail = CallDetailResponseSchema.parse((await get(`/contact/income/calls/${row.callId}`)).json()).data!;
+      const customer = detail.callingResults.flatMap((s) => s.dialogResults).filter((l) => l.thisRole === CUSTOMER_ROLE);
+      expect(row.intent, `call ${row.callId}`).not.toBeNull();
+      expect(customer.at(-1)?.nluResult, `call ${row.callId}`).toBe(row.intent);
+      expect(detail.attachData.conclusion, `call ${row.callId}`).toBe(conclusionFor(row.intent));
+      seen.add(`${row.campaignType}:${row.intent}`);
+    }
+    // Both robot campaign types, every intent.
+    for (const intent of codesOf(INTENT_LABELS)) for (const type of [1, 2]) expect(seen, `${type}:${intent}`).toContain(`${type}:${intent}`);
   });
 
   it("hides other tenants' calls: lists, detail and recording", async () => {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BATCH_STATUSES, CALL_STATUSES, codesOf } from "../../contracts/codes";
+import { BATCH_STATUSES, CALL_STATUSES, CUSTOMER_ROLE, codesOf } from "../../contracts/codes";
 import {
   BatchPageResponseSchema,
   BeforeCallResponseSchema,
@@ -33,7 +33,7 @@ import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "../../con
 import { FailureSchema } from "../../contracts/envelope";
 import { RobotInstancePageResponseSchema } from "../../contracts/robot";
 import { NoRecordingResponseSchema } from "../../contracts/records";
-import { RECORDINGS } from "../domain/recordings";
+import { RECORDINGS, conclusionFor, recordingFor } from "../domain/recordings";
 import { batchTransitions } from "../repositories/task-batches";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
@@ -333,9 +333,12 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(history.list.length).toBeGreaterThan(0);
     const connected = history.list.find((r) => r.callResult === 200)!;
     const detail = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${connected.callId}`)).data!;
-    const script = RECORDINGS["card-instalment.mp3"];
+    // The recording is the one where the customer last says the call's intent.
+    const script = RECORDINGS[recordingFor(form.type, connected.intent)];
     expect(detail.callDuration).toBe(script.durationMs);
+    expect(detail.attachData.conclusion).toBe(conclusionFor(connected.intent));
     const lines = detail.callingResults.flatMap((s) => s.dialogResults);
+    expect(lines.filter((l) => l.thisRole === CUSTOMER_ROLE).at(-1)?.nluResult).toBe(connected.intent);
     expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(script.lines.map((l) => [l.content, l.startMs, l.endMs]));
     const tenantID = detail.tenantID;
     const audio = await inject("admin", "POST", `/records/records/${connected.callId}`, { tenantID });

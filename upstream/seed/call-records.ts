@@ -1,7 +1,7 @@
 import { CAMPAIGN_TYPES, INTENT_LABELS, OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 import type { NewCallDialog, NewCallRecord } from "../db/schema";
-import { RECORDINGS, recordingDialogs, recordingForCampaign, type RecordingName } from "../domain/recordings";
+import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, type RecordingName } from "../domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign
@@ -54,7 +54,13 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   const answered = callResult === 200;
   const outcomes = codesOf(OUTCOME_CODES);
   const robot = campaignType === 1 || campaignType === 2;
-  const transcript = answered || callResult === 502 ? recordingForCampaign(campaignType) : null;
+  // A campaign type answers once every 2 × types calls, so its connected calls walk every intent
+  // in turn; offset by one so that the robot campaign's newest connected call with audio (i = 12;
+  // i = 0 lost it) is the long confirming dialogue that the end-to-end tests play and seek in.
+  const intent = answered ? INTENT_LABELS[(Math.floor(i / (2 * types.length)) + INTENT_LABELS.length - 1) % INTENT_LABELS.length].code : null;
+  // Collaborative customers who stay with the robot are no agent's call.
+  const withAgent = campaignType !== 1 && (campaignType !== 2 || isHandedToAgent(campaignType, intent));
+  const transcript = answered || callResult === 502 ? recordingFor(campaignType, intent) : null;
   // Every seventh connected call lost its audio: the dialog shows '暂无录音可下载' and '暂不支持'.
   const lostAudio = transcript !== null && i % 7 === 0;
   // The newest calls are minutes apart (today's list is never empty), older ones hours apart.
@@ -67,19 +73,19 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
     record: {
       tenant_id: ids.tenantId,
       cti_call_id: `${prefix}-${String(i).padStart(6, "0")}`,
-      prev_cti_call_id: campaignType === 2 && answered ? `${prefix}-robot-${i}` : null,
+      prev_cti_call_id: isHandedToAgent(campaignType, intent) ? `${prefix}-robot-${i}` : null,
       direction: inbound ? "inbound" : "outbound",
       campaign_id: ids.campaigns.get(campaignType) ?? null,
       campaign_type: campaignType,
       call_kind: campaignType === 5 ? 1 : 0,
       phone: i % 9 === 0 ? `+86${phoneDigits}` : phoneDigits,
-      agent_user_id: campaignType === 1 ? null : ids.agents[i % ids.agents.length],
-      queue_name: campaignType === 1 ? null : "demo-voice",
+      agent_user_id: withAgent ? ids.agents[i % ids.agents.length] : null,
+      queue_name: withAgent ? "demo-voice" : null,
       is_answer: answered ? 1 : 0,
       outbound_result: inbound ? null : outcomes[i % outcomes.length],
       call_result: callResult,
       call_result_name: labelOf(RESULT_CODES, callResult),
-      intent: answered ? INTENT_LABELS[i % INTENT_LABELS.length].code : null,
+      intent,
       qc_status: [-1, 0, 1, 2, 3][i % 5],
       conclusion: answered ? i % 3 : null,
       hangup_party: answered ? 1 + (i % 4) : 5,
@@ -89,7 +95,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
       flow_id: robot ? (campaignType === 1 ? SEED_FLOW_IDS.instalment : SEED_FLOW_IDS.reminder) : null,
       flow_version_name: robot ? `v1.${i % 4}` : null,
       gender: [0, 1, -1][i % 3],
-      attach_data: JSON.stringify({ conclusion: answered ? "客户同意办理，已登记" : "未接通" }),
+      attach_data: JSON.stringify({ conclusion: conclusionFor(intent) }),
       user_data: JSON.stringify({ data: JSON.stringify({ customerName: "张先生", cardTail: "1234", amount: 12000 + i }) }),
       group_dn: robot ? "grp-robot-01" : null,
       dn: robot ? `80${String(i % 100).padStart(2, "0")}` : null,

@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../db/schema";
 import { BatchStatus, CallStatus, CampaignState } from "../simulators/dialer-states";
+import { isHandedToAgent } from "../domain/recordings";
 import { insertRobotCallRecord } from "../simulators/dialer";
 import { SEED_FLOW_IDS } from "./call-records";
 import { simulateCall, type CallOutcome } from "../simulators/robot-conversation";
@@ -210,14 +211,16 @@ export async function seedOutbound(trx: Trx): Promise<void> {
           .executeTakeFirstOrThrow();
         await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
         if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
-          const outcome = seededOutcome(seedCall.status, call.id, campaign.type);
+          // The first three complete calls of a collaborative campaign were handed to an agent.
+          const handedOff = campaign.type === 2 && seedCall.status === C.complete && i < 3;
+          const outcome = seededOutcome(seedCall.status, call.id, campaign.type, handedOff);
           const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, false, new Date(now.getTime() - (i + 1) * 600_000));
           if (seedCall.agent) await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
-          if (campaign.type === 2 && seedCall.status === C.complete && i < 3) {
+          if (handedOff) {
             const state = (["waiting", "handed", "lost"] as const)[i];
             await trx
               .insertInto("handoffs")
-              .values({ tenant_id: tenantId, campaign_id: row.id, batch_id: b.id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: "HAS_INTENTION", state, agent_user_id: state === "handed" ? (agentId ?? null) : null, created_at: now, updated_at: now })
+              .values({ tenant_id: tenantId, campaign_id: row.id, batch_id: b.id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: outcome.intent, state, agent_user_id: state === "handed" ? (agentId ?? null) : null, created_at: now, updated_at: now })
               .execute();
           }
         }
@@ -228,11 +231,14 @@ export async function seedOutbound(trx: Trx): Promise<void> {
   await seed(other.id, { name: "其他租户推广", type: 1, state: CampaignState.notStarted, cycle: 1, windows: OFFICE_HOURS, instance: "营销推广机器人", batches: [{ name: "其他租户名单", status: S.preparing, calls: calls(C.waiting, 3) }] }, undefined);
 }
 
-/** A simulated call that agrees with the seeded status: complete calls talk, the others do not. */
-function seededOutcome(status: number, taskCallId: number, campaignType: number): CallOutcome {
+/**
+ * A simulated call that agrees with the seeded status (complete calls talk, the others do not) and,
+ * for a hand-off, whose customer was interested.
+ */
+function seededOutcome(status: number, taskCallId: number, campaignType: number, handedOff: boolean): CallOutcome {
   for (let attempt = 1; attempt < 200; attempt++) {
     const outcome = simulateCall(taskCallId, attempt, campaignType);
-    if (outcome.status === status) return outcome;
+    if (outcome.status === status && handedOff === isHandedToAgent(campaignType, outcome.intent)) return outcome;
   }
   throw new Error(`no simulated call ends in status ${status}`);
 }

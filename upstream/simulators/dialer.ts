@@ -37,8 +37,8 @@ import {
   laterWindowToday,
   nextWindowStart,
 } from "./dialer-states";
-import { INTERESTED_INTENTS, resultName, simulateCall, type CallOutcome } from "./robot-conversation";
-import { recordingDialogs } from "../domain/recordings";
+import { resultName, simulateCall, type CallOutcome } from "./robot-conversation";
+import { conclusionFor, isHandedToAgent, recordingDialogs } from "../domain/recordings";
 import { insertCallRecord } from "../repositories/call-records";
 
 type Trx = Transaction<Database> | Db;
@@ -177,7 +177,7 @@ export async function insertRobotCallRecord(
       flow_id: call.flow_id,
       flow_version_name: call.flow_version_name,
       gender: outcome.gender,
-      attach_data: JSON.stringify({ conclusion: outcome.intent ?? "" }),
+      attach_data: JSON.stringify({ conclusion: conclusionFor(outcome.intent) }),
       recording: outcome.recording,
     },
     outcome.recording ? recordingDialogs(outcome.recording) : [],
@@ -270,7 +270,7 @@ export class Dialer {
     for (const call of dialling) {
       await this.#db.transaction().execute(async (trx) => {
         const outcome = simulateCall(call.id, call.attempts, call.campaign_type);
-        const handOff = call.campaign_type === 2 && outcome.intent !== null && INTERESTED_INTENTS.has(outcome.intent);
+        const handOff = isHandedToAgent(call.campaign_type, outcome.intent);
         const recordId = await insertRobotCallRecord(trx, call, outcome, handOff, now);
         await moveCall(trx, call, outcome.status, `机器人外呼：${resultName(outcome.callResult)}`, now, { hangup_party: outcome.hangupParty });
         if (handOff) {

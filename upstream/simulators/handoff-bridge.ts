@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AsrEntry } from "../../contracts/cti";
+import { isRecordingName } from "../domain/recordings";
 import type { Handoff } from "./dialer";
 
 /**
@@ -22,11 +23,13 @@ export function bridgeHandoffs(app: FastifyInstance) {
     const row = await app.db
       .selectFrom("handoffs")
       .innerJoin("campaigns", "campaigns.id", "handoffs.campaign_id")
-      .select(["handoffs.call_record_id", "campaigns.queue_name", "campaigns.flow_id"])
+      .leftJoin("call_records", (join) => join.onRef("call_records.id", "=", "handoffs.call_record_id").onRef("call_records.tenant_id", "=", "handoffs.tenant_id"))
+      .select(["handoffs.call_record_id", "campaigns.queue_name", "campaigns.flow_id", "call_records.recording"])
       .where("handoffs.id", "=", handoff.id)
       .where("handoffs.tenant_id", "=", handoff.tenantId)
       .executeTakeFirst();
     if (!row) return null;
+    // The robot's part only: the agent's is still to come.
     const lines =
       row.call_record_id === null
         ? []
@@ -35,6 +38,7 @@ export function bridgeHandoffs(app: FastifyInstance) {
             .select(["seq", "this_role", "nlu_result", "content", "gender"])
             .where("call_record_id", "=", row.call_record_id)
             .where("tenant_id", "=", handoff.tenantId)
+            .where("dialog_type", "=", 1)
             .orderBy("seq")
             .execute();
     const transcript: AsrEntry[] = lines.map((line) => ({
@@ -50,6 +54,8 @@ export function bridgeHandoffs(app: FastifyInstance) {
       flowId: row.flow_id,
       campaignId: handoff.campaignId,
       transcript,
+      // The agent's leg keeps the robot call's recording and intent, so the two agree.
+      robotCall: isRecordingName(row.recording) ? { recording: row.recording, intent: handoff.intent } : undefined,
     });
     offered.set(call.ctiCallId, { tenantId: handoff.tenantId, handoffId: handoff.id });
     return call;

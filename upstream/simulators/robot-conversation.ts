@@ -3,7 +3,7 @@
  * tests and demos are repeatable. Codes come from contracts/codes.ts.
  */
 import { INTENT_LABELS, codesOf } from "../../contracts/codes";
-import { RECORDINGS, recordingForCampaign, type RecordingName } from "../domain/recordings";
+import { RECORDINGS, recordingFor, type RecordingName } from "../domain/recordings";
 import { CallStatus } from "./dialer-states";
 
 export type CallOutcome = {
@@ -18,9 +18,6 @@ export type CallOutcome = {
   /** A connected call's recording (a real audio fixture whose transcript becomes the dialog lines). */
   recording: RecordingName | null;
 };
-
-/** Intents that make a collaborative campaign hand the customer to an agent. */
-export const INTERESTED_INTENTS = new Set(["CONFIRM", "HAS_INTENTION", "ASK_HOW", "ASK_FEE"]);
 
 const RESULT_NAMES: Record<number, string> = { 200: "已接通", 408: "无人接听", 486: "用户忙", 480: "暂时无法接通", 502: "线路异常" };
 export const resultName = (code: number) => RESULT_NAMES[code] ?? "未知";
@@ -49,8 +46,8 @@ export function simulateCall(taskCallId: number, attempt: number, campaignType: 
     return { status: CallStatus.abnormal, hangupParty: 4, callResult: 502, isAnswer: 0, outcome: "RobotNoAnswer", intent: null, durationMs: 3_000, gender, recording: null };
   }
   const intent = INTENTS[roll % INTENTS.length];
-  // Connected calls talk as the seeded robot calls do: a recording of the campaign's kind.
-  const recording = recordingForCampaign(campaignType);
+  // The recording is one where the customer says that intent (in a hand-off, to the agent too).
+  const recording = recordingFor(campaignType, intent);
   return {
     status: CallStatus.complete,
     hangupParty: roll % 4 === 0 ? 2 : 1,
