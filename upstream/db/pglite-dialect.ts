@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
+import { PreparedStatements } from "./pglite-statements";
 
 /**
  * A Kysely dialect over an embedded PGlite instance.
@@ -130,13 +131,17 @@ const MUTATING_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE"]);
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pglite: PGlite;
+  readonly #statements: PreparedStatements;
 
   constructor(pglite: PGlite) {
     this.#pglite = pglite;
+    this.#statements = new PreparedStatements(pglite);
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.#pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const result = PreparedStatements.preparable(compiledQuery.sql)
+      ? await this.#statements.query<R>(compiledQuery.sql, compiledQuery.parameters)
+      : await this.#pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     return {
       // Same rule as Kysely's pg driver, so `numAffectedRows` means the same on both backends.
       numAffectedRows:
