@@ -61,11 +61,13 @@ describe("prepared statements on PGlite", () => {
   });
 
   it("prepares afresh a statement whose table changed under it", async () => {
+    await pglite.exec("DEALLOCATE ALL");
     const statements = new PreparedStatements(pglite);
     const all = "SELECT * FROM notes WHERE id = $1";
     const [first] = (await statements.query<{ id: number }>(all, [1])).rows;
     await pglite.exec("ALTER TABLE notes ADD COLUMN tag text DEFAULT '新'");
     await expect(statements.query(all, [first.id])).rejects.toMatchObject({ code: "0A000" });
     expect((await statements.query(all, [first.id])).rows[0]).toMatchObject({ id: first.id, tag: "新" });
+    expect(await kept()).toHaveLength(1);
   });
 });

@@ -54,13 +54,17 @@ export class PreparedStatements {
           ...(await this.#send(serialize.execute({}))),
         );
       } catch (error) {
+        await this.#send(serialize.sync());
         // A table changed under a kept plan (0A000: "cached plan must not change result type"):
         // this statement fails, as any driver's prepared one would; the next is prepared afresh.
-        if (statement && (error as { code?: string }).code === "0A000") await this.#forget(sql);
+        // (After an error the server ignores messages until Sync, so the Close comes after it.)
+        if (statement && (error as { code?: string }).code === "0A000") {
+          await this.#forget(sql);
+          await this.#send(serialize.sync());
+        }
         throw error;
-      } finally {
-        received.push(...(await this.#send(serialize.sync())));
       }
+      received.push(...(await this.#send(serialize.sync())));
       return received;
     });
     await this.#pglite.syncToFs();
