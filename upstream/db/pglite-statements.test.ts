@@ -20,7 +20,7 @@ describe("prepared statements on PGlite", () => {
     const statements = new PreparedStatements(pglite);
     const at = new Date("2026-11-22T03:04:05.678Z");
     const insert = "INSERT INTO notes (body, at, done, size, meta) VALUES ($1, $2, $3, $4, $5) RETURNING *";
-    const inserted = await statements.query(insert, ["客户说 'O''Brien' \\ 好", at, true, 9007199254740993n, JSON.stringify({ a: [1, "二"] })]);
+    const inserted = await statements.query<{ id: number; body: string }>(insert, ["客户说 'O''Brien' \\ 好", at, true, 9007199254740993n, JSON.stringify({ a: [1, "二"] })]);
     const same = await pglite.query("SELECT * FROM notes WHERE id = $1", [inserted.rows[0].id]);
     expect(inserted.rows).toEqual(same.rows);
     expect(inserted.rows[0]).toMatchObject({ body: "客户说 'O''Brien' \\ 好", at, done: true, meta: { a: [1, "二"] } });
