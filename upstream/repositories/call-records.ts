@@ -4,7 +4,7 @@ import { poolOf, type Db } from "../db";
 import { copyOut, type CopyBatch, type CopyFormat } from "../db/copy-out";
 import type { RecordFormat } from "../domain/call-export";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
-import { cappedCount, totalOfPage } from "./counting";
+import { cappedCount, recentEstimate, totalOfPage } from "./counting";
 
 /**
  * Call records: the one writer (the dialer and the CTI write finished calls through
@@ -121,8 +121,9 @@ function toRow(row: Row): CallRecordRow {
   };
 }
 
-/** A page's rows, each also carrying the capped count of the whole list (one statement). */
-const pageColumns = (db: Db, base: RecordsQuery) => rowColumns(base).select(cappedCount(db, base).as("matching"));
+/** A page's rows, each also carrying the capped count of the whole list (one statement) unless its total is known. */
+const pageColumns = (db: Db, base: RecordsQuery, withTotal: boolean) =>
+  rowColumns(base).$if(withTotal, (query) => query.select(cappedCount(db, base).as("matching")));
 const newestFirst = (query: ReturnType<typeof pageColumns>) => query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
 const before = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
   const { time, id } = parseCursor(cursor);
@@ -140,13 +141,14 @@ const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records
  */
 export async function listCallRecords(db: Db, tenantId: number, scope: CallScope, filter: CallFilter): Promise<CallRecordPage> {
   const base = scoped(db, tenantId, scope, filter);
-  const page = pageColumns(db, base);
+  const known = recentEstimate(base);
+  const page = pageColumns(db, base, !known);
   const rows = filter.after
     ? await newestFirst(page.where(before(filter.after))).limit(filter.pageSize).execute()
     : filter.before
       ? (await page.where(after(filter.before)).orderBy("call_records.call_time", "asc").orderBy("call_records.id", "asc").limit(filter.pageSize).execute()).reverse()
       : await newestFirst(page).limit(filter.pageSize).offset((filter.pageNo - 1) * filter.pageSize).execute();
-  return { list: rows.map(toRow), ...(await totalOfPage(db, base, rows)) };
+  return { list: rows.map(toRow), ...(known ?? (await totalOfPage(db, base, rows))) };
 }
 
 export { EXACT_COUNT_LIMIT } from "./counting";

@@ -10,6 +10,8 @@ export const EXACT_COUNT_LIMIT = 10_000;
  * flagged (the paginator shows "共约 N 条").
  */
 export async function countCapped<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>): Promise<{ total: number; estimated?: true }> {
+  const known = recentEstimate(base);
+  if (known) return known;
   const { n } = await cappedCount(db, base).executeTakeFirstOrThrow();
   return totalOf(db, base, Number(n));
 }
@@ -29,7 +31,7 @@ export function cappedCount<DB, TB extends keyof DB>(db: Db, base: SelectQueryBu
 export async function totalOfPage<DB, TB extends keyof DB>(
   db: Db,
   base: SelectQueryBuilder<DB, TB, {}>,
-  rows: ReadonlyArray<{ matching: number | string | bigint | null }>,
+  rows: ReadonlyArray<{ matching?: number | string | bigint | null }>,
 ): Promise<{ total: number; estimated?: true }> {
   return rows.length > 0 ? totalOf(db, base, Number(rows[0].matching)) : countCapped(db, base);
 }
@@ -41,5 +43,29 @@ async function totalOf<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder
   const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
   const raw = plan.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
-  return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true };
+  const estimate = { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true } as const;
+  if (estimates.size >= 1_000) estimates.delete(estimates.keys().next().value!);
+  estimates.set(estimateKey(base), { estimate, until: Date.now() + ESTIMATE_KEPT_MS });
+  return estimate;
+}
+
+/**
+ * Paging through a list too long to count asks for its total on every page, and an estimate
+ * costs a count of EXACT_COUNT_LIMIT rows plus a plan. The estimate of the same filter (same SQL,
+ * same values, tenant included) is reused for ESTIMATE_KEPT_MS: it is approximate anyway ("共约").
+ */
+export const ESTIMATE_KEPT_MS = 60_000;
+const estimates = new Map<string, { estimate: { total: number; estimated: true }; until: number }>();
+const estimateKey = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {}>) => {
+  const { sql: text, parameters } = base.compile();
+  return `${text}\u0000${JSON.stringify(parameters)}`;
+};
+
+/** The recent estimated total of a filter too long to count, if there is one. */
+export function recentEstimate<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {}>): { total: number; estimated: true } | undefined {
+  const key = estimateKey(base);
+  const kept = estimates.get(key);
+  if (kept && kept.until > Date.now()) return kept.estimate;
+  if (kept) estimates.delete(key);
+  return undefined;
 }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
 import { CallRecordPageResponseSchema } from "../../contracts/contact";
 import { EXACT_COUNT_LIMIT } from "../repositories/call-records";
+import { ESTIMATE_KEPT_MS } from "../repositories/counting";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
 import { generateCalls } from "./generate-calls";
@@ -49,5 +50,29 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     const exact = await platform.db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).where("call_result", "=", 404).executeTakeFirstOrThrow();
     expect(few.total).toBe(Number(exact.n));
     expect(few.total).toBeLessThan(EXACT_COUNT_LIMIT);
+  });
+
+  it("keeps a list's estimated total for a minute while its pages are read, then estimates again", async () => {
+    const token = await loginAs(platform.app, "other-admin");
+    const page = async (pageNo: number) => {
+      const response = await platform.app.inject({ url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}&pageNo=${pageNo}`, headers: bearer(token) });
+      return CallRecordPageResponseSchema.parse(response.json()).data!;
+    };
+    const first = await page(1);
+    expect(first.estimated).toBe(true);
+    // Half as many records again, and fresh statistics: a new estimate would be quite different.
+    await generateCalls(platform.db, { count: 6_000, tenantCode: "other", days: 10, now: Date.UTC(2026, 10, 21) });
+    const second = await page(2);
+    expect(second.total).toBe(first.total);
+    expect(second.list).toHaveLength(20);
+    const later = Date.now() + ESTIMATE_KEPT_MS + 1_000;
+    vi.spyOn(Date, "now").mockReturnValue(later);
+    try {
+      const third = await page(3);
+      expect(third.estimated).toBe(true);
+      expect(Math.abs(third.total - 18_014) / 18_014).toBeLessThan(0.2);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
