@@ -144,6 +144,31 @@ test("a text agent serves two customers at once without missing a word", async (
   await expect(page.getByText("账单已解释")).toBeVisible();
 });
 
+test("a reply being written survives a reload of the workbench, and goes once it is sent", async ({ page, request }) => {
+  const customer = await customers(request);
+  await page.goto("/textWorkBench");
+  await signIn(page, "chat");
+  await expect(page.getByText("实时连接：已连接")).toBeVisible();
+  await customer.arrive("顾客丙", "请问营业时间？");
+  await sessionButton(page, "顾客丙").click();
+  await replyBox(page).fill("我们的营业时间是");
+
+  await page.reload();
+  await sessionButton(page, "顾客丙").click();
+  await expect(replyBox(page)).toHaveValue("我们的营业时间是");
+  await replyBox(page).pressSequentially("每天九点到十八点");
+  await replyBox(page).press("Enter");
+  await expect(log(page).getByText("我们的营业时间是每天九点到十八点")).toBeVisible();
+  await expect(log(page).getByText("待发送")).toHaveCount(0);
+
+  await page.reload();
+  await sessionButton(page, "顾客丙").click();
+  await expect(log(page).getByText("我们的营业时间是每天九点到十八点")).toBeVisible();
+  await expect(replyBox(page)).toHaveValue("");
+  await page.getByRole("button", { name: "结束会话" }).click();
+  await expect(sessionButton(page, "顾客丙")).toHaveCount(0);
+});
+
 test.describe("chat records @nojs", () => {
   test("text/call lists closed conversations and shows a whole one", async ({ page }) => {
     await page.goto("/text/call");

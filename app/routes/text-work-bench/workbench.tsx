@@ -19,6 +19,7 @@ import {
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "../../../contracts/codes";
 import type { AgentEvent } from "../../../contracts/events";
 import { CodeSelect } from "../../components/code-select";
+import { DRAFTS_KEY, readDrafts, writeDrafts } from "../../lib/chat-drafts";
 import { formatDateTime, formatTime } from "../../lib/chat-format";
 import { maskPhone } from "../../lib/format";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "../../lib/chat-sessions";
@@ -142,6 +143,29 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState("");
+
+  // Drafts survive a reload of the tab: saved on every change once the stored ones are restored
+  // (after hydration, so the server's markup and the first client render agree).
+  const draftsRestored = useRef(false);
+  useEffect(() => {
+    if (!draftsRestored.current) return;
+    try {
+      window.sessionStorage.setItem(DRAFTS_KEY, writeDrafts(drafts));
+    } catch {
+      // Storage full or refused: the drafts still live in the page.
+    }
+  }, [drafts]);
+  useEffect(() => {
+    let stored: string | null = null;
+    try {
+      stored = window.sessionStorage.getItem(DRAFTS_KEY);
+    } catch {
+      // Storage refused: nothing to restore.
+    }
+    const openIds = loaded.map((session) => session.sessionId);
+    setDrafts((typed) => ({ ...readDrafts(stored, openIds), ...typed }));
+    draftsRestored.current = true;
+  }, [loaded]);
 
   const setDraft = (sessionId: string, text: string) => setDrafts((all) => ({ ...all, [sessionId]: text }));
   const setError = (sessionId: string, text: string) => setErrors((all) => ({ ...all, [sessionId]: text }));
