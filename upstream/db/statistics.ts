@@ -9,7 +9,7 @@ import { poolOf, type Db } from ".";
  * analysed when more than 50 rows plus 10 % of it changed since the last time, or when it has rows
  * and was never analysed.
  */
-export const ANALYZE_EVERY_MS = 60_000;
+const ANALYZE_EVERY_MS = 60_000;
 
 /** Analyses the tables whose statistics are stale; returns their names. */
 export async function analyzeStaleTables(db: Db): Promise<string[]> {

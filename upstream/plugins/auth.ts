@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { hashAccessToken } from "../domain/tokens";
+import { ExpiringCache } from "../expiring-cache";
 import { HttpError, failure } from "../http";
 import { deleteUserAccessTokens, findUserByAccessToken } from "../repositories/access-tokens";
 import type { AuthUser } from "../repositories/users";
@@ -11,8 +12,8 @@ declare module "fastify" {
     user: AuthUser | null;
   }
   interface FastifyInstance {
-    /** Tokens recently seen; see TokenCache. */
-    accessTokens: TokenCache;
+    /** Tokens recently seen, by hash; see TOKEN_CACHE_MS. */
+    accessTokens: ExpiringCache<string, AuthUser>;
   }
 }
 
@@ -41,7 +42,7 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
   const expectedClient = digest(`${options.clientId}:${options.clientSecret}`);
 
   app.decorateRequest("user", null);
-  app.decorate("accessTokens", new TokenCache());
+  app.decorate("accessTokens", new ExpiringCache<string, AuthUser>(10_000));
 
   app.addHook("onRequest", async (request, reply) => {
     // The matched route's declared path, not the raw URL: encoding tricks cannot change the rule.
@@ -78,7 +79,7 @@ function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
 /** Ends every session of a user at once (e.g. an administrator signs the account out). */
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);
-  app.accessTokens.forgetUser(userId);
+  app.accessTokens.deleteWhere((user) => user.id === userId);
 }
 
 async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {
@@ -86,11 +87,11 @@ async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promis
   if (!token) return null;
   const hash = hashAccessToken(token);
   const now = new Date();
-  const cached = app.accessTokens.get(hash, now);
+  const cached = app.accessTokens.get(hash, now.getTime());
   if (cached) return cached;
   const found = await findUserByAccessToken(app.db, hash, now);
   if (!found) return null;
-  app.accessTokens.set(hash, found.user, found.expiresAt, now);
+  app.accessTokens.set(hash, found.user, Math.min(found.expiresAt.getTime(), now.getTime() + TOKEN_CACHE_MS));
   return found.user;
 }
 
@@ -99,33 +100,9 @@ async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promis
  * for the token lookup (a three-table join: on PGlite about a third of a list call's cost). An entry
  * lives at most TOKEN_CACHE_MS and never past its token's expiry; revoking goes through
  * `revokeUserTokens`, which forgets the user's entries. Nothing in the platform changes who a token
- * belongs to. Unknown tokens are never cached, and the oldest entry leaves when the cache is full.
+ * belongs to. Unknown tokens are never cached.
  */
-class TokenCache {
-  static readonly TOKEN_CACHE_MS = 30_000;
-  static readonly MAX_ENTRIES = 10_000;
-  readonly #entries = new Map<string, { user: AuthUser; until: number }>();
-
-  get(hash: string, now: Date): AuthUser | undefined {
-    const entry = this.#entries.get(hash);
-    if (!entry) return undefined;
-    if (entry.until > now.getTime()) return entry.user;
-    this.#entries.delete(hash);
-    return undefined;
-  }
-
-  forgetUser(userId: number): void {
-    for (const [hash, entry] of this.#entries) if (entry.user.id === userId) this.#entries.delete(hash);
-  }
-
-  set(hash: string, user: AuthUser, expiresAt: Date, now: Date): void {
-    if (this.#entries.size >= TokenCache.MAX_ENTRIES) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(hash, { user, until: Math.min(expiresAt.getTime(), now.getTime() + TokenCache.TOKEN_CACHE_MS) });
-  }
-}
+const TOKEN_CACHE_MS = 30_000;
 
 /**
  * `Authorization: Bearer <token>`, or the bare `accessToken` header the inspection service uses.

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type SelectQueryBuilder } from "kysely";
 import type { Db } from "../db";
+import { ExpiringCache } from "../expiring-cache";
 
 /** Up to this many matching rows are counted exactly; beyond it the planner's estimate is used. */
 export const EXACT_COUNT_LIMIT = 10_000;
@@ -44,8 +45,7 @@ async function totalOf<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder
   const raw = plan.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
   const estimate = { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true } as const;
-  if (estimates.size >= 1_000) estimates.delete(estimates.keys().next().value!);
-  estimates.set(estimateKey(base), { estimate, until: Date.now() + ESTIMATE_KEPT_MS });
+  estimates.set(estimateKey(base), estimate, Date.now() + ESTIMATE_KEPT_MS);
   return estimate;
 }
 
@@ -55,7 +55,7 @@ async function totalOf<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder
  * same values, tenant included) is reused for ESTIMATE_KEPT_MS: it is approximate anyway ("共约").
  */
 export const ESTIMATE_KEPT_MS = 60_000;
-const estimates = new Map<string, { estimate: { total: number; estimated: true }; until: number }>();
+const estimates = new ExpiringCache<string, { total: number; estimated: true }>(1_000);
 const estimateKey = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {}>) => {
   const { sql: text, parameters } = base.compile();
   return `${text}\u0000${JSON.stringify(parameters)}`;
@@ -63,9 +63,5 @@ const estimateKey = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {
 
 /** The recent estimated total of a filter too long to count, if there is one. */
 export function recentEstimate<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {}>): { total: number; estimated: true } | undefined {
-  const key = estimateKey(base);
-  const kept = estimates.get(key);
-  if (kept && kept.until > Date.now()) return kept.estimate;
-  if (kept) estimates.delete(key);
-  return undefined;
+  return estimates.get(estimateKey(base));
 }
