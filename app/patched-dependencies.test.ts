@@ -44,3 +44,25 @@ describe("React Router as patched (patches/README.md)", () => {
     expect(two.state.matches[0].route).toBe(two.routes[0]);
   });
 });
+
+describe("Remix's server runtime as patched (patches/README.md)", () => {
+  type LoaderArgs = { request: Request };
+  const { callRouteLoader } = require("@remix-run/server-runtime/dist/data.js") as {
+    callRouteLoader: (args: { loader: (args: LoaderArgs) => unknown; request: Request; params: object; loadContext: object; routeId: string; singleFetch: boolean }) => Promise<unknown>;
+  };
+  const seenBy = async (request: Request) => {
+    let seen: Request | undefined;
+    await callRouteLoader({ loader: ({ request }) => ((seen = request), null), request, params: {}, loadContext: {}, routeId: "list", singleFetch: true });
+    return seen!;
+  };
+
+  it("hands a loader the page's own request when it has nothing to strip", async () => {
+    const request = new Request("http://console.test/callHistory?page=2");
+    expect(await seenBy(request)).toBe(request);
+  });
+
+  it("still strips the router's own parameters, keeping the rest", async () => {
+    const seen = await seenBy(new Request("http://console.test/callHistory?index&page=2&_routes=root"));
+    expect(seen.url).toBe("http://console.test/callHistory?page=2");
+  });
+});
