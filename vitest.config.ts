@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "contracts/**/*.test.ts", "bench/**/*.test.mjs"],
+          include: ["app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "contracts/**/*.test.ts", "bench/**/*.test.mjs"],
           environment: "node",
         },
       },

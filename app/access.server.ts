@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
+import { ExpiringCache } from "../common/expiring-cache";
 import type { MenuItem } from "../contracts/crm";
 import { isPathAllowed } from "./lib/access";
 import { menuForWorkType } from "./lib/menu";
@@ -11,23 +12,19 @@ import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session
 export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
 
 /**
- * Menus per token, kept briefly: Remix runs a page's loaders in parallel and each checks access,
- * so without this one page view would ask the platform for the same menu several times.
+ * Menus per token, kept briefly: without this every page view would ask the platform for the
+ * user's menu again.
  */
-const MENU_TTL_MS = 30_000;
-const menuCache = new Map<string, { expires: number; menu: Promise<MenuItem[]> }>();
+const MENU_KEPT_MS = 30_000;
+const menus = new ExpiringCache<string, Promise<MenuItem[]>>(10_000);
 
 function cachedMenu(caller: Caller): Promise<MenuItem[]> {
   const key = createHash("sha256").update(caller.token).digest("hex");
-  const now = Date.now();
-  const hit = menuCache.get(key);
-  if (hit && hit.expires > now) return hit.menu;
-  if (menuCache.size > 10_000) {
-    for (const [k, v] of menuCache) if (v.expires <= now) menuCache.delete(k);
-  }
+  const kept = menus.get(key);
+  if (kept) return kept;
   const menu = listMenus(caller);
-  menuCache.set(key, { expires: now + MENU_TTL_MS, menu });
-  menu.catch(() => menuCache.delete(key));
+  menus.set(key, menu, Date.now() + MENU_KEPT_MS);
+  menu.catch(() => menus.delete(key));
   return menu;
 }
 
@@ -51,7 +48,18 @@ export async function requireUser(request: Request): Promise<SignedIn> {
  * Every loader and action calls this for itself (design.md §3): signed in, and the request's
  * path entitled by the user's menu (spec §2/§6), or a 403.
  */
-export async function requireAccess(request: Request): Promise<Access> {
+export function requireAccess(request: Request): Promise<Access> {
+  // A page's loaders run in parallel on the same request, and each checks access for itself.
+  let access = accessByRequest.get(request);
+  if (!access) {
+    access = checkAccess(request);
+    accessByRequest.set(request, access);
+  }
+  return access;
+}
+const accessByRequest = new WeakMap<Request, Promise<Access>>();
+
+async function checkAccess(request: Request): Promise<Access> {
   const auth = await requireUser(request);
   const caller = callerFor(auth, request);
   const menu = menuForWorkType(await cachedMenu(caller), auth.user.workType);

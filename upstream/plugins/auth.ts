@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { hashAccessToken } from "../domain/tokens";
-import { ExpiringCache } from "../expiring-cache";
+import { ExpiringCache } from "../../common/expiring-cache";
 import { HttpError, failure } from "../http";
 import { deleteUserAccessTokens, findUserByAccessToken } from "../repositories/access-tokens";
 import type { AuthUser } from "../repositories/users";

@@ -1,6 +1,7 @@
 /**
- * What the platform remembers for a short while (accepted tokens, count estimates): entries that
- * expire at a given time, at most `maxEntries` of them; when full, the oldest leaves.
+ * What is remembered for a short while (the platform's accepted tokens and count estimates, the
+ * console's verified sessions and menus): entries that expire at a given time, at most
+ * `maxEntries` of them; when full, the oldest leaves.
  */
 export class ExpiringCache<K, V> {
   readonly #maxEntries: number;
@@ -22,6 +23,10 @@ export class ExpiringCache<K, V> {
   set(key: K, value: V, until: number): void {
     if (this.#entries.size >= this.#maxEntries && !this.#entries.has(key)) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { value, until });
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
   }
 
   deleteWhere(matches: (value: V) => boolean): void {
