@@ -74,7 +74,9 @@ function renderWhole(page: JSX.Element, status: number, headers: Headers, nonce:
   headers.set("Content-Type", "text/html; charset=utf-8");
   applySecurityHeaders(headers, nonce);
   // As bytes: a string body is first scanned character by character for lone surrogates.
-  return new Response(Buffer.from(html), { headers, status });
+  const body = Buffer.from(html);
+  headers.set("Content-Length", String(body.length));
+  return new Response(body, { headers, status });
 }
 
 /** The page, and then its error page, failed to render: answer with a page that cannot fail. */

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { menuNames, signIn, signOut } from "./support";
 
@@ -140,6 +141,32 @@ test("every page carries the security headers", async ({ request }) => {
   expect(again).not.toBe(csp);
   const cookies = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value);
   expect(cookies.some((c) => /HttpOnly/i.test(c) && /SameSite=Lax/i.test(c))).toBe(true);
+});
+
+test("pages and files go compressed to browsers that accept it; fingerprinted files are kept for good", async ({ request }) => {
+  const page = await request.get("/user/login", { headers: { "Accept-Encoding": "gzip" } });
+  expect(page.headers()["content-encoding"]).toBe("gzip");
+  const stylesheet = (await page.text()).match(/href="(\/assets\/[^"]+\.css)"/)?.[1];
+  expect(stylesheet, "the sign-in page links its stylesheet").toBeTruthy();
+  const file = await request.get(stylesheet!, { headers: { "Accept-Encoding": "gzip" } });
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-encoding"]).toBe("gzip");
+  expect(file.headers()["cache-control"]).toContain("immutable");
+  expect(file.headers()["x-content-type-options"]).toBe("nosniff");
+  expect((await request.get("/assets/no-such-file.js")).status()).toBe(404);
+});
+
+test("a request whose Host no address can be made of is answered 400, not 500", async ({ baseURL }) => {
+  const { hostname, port } = new URL(baseURL!);
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    const sent = httpRequest({ hostname, port, path: "/user/login", headers: { Host: "no such host" } }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    sent.on("error", reject);
+    sent.end();
+  });
+  expect(status).toBe(400);
 });
 
 test("a sign-in posted without its CSRF token is refused and the form is shown again", async ({ request }) => {
