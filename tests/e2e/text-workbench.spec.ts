@@ -169,6 +169,38 @@ test("a reply being written survives a reload of the workbench, and goes once it
   await expect(sessionButton(page, "顾客丙")).toHaveCount(0);
 });
 
+test("a reply sent while the console cannot be reached survives a reload and is stored once", async ({ page, request }) => {
+  const customer = await customers(request);
+  await page.goto("/textWorkBench");
+  await signIn(page, "chat");
+  await expect(page.getByText("实时连接：已连接")).toBeVisible();
+  const sessionId = await customer.arrive("顾客丁", "我要退货");
+  await sessionButton(page, "顾客丁").click();
+
+  // Sends are lost on the way, as on a dropped network.
+  await page.route("**/textWorkBench/actions", (route) => route.abort());
+  await replyBox(page).fill("请提供订单号");
+  await replyBox(page).press("Enter");
+  await expect(log(page).locator(".is-pending")).toContainText("请提供订单号");
+  await expect(page.getByText("暂时无法连接平台，待发送的消息将在恢复后自动发送")).toBeVisible();
+
+  await page.reload();
+  await sessionButton(page, "顾客丁").click();
+  await expect(log(page).locator(".is-pending")).toContainText("请提供订单号");
+  expect((await customer.stored(sessionId)).dialogs.map((d) => d.content)).not.toContain("请提供订单号");
+
+  // The way is open again: the reply goes out, once.
+  await page.unroute("**/textWorkBench/actions");
+  await expect(log(page).getByText("待发送")).toHaveCount(0, { timeout: 15_000 });
+  await page.reload();
+  await sessionButton(page, "顾客丁").click();
+  await expect(log(page).getByText("请提供订单号")).toHaveCount(1);
+  await expect(log(page).getByText("待发送")).toHaveCount(0);
+  expect((await customer.stored(sessionId)).dialogs.filter((d) => d.content === "请提供订单号")).toHaveLength(1);
+  await page.getByRole("button", { name: "结束会话" }).click();
+  await expect(sessionButton(page, "顾客丁")).toHaveCount(0);
+});
+
 test.describe("chat records @nojs", () => {
   test("text/call lists closed conversations and shows a whole one", async ({ page }) => {
     await page.goto("/text/call");

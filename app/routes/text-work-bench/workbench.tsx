@@ -19,7 +19,7 @@ import {
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "../../../contracts/codes";
 import type { AgentEvent } from "../../../contracts/events";
 import { CodeSelect } from "../../components/code-select";
-import { DRAFTS_KEY, readDrafts, writeDrafts } from "../../lib/chat-drafts";
+import { DRAFTS_KEY, PENDING_KEY, readDrafts, readPendingReplies, writeDrafts, writePendingReplies, type PendingReply } from "../../lib/chat-drafts";
 import { formatDateTime, formatTime } from "../../lib/chat-format";
 import { maskPhone } from "../../lib/format";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "../../lib/chat-sessions";
@@ -68,20 +68,44 @@ async function post(csrf: string, fields: Record<string, string>): Promise<{ sta
   }
 }
 
-type Pending = { sessionId: string; clientId: string; content: string };
+/** Writes to the tab's storage; when it is full or refused, what is kept lives in the page only. */
+function store(key: string, value: string) {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // Nothing more to do: the page still holds it.
+  }
+}
+
+function stored(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+const pendingLine = (reply: PendingReply) => ({ id: `pending-${reply.clientId}`, role: "agent" as const, content: reply.content, at: reply.at, clientId: reply.clientId, pending: true });
 
 /**
  * Messages leave in order, one at a time. When the console or the platform cannot be reached the
  * message stays pending and is sent again (with the same client id, so it is stored once) after
- * a pause, when the network returns, or when the event stream reconnects.
+ * a pause, when the network returns, or when the event stream reconnects. Pending messages are
+ * kept in the tab's storage, so a reload sends them too.
  */
-function useOutbox(csrf: string, dispatch: (action: SessionAction) => void, onRefused: (item: Pending, error: string) => void) {
-  const queue = useRef<Pending[]>([]);
+function useOutbox(
+  csrf: string,
+  loaded: readonly ChatSession[],
+  dispatch: (action: SessionAction) => void,
+  onRefused: (item: PendingReply, error: string) => void,
+) {
+  const queue = useRef<PendingReply[]>([]);
   const busy = useRef(false);
   const retry = useRef<ReturnType<typeof setTimeout>>();
   const [unreachable, setUnreachable] = useState(false);
   const refused = useRef(onRefused);
   refused.current = onRefused;
+  const keep = () => store(PENDING_KEY, writePendingReplies(queue.current));
 
   const flush = useCallback(async () => {
     if (busy.current) return;
@@ -90,13 +114,14 @@ function useOutbox(csrf: string, dispatch: (action: SessionAction) => void, onRe
     try {
       while (queue.current.length > 0) {
         const item = queue.current[0];
-        const outcome = await post(csrf, { intent: "send", ...item });
+        const outcome = await post(csrf, { intent: "send", sessionId: item.sessionId, clientId: item.clientId, content: item.content });
         if (!outcome || outcome.status >= 500) {
           setUnreachable(true);
           retry.current = setTimeout(() => void flush(), RETRY_MS);
           return;
         }
         queue.current.shift();
+        keep();
         const dialog = outcome.answer.ok ? ChatDialogSchema.safeParse(outcome.answer.result) : null;
         if (dialog?.success) dispatch({ type: "sent", sessionId: item.sessionId, dialog: dialog.data });
         else {
@@ -110,6 +135,19 @@ function useOutbox(csrf: string, dispatch: (action: SessionAction) => void, onRe
     }
   }, [csrf, dispatch]);
 
+  // After hydration (so the server's markup and the first client render agree): what a reload
+  // interrupted is shown as pending again and sent.
+  useEffect(() => {
+    const open = loaded.map((s) => ({ sessionId: s.sessionId, storedClientIds: s.dialogs.flatMap((d) => (d.clientId ? [d.clientId] : [])) }));
+    const restored = readPendingReplies(stored(PENDING_KEY), open);
+    for (const reply of restored) dispatch({ type: "update", sessionId: reply.sessionId, role: "agent", dialogs: [pendingLine(reply)] });
+    const queued = new Set(queue.current.map((reply) => reply.clientId));
+    queue.current = [...restored.filter((reply) => !queued.has(reply.clientId)), ...queue.current];
+    keep();
+    void flush();
+    // Once per page load: what is stored belongs to the sessions the page was loaded with.
+  }, []);
+
   useEffect(() => {
     const online = () => void flush();
     window.addEventListener("online", online);
@@ -121,10 +159,10 @@ function useOutbox(csrf: string, dispatch: (action: SessionAction) => void, onRe
 
   const send = useCallback(
     (sessionId: string, content: string) => {
-      const clientId = newClientId();
-      const dialog = { id: `pending-${clientId}`, role: "agent" as const, content, at: new Date().toISOString(), clientId, pending: true };
-      dispatch({ type: "update", sessionId, role: "agent", dialogs: [dialog] });
-      queue.current.push({ sessionId, clientId, content });
+      const reply = { sessionId, clientId: newClientId(), content, at: new Date().toISOString() };
+      dispatch({ type: "update", sessionId, role: "agent", dialogs: [pendingLine(reply)] });
+      queue.current.push(reply);
+      keep();
       void flush();
     },
     [dispatch, flush],
@@ -148,29 +186,18 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
   // (after hydration, so the server's markup and the first client render agree).
   const draftsRestored = useRef(false);
   useEffect(() => {
-    if (!draftsRestored.current) return;
-    try {
-      window.sessionStorage.setItem(DRAFTS_KEY, writeDrafts(drafts));
-    } catch {
-      // Storage full or refused: the drafts still live in the page.
-    }
+    if (draftsRestored.current) store(DRAFTS_KEY, writeDrafts(drafts));
   }, [drafts]);
   useEffect(() => {
-    let stored: string | null = null;
-    try {
-      stored = window.sessionStorage.getItem(DRAFTS_KEY);
-    } catch {
-      // Storage refused: nothing to restore.
-    }
     const openIds = loaded.map((session) => session.sessionId);
-    setDrafts((typed) => ({ ...readDrafts(stored, openIds), ...typed }));
+    setDrafts((typed) => ({ ...readDrafts(stored(DRAFTS_KEY), openIds), ...typed }));
     draftsRestored.current = true;
   }, [loaded]);
 
   const setDraft = (sessionId: string, text: string) => setDrafts((all) => ({ ...all, [sessionId]: text }));
   const setError = (sessionId: string, text: string) => setErrors((all) => ({ ...all, [sessionId]: text }));
 
-  const outbox = useOutbox(csrf, dispatch, (item, error) => {
+  const outbox = useOutbox(csrf, loaded, dispatch, (item, error) => {
     // A refused message comes back to the reply box, with the reason.
     setDraft(item.sessionId, item.content);
     setError(item.sessionId, error);
