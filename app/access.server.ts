@@ -12,17 +12,18 @@ import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session
 export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
 
 /**
- * Menus per token, kept briefly: without this every page view would ask the platform for the
- * user's menu again.
+ * The user's menu (for their work type) per token, kept briefly: without this every page view
+ * would ask the platform for it again. Kept as one object, so what is derived from it per menu
+ * (lib/access.ts) is derived once.
  */
 const MENU_KEPT_MS = 30_000;
 const menus = new ExpiringCache<string, Promise<MenuItem[]>>(10_000);
 
-function cachedMenu(caller: Caller): Promise<MenuItem[]> {
+function cachedMenu(caller: Caller, workType: number): Promise<MenuItem[]> {
   const key = createHash("sha256").update(caller.token).digest("hex");
   const kept = menus.get(key);
   if (kept) return kept;
-  const menu = listMenus(caller);
+  const menu = listMenus(caller).then((items) => menuForWorkType(items, workType));
   menus.set(key, menu, Date.now() + MENU_KEPT_MS);
   menu.catch(() => menus.delete(key));
   return menu;
@@ -62,7 +63,7 @@ const accessByRequest = new WeakMap<Request, Promise<Access>>();
 async function checkAccess(request: Request): Promise<Access> {
   const auth = await requireUser(request);
   const caller = callerFor(auth, request);
-  const menu = menuForWorkType(await cachedMenu(caller), auth.user.workType);
+  const menu = await cachedMenu(caller, auth.user.workType);
   if (!isPathAllowed(new URL(request.url).pathname, menu)) {
     throw data({ message: "无权访问该页面", status: 403, what: "权限校验" }, { status: 403 });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MenuItem } from "../../contracts/crm";
-import { activeMenuUrl, isPathAllowed, PUBLIC_PATHS } from "./access";
+import { activeMenuUrl, flattenMenu, isPathAllowed, PUBLIC_PATHS } from "./access";
 
 const item = (url: string, children?: MenuItem[]): MenuItem => ({ code: url, name: url, url, children });
 const menu = [item("/"), item("/callHistory"), item("/agentTask/my"), item("/incoming", [item("/incoming/history")])];
@@ -38,5 +38,18 @@ describe("activeMenuUrl (spec §2)", () => {
     expect(activeMenuUrl("/callHistory/7", menu)).toBe("/callHistory");
     expect(activeMenuUrl("/", menu)).toBe("/");
     expect(activeMenuUrl("/monitor/agent", menu)).toBeNull();
+  });
+});
+
+describe("flattenMenu", () => {
+  it("lists every item, parents before their children, the same for the same menu", () => {
+    expect(flattenMenu(menu).map((i) => i.url)).toEqual(["/", "/callHistory", "/agentTask/my", "/incoming", "/incoming/history"]);
+    expect(flattenMenu(menu)).toBe(flattenMenu(menu));
+  });
+  it("sees another menu as another, even with the same urls", () => {
+    const other = [item("/callHistory"), item("/monitor", [item("/monitor/agent")])];
+    expect(flattenMenu(other).map((i) => i.url)).toEqual(["/callHistory", "/monitor", "/monitor/agent"]);
+    expect(isPathAllowed("/monitor/agent", other)).toBe(true);
+    expect(isPathAllowed("/monitor/agent", menu)).toBe(false);
   });
 });

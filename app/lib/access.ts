@@ -12,8 +12,16 @@ function firstSegment(path: string): string | undefined {
   return path.split("/").find((part) => part !== "");
 }
 
+const flattened = new WeakMap<readonly MenuItem[], MenuItem[]>();
+
+/** Every item of a menu tree, parents first; worked out once per menu object (a user's is kept). */
 export function flattenMenu(items: readonly MenuItem[]): MenuItem[] {
-  return items.flatMap((item) => [item, ...flattenMenu(item.children ?? [])]);
+  let all = flattened.get(items);
+  if (!all) {
+    all = items.flatMap((item) => [item, ...flattenMenu(item.children ?? [])]);
+    flattened.set(items, all);
+  }
+  return all;
 }
 
 /**
