@@ -59,6 +59,22 @@ describeDb(`call records on ${TEST_DB}`, () => {
     for (const code of codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1)) expect(seen.map((r) => r.campaign_type)).toContain(code);
   });
 
+  it("seeds outcomes that agree with each call: result, intent and who took it", async () => {
+    const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+    const calls = await platform.db
+      .selectFrom("call_records")
+      .select(["outbound_result", "call_result", "intent", "campaign_type", "agent_user_id", "direction"])
+      .where("tenant_id", "=", tenantId)
+      .execute();
+    const connectedOutcomes = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
+    for (const call of calls.filter((c) => c.direction === "outbound")) {
+      const connected = call.call_result === 200;
+      expect(connectedOutcomes.includes(call.outbound_result ?? ""), JSON.stringify(call)).toBe(connected);
+      if (call.intent === "NO_INTENTION") expect(call.outbound_result).toBe("NoIntention");
+      if (call.outbound_result?.startsWith("ToHuman")) expect(call.agent_user_id, JSON.stringify(call)).toBeNull();
+    }
+  });
+
   it("shows an agent only their own calls", async () => {
     const page = pageOf(await get("/contact/business/callhistory?pageSize=100", "agent"));
     expect(page.total).toBeGreaterThan(50);

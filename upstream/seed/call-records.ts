@@ -1,6 +1,7 @@
-import { CAMPAIGN_TYPES, INTENT_LABELS, OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
+import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 import type { NewCallDialog, NewCallRecord } from "../db/schema";
+import { outcomeFor } from "../domain/outcomes";
 import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, type RecordingName } from "../domain/recordings";
 
 /**
@@ -52,15 +53,21 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   // Half the calls of each campaign type connect; the rest take each failure code in turn.
   const callResult = (i + Math.floor(i / types.length)) % 2 === 0 ? 200 : results[1 + ((i >> 1) % (results.length - 1))];
   const answered = callResult === 200;
-  const outcomes = codesOf(OUTCOME_CODES);
   const robot = campaignType === 1 || campaignType === 2;
   // A campaign type answers once every 2 × types calls, so its connected calls walk every intent
   // in turn; offset by one so that the robot campaign's newest connected call with audio (i = 12;
   // i = 0 lost it) is the long confirming dialogue that the end-to-end tests play and seek in.
   const intent = answered ? INTENT_LABELS[(Math.floor(i / (2 * types.length)) + INTENT_LABELS.length - 1) % INTENT_LABELS.length].code : null;
+  // Successive connected (or failed) calls of a campaign type take the outcome codes that fit
+  // them in turn.
+  const variant = Math.floor(i / (2 * types.length));
+  // Every third interested customer of a collaborative campaign found no agent free and stayed
+  // with the robot: a 转人工 loss, whose recording is the robot's part alone.
+  const handOff = isHandedToAgent(campaignType, intent);
+  const agentTook = handOff && variant % 3 !== 2;
   // Collaborative customers who stay with the robot are no agent's call.
-  const withAgent = campaignType !== 1 && (campaignType !== 2 || isHandedToAgent(campaignType, intent));
-  const transcript = answered || callResult === 502 ? recordingFor(campaignType, intent) : null;
+  const withAgent = campaignType !== 1 && (campaignType !== 2 || agentTook);
+  const transcript = answered || callResult === 502 ? recordingFor(handOff && !agentTook ? 1 : campaignType, intent) : null;
   // Every seventh connected call lost its audio: the dialog shows '暂无录音可下载' and '暂不支持'.
   const lostAudio = transcript !== null && i % 7 === 0;
   // The newest calls are minutes apart (today's list is never empty), older ones hours apart.
@@ -73,7 +80,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
     record: {
       tenant_id: ids.tenantId,
       cti_call_id: `${prefix}-${String(i).padStart(6, "0")}`,
-      prev_cti_call_id: isHandedToAgent(campaignType, intent) ? `${prefix}-robot-${i}` : null,
+      prev_cti_call_id: agentTook ? `${prefix}-robot-${i}` : null,
       direction: inbound ? "inbound" : "outbound",
       campaign_id: ids.campaigns.get(campaignType) ?? null,
       campaign_type: campaignType,
@@ -82,7 +89,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
       agent_user_id: withAgent ? ids.agents[i % ids.agents.length] : null,
       queue_name: withAgent ? "demo-voice" : null,
       is_answer: answered ? 1 : 0,
-      outbound_result: inbound ? null : outcomes[i % outcomes.length],
+      outbound_result: outcomeFor({ campaignType, callResult, intent, agentTookHandOff: agentTook }, variant),
       call_result: callResult,
       call_result_name: labelOf(RESULT_CODES, callResult),
       intent,

@@ -4,6 +4,7 @@
  */
 import { INTENT_LABELS, codesOf } from "../../contracts/codes";
 import { RECORDINGS, recordingFor, type RecordingName } from "../domain/recordings";
+import { outcomeFor } from "../domain/outcomes";
 import { CallStatus } from "./dialer-states";
 
 export type CallOutcome = {
@@ -34,16 +35,20 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** As if an agent takes every hand-off: the dialer marks the ones still waiting or lost. */
+const outcomeOf = (campaignType: number, callResult: number, intent: string | null) =>
+  outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true }) ?? "EndOfTheCall";
+
 export function simulateCall(taskCallId: number, attempt: number, campaignType: number): CallOutcome {
   const roll = hash(`${taskCallId}:${attempt}`);
   const bucket = roll % 100;
   const gender = roll % 3 === 2 ? -1 : roll % 2;
   if (bucket < 15) {
     const callResult = [408, 486, 480][roll % 3];
-    return { status: CallStatus.notConnected, hangupParty: 5, callResult, isAnswer: 0, outcome: "NoAnswer", intent: null, durationMs: 0, gender, recording: null };
+    return { status: CallStatus.notConnected, hangupParty: 5, callResult, isAnswer: 0, outcome: outcomeOf(campaignType, callResult, null), intent: null, durationMs: 0, gender, recording: null };
   }
   if (bucket < 20) {
-    return { status: CallStatus.abnormal, hangupParty: 4, callResult: 502, isAnswer: 0, outcome: "RobotNoAnswer", intent: null, durationMs: 3_000, gender, recording: null };
+    return { status: CallStatus.abnormal, hangupParty: 4, callResult: 502, isAnswer: 0, outcome: outcomeOf(campaignType, 502, null), intent: null, durationMs: 3_000, gender, recording: null };
   }
   const intent = INTENTS[roll % INTENTS.length];
   // The recording is one where the customer says that intent (in a hand-off, to the agent too).
@@ -53,7 +58,7 @@ export function simulateCall(taskCallId: number, attempt: number, campaignType: 
     hangupParty: roll % 4 === 0 ? 2 : 1,
     callResult: 200,
     isAnswer: 1,
-    outcome: intent === "NO_INTENTION" ? "NoIntention" : "EndOfTheCall",
+    outcome: outcomeOf(campaignType, 200, intent),
     intent,
     durationMs: RECORDINGS[recording].durationMs,
     gender,
