@@ -136,6 +136,22 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
 });
 
+test("the workbench shows itself while the softphone scripts are on their way, and works once they arrive", async ({ page }) => {
+  await signIn(page, "agent");
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/cti/softphone.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/workBench", { waitUntil: "commit" });
+  await expect(page.getByRole("heading", { name: "语音工作台" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /接听/ })).toBeVisible();
+  release();
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await expect(page.getByRole("button", { name: /接听/ })).toContainText("Alt+A");
+});
+
 test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {
   const admin = await platformToken(request, "admin");
   await signIn(page, "admin");

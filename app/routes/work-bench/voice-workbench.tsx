@@ -130,7 +130,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
   return (
     <section className="sb-screen" aria-labelledby="screen-title">
       {SOFTPHONE_SCRIPTS.map((src) => (
-        <script key={src} src={src} nonce={nonce} suppressHydrationWarning />
+        // Deferred: they still run in order before hydration, without holding back the page below.
+        <script key={src} src={src} nonce={nonce} defer suppressHydrationWarning />
       ))}
       <header className="sb-screen-header">
         <h1 id="screen-title">{title}</h1>
