@@ -8,12 +8,17 @@ window.addEventListener("vite:preloadError", (event) => {
   window.location.reload();
 });
 
-// Only the routes that ask for it (handle.hydrate) ever load this.
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <RemixBrowser />
-    </StrictMode>,
-  );
-});
+const hydrate = () =>
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <RemixBrowser />
+      </StrictMode>,
+    );
+  });
+
+// Only the routes that ask for it (handle.hydrate) ever load this. The server's page is painted
+// first and hydrated after: with the scripts cached, hydrating before the first paint would hold
+// the page blank for the whole of hydration on a slow CPU.
+requestAnimationFrame(() => setTimeout(hydrate, 0));
