@@ -18,7 +18,19 @@ const hydrate = () =>
     );
   });
 
-// Only the routes that ask for it (handle.hydrate) ever load this. The server's page is painted
-// first and hydrated after: with the scripts cached, hydrating before the first paint would hold
-// the page blank for the whole of hydration on a slow CPU.
-requestAnimationFrame(() => setTimeout(hydrate, 0));
+// Only the routes that ask for it (handle.hydrate) ever load this. Hydration waits for the whole
+// document and its deferred scripts (the voice workbench's softphone SDK), which Remix's async
+// module script can outrun; then for the server's page to be painted: with the scripts cached,
+// hydrating before the first paint would hold the page blank for the whole of hydration.
+const afterPaint = () => requestAnimationFrame(() => setTimeout(hydrate, 0));
+if (domContentLoaded()) afterPaint();
+else document.addEventListener("DOMContentLoaded", afterPaint, { once: true });
+
+/**
+ * Whether DOMContentLoaded has fired. Not `readyState`: it turns "interactive" when parsing ends,
+ * before the deferred scripts run.
+ */
+function domContentLoaded(): boolean {
+  const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  return navigation ? navigation.domContentLoadedEventStart > 0 : document.readyState !== "loading";
+}
