@@ -12,7 +12,7 @@ export type CallOutcome = {
   hangupParty: number; // HANGUP_PARTIES
   callResult: number; // RESULT_CODES
   isAnswer: 0 | 1;
-  outcome: string; // OUTCOME_CODES
+  outcome: string | null; // OUTCOME_CODES
   intent: string | null; // INTENT_LABELS
   durationMs: number;
   gender: number;
@@ -37,7 +37,7 @@ function hash(text: string): number {
 
 /** As if an agent takes every hand-off: the dialer marks the ones still waiting or lost. */
 const outcomeOf = (campaignType: number, callResult: number, intent: string | null) =>
-  outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true }) ?? "EndOfTheCall";
+  outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true });
 
 export function simulateCall(taskCallId: number, attempt: number, campaignType: number): CallOutcome {
   const roll = hash(`${taskCallId}:${attempt}`);
