@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Batch, TaskCall, Transition } from "../../contracts/outbound";
+import { RESULT_CODES, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 import { insertCallRecord } from "./call-records";
 import { countCapped } from "./counting";
@@ -358,7 +359,7 @@ export async function dialPreview(db: Db, tenantId: number, agentUserId: number,
       is_answer: 1,
       outbound_result: "EndOfTheCall",
       call_result: 200,
-      call_result_name: "已接通",
+      call_result_name: labelOf(RESULT_CODES, 200),
       hangup_party: 3,
       call_time: at,
       call_duration_ms: 45_000,

@@ -1,3 +1,4 @@
+import { RESULT_CODES, labelOf } from "../../contracts/codes";
 import type { Db } from "../db";
 
 /** Demo customer who calls in the e2e test and the demo: has a previous call, its record and a work order. */
@@ -85,7 +86,7 @@ export async function seedWorkbench(db: Db): Promise<void> {
         is_answer: 1,
         outbound_result: "EndOfTheCall",
         call_result: 200,
-        call_result_name: "已接通",
+        call_result_name: labelOf(RESULT_CODES, 200),
         conclusion: 2,
         intent: "ASK_FEE",
         hangup_party: 2,

@@ -2,7 +2,7 @@
  * What a simulated robot call turns out to be: deterministic from the call's id and attempt, so
  * tests and demos are repeatable. Codes come from contracts/codes.ts.
  */
-import { INTENT_LABELS, codesOf } from "../../contracts/codes";
+import { INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
 import { RECORDINGS, recordingFor, type RecordingName } from "../domain/recordings";
 import { outcomeFor } from "../domain/outcomes";
 import { CallStatus } from "./dialer-states";
@@ -20,8 +20,7 @@ export type CallOutcome = {
   recording: RecordingName | null;
 };
 
-const RESULT_NAMES: Record<number, string> = { 200: "已接通", 408: "无人接听", 486: "用户忙", 480: "暂时无法接通", 502: "线路异常" };
-export const resultName = (code: number) => RESULT_NAMES[code] ?? "未知";
+export const resultName = (code: number) => labelOf(RESULT_CODES, code);
 
 const INTENTS = codesOf(INTENT_LABELS);
 
