@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TEST_DB, describeDb, freshDatabase } from "../test-db";
-import { copyOut } from "./copy-out";
-import { poolOf, type OpenedDatabase } from "./index";
+import { copyOut, copyToBlob } from "./copy-out";
+import { pgliteOf, poolOf, type OpenedDatabase } from "./index";
 
 describeDb(`COPY out on ${TEST_DB}`, () => {
   let database: OpenedDatabase;
@@ -17,7 +17,7 @@ describeDb(`COPY out on ${TEST_DB}`, () => {
 
   it("streams rows in batches, in both formats, values as the query made them", async () => {
     const pool = poolOf(database.db);
-    // PGlite has no pool and no COPY to a client: its exports read keyset chunks instead.
+    // PGlite has no pool and no COPY to a client: see the test of copyToBlob below.
     if (TEST_DB === "pglite") return expect(pool).toBeUndefined();
 
     const text = "it's a\\b\tc\nd"; // a quote and every character COPY's text format escapes
@@ -35,6 +35,24 @@ describeDb(`COPY out on ${TEST_DB}`, () => {
     for await (const batch of copyOut(pool!, series(2, sql`g`, sql`${'a,"b"'}::text`), { format: "csv", batchRows: 1_000, rowEnd: "\r\n" })) csv.push(batch.data.toString());
     expect(csv).toEqual(['1,"a,""b"""\r\n2,"a,""b"""\r\n']);
     expect(pool!.idleCount).toBe(pool!.totalCount); // every connection back in the pool
+  });
+
+  it("copies a bounded query whole on PGlite, rows ended and values as the query made them", async () => {
+    const pglite = pgliteOf(database.db);
+    if (TEST_DB === "postgres") return expect(pglite).toBeUndefined();
+    const copied = (query: ReturnType<typeof series>, options: { format: "csv" | "text"; rowEnd: string }) =>
+      database.db.connection().execute(() => copyToBlob(pglite!, query, options));
+
+    const text = "it's a\\b\tc\nd"; // a quote and every character COPY's text format escapes
+    const rows = await copied(series(2_500, sql`g || ${text}`), { format: "text", rowEnd: "|" });
+    expect(rows.count).toBe(2_500);
+    expect(rows.data.toString().split("|")).toEqual([...Array.from({ length: 2_500 }, (_, i) => `${i + 1}${text}`), ""]);
+
+    // A line break inside a quoted value does not end its row.
+    const csv = await copied(series(3, sql`g`, sql`${'a,"b"\nc'}::text`, sql`'x'`), { format: "csv", rowEnd: "\r\n" });
+    expect(csv.count).toBe(3);
+    expect(csv.data.toString()).toBe([1, 2, 3].map((g) => `${g},"a,""b""\nc",x\r\n`).join(""));
+    expect((await copied(series(0, sql`g`), { format: "csv", rowEnd: "\r\n" })).count).toBe(0);
   });
 
   it("stops the query and drops its connection when the reader stops early", async () => {

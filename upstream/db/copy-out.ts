@@ -1,3 +1,4 @@
+import type { PGlite } from "@electric-sql/pglite";
 import { PostgresQueryCompiler, type Compilable } from "kysely";
 import pg, { type Connection, type Pool, type Submittable } from "pg";
 
@@ -6,7 +7,8 @@ import pg, { type Connection, type Pool, type Submittable } from "pg";
  * CopyOut of its own (pg-copy-streams is the package that adds one), so this is a Submittable:
  * PostgreSQL sends one CopyData message per row (the protocol promises it), each is copied into
  * the current batch, and while a batch waits to be written the socket is paused, so the server
- * waits (TCP backpressure) instead of rows piling up in memory.
+ * waits (TCP backpressure) instead of rows piling up in memory. PGlite cannot send COPY to a
+ * client; `copyToBlob` reads one bounded COPY at a time there.
  */
 
 /** What comes out: `csv` (PostgreSQL writes and quotes the cells) or `text` (one value per row). */
@@ -23,10 +25,13 @@ class InlineValues extends PostgresQueryCompiler {
   }
 }
 
-function copyStatement(query: Compilable, format: CopyFormat): string {
+function copyStatement(query: Compilable, format: CopyFormat, target: "STDOUT" | "'/dev/blob'"): string {
   const inner = new InlineValues().compileQuery(query.compile().query, { queryId: "copy-out" }).sql;
-  return `COPY (${inner}) TO STDOUT (FORMAT ${format})`;
+  return `COPY (${inner}) TO ${target} (FORMAT ${format})`;
 }
+
+/** How COPY writes (see CopyFormat) and what ends each row instead of its "\n". */
+export type CopyOptions = { format: CopyFormat; rowEnd: string };
 
 /**
  * The rows of `COPY (query) TO STDOUT (FORMAT format)`, `batchRows` rows per batch, each row's
@@ -35,9 +40,9 @@ function copyStatement(query: Compilable, format: CopyFormat): string {
 export async function* copyOut(
   pool: Pool,
   query: Compilable,
-  options: { format: CopyFormat; batchRows: number; rowEnd: string },
+  options: CopyOptions & { batchRows: number },
 ): AsyncGenerator<CopyBatch> {
-  const reader = new CopyReader(copyStatement(query, options.format), options);
+  const reader = new CopyReader(copyStatement(query, options.format, "STDOUT"), options);
   const client = await pool.connect();
   let finished = false;
   try {
@@ -59,22 +64,92 @@ export async function* copyOut(
   }
 }
 
-class CopyReader implements Submittable {
-  private connection?: Connection;
-  private batch: Buffer = Buffer.allocUnsafe(0);
+/**
+ * The rows of `COPY (query) TO '/dev/blob' (FORMAT format)` on PGlite, which cannot send COPY to a
+ * client: the device gathers the whole output, so `query` must bound its rows. Each row is ended
+ * as copyOut ends it. The caller holds PGlite's one connection (see pgliteOf in db/index.ts).
+ */
+export async function copyToBlob(pglite: PGlite, query: Compilable, options: CopyOptions): Promise<CopyBatch> {
+  const { blob } = await pglite.query(copyStatement(query, options.format, "'/dev/blob'"));
+  const rows = new RowBatch(options);
+  if (!blob) return rows.take();
+  const source = Buffer.from(await blob.arrayBuffer());
+  rows.reserve(source.length + (source.length >> 4));
+  // A "\n" ends a row, except inside a quoted CSV value (text escapes its line breaks); a row
+  // needs unescaping only if it holds a backslash. Both searched once for the whole output.
+  let quote = options.format === "csv" ? source.indexOf(0x22) : -1;
+  let slash = options.format === "text" ? source.indexOf(0x5c) : -1;
+  let quoted = false;
+  for (let start = 0, from = 0; start < source.length; ) {
+    const end = source.indexOf(0x0a, from);
+    if (end === -1) throw new Error("COPY output ends inside a row");
+    for (; quote !== -1 && quote < end; quote = source.indexOf(0x22, quote + 1)) quoted = !quoted;
+    from = end + 1;
+    if (quoted) continue;
+    while (slash !== -1 && slash < start) slash = source.indexOf(0x5c, start);
+    rows.add(source, start, end, slash !== -1 && slash < end);
+    start = from;
+  }
+  return rows.take();
+}
+
+/** Rows copied into one buffer, each without its "\n" and followed by `rowEnd`, `text` rows unescaped. */
+class RowBatch {
+  private data: Buffer = Buffer.allocUnsafe(0);
   private used = 0;
   private count = 0;
+  private readonly rowEnd: Buffer;
+  private readonly format: CopyFormat;
+
+  constructor(options: CopyOptions) {
+    this.rowEnd = Buffer.from(options.rowEnd, "utf8");
+    this.format = options.format;
+  }
+
+  get rows(): number {
+    return this.count;
+  }
+
+  /** `source[start, end)` as the next row; `escaped` when it holds a backslash (unescaping only ever shortens a row). */
+  add(source: Buffer, start: number, end: number, escaped: boolean): void {
+    this.reserve(end - start + this.rowEnd.length);
+    if (this.format === "text" && escaped) this.used += unescapeText(source, start, end, this.data, this.used);
+    else this.used += source.copy(this.data, this.used, start, end);
+    this.used += this.rowEnd.copy(this.data, this.used);
+    this.count++;
+  }
+
+  /** The rows so far; the next rows go to a new buffer (the last one may still be being written). */
+  take(): CopyBatch {
+    const batch = { data: this.data.subarray(0, this.used), count: this.count };
+    this.data = Buffer.allocUnsafe(this.data.length);
+    this.used = 0;
+    this.count = 0;
+    return batch;
+  }
+
+  /** Room for `bytes` more. */
+  reserve(bytes: number): void {
+    if (this.used + bytes <= this.data.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(256 * 1024, 2 * (this.used + bytes)));
+    this.data.copy(grown, 0, 0, this.used);
+    this.data = grown;
+  }
+}
+
+class CopyReader implements Submittable {
+  private connection?: Connection;
+  private readonly batch: RowBatch;
   private readonly ready: CopyBatch[] = [];
   private done = false;
   private error?: Error;
   private wake?: () => void;
-  private readonly rowEnd: Buffer;
 
   constructor(
     private readonly text: string,
-    private readonly options: { format: CopyFormat; batchRows: number; rowEnd: string },
+    private readonly options: CopyOptions & { batchRows: number },
   ) {
-    this.rowEnd = Buffer.from(options.rowEnd, "utf8");
+    this.batch = new RowBatch(options);
   }
 
   submit(connection: Connection): void {
@@ -101,13 +176,8 @@ class CopyReader implements Submittable {
 
   handleCopyData(message: { chunk: Buffer }): void {
     const row = message.chunk;
-    // The row without its "\n", then rowEnd (unescaping only ever shortens a row).
-    const length = row.length - 1;
-    this.reserve(length + this.rowEnd.length);
-    if (this.options.format === "text" && row.indexOf(0x5c, 0) !== -1) this.used += unescapeText(row, length, this.batch, this.used);
-    else this.used += row.copy(this.batch, this.used, 0, length);
-    this.used += this.rowEnd.copy(this.batch, this.used);
-    if (++this.count === this.options.batchRows) this.flush();
+    this.batch.add(row, 0, row.length - 1, this.options.format === "text" && row.indexOf(0x5c) !== -1);
+    if (this.batch.rows === this.options.batchRows) this.flush();
   }
 
   handleCommandComplete(): void {
@@ -129,20 +199,9 @@ class CopyReader implements Submittable {
   handleEmptyQuery(): void {}
   handlePortalSuspended(): void {}
 
-  /** Room for `bytes` more in the batch (batches are new buffers: the last one may still be being written). */
-  private reserve(bytes: number): void {
-    if (this.used + bytes <= this.batch.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(256 * 1024, 2 * (this.used + bytes)));
-    this.batch.copy(grown, 0, 0, this.used);
-    this.batch = grown;
-  }
-
   private flush(): void {
-    if (this.count === 0) return;
-    this.ready.push({ data: this.batch.subarray(0, this.used), count: this.count });
-    this.batch = Buffer.allocUnsafe(this.batch.length);
-    this.used = 0;
-    this.count = 0;
+    if (this.batch.rows === 0) return;
+    this.ready.push(this.batch.take());
     // Stop reading until the batch is taken: the server waits instead of memory growing.
     this.connection?.stream.pause();
     this.signal();
@@ -158,12 +217,12 @@ class CopyReader implements Submittable {
 /** COPY's text format escapes: `\\`, and \b \f \n \r \t \v as two characters. */
 const UNESCAPED: Record<number, number> = { 0x5c: 0x5c, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x76: 0x0b };
 
-/** Writes `row[0, length)` unescaped into `out` at `at`; returns the bytes written. */
-function unescapeText(row: Buffer, length: number, out: Buffer, at: number): number {
+/** Writes `source[start, end)` unescaped into `out` at `at`; returns the bytes written. */
+function unescapeText(source: Buffer, start: number, end: number, out: Buffer, at: number): number {
   let written = 0;
-  for (let i = 0; i < length; i++) {
-    let byte = row[i];
-    if (byte === 0x5c && i + 1 < length) byte = UNESCAPED[row[++i]] ?? row[i];
+  for (let i = start; i < end; i++) {
+    let byte = source[i];
+    if (byte === 0x5c && i + 1 < end) byte = UNESCAPED[source[++i]] ?? source[i];
     out[at + written++] = byte;
   }
   return written;

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect, type Dialect } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./schema";
@@ -37,12 +37,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     : await pgliteDialect(options.inMemory ? undefined : options.dataDir, options.pgliteTemplate);
   const db = new Kysely<Database>({ dialect });
   if (pool) pools.set(db, pool);
+  if (dialect instanceof PGliteDialect) pglites.set(db, dialect.pglite);
   return { db, close: () => db.destroy() };
 }
 
+// What sits under a database, for what Kysely cannot do, such as COPY.
 const pools = new WeakMap<Db, pg.Pool>();
-/** The pool under a PostgreSQL database (none under PGlite): for what Kysely cannot do, such as COPY. */
+const pglites = new WeakMap<Db, PGlite>();
+/** The pool under a PostgreSQL database (none under PGlite). */
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+/** The PGlite instance under an embedded database; use it only while holding its one connection (`db.connection()`). */
+export const pgliteOf = (db: Db): PGlite | undefined => pglites.get(db);
 
 function postgresPool(connectionString: string): pg.Pool {
   return new pg.Pool({
@@ -59,7 +64,7 @@ function postgresPool(connectionString: string): pg.Pool {
  */
 const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
 
-async function pgliteDialect(dataDir: string | undefined, template: Blob | undefined): Promise<Dialect> {
+async function pgliteDialect(dataDir: string | undefined, template: Blob | undefined): Promise<PGliteDialect> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create({ dataDir, loadDataDir: template, parsers: sharedParsers, startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   return new PGliteDialect(pglite);

@@ -27,18 +27,14 @@ import { PreparedStatements } from "./pglite-statements";
  * inner query waits for the transaction that waits for it.
  */
 export class PGliteDialect implements Dialect {
-  readonly #pglite: PGlite;
-
-  constructor(pglite: PGlite) {
-    this.#pglite = pglite;
-  }
+  constructor(readonly pglite: PGlite) {}
 
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.#pglite);
+    return new PGliteDriver(this.pglite);
   }
 
   createQueryCompiler(): QueryCompiler {

@@ -13,13 +13,12 @@ import {
 import { SHEET_ROWS, writeTo, writeXlsx } from "./xlsx";
 
 /**
- * The call-record export (CSV and XLSX). Each record is formatted by the database — on PostgreSQL
- * streamed by COPY (`copyCallRecords`), on PGlite a chunk of rows per query
- * (`exportCallRecordChunks`, both in repositories/call-records.ts): a million rows never become a
+ * The call-record export (CSV and XLSX). Each record is formatted by the database and comes out of
+ * COPY (`exportCallRecords` in repositories/call-records.ts): a million rows never become a
  * million JavaScript objects, which is what kept exports at a tenth of their target speed.
  */
 
-/** Records per export query or COPY batch: big enough that writes are few, a divisor of a sheet's rows. */
+/** Records per COPY batch: big enough that writes are few, a divisor of a sheet's rows. */
 export const EXPORT_CHUNK_ROWS = 5_000;
 if (SHEET_ROWS % EXPORT_CHUNK_ROWS !== 0) throw new Error("EXPORT_CHUNK_ROWS must divide SHEET_ROWS");
 
@@ -34,7 +33,7 @@ type CodeColumn = { column: string; table: CodeTable<string | number>; none: str
 type Value = { text: Sql } | { name: Sql } | { code: CodeColumn } | { number: Sql } | { time: Sql };
 type Column = { header: string; value: Value };
 
-/** A column of the record being exported (alias `r`, see exportCallRecordChunks). */
+/** A column of the record being exported (alias `r`, see exportQuery in repositories/call-records.ts). */
 const ref = (name: string) => sql<string>`${sql.ref(`r.${name}`)}`;
 const code = (column: string, table: CodeTable<string | number>, none = "") => ({ code: { column, table, none } });
 
@@ -78,25 +77,15 @@ export type RecordFormat = { cells: RawBuilder<unknown>[]; name: (value: Sql) =>
 function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
-const csvText = (value: Sql) =>
-  sql<string>`CASE WHEN strpos(${value}, ',') + strpos(${value}, '"') + strpos(${value}, E'\n') + strpos(${value}, E'\r') = 0 THEN ${value} ELSE '"' || replace(${value}, '"', '""') || '"' END`;
-
 /**
- * CSV cells for PostgreSQL's `COPY … (FORMAT csv)`, which quotes them itself, exactly as CSV_LINES
- * does: only values holding a comma, a quote or a line break. COPY quotes an empty string, so
- * an empty label is NULL.
+ * CSV cells for `COPY … (FORMAT csv)`, which quotes them itself as csvCell does the header: only
+ * values holding a comma, a quote or a line break. COPY quotes an empty string, so an empty label
+ * is NULL.
  */
 export const CSV_CELLS: RecordFormat = {
   cells: COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, (label) => label || null) : "text" in v ? v.text : "name" in v ? v.name : "number" in v ? v.number : v.time)),
   name: (value) => value,
 };
-
-/** One CSV line per record (CRLF-terminated) made by SQL, for PGlite, which streams no COPY. */
-function csvLine(): Sql {
-  const cells = COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, csvCell) : "text" in v ? csvText(v.text) : "name" in v ? v.name : "number" in v ? v.number : v.time));
-  return sql<string>`concat(${sql.join(cells, sql`, ',', `)}, E'\r\n')`; // concat writes null as nothing
-}
-export const CSV_LINES: RecordFormat = { cells: [csvLine()], name: csvText };
 
 function xmlText(value: string): string {
   // Characters XML 1.0 cannot carry are dropped; the rest escaped.

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
-import { poolOf, type Db } from "../db";
-import { copyOut, type CopyBatch, type CopyFormat } from "../db/copy-out";
+import { pgliteOf, poolOf, type Db } from "../db";
+import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "../db/copy-out";
 import type { RecordFormat } from "../domain/call-export";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
@@ -153,17 +153,26 @@ export async function listCallRecords(db: Db, tenantId: number, scope: CallScope
 
 export { EXACT_COUNT_LIMIT } from "./counting";
 
+/** A record's place in the export order (newest first): its time in the database's own text form, exact to the microsecond, and its id. */
+type ExportKey = { time: string; id: number };
+/** Part of an export: the records after `after` (`done` records before it) up to and including `through`. */
+type ExportRange = { after?: ExportKey; done: number; through?: ExportKey };
+
+const keyBefore = (key: ExportKey) => sql<boolean>`(call_records.call_time, call_records.id) < (${key.time}::timestamptz, ${key.id})`;
+const keyFrom = (key: ExportKey) => sql<boolean>`(call_records.call_time, call_records.id) >= (${key.time}::timestamptz, ${key.id})`;
+
 /**
  * The records of an export, newest first, each as the cells `format` makes of it over the alias
  * `r`: the record's columns, `campaign_name` and `agent_name` (written by `format.name`) and its
- * place in the export, `position` (written by `format.position`); from after the keyset `cursor`
- * (`done` records before it).
+ * place in the export, `position` (written by `format.position`).
  */
-function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, from?: { cursor: { time: string; id: number }; done: number }) {
-  const base = scoped(db, tenantId, scope, filter);
+function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, range: ExportRange = { done: 0 }) {
+  let base = scoped(db, tenantId, scope, filter);
+  if (range.after) base = base.where(keyBefore(range.after));
+  if (range.through) base = base.where(keyFrom(range.through));
   // Names are written in the join, once per campaign or agent: PostgreSQL memoizes a lateral
   // subquery by its key, and OFFSET 0 keeps the name's expression inside it.
-  const records = (from ? base.where(sql<boolean>`(call_records.call_time, call_records.id) < (${from.cursor.time}::timestamptz, ${from.cursor.id})`) : base)
+  const records = base
     .leftJoinLateral(
       (eb) =>
         eb
@@ -190,7 +199,7 @@ function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters
     .select([
       "c.name as campaign_name",
       "u.name as agent_name",
-      (format.position ?? ((p) => p))(sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(from?.done ?? 0)}`).as("position"),
+      (format.position ?? ((p) => p))(sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(range.done)}`).as("position"),
     ])
     .orderBy("call_records.call_time", "desc")
     .orderBy("call_records.id", "desc");
@@ -202,60 +211,63 @@ function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters
 }
 
 /**
- * Every matching record as one line `format` makes (a single cell), in keyset chunks of
- * `chunkSize` records: an export of a million rows holds one chunk in memory at a time and never
- * builds an object of fields per row. For PGlite; on PostgreSQL `copyCallRecords` streams.
+ * Every matching record as COPY writes the cells of `format`, in batches of `batchRows`: `csv`
+ * as CSV rows ending in CRLF, `text` each record's single cell as it is. A million records never
+ * become a million JavaScript objects, and memory stays flat. PostgreSQL streams one COPY
+ * (db/copy-out.ts); PGlite, which cannot send COPY to a client, copies one batch at a time.
  */
-export async function* exportCallRecordChunks(
-  db: Db,
-  tenantId: number,
-  scope: CallScope,
-  filter: Filters,
-  format: RecordFormat,
-  chunkSize: number,
-): AsyncGenerator<{ data: string; count: number }> {
-  // The cursor stays in the database's own text form: exact to the microsecond.
-  const fetchChunk = (from?: { cursor: { time: string; id: number }; done: number }) =>
-    exportQuery(db, tenantId, scope, filter, format, from)
-      .select([sql<string>`r.call_time::text`.as("time"), "r.id"])
-      .limit(chunkSize)
-      .execute() as Promise<Array<{ c0: string; time: string; id: number }>>;
-  let done = 0;
-  let pending = fetchChunk();
-  for (;;) {
-    const rows = await pending;
-    if (rows.length === 0) return;
-    done += rows.length;
-    const last = rows[rows.length - 1];
-    // The next chunk is read while the caller writes this one.
-    const more = rows.length === chunkSize;
-    if (more) {
-      pending = fetchChunk({ cursor: { time: last.time, id: Number(last.id) }, done });
-      pending.catch(() => undefined); // awaited below; a caller that stops early must not leave it unhandled
-    }
-    let data = "";
-    for (const row of rows) data += row.c0;
-    yield { data, count: rows.length };
-    if (!more) return;
-  }
-}
-
-/**
- * Every matching record on PostgreSQL, as `COPY … TO STDOUT` streams it (db/copy-out.ts) in
- * batches of `batchRows`: `csv` writes the cells of `format` as CSV rows ending in CRLF, `text`
- * writes its single cell as it is. Undefined on PGlite (see exportCallRecordChunks).
- */
-export function copyCallRecords(
+export function exportCallRecords(
   db: Db,
   tenantId: number,
   scope: CallScope,
   filter: Filters,
   format: RecordFormat,
   copy: { format: CopyFormat; batchRows: number },
-): AsyncGenerator<CopyBatch> | undefined {
+): AsyncGenerator<CopyBatch> {
+  const options = { ...copy, rowEnd: copy.format === "csv" ? "\r\n" : "" };
   const pool = poolOf(db);
-  if (!pool) return undefined;
-  return copyOut(pool, exportQuery(db, tenantId, scope, filter, format), { ...copy, rowEnd: copy.format === "csv" ? "\r\n" : "" });
+  return pool ? copyOut(pool, exportQuery(db, tenantId, scope, filter, format), options) : copyInBatches(db, tenantId, scope, filter, format, options);
+}
+
+/**
+ * On PGlite: each batch is one COPY bounded by the key of its last record, read first. Both run
+ * while the batch holds PGlite's one session, so nothing is written between them. The next
+ * batch is read while the caller writes this one.
+ */
+async function* copyInBatches(
+  db: Db,
+  tenantId: number,
+  scope: CallScope,
+  filter: Filters,
+  format: RecordFormat,
+  options: CopyOptions & { batchRows: number },
+): AsyncGenerator<CopyBatch> {
+  const pglite = pgliteOf(db);
+  if (!pglite) throw new Error("the database is neither PostgreSQL nor PGlite");
+  const read = (after: ExportKey | undefined, done: number) =>
+    db.connection().execute(async (connection) => {
+      const keys = scoped(connection, tenantId, scope, filter).select([sql<string>`call_records.call_time::text`.as("time"), "call_records.id"]);
+      const through = await (after ? keys.where(keyBefore(after)) : keys)
+        .orderBy("call_records.call_time", "desc")
+        .orderBy("call_records.id", "desc")
+        .offset(options.batchRows - 1)
+        .limit(1)
+        .executeTakeFirst();
+      const batch = await copyToBlob(pglite, exportQuery(connection, tenantId, scope, filter, format, { after, done, through }), options);
+      return { batch, through };
+    });
+  let done = 0;
+  let pending = read(undefined, 0);
+  for (;;) {
+    const { batch, through } = await pending;
+    done += batch.count;
+    if (through) {
+      pending = read(through, done);
+      pending.catch(() => undefined); // awaited next turn; a caller that stops early must not leave it unhandled
+    }
+    if (batch.count > 0) yield batch;
+    if (!through) return;
+  }
 }
 
 /** Spec §3 "Call task detail" of one record of the tenant, or undefined (unknown or foreign id). */

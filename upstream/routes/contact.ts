@@ -3,10 +3,10 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "../../contracts/contact";
 import type { CopyFormat } from "../db/copy-out";
-import { CSV_CELLS, CSV_LINES, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "../domain/call-export";
+import { CSV_CELLS, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "../domain/call-export";
 import { HttpError, ok } from "../http";
 import { requireUser } from "../plugins/auth";
-import { copyCallRecords, exportCallRecordChunks, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
+import { exportCallRecords, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
 import type { AuthUser } from "../repositories/users";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -53,12 +53,10 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const { format, ...filter } = parse(CallExportSchema, request.body);
     const scope: CallScope = { direction: "outbound" };
-    // PostgreSQL streams the records through COPY (writing CSV itself); PGlite, which cannot, in keyset chunks.
-    const records = (copied: RecordFormat, copyFormat: CopyFormat, chunked: RecordFormat) =>
-      copyCallRecords(app.db, user.tenantId, scope, filter, copied, { format: copyFormat, batchRows: EXPORT_CHUNK_ROWS }) ??
-      exportCallRecordChunks(app.db, user.tenantId, scope, filter, chunked, EXPORT_CHUNK_ROWS);
+    const records = (recordFormat: RecordFormat, copyFormat: CopyFormat) =>
+      exportCallRecords(app.db, user.tenantId, scope, filter, recordFormat, { format: copyFormat, batchRows: EXPORT_CHUNK_ROWS });
     const body = new PassThrough();
-    const writing = format === "xlsx" ? writeCallXlsx(records(XLSX_ROWS, "text", XLSX_ROWS), body) : writeCsv(records(CSV_CELLS, "csv", CSV_LINES), body);
+    const writing = format === "xlsx" ? writeCallXlsx(records(XLSX_ROWS, "text"), body) : writeCsv(records(CSV_CELLS, "csv"), body);
     writing.catch((error: unknown) => {
       // A client that went away closed the body already: nothing failed on our side.
       if (body.destroyed) return;

@@ -1,6 +1,9 @@
+import ExcelJS from "exceljs";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
 import { CallRecordPageResponseSchema } from "../../contracts/contact";
+import { EXPORT_CHUNK_ROWS } from "../domain/call-export";
 import { EXACT_COUNT_LIMIT } from "../repositories/call-records";
 import { ESTIMATE_KEPT_MS } from "../repositories/counting";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
@@ -50,6 +53,31 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     const exact = await platform.db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).where("call_result", "=", 404).executeTakeFirstOrThrow();
     expect(few.total).toBe(Number(exact.n));
     expect(few.total).toBeLessThan(EXACT_COUNT_LIMIT);
+  });
+
+  it("exports every record of many COPY batches once, newest first, in both formats", async () => {
+    const tenant = await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow();
+    const records = await platform.db
+      .selectFrom("call_records")
+      .select("cti_call_id")
+      .where("tenant_id", "=", tenant.id)
+      .where("direction", "=", "outbound")
+      .orderBy("call_time", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    expect(records.length).toBeGreaterThan(2 * EXPORT_CHUNK_ROWS);
+    const token = await loginAs(platform.app, "other-admin");
+    const exported = (format: string) => platform.app.inject({ method: "POST", url: "/contact/campaign/record/export", payload: { format }, headers: bearer(token) });
+
+    const lines = (await exported("csv")).body.replace(/^\uFEFF/, "").split("\r\n");
+    expect(lines.pop()).toBe(""); // the last line ends like every other
+    expect(lines.slice(1).map((line) => line.slice(0, line.indexOf(",")))).toEqual(records.map((r) => r.cti_call_id));
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.read(Readable.from((await exported("xlsx")).rawPayload));
+    const ids: unknown[] = [];
+    workbook.worksheets[0].eachRow((row, number) => number > 1 && ids.push(row.getCell(1).value));
+    expect(ids).toEqual(records.map((r) => r.cti_call_id));
   });
 
   it("keeps a list's estimated total for a minute while its pages are read, then estimates again", async () => {
