@@ -70,3 +70,14 @@ export async function loginAs(app: FastifyInstance, userName: string, password: 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+type OutboundFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string };
+const CONNECTED_OUTCOMES = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
+/** Each outbound call's outcome code agrees with what happened on it: connected or not, the customer's intent, who took it. */
+export function expectOutcomesAgree(calls: OutboundFacts[]): void {
+  for (const call of calls.filter((c) => c.direction === "outbound")) {
+    expect(CONNECTED_OUTCOMES.includes(call.outbound_result ?? ""), JSON.stringify(call)).toBe(call.call_result === 200);
+    if (call.intent === "NO_INTENTION") expect(call.outbound_result).toBe("NoIntention");
+    if (call.outbound_result?.startsWith("ToHuman")) expect(call.agent_user_id, JSON.stringify(call)).toBeNull();
+  }
+}

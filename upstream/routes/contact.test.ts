@@ -9,7 +9,7 @@ import { FlowParamListResponseSchema } from "../../contracts/robot";
 import { RECORDINGS, conclusionFor, isRecordingName } from "../domain/recordings";
 import { cursorOf, insertCallRecord } from "../repositories/call-records";
 import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "../seed/call-records";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
+import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
 
 describeDb(`call records on ${TEST_DB}`, () => {
@@ -66,13 +66,7 @@ describeDb(`call records on ${TEST_DB}`, () => {
       .select(["outbound_result", "call_result", "intent", "campaign_type", "agent_user_id", "direction"])
       .where("tenant_id", "=", tenantId)
       .execute();
-    const connectedOutcomes = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
-    for (const call of calls.filter((c) => c.direction === "outbound")) {
-      const connected = call.call_result === 200;
-      expect(connectedOutcomes.includes(call.outbound_result ?? ""), JSON.stringify(call)).toBe(connected);
-      if (call.intent === "NO_INTENTION") expect(call.outbound_result).toBe("NoIntention");
-      if (call.outbound_result?.startsWith("ToHuman")) expect(call.agent_user_id, JSON.stringify(call)).toBeNull();
-    }
+    expectOutcomesAgree(calls);
   });
 
   it("shows an agent only their own calls", async () => {

@@ -116,18 +116,29 @@ function dialogsFor(planned: Planned, tenantId: number, callRecordId: number): N
   return recordingDialogs(planned.transcript, planned.positions).map((line, seq) => ({ ...line, tenant_id: tenantId, call_record_id: callRecordId, seq }));
 }
 
+/** The tenant's voice agents in the order calls take them: the voice agent takes most, so its own history is full. */
+async function voiceAgents(db: Db, tenantId: number): Promise<number[]> {
+  const users = await db.selectFrom("users").select(["id", "user_name"]).where("tenant_id", "=", tenantId).where("work_type", "=", 1).orderBy("id").execute();
+  const agentFirst = users.sort((a, b) => Number(b.user_name === "agent") - Number(a.user_name === "agent")).map((u) => u.id);
+  return [agentFirst[0], ...agentFirst];
+}
+
+/**
+ * The demo's calls, one of each of its DEMO_CALL_COUNT plans, on a seeded tenant's own history
+ * campaigns and voice agents: what the record generator repeats, so that every generated record
+ * agrees with itself (result, intent, outcome, who took it) as a demo call does.
+ */
+export async function demoCallPattern(db: Db, tenantId: number): Promise<NewCallRecord[]> {
+  const rows = await db.selectFrom("campaigns").select(["id", "type", "name"]).where("tenant_id", "=", tenantId).orderBy("id").execute();
+  const campaigns = new Map(CAMPAIGNS.flatMap((c) => rows.filter((r) => r.name === c.name).slice(0, 1).map((r) => [c.type, r.id] as const)));
+  if (campaigns.size !== CAMPAIGNS.length) throw new Error("the tenant has not been seeded with the demo's call history");
+  const ids = { tenantId, agents: await voiceAgents(db, tenantId), campaigns };
+  return Array.from({ length: DEMO_CALL_COUNT }, (_, i) => plan(i, ids, 0, () => 0.5, "pattern").record);
+}
+
 async function seedTenant(db: Db, tenantCode: string, count: number, seed: number, now: number): Promise<void> {
   const tenant = await db.selectFrom("tenants").select("id").where("code", "=", tenantCode).executeTakeFirstOrThrow();
-  const users = await db
-    .selectFrom("users")
-    .select(["id", "user_name"])
-    .where("tenant_id", "=", tenant.id)
-    .where("work_type", "=", 1)
-    .orderBy("id")
-    .execute();
-  // The voice agent takes most calls, so its own history is full.
-  const agentFirst = users.sort((a, b) => Number(b.user_name === "agent") - Number(a.user_name === "agent")).map((u) => u.id);
-  const agents = [agentFirst[0], ...agentFirst];
+  const agents = await voiceAgents(db, tenant.id);
   const campaigns = new Map<number, number>();
   const rows = await db
     .insertInto("campaigns")

@@ -6,7 +6,7 @@ import { CallRecordPageResponseSchema } from "../../contracts/contact";
 import { EXPORT_CHUNK_ROWS } from "../domain/call-export";
 import { EXACT_COUNT_LIMIT } from "../repositories/call-records";
 import { ESTIMATE_KEPT_MS } from "../repositories/counting";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
+import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "../test-db";
 import type { PreparedPlatform } from "../testing";
 import { generateCalls } from "./generate-calls";
 
@@ -25,7 +25,12 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     const now = Date.UTC(2026, 10, 22);
     await generateCalls(db, { count: 12_000, tenantCode: "other", days: 10, now });
     expect(await count()).toBe(before + 12_000);
-    const rows = await db.selectFrom("call_records").select(["outbound_result", "call_result", "campaign_type", "direction", "call_time", "phone"]).where("cti_call_id", "like", "gen-%").execute();
+    const rows = await db
+      .selectFrom("call_records")
+      .select(["outbound_result", "call_result", "campaign_type", "direction", "call_time", "phone", "intent", "agent_user_id"])
+      .where("cti_call_id", "like", "gen-%")
+      .execute();
+    expectOutcomesAgree(rows);
     for (const code of codesOf(OUTCOME_CODES)) expect(rows.map((r) => r.outbound_result)).toContain(code);
     for (const code of codesOf(RESULT_CODES)) expect(rows.map((r) => r.call_result)).toContain(code);
     for (const code of codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1)) expect(rows.map((r) => r.campaign_type)).toContain(code);

@@ -3,64 +3,45 @@
  *   node --import tsx upstream/seed/generate-calls.ts --count 1000000 [--tenant demo] [--days 90]
  * against the database of DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL), migrated and demo-seeded
  * first if needed. Rows are made by the database itself (INSERT ... SELECT generate_series) in
- * batches, cycling through every campaign type, outcome and result code like the demo seed.
+ * batches; their codes repeat the demo seed's calls in turn (demoCallPattern), so each record's
+ * result, intent, outcome and agent agree as a demo call's do. They have no dialogue or recording.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { sql, type RawBuilder } from "kysely";
-import { INTENT_LABELS, OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
+import { sql } from "kysely";
 import { openDatabase, type Db } from "../db";
 import { migrateToLatest } from "../db/migrate";
 import { readSettings } from "../settings";
+import { demoCallPattern } from "./call-records";
 import { seedDemo } from "./demo";
 
 const BATCH = 100_000;
-
-/** A SQL array literal of constants (codes and ids we own, not user input). */
-const array = (values: ReadonlyArray<string | number | null>): RawBuilder<unknown> => sql`ARRAY[${sql.join(values.map((v) => sql.lit(v)))}]`;
-/** The element of `values` picked by the SQL integer expression `index` (cycled). */
-const pick = (values: ReadonlyArray<string | number | null>, index: RawBuilder<unknown>) => sql`(${array(values)})[(${index}) % ${sql.lit(values.length)} + 1]`;
+/** The columns a generated record takes from the demo call it repeats. */
+const FROM_PATTERN = [
+  "direction", "campaign_id", "campaign_type", "call_kind", "agent_user_id", "queue_name", "is_answer", "outbound_result",
+  "call_result", "call_result_name", "intent", "qc_status", "conclusion", "hangup_party", "call_duration_ms", "gender",
+] as const;
 
 export async function generateCalls(db: Db, options: { count: number; tenantCode: string; days: number; now?: number }): Promise<number> {
   const tenant = await db.selectFrom("tenants").select("id").where("code", "=", options.tenantCode).executeTakeFirst();
   if (!tenant) throw new Error(`no tenant '${options.tenantCode}'`);
-  const agents = (await db.selectFrom("users").select("id").where("tenant_id", "=", tenant.id).where("work_type", "=", 1).orderBy("id").execute()).map((u) => u.id);
-  const campaigns = await db.selectFrom("campaigns").select(["id", "type"]).where("tenant_id", "=", tenant.id).orderBy("id").execute();
-  if (campaigns.length === 0 || agents.length === 0) throw new Error("the tenant needs campaigns and voice agents (run the demo seed)");
-  const failures = codesOf(RESULT_CODES).filter((code) => code !== 200);
+  const pattern = await demoCallPattern(db, tenant.id);
+  const patternRows = sql.join(pattern.map((record, i) => sql`(${sql.join([sql.lit(i), ...FROM_PATTERN.map((column) => sql.lit(record[column] ?? null))])})`));
+  const columns = sql.join(FROM_PATTERN.map((column) => sql.ref(column)));
   const now = options.now ?? Date.now();
   const stepMs = Math.max(1, Math.floor((options.days * 86_400_000) / options.count));
   const run = now.toString(36);
 
   for (let from = 1; from <= options.count; from += BATCH) {
     const to = Math.min(options.count, from + BATCH - 1);
-    const g = sql`g`;
-    const answered = sql`g % 2 = 0`;
-    const campaign = sql`(g % ${sql.lit(campaigns.length)})`;
     await sql`
-      INSERT INTO call_records (tenant_id, cti_call_id, direction, campaign_id, campaign_type, call_kind, phone, agent_user_id,
-        queue_name, is_answer, outbound_result, call_result, call_result_name, intent, qc_status, conclusion, hangup_party,
-        call_time, call_duration_ms, gender)
+      INSERT INTO call_records (tenant_id, cti_call_id, phone, call_time, ${columns})
       SELECT ${tenant.id}, ${`gen-${run}-`} || g,
-        CASE WHEN ${pick(campaigns.map((c) => c.type), campaign)} = 20 THEN 'inbound' ELSE 'outbound' END,
-        ${pick(campaigns.map((c) => c.id), campaign)},
-        ${pick(campaigns.map((c) => c.type), campaign)},
-        CASE WHEN ${pick(campaigns.map((c) => c.type), campaign)} = 5 THEN 1 ELSE 0 END,
         '1' || (3 + g % 7) || lpad(((g::bigint * 2654435761) % 1000000000)::text, 9, '0'),
-        ${pick(agents, g)},
-        'demo-voice',
-        CASE WHEN ${answered} THEN 1 ELSE 0 END,
-        CASE WHEN ${pick(campaigns.map((c) => c.type), campaign)} = 20 THEN NULL ELSE ${pick(codesOf(OUTCOME_CODES), g)} END,
-        CASE WHEN ${answered} THEN 200 ELSE ${pick(failures, sql`g / 2`)} END,
-        CASE WHEN ${answered} THEN ${labelOf(RESULT_CODES, 200)} ELSE ${pick(failures.map((code) => labelOf(RESULT_CODES, code)), sql`g / 2`)} END,
-        CASE WHEN ${answered} THEN ${pick(codesOf(INTENT_LABELS), g)} ELSE NULL END,
-        (g % 5) - 1,
-        CASE WHEN ${answered} THEN g % 3 ELSE NULL END,
-        CASE WHEN ${answered} THEN 1 + g % 4 ELSE 5 END,
-        timestamptz 'epoch' + (${now} - ${g} * ${stepMs}::bigint) * interval '1 millisecond',
-        CASE WHEN ${answered} THEN 20000 + (g * 37) % 300000 ELSE 0 END,
-        (g % 3) - 1
+        timestamptz 'epoch' + (${now} - g * ${stepMs}::bigint) * interval '1 millisecond',
+        ${sql.join(FROM_PATTERN.map((column) => sql.ref(`p.${column}`)))}
       FROM generate_series(${from}::bigint, ${to}::bigint) AS g
+      JOIN (VALUES ${patternRows}) AS p(i, ${columns}) ON p.i = g % ${sql.lit(pattern.length)}
     `.execute(db);
     process.stdout.write(`\r${to} / ${options.count}`);
   }
