@@ -3,6 +3,7 @@ import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../.
 import { pgliteOf, poolOf, type Db } from "../db";
 import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "../db/copy-out";
 import type { RecordFormat } from "../domain/call-export";
+import { RECORDINGS, recordingDialogs, type RecordingName } from "../domain/recordings";
 import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
 
@@ -18,13 +19,23 @@ export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" |
 /** Writes a finished call and its transcript lines (in order); returns the record's id. */
 export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: NewDialogLine[] = []): Promise<number> {
   const { id } = await db.insertInto("call_records").values(record).returning("id").executeTakeFirstOrThrow();
-  if (dialogs.length > 0) {
-    await db
-      .insertInto("call_dialogs")
-      .values(dialogs.map((line, seq) => ({ ...line, seq, tenant_id: record.tenant_id, call_record_id: id })))
-      .execute();
-  }
+  await insertDialogs(db, record.tenant_id, id, dialogs);
   return id;
+}
+
+/** Gives a record another of the demo recordings: its file, its duration and its dialog lines. */
+export async function replaceRecording(db: Db, tenantId: number, callRecordId: number, name: RecordingName): Promise<void> {
+  await db.updateTable("call_records").set({ recording: name, call_duration_ms: RECORDINGS[name].durationMs }).where("tenant_id", "=", tenantId).where("id", "=", callRecordId).execute();
+  await db.deleteFrom("call_dialogs").where("tenant_id", "=", tenantId).where("call_record_id", "=", callRecordId).execute();
+  await insertDialogs(db, tenantId, callRecordId, recordingDialogs(name));
+}
+
+async function insertDialogs(db: Db, tenantId: number, callRecordId: number, dialogs: NewDialogLine[]): Promise<void> {
+  if (dialogs.length === 0) return;
+  await db
+    .insertInto("call_dialogs")
+    .values(dialogs.map((line, seq) => ({ ...line, seq, tenant_id: tenantId, call_record_id: callRecordId })))
+    .execute();
 }
 
 /** Which records a list may show, besides the user's filters (decided by the route from the caller). */

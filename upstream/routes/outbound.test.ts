@@ -33,7 +33,7 @@ import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "../../con
 import { FailureSchema } from "../../contracts/envelope";
 import { RobotInstancePageResponseSchema } from "../../contracts/robot";
 import { NoRecordingResponseSchema } from "../../contracts/records";
-import { RECORDINGS, conclusionFor, recordingFor } from "../domain/recordings";
+import { RECORDINGS, conclusionFor, recordingFor, type RecordingName } from "../domain/recordings";
 import { batchTransitions } from "../repositories/task-batches";
 import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
@@ -430,6 +430,22 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(lost.list.map((h) => h.id)).toEqual(expect.arrayContaining(announced.slice(1)));
     const handed = await platform.db.selectFrom("handoffs").select(["state", "call_record_id"]).where("id", "=", announced[0]).executeTakeFirstOrThrow();
     expect(handed.state).toBe("handed");
+    // The customer an agent took hears the agent in the recording (human-human lines); a lost one
+    // heard the robot alone, and the record says so.
+    const heard = await platform.db
+      .selectFrom("handoffs as h")
+      .innerJoin("call_records as r", "r.id", "h.call_record_id")
+      .innerJoin("call_dialogs as d", "d.call_record_id", "r.id")
+      .select(["h.id", "r.recording", "r.call_duration_ms", "d.dialog_type"])
+      .where("h.id", "in", announced)
+      .execute();
+    const of = (id: number) => heard.filter((line) => line.id === id);
+    expect(of(announced[0]).some((line) => line.dialog_type === 2)).toBe(true);
+    for (const id of announced.slice(1)) {
+      expect(of(id).length, `hand-off ${id}`).toBeGreaterThan(0);
+      expect(of(id).every((line) => line.dialog_type === 1 && !line.recording?.startsWith("handoff-")), `hand-off ${id}`).toBe(true);
+      expect(of(id)[0].call_duration_ms).toBe(RECORDINGS[of(id)[0].recording as RecordingName].durationMs);
+    }
     expect(json(HandoffPageResponseSchema, await inject("other-admin", "POST", "/contact/trans/call/query", {})).data!.total).toBe(0);
   });
 

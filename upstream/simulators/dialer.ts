@@ -18,7 +18,8 @@
  * transaction commits). The workbench offers it to an available agent and calls
  * `dialer.acceptHandoff(tenantId, handoffId, agentUserId)` when one takes it (state `handed`, the
  * call record's outcome becomes EndOfTheCall and the agent is set on the call). A hand-off still
- * waiting after HANDOFF_TIMEOUT_MS of simulated time is `lost` (outcome ToHumanNoAnswer).
+ * waiting after HANDOFF_TIMEOUT_MS of simulated time is `lost` (outcome ToHumanNoAnswer, and its
+ * recording the robot's part alone: no agent came on).
  */
 import { sql, type Transaction } from "kysely";
 import type { Db } from "../db";
@@ -38,8 +39,8 @@ import {
   nextWindowStart,
 } from "./dialer-states";
 import { resultName, simulateCall, type CallOutcome } from "./robot-conversation";
-import { conclusionFor, isHandedToAgent, recordingDialogs } from "../domain/recordings";
-import { insertCallRecord } from "../repositories/call-records";
+import { conclusionFor, isHandedToAgent, recordingDialogs, recordingFor } from "../domain/recordings";
+import { insertCallRecord, replaceRecording } from "../repositories/call-records";
 
 type Trx = Transaction<Database> | Db;
 
@@ -286,15 +287,21 @@ export class Dialer {
   }
 
   async #expireHandoffs(now: Date): Promise<void> {
-    const lost = await this.#db
-      .updateTable("handoffs")
-      .set({ state: "lost", updated_at: now })
-      .where("state", "=", "waiting")
-      .where("created_at", "<=", new Date(now.getTime() - HANDOFF_TIMEOUT_MS))
-      .returning("call_record_id")
-      .execute();
-    const ids = lost.map((l) => l.call_record_id).filter((id): id is number => id !== null);
-    if (ids.length > 0) await this.#db.updateTable("call_records").set({ outbound_result: "ToHumanNoAnswer" }).where("id", "in", ids).execute();
+    await this.#db.transaction().execute(async (trx) => {
+      const lost = await trx
+        .updateTable("handoffs")
+        .set({ state: "lost", updated_at: now })
+        .where("state", "=", "waiting")
+        .where("created_at", "<=", new Date(now.getTime() - HANDOFF_TIMEOUT_MS))
+        .returning(["tenant_id", "call_record_id", "intent"])
+        .execute();
+      for (const handoff of lost) {
+        if (handoff.call_record_id === null) continue;
+        await trx.updateTable("call_records").set({ outbound_result: "ToHumanNoAnswer" }).where("id", "=", handoff.call_record_id).execute();
+        // No agent came on: the customer heard the robot alone, as a robot campaign's call of that intent.
+        await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, recordingFor(1, handoff.intent));
+      }
+    });
   }
 
   async #stepBatch(trx: Transaction<Database>, campaign: Campaign, batch: TaskBatch, now: Date): Promise<void> {
