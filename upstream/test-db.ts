@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
 import { createTestDatabase } from "../tests/support/postgres";
 import { openDatabase, type OpenedDatabase } from "./db";
+import { INTERESTED_INTENTS } from "./domain/recordings";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
 /**
@@ -71,13 +72,16 @@ export async function loginAs(app: FastifyInstance, userName: string, password: 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-type OutboundFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string };
+type OutboundFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string; campaign_type: number | null };
 const CONNECTED_OUTCOMES = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
-/** Each outbound call's outcome code agrees with what happened on it: connected or not, the customer's intent, who took it. */
+/** Each outbound call's outcome code agrees with what happened on it: connected or not, the customer's intent, who took it (checked apart from domain/outcomes.ts). */
 export function expectOutcomesAgree(calls: OutboundFacts[]): void {
   for (const call of calls.filter((c) => c.direction === "outbound")) {
     expect(CONNECTED_OUTCOMES.includes(call.outbound_result ?? ""), JSON.stringify(call)).toBe(call.call_result === 200);
     if (call.intent === "NO_INTENTION") expect(call.outbound_result).toBe("NoIntention");
     if (call.outbound_result?.startsWith("ToHuman")) expect(call.agent_user_id, JSON.stringify(call)).toBeNull();
+    // An interested customer of a collaborative campaign goes to an agent, or is a 转人工 loss.
+    const handedOver = call.campaign_type === 2 && INTERESTED_INTENTS.has(call.intent ?? "");
+    if (handedOver) expect(call.agent_user_id !== null || call.outbound_result!.startsWith("ToHuman"), JSON.stringify(call)).toBe(true);
   }
 }

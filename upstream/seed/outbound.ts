@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../db/schema";
 import { BatchStatus, CallStatus, CampaignState } from "../simulators/dialer-states";
 import { isHandedToAgent } from "../domain/recordings";
-import { insertRobotCallRecord } from "../simulators/dialer";
+import { insertRobotCallRecord, recordLostHandoff, takeHandoff } from "../simulators/dialer";
 import { SEED_FLOW_IDS } from "./call-records";
 import { simulateCall, type CallOutcome } from "../simulators/robot-conversation";
 
@@ -212,16 +212,19 @@ export async function seedOutbound(trx: Trx): Promise<void> {
         await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
         if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
           // The first three complete calls of a collaborative campaign were handed to an agent.
+          // One waits for an agent, one an agent took, one was lost: as the dialer leaves them.
           const handedOff = campaign.type === 2 && seedCall.status === C.complete && i < 3;
           const outcome = seededOutcome(seedCall.status, call.id, campaign.type, handedOff);
-          const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, false, new Date(now.getTime() - (i + 1) * 600_000));
+          const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, handedOff, new Date(now.getTime() - (i + 1) * 600_000));
           if (seedCall.agent) await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
           if (handedOff) {
-            const state = (["waiting", "handed", "lost"] as const)[i];
-            await trx
+            const handoff = await trx
               .insertInto("handoffs")
-              .values({ tenant_id: tenantId, campaign_id: row.id, batch_id: b.id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: outcome.intent, state, agent_user_id: state === "handed" ? (agentId ?? null) : null, created_at: now, updated_at: now })
-              .execute();
+              .values({ tenant_id: tenantId, campaign_id: row.id, batch_id: b.id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: outcome.intent, state: i === 2 ? "lost" : "waiting", created_at: now, updated_at: now })
+              .returning(["id", "tenant_id", "call_record_id", "intent"])
+              .executeTakeFirstOrThrow();
+            if (i === 1 && agentId !== undefined) await takeHandoff(trx, tenantId, handoff.id, agentId, now);
+            if (i === 2) await recordLostHandoff(trx, handoff);
           }
         }
       }

@@ -185,6 +185,32 @@ export async function insertRobotCallRecord(
   );
 }
 
+/** An agent takes a waiting hand-off (the dialer's and the demo seed's); false when it is not (or no longer) waiting. */
+export async function takeHandoff(trx: Trx, tenantId: number, handoffId: number, agentUserId: number, at: Date): Promise<boolean> {
+  const row = await trx
+    .updateTable("handoffs")
+    .set({ state: "handed", agent_user_id: agentUserId, updated_at: at })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", handoffId)
+    .where("state", "=", "waiting")
+    .returning(["call_record_id", "task_call_id"])
+    .executeTakeFirst();
+  if (!row) return false;
+  await trx.updateTable("task_calls").set({ agent_user_id: agentUserId }).where("id", "=", row.task_call_id).execute();
+  if (row.call_record_id !== null) {
+    await trx.updateTable("call_records").set({ outbound_result: "EndOfTheCall", agent_user_id: agentUserId, hangup_party: 3 }).where("id", "=", row.call_record_id).execute();
+  }
+  return true;
+}
+
+/** The record of a hand-off that was lost (the dialer's and the demo seed's). */
+export async function recordLostHandoff(trx: Trx, handoff: { tenant_id: number; call_record_id: number | null; intent: string | null }): Promise<void> {
+  if (handoff.call_record_id === null) return;
+  await trx.updateTable("call_records").set({ outbound_result: "ToHumanNoAnswer" }).where("id", "=", handoff.call_record_id).execute();
+  // No agent came on: the customer heard the robot alone, as a robot campaign's call of that intent.
+  await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, recordingFor(1, handoff.intent));
+}
+
 export class Dialer {
   readonly #db: Db;
   readonly #listeners = new Set<HandoffListener>();
@@ -206,22 +232,7 @@ export class Dialer {
   /** An agent took a waiting hand-off; false when it is not (or no longer) waiting. */
   async acceptHandoff(tenantId: number, handoffId: number, agentUserId: number): Promise<boolean> {
     const at = this.clock.now();
-    return this.#db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable("handoffs")
-        .set({ state: "handed", agent_user_id: agentUserId, updated_at: at })
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", handoffId)
-        .where("state", "=", "waiting")
-        .returning(["call_record_id", "task_call_id"])
-        .executeTakeFirst();
-      if (!row) return false;
-      await trx.updateTable("task_calls").set({ agent_user_id: agentUserId }).where("id", "=", row.task_call_id).execute();
-      if (row.call_record_id !== null) {
-        await trx.updateTable("call_records").set({ outbound_result: "EndOfTheCall", agent_user_id: agentUserId, hangup_party: 3 }).where("id", "=", row.call_record_id).execute();
-      }
-      return true;
-    });
+    return this.#db.transaction().execute((trx) => takeHandoff(trx, tenantId, handoffId, agentUserId, at));
   }
 
   /** One step of the simulation at `now` (the clock is set to it). Ticks never overlap. */
@@ -295,12 +306,7 @@ export class Dialer {
         .where("created_at", "<=", new Date(now.getTime() - HANDOFF_TIMEOUT_MS))
         .returning(["tenant_id", "call_record_id", "intent"])
         .execute();
-      for (const handoff of lost) {
-        if (handoff.call_record_id === null) continue;
-        await trx.updateTable("call_records").set({ outbound_result: "ToHumanNoAnswer" }).where("id", "=", handoff.call_record_id).execute();
-        // No agent came on: the customer heard the robot alone, as a robot campaign's call of that intent.
-        await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, recordingFor(1, handoff.intent));
-      }
+      for (const handoff of lost) await recordLostHandoff(trx, handoff);
     });
   }
 
