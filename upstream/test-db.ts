@@ -72,10 +72,15 @@ export async function loginAs(app: FastifyInstance, userName: string, password: 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-type OutboundFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string; campaign_type: number | null };
+type RecordFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string; campaign_type: number | null };
 const CONNECTED_OUTCOMES = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
-/** Each outbound call's outcome code agrees with what happened on it: connected or not, the customer's intent, who took it (checked apart from domain/outcomes.ts). */
-export function expectOutcomesAgree(calls: OutboundFacts[]): void {
+/** Each call's outcome code agrees with what happened on it: its direction, connected or not, the customer's intent, who took it (checked apart from domain/outcomes.ts). */
+export function expectOutcomesAgree(calls: RecordFacts[]): void {
+  for (const call of calls) {
+    // An inbound campaign's calls are the customers' own: inbound, with no outbound outcome.
+    if (call.campaign_type === 20) expect(call.direction, JSON.stringify(call)).toBe("inbound");
+    if (call.direction === "inbound") expect(call.outbound_result, JSON.stringify(call)).toBeNull();
+  }
   for (const call of calls.filter((c) => c.direction === "outbound")) {
     expect(CONNECTED_OUTCOMES.includes(call.outbound_result ?? ""), JSON.stringify(call)).toBe(call.call_result === 200);
     if (call.intent === "NO_INTENTION") expect(call.outbound_result).toBe("NoIntention");

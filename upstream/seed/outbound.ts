@@ -1,8 +1,11 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../db/schema";
 import { BatchStatus, CallStatus, CampaignState } from "../simulators/dialer-states";
-import { isHandedToAgent } from "../domain/recordings";
-import { insertRobotCallRecord, recordLostHandoff, takeHandoff } from "../simulators/dialer";
+import { RESULT_CODES, labelOf } from "../../contracts/codes";
+import { outcomeFor } from "../domain/outcomes";
+import { RECORDINGS, isHandedToAgent, recordingDialogs, recordingFor } from "../domain/recordings";
+import { insertCallRecord } from "../repositories/call-records";
+import { insertRobotCallRecord, recordLostHandoff, takeHandoff, taskCallRecord } from "../simulators/dialer";
 import { SEED_FLOW_IDS } from "./call-records";
 import { simulateCall, type CallOutcome } from "../simulators/robot-conversation";
 
@@ -210,7 +213,10 @@ export async function seedOutbound(trx: Trx): Promise<void> {
           .returning(["id", "tenant_id", "campaign_id", "batch_id", "phone", "attempts", "user_data", "customer_name"])
           .executeTakeFirstOrThrow();
         await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
-        if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
+        if (campaign.type === 20) {
+          // An inbound campaign's tasks are customers' calls to the hotline, which an agent answered.
+          if (seedCall.status === C.complete) await insertHotlineCall(trx, { ...row, ...call, campaign_type: campaign.type }, agentId ?? null, new Date(now.getTime() - (i + 1) * 600_000));
+        } else if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
           // The first three complete calls of a collaborative campaign were handed to an agent.
           // One waits for an agent, one an agent took, one was lost: as the dialer leaves them.
           const handedOff = campaign.type === 2 && seedCall.status === C.complete && i < 3;
@@ -232,6 +238,30 @@ export async function seedOutbound(trx: Trx): Promise<void> {
   };
   for (const campaign of demoCampaigns) await seed(demo.id, campaign, adminId);
   await seed(other.id, { name: "其他租户推广", type: 1, state: CampaignState.notStarted, cycle: 1, windows: OFFICE_HOURS, instance: "营销推广机器人", batches: [{ name: "其他租户名单", status: S.preparing, calls: calls(C.waiting, 3) }] }, undefined);
+}
+
+/** An answered call to the hotline, recorded as the inbound call it was (the recording is the agent's and the customer's). */
+async function insertHotlineCall(trx: Trx, call: Parameters<typeof taskCallRecord>[0], agentUserId: number | null, endedAt: Date): Promise<void> {
+  const recording = recordingFor(20, null);
+  const { durationMs } = RECORDINGS[recording];
+  await insertCallRecord(
+    trx,
+    {
+      ...taskCallRecord(call, `seed-hotline-${call.id}`),
+      direction: "inbound",
+      agent_user_id: agentUserId,
+      is_answer: 1,
+      outbound_result: outcomeFor({ campaignType: 20, callResult: 200, intent: null, agentTookHandOff: false }),
+      call_result: 200,
+      call_result_name: labelOf(RESULT_CODES, 200),
+      hangup_party: 2,
+      call_time: new Date(endedAt.getTime() - durationMs),
+      call_duration_ms: durationMs,
+      attach_data: JSON.stringify({}),
+      recording,
+    },
+    recordingDialogs(recording),
+  );
 }
 
 /**

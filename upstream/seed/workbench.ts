@@ -84,7 +84,7 @@ export async function seedWorkbench(db: Db): Promise<void> {
         phone: DEMO_CALLER.phone,
         agent_user_id: agent.id,
         is_answer: 1,
-        outbound_result: "EndOfTheCall",
+        outbound_result: null, // an inbound call has no outbound outcome
         call_result: 200,
         call_result_name: labelOf(RESULT_CODES, 200),
         conclusion: 2,

@@ -12,7 +12,7 @@ export type CallOutcome = {
   hangupParty: number; // HANGUP_PARTIES
   callResult: number; // RESULT_CODES
   isAnswer: 0 | 1;
-  outcome: string; // OUTCOME_CODES
+  outcome: string | null; // OUTCOME_CODES (null for an inbound campaign, which no robot dials)
   intent: string | null; // INTENT_LABELS
   durationMs: number;
   gender: number;
@@ -34,13 +34,8 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
-/**
- * As if an agent takes every hand-off: the dialer marks the ones still waiting or lost. The rule
- * has no outbound outcome for an inbound campaign (type 20), whose demo tasks are still dialled
- * here and recorded as outbound calls; they keep the one they always had.
- */
-const outcomeOf = (campaignType: number, callResult: number, intent: string | null) =>
-  outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true }) ?? "EndOfTheCall";
+/** As if an agent takes every hand-off: the dialer marks the ones still waiting or lost. */
+const outcomeOf = (campaignType: number, callResult: number, intent: string | null) => outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true });
 
 export function simulateCall(taskCallId: number, attempt: number, campaignType: number): CallOutcome {
   const roll = hash(`${taskCallId}:${attempt}`);
