@@ -7,15 +7,14 @@
 //   node bench/batch-page.mjs [--contacts=100000] [--data=<dir>] [--seconds=10] [--ports=3177]
 //                             [--prof=<dir>]   (both servers run with --cpu-prof into <dir>/<name>)
 //                             [--no-compare]   (without the /callHistory run that is measured for comparison)
-import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
 import { OUTBOUND } from "./config.mjs";
-import { getPage, platformToken, signIn, waitForHealth } from "./lib/http.mjs";
-import { autocannon, cpuMs as cpu, startNode, stopAll } from "./lib/processes.mjs";
+import { getPage, platformToken, signIn } from "./lib/http.mjs";
+import { autocannon, cpuMs as cpu, startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
 
 register();
@@ -31,30 +30,13 @@ const dataDir = option("data") ?? join(mkdtempSync(join(tmpdir(), "switchboard-b
 const PAGE_SIZE = 20;
 
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), "--if-needed"], { cwd: ROOT, stdio: "inherit" });
-const platformUrl = `http://127.0.0.1:${firstPort + 1}`;
-const consoleUrl = `http://127.0.0.1:${firstPort}`;
-const controlUrl = `http://127.0.0.1:${firstPort + 2}`;
 const profile = (name) => (prof ? ["--cpu-prof", `--cpu-prof-dir=${join(prof, name)}`] : []);
 if (prof) mkdirSync(prof, { recursive: true });
 const reused = existsSync(dataDir);
 
 try {
-  const platform = startNode("platform", [...profile("platform"), "--import", "tsx", "bench/platform.ts"], {
-    UPSTREAM_PORT: String(firstPort + 1),
-    BENCH_CONTROL_PORT: String(firstPort + 2),
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-  });
-  await waitForHealth(platformUrl);
-  const consoleProcess = startNode("console", [...profile("console"), "server.mjs"], {
-    NODE_ENV: "production",
-    PORT: String(firstPort),
-    UPSTREAM_URL: platformUrl,
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    COOKIE_SECURE: "0",
-  });
-  await waitForHealth(consoleUrl);
-
+  const ports = { console: firstPort, platform: firstPort + 1, control: firstPort + 2 };
+  const { platformUrl, consoleUrl, controlUrl, platform, consoleProcess } = await startServers({ ports, dataDir, nodeArgs: profile });
   const token = await platformToken(platformUrl, OUTBOUND.account);
   const headers = { Authorization: `Bearer ${token}`, accessToken: token, "Content-Type": "application/json" };
   const platformData = async (path, json) =>

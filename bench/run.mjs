@@ -3,14 +3,13 @@
 // section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
 // (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 10.
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
 import { ACCOUNTS, EVENTS, PORTS } from "./config.mjs";
-import { signIn, waitForHealth } from "./lib/http.mjs";
-import { startNode, stopAll } from "./lib/processes.mjs";
+import { signIn } from "./lib/http.mjs";
+import { startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
 
 // Sections reuse the contracts' TypeScript (the SSE parser).
@@ -46,27 +45,14 @@ const log = createWriteStream(join(tmp, "servers.log"));
 console.log(`[bench] ${quick ? "quick" : "full"} run; scratch and server logs in ${tmp}`);
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), "--if-needed"], { cwd: ROOT, stdio: "inherit" });
 
-const platformUrl = `http://127.0.0.1:${PORTS.platform}`;
-const consoleUrl = `http://127.0.0.1:${PORTS.console}`;
-const controlUrl = `http://127.0.0.1:${PORTS.control}`;
 const results = [];
 try {
-  const platform = startNode("platform", ["--import", "tsx", "bench/platform.ts"], {
-    UPSTREAM_PORT: String(PORTS.platform),
-    BENCH_CONTROL_PORT: String(PORTS.control),
-    DATA_DIR: join(tmp, "data"),
-    BENCH_AGENTS: String(EVENTS.agents),
-    NODE_ENV: "production",
-  }, log);
-  await waitForHealth(platformUrl);
-  const consoleProcess = startNode("console", ["server.mjs"], {
-    NODE_ENV: "production",
-    PORT: String(PORTS.console),
-    UPSTREAM_URL: platformUrl,
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    COOKIE_SECURE: "0",
-  }, log);
-  await waitForHealth(consoleUrl);
+  const { platformUrl, consoleUrl, controlUrl, platform, consoleProcess } = await startServers({
+    ports: PORTS,
+    dataDir: join(tmp, "data"),
+    platformEnv: { BENCH_AGENTS: String(EVENTS.agents) },
+    log,
+  });
 
   const sessions = {};
   for (const account of ACCOUNTS) sessions[account] = await signIn(consoleUrl, account);

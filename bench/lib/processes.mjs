@@ -1,9 +1,11 @@
 // Child processes of a bench run: servers started and stopped by pid, and load generators that
 // run as their own process (never inside the process they measure).
 import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { waitForHealth } from "./http.mjs";
 import { ROOT } from "./weight.mjs";
 
 const children = new Set();
@@ -17,6 +19,32 @@ export function startNode(name, args, env, log) {
   children.add(child);
   child.on("exit", () => children.delete(child));
   return child;
+}
+
+/**
+ * The bench platform (through tsx, its control listener on `ports.control`) and the console's
+ * production build in front of it, each healthy before this returns. `platformEnv` adds to the
+ * platform's environment; `nodeArgs(name)` gives node options per server (profiling).
+ */
+export async function startServers({ ports, dataDir, platformEnv = {}, nodeArgs = () => [], log }) {
+  const urls = { platformUrl: `http://127.0.0.1:${ports.platform}`, consoleUrl: `http://127.0.0.1:${ports.console}`, controlUrl: `http://127.0.0.1:${ports.control}` };
+  const platform = startNode("platform", [...nodeArgs("platform"), "--import", "tsx", "bench/platform.ts"], {
+    UPSTREAM_PORT: String(ports.platform),
+    BENCH_CONTROL_PORT: String(ports.control),
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    ...platformEnv,
+  }, log);
+  await waitForHealth(urls.platformUrl);
+  const consoleProcess = startNode("console", [...nodeArgs("console"), "server.mjs"], {
+    NODE_ENV: "production",
+    PORT: String(ports.console),
+    UPSTREAM_URL: urls.platformUrl,
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    COOKIE_SECURE: "0",
+  }, log);
+  await waitForHealth(urls.consoleUrl);
+  return { ...urls, platform, consoleProcess };
 }
 
 export async function stop(child) {
