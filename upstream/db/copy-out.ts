@@ -98,6 +98,7 @@ class RowBatch {
   private data: Buffer = Buffer.allocUnsafe(0);
   private used = 0;
   private count = 0;
+  private size = 256 * 1024;
   private readonly rowEnd: Buffer;
   private readonly format: CopyFormat;
 
@@ -119,10 +120,11 @@ class RowBatch {
     this.count++;
   }
 
-  /** The rows so far; the next rows go to a new buffer (the last one may still be being written). */
+  /** The rows so far; the next rows go to a new buffer, as big, made when needed (the last one may still be being written). */
   take(): CopyBatch {
     const batch = { data: this.data.subarray(0, this.used), count: this.count };
-    this.data = Buffer.allocUnsafe(this.data.length);
+    this.size = Math.max(this.size, this.data.length);
+    this.data = Buffer.allocUnsafe(0);
     this.used = 0;
     this.count = 0;
     return batch;
@@ -131,7 +133,7 @@ class RowBatch {
   /** Room for `bytes` more. */
   reserve(bytes: number): void {
     if (this.used + bytes <= this.data.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(256 * 1024, 2 * (this.used + bytes)));
+    const grown = Buffer.allocUnsafe(Math.max(this.size, 2 * (this.used + bytes)));
     this.data.copy(grown, 0, 0, this.used);
     this.data = grown;
   }
