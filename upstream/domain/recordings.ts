@@ -99,6 +99,9 @@ export function recordingFor(campaignType: number | null, intent: string | null)
   return campaignType === 1 ? "card-instalment.mp3" : "transfer-to-agent.mp3";
 }
 
+/** What a collaborative campaign's customer whom no agent took heard: the robot alone, as a robot campaign's call of that intent. */
+export const robotAloneRecording = (intent: string | null): RecordingName => recordingFor(1, intent);
+
 /** The conclusion a call notes (attachData): its intent's, or that it did not get through. */
 export function conclusionFor(intent: string | null): string {
   return intent === null ? "未接通" : (ROBOT_CALLS[intent]?.conclusion ?? "");

@@ -2,7 +2,7 @@ import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from ".
 import type { Db } from "../db";
 import type { NewCallDialog, NewCallRecord } from "../db/schema";
 import { outcomeFor } from "../domain/outcomes";
-import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, type RecordingName } from "../domain/recordings";
+import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, robotAloneRecording, type RecordingName } from "../domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign
@@ -67,7 +67,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   const agentTook = handOff && variant % 3 !== 2;
   // Collaborative customers who stay with the robot are no agent's call.
   const withAgent = campaignType !== 1 && (campaignType !== 2 || agentTook);
-  const transcript = answered || callResult === 502 ? recordingFor(handOff && !agentTook ? 1 : campaignType, intent) : null;
+  const transcript = answered || callResult === 502 ? (handOff && !agentTook ? robotAloneRecording(intent) : recordingFor(campaignType, intent)) : null;
   // Every seventh connected call lost its audio: the dialog shows '暂无录音可下载' and '暂不支持'.
   const lostAudio = transcript !== null && i % 7 === 0;
   // The newest calls are minutes apart (today's list is never empty), older ones hours apart.

@@ -39,7 +39,7 @@ import {
   nextWindowStart,
 } from "./dialer-states";
 import { resultName, simulateCall, type CallOutcome } from "./robot-conversation";
-import { conclusionFor, isHandedToAgent, recordingDialogs, recordingFor } from "../domain/recordings";
+import { conclusionFor, isHandedToAgent, recordingDialogs, robotAloneRecording } from "../domain/recordings";
 import { insertCallRecord, replaceRecording } from "../repositories/call-records";
 
 type Trx = Transaction<Database> | Db;
@@ -203,12 +203,13 @@ export async function takeHandoff(trx: Trx, tenantId: number, handoffId: number,
   return true;
 }
 
-/** The record of a hand-off that was lost (the dialer's and the demo seed's). */
+/**
+ * The record of a hand-off that was lost (the dialer's and the demo seed's): it already reads
+ * ToHumanNoAnswer, as every waiting hand-off's does; its recording becomes the robot's part alone.
+ */
 export async function recordLostHandoff(trx: Trx, handoff: { tenant_id: number; call_record_id: number | null; intent: string | null }): Promise<void> {
   if (handoff.call_record_id === null) return;
-  await trx.updateTable("call_records").set({ outbound_result: "ToHumanNoAnswer" }).where("id", "=", handoff.call_record_id).execute();
-  // No agent came on: the customer heard the robot alone, as a robot campaign's call of that intent.
-  await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, recordingFor(1, handoff.intent));
+  await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, robotAloneRecording(handoff.intent));
 }
 
 export class Dialer {
