@@ -1,5 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
+import { consoleAliases } from "./aliases.mjs";
 import { remixOptions } from "./remix.config";
 
 declare module "@remix-run/node" {
@@ -10,6 +11,7 @@ declare module "@remix-run/node" {
 
 export default defineConfig({
   plugins: [remix(remixOptions)],
+  resolve: { alias: consoleAliases },
   // PrimeReact ships no `exports` map; bundling it into the server build avoids an ESM crash.
   ssr: { noExternal: ["primereact"] },
   build: { target: "es2022", assetsInlineLimit: 0 },

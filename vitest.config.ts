@@ -1,12 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { allAliases } from "./aliases.mjs";
 
 // Four projects: pure units, the reference platform on PGlite and on a throwaway PostgreSQL 15
 // cluster (skipped with a message only when no PostgreSQL binaries exist), and the console's
 // server code against a real in-process platform.
 export default defineConfig({
+  resolve: { alias: allAliases },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "contracts/**/*.test.ts", "bench/**/*.test.mjs"],
@@ -14,6 +17,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "platform-pglite",
           include: ["upstream/**/*.test.ts"],
@@ -23,6 +27,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "platform-postgres",
           include: ["upstream/**/*.test.ts"],
@@ -33,6 +38,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

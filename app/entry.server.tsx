@@ -4,10 +4,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { wantsHydration } from "./lib/handle";
-import { NonceContext } from "./lib/nonce";
-import { applySecurityHeaders, createNonce } from "./security-headers.server";
-import { errorPageFailureHtml } from "./components/error-page-failure";
+import { wantsHydration } from "#app/lib/handle";
+import { NonceContext } from "#app/lib/nonce";
+import { applySecurityHeaders, createNonce } from "#app/server/security-headers.server";
+import { errorPageFailureHtml } from "#app/components/error-page-failure";
 
 const ABORT_DELAY_MS = 5_000;
 

@@ -5,14 +5,14 @@ import type { ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import primeIcons from "primeicons/primeicons.css?url";
 import theme from "primereact/resources/themes/lara-light-blue/theme.css?url";
-import structure from "./styles/primereact-structure.css?url";
-import appStyles from "./styles/app.css?url";
-import { brandFor, logoFor } from "./brand.server";
-import { PageErrorBoundary } from "./components/error-boundary";
-import { BRANDS, pageTitle } from "./lib/brand";
-import { screenTitle, wantsHydration } from "./lib/handle";
-import { useNonce } from "./lib/nonce";
-import { csrf } from "./security.server";
+import structure from "#app/styles/primereact-structure.css?url";
+import appStyles from "#app/styles/app.css?url";
+import { brandFor, logoFor } from "#app/server/brand.server";
+import { PageErrorBoundary } from "#app/components/error-boundary";
+import { BRANDS, pageTitle } from "#app/lib/brand";
+import { screenTitle, wantsHydration } from "#app/lib/handle";
+import { useNonce } from "#app/lib/nonce";
+import { csrf } from "#app/server/security.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: theme },

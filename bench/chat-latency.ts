@@ -11,10 +11,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSseParser } from "../contracts/events";
-import { openDatabase } from "../upstream/db";
-import { migrateToLatest } from "../upstream/db/migrate";
-import { seedDemo } from "../upstream/seed/demo";
+import { createSseParser } from "#contracts/events";
+import { openDatabase } from "#upstream/db";
+import { migrateToLatest } from "#upstream/db/migrate";
+import { seedDemo } from "#upstream/seed/demo";
 
 const agents = Number(process.argv[2] ?? 200);
 const messages = Number(process.argv[3] ?? 1000);
@@ -87,8 +87,8 @@ await waitFor(consoleUrl);
 process.env.UPSTREAM_URL = platformUrl;
 process.env.SESSION_SECRET = secret;
 process.env.COOKIE_SECURE = "0";
-const { signIn } = await import("../app/auth.server");
-const { commitSignedIn } = await import("../app/session.server");
+const { signIn } = await import("#app/server/auth.server");
+const { commitSignedIn } = await import("#app/server/session.server");
 const cookies: string[] = [];
 for (let i = 0; i < agents; i++) {
   cookies.push((await commitSignedIn(new Request(`${consoleUrl}/`), await signIn(`bench-agent-${i}`, "Switchboard@2026"))).split(";")[0]);

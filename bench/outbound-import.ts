@@ -51,7 +51,7 @@ export async function importContacts(platform: Platform, rows: number) {
 }
 
 async function standalone(rows: number) {
-  const { preparePlatform, TEST_CLIENT } = await import("../upstream/testing");
+  const { preparePlatform, TEST_CLIENT } = await import("#upstream/testing");
   const prepared = await preparePlatform(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {});
   try {
     await prepared.app.listen({ port: 0, host: "127.0.0.1" });

@@ -2,13 +2,13 @@ import path from "node:path";
 import { randomBytes, scryptSync } from "node:crypto";
 import { createServer } from "node:http";
 import { performance } from "node:perf_hooks";
-import { buildApp } from "../upstream/app";
-import { openDatabase } from "../upstream/db";
-import { migrateToLatest } from "../upstream/db/migrate";
-import { keepStatistics } from "../upstream/db/statistics";
-import { WorkType } from "../upstream/domain/work-type";
-import { DEMO_PASSWORD, seedDemo } from "../upstream/seed/demo";
-import { readSettings } from "../upstream/settings";
+import { buildApp } from "#upstream/app";
+import { openDatabase } from "#upstream/db";
+import { migrateToLatest } from "#upstream/db/migrate";
+import { keepStatistics } from "#upstream/db/statistics";
+import { WorkType } from "#upstream/domain/work-type";
+import { DEMO_PASSWORD, seedDemo } from "#upstream/seed/demo";
+import { readSettings } from "#upstream/settings";
 import { benchAgent } from "./config.mjs";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { FailureSchema } from "../contracts/envelope";
-import { HealthSchema } from "../contracts/health";
+import { FailureSchema } from "#contracts/envelope";
+import { HealthSchema } from "#contracts/health";
 import { buildApp } from "./app";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "./test-db";
 import { TEST_CLIENT, type PreparedPlatform } from "./testing";

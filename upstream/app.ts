@@ -1,26 +1,26 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { Db } from "./db";
-import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "./cti/service";
-import { createEventBus, type EventBus } from "./events/bus";
-import { authPlugin } from "./plugins/auth";
-import { dbPlugin } from "./plugins/db";
-import { errorsPlugin } from "./plugins/errors";
-import { chatRoutes, chatSimulatorRoutes } from "./routes/chat";
-import { configRoutes } from "./routes/config";
-import { contactRoutes } from "./routes/contact";
-import { crmRoutes } from "./routes/crm";
-import { ctiRoutes, ctiSimulatorRoutes } from "./routes/cti";
-import { eventRoutes } from "./routes/events";
-import { healthRoutes } from "./routes/health";
-import { recordsRoutes } from "./routes/records";
-import { robotRoutes } from "./routes/robot";
-import { uaaRoutes } from "./routes/uaa";
-import { outboundRoutes } from "./routes/outbound";
-import { contactTraceRoutes } from "./routes/contact-trace";
-import { fileUploadRoutes } from "./routes/file-upload";
-import { Dialer } from "./simulators/dialer";
-import { workbenchRoutes } from "./routes/workbench";
+import type { Db } from "#upstream/db";
+import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
+import { createEventBus, type EventBus } from "#upstream/events/bus";
+import { authPlugin } from "#upstream/plugins/auth";
+import { dbPlugin } from "#upstream/plugins/db";
+import { errorsPlugin } from "#upstream/plugins/errors";
+import { chatRoutes, chatSimulatorRoutes } from "#upstream/routes/chat";
+import { configRoutes } from "#upstream/routes/config";
+import { contactRoutes } from "#upstream/routes/contact";
+import { crmRoutes } from "#upstream/routes/crm";
+import { ctiRoutes, ctiSimulatorRoutes } from "#upstream/routes/cti";
+import { eventRoutes } from "#upstream/routes/events";
+import { healthRoutes } from "#upstream/routes/health";
+import { recordsRoutes } from "#upstream/routes/records";
+import { robotRoutes } from "#upstream/routes/robot";
+import { uaaRoutes } from "#upstream/routes/uaa";
+import { outboundRoutes } from "#upstream/routes/outbound";
+import { contactTraceRoutes } from "#upstream/routes/contact-trace";
+import { fileUploadRoutes } from "#upstream/routes/file-upload";
+import { Dialer } from "#upstream/simulators/dialer";
+import { workbenchRoutes } from "#upstream/routes/workbench";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,4 +1,4 @@
-import { SUCCESS_CODE, type Failure } from "../contracts/envelope";
+import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
 
 /** The success envelope (endpoints.md): `{ code: 1, data, msg: "success" }`. */
 export type Envelope<T> = { code: typeof SUCCESS_CODE; data: T; msg: string };

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { buildApp } from "./app";
-import { bridgeHandoffs } from "./simulators/handoff-bridge";
-import { createChatService } from "./chat/service";
-import { createChatSimulator } from "./chat/simulator";
-import { openDatabase } from "./db";
-import { migrateToLatest } from "./db/migrate";
-import { startSimulatedTraffic } from "./cti/traffic";
-import { keepStatistics } from "./db/statistics";
-import { seedDemo } from "./seed/demo";
+import { bridgeHandoffs } from "#upstream/simulators/handoff-bridge";
+import { createChatService } from "#upstream/chat/service";
+import { createChatSimulator } from "#upstream/chat/simulator";
+import { openDatabase } from "#upstream/db";
+import { migrateToLatest } from "#upstream/db/migrate";
+import { startSimulatedTraffic } from "#upstream/cti/traffic";
+import { keepStatistics } from "#upstream/db/statistics";
+import { seedDemo } from "#upstream/seed/demo";
 import { readSettings } from "./settings";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CustomerResponseSchema } from "../contracts/config";
-import { UsersResponseSchema } from "../contracts/crm";
-import { FailureSchema } from "../contracts/envelope";
+import { CustomerResponseSchema } from "#contracts/config";
+import { UsersResponseSchema } from "#contracts/crm";
+import { FailureSchema } from "#contracts/envelope";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "./test-db";
 import type { PreparedPlatform } from "./testing";
 

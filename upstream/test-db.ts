@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
-import { createTestDatabase } from "../tests/support/postgres";
-import { openDatabase, type OpenedDatabase } from "./db";
-import { INTERESTED_INTENTS } from "./domain/recordings";
+import { createTestDatabase } from "#tests/support/postgres";
+import { openDatabase, type OpenedDatabase } from "#upstream/db";
+import { INTERESTED_INTENTS } from "#upstream/domain/recordings";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
 /**

@@ -6,12 +6,12 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app";
-import { openDatabase, type Db } from "./db";
-import { migrateToLatest } from "./db/migrate";
-import { seedDemo } from "./seed/demo";
+import { openDatabase, type Db } from "#upstream/db";
+import { migrateToLatest } from "#upstream/db/migrate";
+import { seedDemo } from "#upstream/seed/demo";
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./settings";
 
-export { DEMO_PASSWORD } from "./seed/demo";
+export { DEMO_PASSWORD } from "#upstream/seed/demo";
 
 /** The client credential test platforms accept: the defaults the console also falls back to. */
 export const TEST_CLIENT = { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET } as const;

@@ -10,11 +10,11 @@ import {
   resultCodeTone,
   toneOf,
   type CodeTable,
-} from "../../contracts/codes";
-import type { CallRecordRow } from "../../contracts/contact";
-import { withParams } from "../lib/list-url";
-import type { loadCallList } from "../lib/call-list.server";
-import { maskPhone } from "../lib/format";
+} from "#contracts/codes";
+import type { CallRecordRow } from "#contracts/contact";
+import { withParams } from "#app/lib/list-url";
+import type { loadCallList } from "#app/server/call-list.server";
+import { maskPhone } from "#app/lib/format";
 import { CodeTag } from "./code-tag";
 import { DataTable, type Column } from "./data-table";
 import { Paginator, pageCount } from "./paginator";

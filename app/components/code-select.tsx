@@ -1,4 +1,4 @@
-import type { CodeTable } from "../../contracts/codes";
+import type { CodeTable } from "#contracts/codes";
 
 /** A labelled select of a code table's entries (contracts/codes.ts), with an optional empty choice first. */
 export function CodeSelect<C extends string | number>({

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { OUTCOME_CODES, RESULT_CODES, codesOf, labelOf, resultCodeTone, toneOf } from "../../contracts/codes";
+import { OUTCOME_CODES, RESULT_CODES, codesOf, labelOf, resultCodeTone, toneOf } from "#contracts/codes";
 import { CodeTag } from "./code-tag";
 
 describe("code colours (spec §2, §4)", () => {

@@ -1,4 +1,4 @@
-import { labelOf, toneOf, type CodeTable, type Tone } from "../../contracts/codes";
+import { labelOf, toneOf, type CodeTable, type Tone } from "#contracts/codes";
 
 /** A PrimeReact tag in a code's tone (spec §2/§4 colours); 'none' is the neutral secondary tag. */
 export function CodeTag({ tone, children }: { tone: Tone; children: string }) {

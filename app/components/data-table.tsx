@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDate, formatDateTime, formatDuration, formatTime, truncate } from "../lib/format";
+import { formatDate, formatDateTime, formatDuration, formatTime, truncate } from "#app/lib/format";
 
 /**
  * The lean server-rendered table of every list screen (decision 002): PrimeReact DataTable's
@@ -88,12 +88,13 @@ export function formatCell(type: ColumnType | undefined, value: unknown, maxChar
       const short = truncate(text, maxChars);
       if (short === text) return text;
       return (
-        <span className="sb-ellipsis" title={text} tabIndex={0}>
+        // A button, so a keyboard user can focus it to read the whole text.
+        <button type="button" className="sb-ellipsis" title={text}>
           {short}
           <span className="sb-ellipsis-full" role="tooltip">
             {text}
           </span>
-        </span>
+        </button>
       );
     }
     default:

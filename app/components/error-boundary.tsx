@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
 import { Component, type ReactNode } from "react";
 import { ERROR_PAGE_FAILURE_TEXT, errorPageFailureDetails } from "./error-page-failure";
 
@@ -50,6 +50,7 @@ export function ForbiddenPage({ message = FORBIDDEN_TEXT }: { message?: string }
 }
 
 export function ErrorPage({ status, message }: { status: number; message: string }) {
+  const { pathname, search } = useLocation();
   if (status === 404) return <NotFoundPage />;
   if (status === 403) return <ForbiddenPage message={message} />;
   return (
@@ -57,7 +58,7 @@ export function ErrorPage({ status, message }: { status: number; message: string
       <p className="sb-error-status">{status}</p>
       <h1 id="error-title">{message}</h1>
       <p className="sb-error-hint">请稍后重试；如果问题持续存在，请联系管理员。</p>
-      <a href="" className="p-button p-button-outlined">
+      <a href={`${pathname}${search}`} className="p-button p-button-outlined">
         重新加载
       </a>
     </section>

@@ -1,5 +1,5 @@
-import type { MenuItem } from "../../contracts/crm";
-import { normalisePath } from "../lib/access";
+import type { MenuItem } from "#contracts/crm";
+import { normalisePath } from "#app/lib/access";
 
 /**
  * The sidebar menu. Links reload the document: list screens ship no JavaScript, and leaving a

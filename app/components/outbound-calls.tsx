@@ -1,7 +1,7 @@
-import { CALL_STATUSES, hangupPartyLabel } from "../../contracts/codes";
-import type { TaskCall } from "../../contracts/outbound";
-import { maskPhone } from "../lib/format";
-import { idCursors } from "../lib/list-url";
+import { CALL_STATUSES, hangupPartyLabel } from "#contracts/codes";
+import type { TaskCall } from "#contracts/outbound";
+import { maskPhone } from "#app/lib/format";
+import { idCursors } from "#app/lib/list-url";
 import { CodeLabel } from "./code-tag";
 import { CodeSelect } from "./code-select";
 import { DataTable } from "./data-table";

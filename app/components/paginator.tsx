@@ -1,5 +1,5 @@
-import { PAGE_SIZES } from "../../contracts/paging";
-import { withParams } from "../lib/list-url";
+import { PAGE_SIZES } from "#contracts/paging";
+import { withParams } from "#app/lib/list-url";
 
 /**
  * Pagination of spec §9 with PrimeReact's paginator markup: total, sizes, prev, pager, next,

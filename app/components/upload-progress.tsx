@@ -1,4 +1,4 @@
-import { useNonce } from "../lib/nonce";
+import { useNonce } from "#app/lib/nonce";
 
 /**
  * Progressive enhancement for file upload forms marked `data-upload-progress`: with JavaScript,

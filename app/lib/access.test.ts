@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MenuItem } from "../../contracts/crm";
+import type { MenuItem } from "#contracts/crm";
 import { activeMenuUrl, flattenMenu, isPathAllowed, PUBLIC_PATHS } from "./access";
 
 const item = (url: string, children?: MenuItem[]): MenuItem => ({ code: url, name: url, url, children });

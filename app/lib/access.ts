@@ -1,4 +1,4 @@
-import type { MenuItem } from "../../contracts/crm";
+import type { MenuItem } from "#contracts/crm";
 
 /** Spec §2: reachable without menu entitlement. */
 export const PUBLIC_PATHS: readonly string[] = ["/", "/user/login", "/user/reset", "/error/404", "/error/403"];

@@ -1,4 +1,4 @@
-import type { BrandKey } from "../../contracts/config";
+import type { BrandKey } from "#contracts/config";
 
 export type Brand = { key: BrandKey; title: string };
 

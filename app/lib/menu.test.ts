@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MenuItem } from "../../contracts/crm";
+import type { MenuItem } from "#contracts/crm";
 import { findMenuByCode, menuForWorkType, menuFromResponse, TEXT_WORK_MENU_CODE, VOICE_WORK_MENU_CODE } from "./menu";
 
 const menu: MenuItem[] = [

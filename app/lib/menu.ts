@@ -1,6 +1,6 @@
-import { SUCCESS_CODE } from "../../contracts/envelope";
-import type { MenuItem } from "../../contracts/crm";
-import { TEXT_AGENT_WORK_TYPE } from "../../contracts/codes";
+import { SUCCESS_CODE } from "#contracts/envelope";
+import type { MenuItem } from "#contracts/crm";
+import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
 
 /** Spec §2 menu codes. */
 export const VOICE_WORK_MENU_CODE = "aiaas_agent_work";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PhoneCall, PhoneSnapshot } from "../../contracts/cti";
+import type { PhoneCall, PhoneSnapshot } from "#contracts/cti";
 import { laterPhone } from "./phone-snapshot";
 
 const phone = (state: PhoneSnapshot["agent"]["state"], since: string, muted = false): PhoneSnapshot => ({

@@ -1,4 +1,4 @@
-import type { PhoneSnapshot } from "../../contracts/cti";
+import type { PhoneSnapshot } from "#contracts/cti";
 
 /**
  * The later of two phone states of the same agent. An action's answer can arrive after an event

@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
-import { NOT_FOUND_TEXT, PageErrorBoundary } from "../components/error-boundary";
-import type { RouteHandle } from "../lib/handle";
+import { NOT_FOUND_TEXT, PageErrorBoundary } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
 
 export const handle: RouteHandle = { title: "404" };
 

@@ -6,7 +6,7 @@ import {
   ChatSessionResponseSchema,
   QuickReplyListResponseSchema,
   type ChatSessionQuery,
-} from "../../contracts/chat";
+} from "#contracts/chat";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The chat service (`/chat`): sessions, messages, business records, quick replies. */

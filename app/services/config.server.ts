@@ -1,4 +1,4 @@
-import { AgentConfigResponseSchema, CallerIdNumbersResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "../../contracts/config";
+import { AgentConfigResponseSchema, CallerIdNumbersResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "#contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** GET /config/logo — public; a failure leaves the page without a logo rather than failing it. */

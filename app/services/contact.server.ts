@@ -1,4 +1,4 @@
-import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallExport, type CallFilter } from "../../contracts/contact";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallExport, type CallFilter } from "#contracts/contact";
 import { call, requireData, send, upstreamError, type Caller } from "./upstream.server";
 
 /** The contact service's call records (endpoints.md, R rows). */

@@ -4,8 +4,8 @@ import {
   LoginInfoResponseSchema,
   MenusResponseSchema,
   UsersResponseSchema,
-} from "../../contracts/crm";
-import { menuFromResponse } from "../lib/menu";
+} from "#contracts/crm";
+import { menuFromResponse } from "#app/lib/menu";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** GET /crm/api/user/menus — spec §5: any code other than 1 empties the menu. */

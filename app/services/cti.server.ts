@@ -3,7 +3,7 @@ import {
   PhoneSnapshotResponseSchema,
   TodayCallsResponseSchema,
   type CallAction,
-} from "../../contracts/cti";
+} from "#contracts/cti";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */

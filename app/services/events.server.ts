@@ -1,4 +1,4 @@
-import { AgentEventSchema, createSseParser, MqConfigResponseSchema, type AgentEvent } from "../../contracts/events";
+import { AgentEventSchema, createSseParser, MqConfigResponseSchema, type AgentEvent } from "#contracts/events";
 import { call, requireData, send, type Caller } from "./upstream.server";
 
 /**

@@ -22,9 +22,9 @@ import {
   UnassignedCountResponseSchema,
   type CampaignListQuery,
   type CampaignSave,
-  DistributeSchema,
-} from "../../contracts/outbound";
-import { envelope } from "../../contracts/envelope";
+  type DistributeSchema,
+} from "#contracts/outbound";
+import { envelope } from "#contracts/envelope";
 import { FormData } from "undici";
 import { z as zod } from "zod";
 import { call, requireData, send, type Caller } from "./upstream.server";

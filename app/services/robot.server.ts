@@ -1,4 +1,4 @@
-import { FlowParamListResponseSchema, RobotInstancePageResponseSchema } from "../../contracts/robot";
+import { FlowParamListResponseSchema, RobotInstancePageResponseSchema } from "#contracts/robot";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** Flow parameters (type 'input') of a robot flow: spec §7, code 1 with data.list. */

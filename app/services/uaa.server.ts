@@ -1,4 +1,4 @@
-import { TokenResponseSchema, UserAuthResponseSchema } from "../../contracts/uaa";
+import { TokenResponseSchema, UserAuthResponseSchema } from "#contracts/uaa";
 import { call, requireData } from "./upstream.server";
 
 /** POST /uaa/oauth/token — the password grant, with the fixed client credential (spec §7). */

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { envelope } from "../../contracts/envelope";
+import { envelope } from "#contracts/envelope";
 import { buildUrl, call, headersFor, isUpstreamError, normaliseFailure, send, type Caller } from "./upstream.server";
 
 /** A local test server that records what reached it and answers as each test says. */

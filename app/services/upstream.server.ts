@@ -2,7 +2,7 @@ import { data } from "@remix-run/node";
 import { Agent, errors as undiciErrors, request as undiciRequest, type FormData } from "undici";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import { SUCCESS_CODE } from "../../contracts/envelope";
+import { SUCCESS_CODE } from "#contracts/envelope";
 
 /**
  * The one transport to the upstream platform (design.md §3). Every service module calls `call`

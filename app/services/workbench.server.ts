@@ -11,7 +11,7 @@ import {
   WorkOrderInfoResponseSchema,
   type BusinessRecordFilter,
   type ConclusionRequest,
-} from "../../contracts/workbench";
+} from "#contracts/workbench";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The workbench calls of spec §7 (endpoints.md "V") that the voice workbench makes. */

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, CSS_BUDGET, JS_BUDGETS } from "../../bench/config.mjs";
-import { signIn } from "../../bench/lib/http.mjs";
-import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "../../bench/lib/weight.mjs";
+import { ACCOUNTS, CSS_BUDGET, JS_BUDGETS } from "#bench/config.mjs";
+import { signIn } from "#bench/lib/http.mjs";
+import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "#bench/lib/weight.mjs";
 import { baseURL } from "../../playwright.config";
 
 /**

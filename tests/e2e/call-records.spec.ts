@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { formatDate } from "../../app/lib/format";
+import { formatDate } from "#app/lib/format";
 import { signIn } from "./support";
 
 // Call lists and the call-detail dialog (issue 3), on the demo seed of upstream/seed/call-records.ts.

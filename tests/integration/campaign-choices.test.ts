@@ -20,7 +20,7 @@ it("the campaign form offers every robot of the tenant, past the platform's page
   const expected = await db.selectFrom("robot_instances").select(["id", "name"]).where("tenant_id", "=", tenantId).orderBy("id").execute();
   expect(expected.length).toBeGreaterThan(150);
 
-  const { loader } = (await import("../../app/routes/campaign-form/route")) as unknown as { loader: Loader };
+  const { loader } = (await import("#app/routes/campaign-form/route")) as unknown as { loader: Loader };
   const request = new Request("http://console.test/campaign/new", { headers: { Cookie: setup.cookies.admin } });
   const { choices } = await loader({ request, params: {}, context: {} });
   expect(choices.robots.map((r) => ({ id: r.id, name: r.name }))).toEqual(expected);

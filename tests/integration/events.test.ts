@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSseParser, type AgentEvent } from "../../contracts/events";
+import { createSseParser, type AgentEvent } from "#contracts/events";
 import { consoleAgainstPlatform } from "./support";
 
 type Setup = Awaited<ReturnType<typeof consoleAgainstPlatform>>;
@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(async () => setup?.platform.close());
 
 type Loader = (args: { request: Request; params: object; context: object }) => Promise<Response>;
-const voice = async () => ((await import("../../app/routes/work-bench/events")).loader as Loader);
-const text = async () => ((await import("../../app/routes/text-work-bench/events")).loader as Loader);
+const voice = async () => ((await import("#app/routes/work-bench/events")).loader as Loader);
+const text = async () => ((await import("#app/routes/text-work-bench/events")).loader as Loader);
 
 /** Opens a workbench event stream as the browser would, collecting the events it relays. */
 async function open(loader: Loader, path: string, account: string, lastEventId?: number) {

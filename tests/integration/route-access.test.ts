@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteConfigEntry } from "@remix-run/route-config";
-import routes from "../../app/routes";
-import { isPathAllowed } from "../../app/lib/access";
-import { menuForWorkType } from "../../app/lib/menu";
+import routes from "#app/routes";
+import { isPathAllowed } from "#app/lib/access";
+import { menuForWorkType } from "#app/lib/menu";
 import { consoleAgainstPlatform } from "./support";
 
 /**
@@ -77,8 +77,8 @@ async function outcome(handler: Handler, url: string, method: "GET" | "POST", co
 }
 
 async function menuOf(account: string) {
-  const { getSignedIn } = await import("../../app/session.server");
-  const { listMenus } = await import("../../app/services/crm.server");
+  const { getSignedIn } = await import("#app/server/session.server");
+  const { listMenus } = await import("#app/services/crm.server");
   const auth = await getSignedIn(new Request("http://console.test/", { headers: { Cookie: cookies[account] } }));
   if (!auth) throw new Error(`no session for ${account}`);
   const caller = { token: auth.token, customerId: auth.user.customerId, userId: auth.user.id };
@@ -122,7 +122,7 @@ describe("every loader and action checks access for itself", () => {
   }
 
   it("the root loader hands out public data only", async () => {
-    const root = await import("../../app/root");
+    const root = await import("#app/root");
     const data = (await (root.loader as unknown as Handler)({ request: new Request("http://console.test/callHistory"), params: {}, context: {} })) as {
       data: Record<string, unknown>;
     };

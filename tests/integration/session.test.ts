@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeUserTokens } from "../../upstream/plugins/auth";
+import { revokeUserTokens } from "#upstream/plugins/auth";
 import { consoleAgainstPlatform } from "./support";
 
 type Setup = Awaited<ReturnType<typeof consoleAgainstPlatform>>;
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(async () => setup?.platform.close());
 
 type Loader = (args: { request: Request; params: object; context: object }) => Promise<unknown>;
-const shellLoader = async () => (await import("../../app/routes/shell/route")).loader as unknown as Loader;
+const shellLoader = async () => (await import("#app/routes/shell/route")).loader as unknown as Loader;
 
 async function thrownBy(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from "../../upstream/testing";
+import { startTestPlatform, type TestPlatform } from "#upstream/testing";
 
 /**
  * A real in-process platform for the console's server code, with signed-in session cookies of
@@ -7,8 +7,8 @@ import { startTestPlatform, type TestPlatform } from "../../upstream/testing";
 export async function consoleAgainstPlatform(accounts: readonly string[]) {
   const platform: TestPlatform = await startTestPlatform();
   process.env.UPSTREAM_URL = platform.url;
-  const { signIn } = await import("../../app/auth.server");
-  const { commitSignedIn } = await import("../../app/session.server");
+  const { signIn } = await import("#app/server/auth.server");
+  const { commitSignedIn } = await import("#app/server/session.server");
   const cookies: Record<string, string> = {};
   const users: Record<string, { id: number; tenantId: number }> = {};
   for (const account of accounts) {

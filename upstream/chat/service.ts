@@ -1,7 +1,7 @@
-import { CHAT_EVENT, type ChatCustomer, type ChatDialog, type ChatSession } from "../../contracts/chat";
-import type { Db } from "../db";
-import type { EventBus } from "../events/bus";
-import { HttpError } from "../http";
+import { CHAT_EVENT, type ChatCustomer, type ChatDialog, type ChatSession } from "#contracts/chat";
+import type { Db } from "#upstream/db";
+import type { EventBus } from "#upstream/events/bus";
+import { HttpError } from "#upstream/http";
 import {
   assignSession,
   closeSession,
@@ -12,7 +12,7 @@ import {
   sessionDetail,
   type ChatScope,
   type SessionRow,
-} from "../repositories/chat";
+} from "#upstream/repositories/chat";
 
 export type ChatActor = { tenantId: number; userId: number };
 

@@ -1,6 +1,6 @@
-import type { ChatCustomer } from "../../contracts/chat";
-import type { Db } from "../db";
-import { activeSessions, textAgents } from "../repositories/chat";
+import type { ChatCustomer } from "#contracts/chat";
+import type { Db } from "#upstream/db";
+import { activeSessions, textAgents } from "#upstream/repositories/chat";
 import type { ChatService } from "./service";
 
 /** Customers of the demo: a name, a number and where they write from. */

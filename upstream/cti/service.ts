@@ -6,14 +6,15 @@ import {
   type AgentCommand,
   type AgentStatus,
   type RoutingStrategy,
-} from "../../contracts/agent-state";
-import { labelOf, RESULT_CODES } from "../../contracts/codes";
-import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "../../contracts/cti";
-import type { Db } from "../db";
-import { recordingDialogs, type RecordingName } from "../domain/recordings";
-import type { EventBus } from "../events/bus";
-import { HttpError } from "../http";
-import { insertCallRecord, type NewDialogLine } from "../repositories/call-records";
+} from "#contracts/agent-state";
+import { labelOf, RESULT_CODES } from "#contracts/codes";
+import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
+import type { Db } from "#upstream/db";
+import { recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
+import type { EventBus } from "#upstream/events/bus";
+import { HttpError } from "#upstream/http";
+import type { NewDialogLine } from "#upstream/db/schema";
+import { insertCallRecord } from "#upstream/repositories/call-records";
 
 /**
  * The CTI service of the reference platform: per tenant, the agents' phone states (the pure

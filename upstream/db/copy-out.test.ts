@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_DB, describeDb, freshDatabase } from "../test-db";
+import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
 import { copyOut, copyToBlob } from "./copy-out";
-import { pgliteOf, poolOf, type OpenedDatabase } from "./index";
+import { pgliteOf, poolOf, type OpenedDatabase } from "./";
 
 describeDb(`COPY out on ${TEST_DB}`, () => {
   let database: OpenedDatabase;

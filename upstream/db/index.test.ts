@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { openDatabase } from "./index";
+import { openDatabase } from "./";
 
 it("runs PGlite with a 16 MB buffer cache, which the platform holds in its own memory", async () => {
   const database = await openDatabase({ inMemory: true });

@@ -1,17 +1,17 @@
 import { Migrator, NO_MIGRATIONS, type Migration, type MigrationResultSet } from "kysely";
-import type { Db } from "./index";
-import * as m001 from "./migrations/001-foundation";
-import * as m002 from "./migrations/002-calls-core";
-import * as m003 from "./migrations/003-agent-events";
-import * as m010 from "./migrations/010-call-records-read";
-import * as m020 from "./migrations/020-outbound";
-import * as m030 from "./migrations/030-workbench";
-import * as m040 from "./migrations/040-chat";
-import * as m060 from "./migrations/060-outbound-keyset";
-import * as m061 from "./migrations/061-campaign-choices";
-import * as m062 from "./migrations/062-batch-history";
-import * as m063 from "./migrations/063-batch-open-calls";
-import * as m064 from "./migrations/064-batch-call-counts";
+import type { Db } from "./";
+import * as m001 from "#upstream/db/migrations/001-foundation";
+import * as m002 from "#upstream/db/migrations/002-calls-core";
+import * as m003 from "#upstream/db/migrations/003-agent-events";
+import * as m010 from "#upstream/db/migrations/010-call-records-read";
+import * as m020 from "#upstream/db/migrations/020-outbound";
+import * as m030 from "#upstream/db/migrations/030-workbench";
+import * as m040 from "#upstream/db/migrations/040-chat";
+import * as m060 from "#upstream/db/migrations/060-outbound-keyset";
+import * as m061 from "#upstream/db/migrations/061-campaign-choices";
+import * as m062 from "#upstream/db/migrations/062-batch-history";
+import * as m063 from "#upstream/db/migrations/063-batch-open-calls";
+import * as m064 from "#upstream/db/migrations/064-batch-call-counts";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the

@@ -42,7 +42,7 @@ export class PGliteDialect implements Dialect {
   }
 
   // Kysely's Dialect interface fixes this parameter type.
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
 }

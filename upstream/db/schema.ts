@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { Role } from "../../contracts/uaa";
+import type { Role } from "#contracts/uaa";
 
 /**
  * Table types as the database holds them (snake_case, as in the migrations). Each migration that
@@ -419,3 +419,5 @@ export type CallRecord = Selectable<CallRecordsTable>;
 export type NewCallRecord = Insertable<CallRecordsTable>;
 export type CallDialog = Selectable<CallDialogsTable>;
 export type NewCallDialog = Insertable<CallDialogsTable>;
+/** A transcript line as a call is recorded, before it belongs to a record. */
+export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_DB, describeDb, freshDatabase } from "../test-db";
-import type { OpenedDatabase } from "./index";
+import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
+import type { OpenedDatabase } from "./";
 import { migrateToLatest } from "./migrate";
 import { analyzeStaleTables, keepStatistics } from "./statistics";
 

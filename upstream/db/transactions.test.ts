@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_DB, describeDb, freshDatabase } from "../test-db";
-import type { OpenedDatabase } from "./index";
+import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
+import type { OpenedDatabase } from "./";
 import { migrateToLatest } from "./migrate";
 
 // PGlite has one session; its dialect must keep a transaction's statements apart from everyone

@@ -9,7 +9,7 @@ import {
   OUTCOME_CODES,
   QUALITY_CHECK_STATUSES,
   type CodeTable,
-} from "../../contracts/codes";
+} from "#contracts/codes";
 import { SHEET_ROWS, writeTo, writeXlsx } from "./xlsx";
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DictionaryEntrySchema } from "../../contracts/crm";
+import type { DictionaryEntrySchema } from "#contracts/crm";
 
 type DictionaryEntry = z.infer<typeof DictionaryEntrySchema>;
 

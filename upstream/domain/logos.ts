@@ -1,4 +1,4 @@
-import type { BrandKey } from "../../contracts/config";
+import type { BrandKey } from "#contracts/config";
 
 /**
  * One simple mark per brand (spec: cloud customer service, government service centre, remote

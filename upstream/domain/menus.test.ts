@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MenuItem } from "../../contracts/crm";
+import type { MenuItem } from "#contracts/crm";
 import { catalogueCodes, menusFor } from "./menus";
 
 const SCREEN_URLS = [

@@ -1,5 +1,5 @@
-import type { MenuItem } from "../../contracts/crm";
-import type { Role } from "../../contracts/uaa";
+import type { MenuItem } from "#contracts/crm";
+import type { Role } from "#contracts/uaa";
 import { isTextWorkType } from "./work-type";
 
 /**

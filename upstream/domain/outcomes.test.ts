@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
+import { OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
 import { outcomeFor } from "./outcomes";
 
 const facts = (campaignType: number, callResult: number, intent: string | null, agentTookHandOff = true) => ({ campaignType, callResult, intent, agentTookHandOff });

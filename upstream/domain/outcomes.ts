@@ -1,4 +1,4 @@
-import { isHandedToAgent } from "./recordings";
+import { isHandedToAgent, type RecordingName } from "./recordings";
 
 /** What happened on an outbound call, as far as its outcome code (OUTCOME_CODES) depends on it. */
 export type CallFacts = { campaignType: number; callResult: number; intent: string | null; agentTookHandOff: boolean };
@@ -26,3 +26,17 @@ export function outcomeFor(call: CallFacts, variant = 0): string | null {
   if (robot) return "EndOfTheCall";
   return MANUAL_CONNECTED[variant % MANUAL_CONNECTED.length];
 }
+
+/** What a finished robot call turned out to be (the robot conversation simulator decides it). */
+export type CallOutcome = {
+  status: number; // CallStatus.notConnected | complete | abnormal
+  hangupParty: number; // HANGUP_PARTIES
+  callResult: number; // RESULT_CODES
+  isAnswer: 0 | 1;
+  outcome: string | null; // OUTCOME_CODES (null for an inbound campaign, which no robot dials)
+  intent: string | null; // INTENT_LABELS
+  durationMs: number;
+  gender: number;
+  /** A connected call's recording (a real audio fixture whose transcript becomes the dialog lines). */
+  recording: RecordingName | null;
+};

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CAMPAIGN_TYPES, CUSTOMER_ROLE, INTENT_LABELS, codesOf } from "../../contracts/codes";
+import { CAMPAIGN_TYPES, CUSTOMER_ROLE, INTENT_LABELS, codesOf } from "#contracts/codes";
 import { INTERESTED_INTENTS, RECORDINGS, RECORDING_NAMES, conclusionFor, recordingFor, recordingPath, type RecordingName } from "./recordings";
 
 const INTENTS = codesOf(INTENT_LABELS);

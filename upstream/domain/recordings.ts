@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import transcripts from "../fixtures/recordings/transcripts.json";
-import type { NewDialogLine } from "../repositories/call-records";
+import transcripts from "#upstream/fixtures/recordings/transcripts.json";
+import type { NewDialogLine } from "#upstream/db/schema";
 
 /**
  * The demo recordings (real synthesised speech, see fixtures/recordings/synthesise.ts) and their

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { sql } from "kysely";
-import type { AgentEvent } from "../../contracts/events";
-import type { Db } from "../db";
+import type { AgentEvent } from "#contracts/events";
+import type { Db } from "#upstream/db";
 
 /** How long events stay replayable: long enough for a laptop to sleep through a break. */
 export const EVENT_RETENTION_SECONDS = 60 * 60;

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { hashAccessToken } from "../domain/tokens";
-import { ExpiringCache } from "../../common/expiring-cache";
-import { HttpError, failure } from "../http";
-import { deleteUserAccessTokens, findUserByAccessToken } from "../repositories/access-tokens";
-import type { AuthUser } from "../repositories/users";
+import { hashAccessToken } from "#upstream/domain/tokens";
+import { ExpiringCache } from "#common/expiring-cache";
+import { HttpError, failure } from "#upstream/http";
+import { deleteUserAccessTokens, findUserByAccessToken } from "#upstream/repositories/access-tokens";
+import type { AuthUser } from "#upstream/repositories/users";
 
 declare module "fastify" {
   interface FastifyRequest {

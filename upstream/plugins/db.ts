@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../db";
+import type { Db } from "#upstream/db";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
-import { HttpError, failure } from "../http";
+import { HttpError, failure } from "#upstream/http";
 
 /**
  * Every failure leaves as `{ code: <status>, msg: <Chinese message> }` with status 400, 401, 403,

@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "#upstream/db";
 import type { AuthUser } from "./users";
 
 export async function insertAccessToken(

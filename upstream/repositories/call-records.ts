@@ -1,10 +1,10 @@
-import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from "kysely";
-import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "../../contracts/contact";
-import { pgliteOf, poolOf, type Db } from "../db";
-import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "../db/copy-out";
-import type { RecordFormat } from "../domain/call-export";
-import { RECORDINGS, recordingDialogs, type RecordingName } from "../domain/recordings";
-import type { Database, NewCallDialog, NewCallRecord } from "../db/schema";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "#contracts/contact";
+import { pgliteOf, poolOf, type Db } from "#upstream/db";
+import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "#upstream/db/copy-out";
+import type { RecordFormat } from "#upstream/domain/call-export";
+import { RECORDINGS, recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
+import type { Database, NewCallRecord, NewDialogLine } from "#upstream/db/schema";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
 
 /**
@@ -14,7 +14,6 @@ import { cappedCount, recentEstimate, totalOfPage } from "./counting";
  */
 
 /** A transcript line as a writer gives it; the record's ids are filled in here. */
-export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">;
 
 /** Writes a finished call and its transcript lines (in order); returns the record's id. */
 export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: NewDialogLine[] = []): Promise<number> {

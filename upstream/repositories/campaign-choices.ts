@@ -1,5 +1,5 @@
-import type { RobotInstance } from "../../contracts/robot";
-import type { Db } from "../db";
+import type { RobotInstance } from "#contracts/robot";
+import type { Db } from "#upstream/db";
 import { findTransTemplate } from "./task-batches";
 
 /** What a campaign may choose: the tenant's robot instances, caller-id numbers and transfer templates. */

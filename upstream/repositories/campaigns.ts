@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import type { Campaign, CampaignListQuery, CampaignSave, CampaignSummary } from "../../contracts/outbound";
-import type { Db } from "../db";
-import type { Campaign as CampaignRow } from "../db/schema";
-import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, IllegalTransition } from "../simulators/dialer-states";
-import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "../simulators/dialer";
-import { labelOf, CAMPAIGN_STATES } from "../../contracts/codes";
+import type { Campaign, CampaignListQuery, CampaignSave, CampaignSummary } from "#contracts/outbound";
+import type { Db } from "#upstream/db";
+import type { Campaign as CampaignRow } from "#upstream/db/schema";
+import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, IllegalTransition } from "#upstream/domain/dialer-states";
+import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "./dialing";
+import { labelOf, CAMPAIGN_STATES } from "#contracts/codes";
 import { CHOICE_REFUSALS, checkCampaignChoices } from "./campaign-choices";
 
 

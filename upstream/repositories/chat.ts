@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import type { ChatBusinessRecord, ChatCustomer, ChatDialog, ChatRole, ChatSession, ChatSessionSummary, ChatState, QuickReply } from "../../contracts/chat";
-import type { Db } from "../db";
-import { WorkType } from "../domain/work-type";
+import type { ChatBusinessRecord, ChatCustomer, ChatDialog, ChatRole, ChatSession, ChatSessionSummary, ChatState, QuickReply } from "#contracts/chat";
+import type { Db } from "#upstream/db";
+import { WorkType } from "#upstream/domain/work-type";
 
 /**
  * Chat sessions, messages, business records and quick-reply knowledge nodes. Every read and

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import { normaliseMobile } from "../../contracts/outbound";
-import type { Db } from "../db";
+import { normaliseMobile } from "#contracts/outbound";
+import type { Db } from "#upstream/db";
 import { createBatch } from "./task-batches";
 
 const PHONE_HEADERS = ["phone", "手机号", "手机号码", "电话", "电话号码"];

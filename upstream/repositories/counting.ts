@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type SelectQueryBuilder } from "kysely";
-import type { Db } from "../db";
-import { ExpiringCache } from "../../common/expiring-cache";
+import type { Db } from "#upstream/db";
+import { ExpiringCache } from "#common/expiring-cache";
 
 /** Up to this many matching rows are counted exactly; beyond it the planner's estimate is used. */
 export const EXACT_COUNT_LIMIT = 10_000;

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
-import type { Batch, TaskCall, Transition } from "../../contracts/outbound";
-import { RESULT_CODES, labelOf } from "../../contracts/codes";
-import type { Db } from "../db";
+import type { Batch, TaskCall, Transition } from "#contracts/outbound";
+import { RESULT_CODES, labelOf } from "#contracts/codes";
+import type { Db } from "#upstream/db";
 import { insertCallRecord } from "./call-records";
 import { countCapped } from "./counting";
-import { BatchStatus, CallStatus } from "../simulators/dialer-states";
-import { moveBatch, moveCall, taskCallRecord } from "../simulators/dialer";
+import { BatchStatus, CallStatus } from "#upstream/domain/dialer-states";
+import { moveBatch, moveCall, taskCallRecord } from "./dialing";
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 type Page = { pageNo: number; pageSize: number };

@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import type { NewTenant, Tenant } from "../db/schema";
+import type { Db } from "#upstream/db";
+import type { NewTenant, Tenant } from "#upstream/db/schema";
 
 export async function findTenant(db: Db, tenantId: number): Promise<Tenant | undefined> {
   return db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst();

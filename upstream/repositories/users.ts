@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import type { UserSummarySchema } from "../../contracts/crm";
-import type { UserAuth } from "../../contracts/uaa";
-import type { Db } from "../db";
-import type { NewUser, User } from "../db/schema";
+import type { UserSummarySchema } from "#contracts/crm";
+import type { UserAuth } from "#contracts/uaa";
+import type { Db } from "#upstream/db";
+import type { NewUser, User } from "#upstream/db/schema";
 
 /** Who a request acts as: the contract's UserAuth plus what menus and scoping need. */
 export type AuthUser = UserAuth & { workType: number };

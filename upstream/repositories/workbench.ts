@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { TodayCall } from "../../contracts/cti";
-import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "../../contracts/workbench";
-import type { Db } from "../db";
+import type { TodayCall } from "#contracts/cti";
+import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "#contracts/workbench";
+import type { Db } from "#upstream/db";
 
 /** Repositories of the voice workbench: every read and write scoped to the caller's tenant. */
 

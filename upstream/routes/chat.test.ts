@@ -7,13 +7,13 @@ import {
   ChatSessionPageResponseSchema,
   ChatSessionResponseSchema,
   QuickReplyListResponseSchema,
-} from "../../contracts/chat";
-import { FailureSchema } from "../../contracts/envelope";
-import { UserAuthResponseSchema } from "../../contracts/uaa";
-import { createChatService } from "../chat/service";
-import { createChatSimulator } from "../chat/simulator";
-import type { PreparedPlatform } from "../testing";
-import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
+} from "#contracts/chat";
+import { FailureSchema } from "#contracts/envelope";
+import { UserAuthResponseSchema } from "#contracts/uaa";
+import { createChatService } from "#upstream/chat/service";
+import { createChatSimulator } from "#upstream/chat/simulator";
+import type { PreparedPlatform } from "#upstream/testing";
+import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 import { chatSimulatorRoutes } from "./chat";
 
 describeDb(`chat service on ${TEST_DB}`, () => {

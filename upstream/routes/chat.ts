@@ -12,13 +12,13 @@ import {
   type ChatSession,
   type ChatSessionSummary,
   type QuickReply,
-} from "../../contracts/chat";
-import { createChatService } from "../chat/service";
-import { simulatedCustomer } from "../chat/simulator";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { listBusinessRecords, listQuickReplies, listSessions, saveBusinessRecord, type ChatScope } from "../repositories/chat";
-import { findUserInTenant } from "../repositories/users";
+} from "#contracts/chat";
+import { createChatService } from "#upstream/chat/service";
+import { simulatedCustomer } from "#upstream/chat/simulator";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { listBusinessRecords, listQuickReplies, listSessions, saveBusinessRecord, type ChatScope } from "#upstream/repositories/chat";
+import { findUserInTenant } from "#upstream/repositories/users";
 
 const SessionParamsSchema = z.object({ id: z.string().min(1).max(64) });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { AgentConfigResponseSchema, CustomerResponseSchema, LogoResponseSchema } from "../../contracts/config";
-import { FailureSchema } from "../../contracts/envelope";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+import { AgentConfigResponseSchema, CustomerResponseSchema, LogoResponseSchema } from "#contracts/config";
+import { FailureSchema } from "#contracts/envelope";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`config on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "../../contracts/config";
-import type { MqConfigSchema } from "../../contracts/events";
-import { brandLogo } from "../domain/logos";
-import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "../events/bus";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { listCallerIdNumbers } from "../repositories/campaign-choices";
-import { findTenant } from "../repositories/tenants";
-import { findUserInTenant } from "../repositories/users";
+import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "#contracts/config";
+import type { MqConfigSchema } from "#contracts/events";
+import { brandLogo } from "#upstream/domain/logos";
+import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "#upstream/events/bus";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
+import { findTenant } from "#upstream/repositories/tenants";
+import { findUserInTenant } from "#upstream/repositories/users";
 
 type Logo = z.infer<typeof LogoSchema>;
 type MqConfig = z.infer<typeof MqConfigSchema>;

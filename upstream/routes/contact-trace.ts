@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { TransCallQuerySchema } from "../../contracts/outbound";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { callRecordsOf, callTransitions, findCall, listHandoffs } from "../repositories/task-batches";
+import { TransCallQuerySchema } from "#contracts/outbound";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { callRecordsOf, callTransitions, findCall, listHandoffs } from "#upstream/repositories/task-batches";
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 

@@ -1,16 +1,16 @@
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CALL_KINDS, CAMPAIGN_TYPES, CUSTOMER_ROLE, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
-import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "../../contracts/contact";
-import { FailureSchema } from "../../contracts/envelope";
-import { NoRecordingResponseSchema } from "../../contracts/records";
-import { FlowParamListResponseSchema } from "../../contracts/robot";
-import { RECORDINGS, conclusionFor, isRecordingName } from "../domain/recordings";
-import { cursorOf, insertCallRecord } from "../repositories/call-records";
-import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "../seed/call-records";
-import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+import { CALL_KINDS, CAMPAIGN_TYPES, CUSTOMER_ROLE, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "#contracts/contact";
+import { FailureSchema } from "#contracts/envelope";
+import { NoRecordingResponseSchema } from "#contracts/records";
+import { FlowParamListResponseSchema } from "#contracts/robot";
+import { RECORDINGS, conclusionFor, isRecordingName } from "#upstream/domain/recordings";
+import { cursorOf, insertCallRecord } from "#upstream/repositories/call-records";
+import { DEMO_CALL_COUNT, SEED_FLOW_IDS } from "#upstream/seed/call-records";
+import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`call records on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;

@@ -1,13 +1,13 @@
 import { PassThrough } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "../../contracts/contact";
-import type { CopyFormat } from "../db/copy-out";
-import { CSV_CELLS, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "../domain/call-export";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { exportCallRecords, findCallDetail, listCallRecords, type CallScope } from "../repositories/call-records";
-import type { AuthUser } from "../repositories/users";
+import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "#contracts/contact";
+import type { CopyFormat } from "#upstream/db/copy-out";
+import { CSV_CELLS, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "#upstream/domain/call-export";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { exportCallRecords, findCallDetail, listCallRecords, type CallScope } from "#upstream/repositories/call-records";
+import type { AuthUser } from "#upstream/repositories/users";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

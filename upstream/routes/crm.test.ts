@@ -6,10 +6,10 @@ import {
   MenusResponseSchema,
   UsersResponseSchema,
   type MenuItem,
-} from "../../contracts/crm";
-import { FailureSchema } from "../../contracts/envelope";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+} from "#contracts/crm";
+import { FailureSchema } from "#contracts/envelope";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 
 /** Screens (leaf urls) each demo account's menu must hold: exactly these. */
 const EXPECTED_SCREENS: Record<string, string[]> = {

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { DictionaryEntrySchema, LoginInfoSchema, MenuItem, UserSummarySchema } from "../../contracts/crm";
-import { PaginationSchema } from "../../contracts/envelope";
-import { dictionaryEntries } from "../domain/dictionary";
-import { menusFor } from "../domain/menus";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { findUserInTenant, listUsers, recordLogin } from "../repositories/users";
+import type { DictionaryEntrySchema, LoginInfoSchema, MenuItem, UserSummarySchema } from "#contracts/crm";
+import { PaginationSchema } from "#contracts/envelope";
+import { dictionaryEntries } from "#upstream/domain/dictionary";
+import { menusFor } from "#upstream/domain/menus";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { findUserInTenant, listUsers, recordLogin } from "#upstream/repositories/users";
 
 type LoginInfo = z.infer<typeof LoginInfoSchema>;
 type UserSummary = z.infer<typeof UserSummarySchema>;

@@ -1,14 +1,14 @@
 import { statSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
-import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
-import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "../../contracts/workbench";
-import { UserAuthResponseSchema } from "../../contracts/uaa";
-import { createCti } from "../cti/service";
-import { RECORDINGS, recordingPath } from "../domain/recordings";
-import { DEMO_CALLER } from "../seed/workbench";
-import type { PreparedPlatform } from "../testing";
-import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "#contracts/contact";
+import { PhoneSnapshotResponseSchema } from "#contracts/cti";
+import { BusinessRecordResponseSchema, ContactsByPhoneResponseSchema, DialogListResponseSchema } from "#contracts/workbench";
+import { UserAuthResponseSchema } from "#contracts/uaa";
+import { createCti } from "#upstream/cti/service";
+import { RECORDINGS, recordingPath } from "#upstream/domain/recordings";
+import { DEMO_CALLER } from "#upstream/seed/workbench";
+import type { PreparedPlatform } from "#upstream/testing";
+import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
   const deadline = Date.now() + 5_000;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z, type ZodTypeAny } from "zod";
-import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "../../contracts/cti";
+import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "#contracts/cti";
 import {
   AsrEntrySchema,
   CALL_ACTIONS,
@@ -11,10 +11,10 @@ import {
   SimulatedOfferSchema,
   StateCommandSchema,
   TransferRequestSchema,
-} from "../../contracts/cti";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { listTodayCalls } from "../repositories/workbench";
+} from "#contracts/cti";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { listTodayCalls } from "#upstream/repositories/workbench";
 
 /** Parses a body, failing with the contract's own Chinese message. */
 export function parseBody<S extends ZodTypeAny>(schema: S, body: unknown): z.infer<S> {

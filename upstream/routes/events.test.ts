@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createSseParser, type AgentEvent, type SseFrame } from "../../contracts/events";
-import { MqConfigResponseSchema } from "../../contracts/events";
-import { UserAuthResponseSchema } from "../../contracts/uaa";
-import type { PreparedPlatform } from "../testing";
-import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
+import { createSseParser, type AgentEvent, type SseFrame } from "#contracts/events";
+import { MqConfigResponseSchema } from "#contracts/events";
+import { UserAuthResponseSchema } from "#contracts/uaa";
+import type { PreparedPlatform } from "#upstream/testing";
+import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
 /** Reads a live event stream over real HTTP, collecting the frames that carry events. */
 async function openStream(url: string, token: string, lastEventId?: number) {

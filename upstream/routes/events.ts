@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { eventFrame, formatSse, HEARTBEAT_EVENT, type AgentEvent } from "../../contracts/events";
-import { HEARTBEAT_MS } from "../events/bus";
-import { requireUser } from "../plugins/auth";
+import { eventFrame, formatSse, HEARTBEAT_EVENT, type AgentEvent } from "#contracts/events";
+import { HEARTBEAT_MS } from "#upstream/events/bus";
+import { requireUser } from "#upstream/plugins/auth";
 
 const StreamQuerySchema = z.object({ lastEventId: z.coerce.number().int().nonnegative().optional() });
 

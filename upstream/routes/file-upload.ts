@@ -1,10 +1,10 @@
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { readRows } from "../domain/contact-file";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { ImportRefused, importContacts } from "../repositories/contact-imports";
+import { readRows } from "#upstream/domain/contact-file";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { ImportRefused, importContacts } from "#upstream/repositories/contact-imports";
 import { requireAdmin } from "./outbound";
 
 /** 100,000 contacts with a few extra columns fit comfortably. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BATCH_STATUSES, CALL_STATUSES, CUSTOMER_ROLE, codesOf } from "../../contracts/codes";
+import { BATCH_STATUSES, CALL_STATUSES, CUSTOMER_ROLE, codesOf } from "#contracts/codes";
 import {
   BatchPageResponseSchema,
   BeforeCallResponseSchema,
@@ -27,17 +27,17 @@ import {
   UnassignedCountResponseSchema,
   ImportListResponseSchema,
   type CampaignSave,
-} from "../../contracts/outbound";
-import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "../../contracts/contact";
-import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "../../contracts/config";
-import { FailureSchema } from "../../contracts/envelope";
-import { RobotInstancePageResponseSchema } from "../../contracts/robot";
-import { NoRecordingResponseSchema } from "../../contracts/records";
-import { RECORDINGS, conclusionFor, recordingFor, type RecordingName } from "../domain/recordings";
-import { batchTransitions } from "../repositories/task-batches";
-import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "../simulators/dialer-states";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+} from "#contracts/outbound";
+import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "#contracts/contact";
+import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "#contracts/config";
+import { FailureSchema } from "#contracts/envelope";
+import { RobotInstancePageResponseSchema } from "#contracts/robot";
+import { NoRecordingResponseSchema } from "#contracts/records";
+import { RECORDINGS, conclusionFor, recordingFor, type RecordingName } from "#upstream/domain/recordings";
+import { batchTransitions } from "#upstream/repositories/task-batches";
+import { BATCH_TRANSITIONS, CALL_TRANSITIONS } from "#upstream/domain/dialer-states";
+import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 
 const form: CampaignSave = {
   name: "测试活动",

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { z } from "zod";
-import { CALL_STATUSES, hangupPartyLabel, labelOf } from "../../contracts/codes";
-import { csvLine } from "../domain/contact-file";
+import { CALL_STATUSES, hangupPartyLabel, labelOf } from "#contracts/codes";
+import { csvLine } from "#upstream/domain/contact-file";
 import {
   CampaignListQuerySchema,
   CampaignSaveSchema,
@@ -25,10 +25,10 @@ import {
   normaliseMobile,
   type Campaign,
   type TaskCall,
-} from "../../contracts/outbound";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import type { AuthUser } from "../repositories/users";
+} from "#contracts/outbound";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import type { AuthUser } from "#upstream/repositories/users";
 import {
   CampaignRefused,
   campaignOptions,
@@ -39,8 +39,8 @@ import {
   saveCampaign,
   schedulerRefusal,
   setRatio,
-} from "../repositories/campaigns";
-import { importBelongs, importErrors, isBlacklisted, listImports } from "../repositories/contact-imports";
+} from "#upstream/repositories/campaigns";
+import { importBelongs, importErrors, isBlacklisted, listImports } from "#upstream/repositories/contact-imports";
 import {
   AGENT_DIALLED_TYPES,
   allCalls,
@@ -60,8 +60,8 @@ import {
   skipPreview,
   takeNextPreview,
   unassignedCount,
-} from "../repositories/task-batches";
-import { cstDate } from "../simulators/dialer-states";
+} from "#upstream/repositories/task-batches";
+import { cstDate } from "#upstream/domain/dialer-states";
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const CampaignIdQuery = z.object({ campaignId: z.coerce.number().int().positive() });

@@ -2,11 +2,11 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { RecordingRequestSchema } from "../../contracts/records";
-import { recordingPath } from "../domain/recordings";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { findRecordingFile } from "../repositories/call-records";
+import { RecordingRequestSchema } from "#contracts/records";
+import { recordingPath } from "#upstream/domain/recordings";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { findRecordingFile } from "#upstream/repositories/call-records";
 
 const ParamsSchema = z.object({ callId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
-import { FlowParamQuerySchema, FlowStateQuerySchema, RobotInstanceListQuerySchema, type FlowParamItem } from "../../contracts/robot";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { listFlowParams } from "../repositories/call-records";
-import { listRobotInstances } from "../repositories/campaign-choices";
+import { FlowParamQuerySchema, FlowStateQuerySchema, RobotInstanceListQuerySchema, type FlowParamItem } from "#contracts/robot";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { listFlowParams } from "#upstream/repositories/call-records";
+import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 
 /** The robot service: a flow's input parameters and output states (endpoints.md, R rows). */
 export const robotRoutes: FastifyPluginAsync = async (app) => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { FailureSchema } from "../../contracts/envelope";
-import { TokenErrorSchema, TokenResponseSchema, UserAuthResponseSchema, UserLoginResponseSchema } from "../../contracts/uaa";
-import { hashAccessToken } from "../domain/tokens";
-import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+import { FailureSchema } from "#contracts/envelope";
+import { TokenErrorSchema, TokenResponseSchema, UserAuthResponseSchema, UserLoginResponseSchema } from "#contracts/uaa";
+import { hashAccessToken } from "#upstream/domain/tokens";
+import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`uaa on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, type UserAuth } from "../../contracts/uaa";
-import type { Db } from "../db";
-import { decoyPasswordHash, verifyPassword } from "../domain/passwords";
-import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "../domain/tokens";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
-import { deleteExpiredAccessTokens, insertAccessToken } from "../repositories/access-tokens";
-import { findCredentials } from "../repositories/users";
+import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, type UserAuth } from "#contracts/uaa";
+import type { Db } from "#upstream/db";
+import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
+import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
+import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
+import { findCredentials } from "#upstream/repositories/users";
 
 type TokenResponse = z.infer<typeof TokenResponseSchema>;
 type TokenError = z.infer<typeof TokenErrorSchema>;

@@ -8,9 +8,9 @@ import {
   type BusinessRecord,
   type Contact,
   type WorkOrderInfo,
-} from "../../contracts/workbench";
-import { HttpError, ok } from "../http";
-import { requireUser } from "../plugins/auth";
+} from "#contracts/workbench";
+import { HttpError, ok } from "#upstream/http";
+import { requireUser } from "#upstream/plugins/auth";
 import {
   findBusinessRecord,
   findContactsByPhone,
@@ -22,7 +22,7 @@ import {
   satisfactionToday,
   saveConclusion,
   searchKnowledge,
-} from "../repositories/workbench";
+} from "#upstream/repositories/workbench";
 import { parseBody } from "./cti";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });

@@ -1,8 +1,8 @@
-import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
-import type { Db } from "../db";
-import type { NewCallDialog, NewCallRecord } from "../db/schema";
-import { outcomeFor } from "../domain/outcomes";
-import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, robotAloneRecording, type RecordingName } from "../domain/recordings";
+import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import type { Db } from "#upstream/db";
+import type { NewCallDialog, NewCallRecord } from "#upstream/db/schema";
+import { outcomeFor } from "#upstream/domain/outcomes";
+import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, robotAloneRecording, type RecordingName } from "#upstream/domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign

@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { insertKnowledgeNodes, insertMessage, insertSession, closeSession, findSession, saveBusinessRecord } from "../repositories/chat";
+import type { Db } from "#upstream/db";
+import { insertKnowledgeNodes, insertMessage, insertSession, closeSession, findSession, saveBusinessRecord } from "#upstream/repositories/chat";
 
 /** Quick replies of the demo tenant: the knowledge nodes text agents insert by typing '/'. */
 const DEMO_QUICK_REPLIES = [

@@ -1,9 +1,9 @@
-import type { Db } from "../db";
-import type { NewUser } from "../db/schema";
-import { hashPassword } from "../domain/passwords";
-import { WorkType } from "../domain/work-type";
-import { hasAnyTenant, insertTenant } from "../repositories/tenants";
-import { insertUser } from "../repositories/users";
+import type { Db } from "#upstream/db";
+import type { NewUser } from "#upstream/db/schema";
+import { hashPassword } from "#upstream/domain/passwords";
+import { WorkType } from "#upstream/domain/work-type";
+import { hasAnyTenant, insertTenant } from "#upstream/repositories/tenants";
+import { insertUser } from "#upstream/repositories/users";
 import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
 import { seedWorkbench } from "./workbench";

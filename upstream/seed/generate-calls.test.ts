@@ -1,13 +1,13 @@
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "../../contracts/codes";
-import { CallRecordPageResponseSchema } from "../../contracts/contact";
-import { EXPORT_CHUNK_ROWS } from "../domain/call-export";
-import { EXACT_COUNT_LIMIT } from "../repositories/call-records";
-import { ESTIMATE_KEPT_MS } from "../repositories/counting";
-import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "../test-db";
-import type { PreparedPlatform } from "../testing";
+import { CAMPAIGN_TYPES, OUTCOME_CODES, RESULT_CODES, codesOf } from "#contracts/codes";
+import { CallRecordPageResponseSchema } from "#contracts/contact";
+import { EXPORT_CHUNK_ROWS } from "#upstream/domain/call-export";
+import { EXACT_COUNT_LIMIT } from "#upstream/repositories/call-records";
+import { ESTIMATE_KEPT_MS } from "#upstream/repositories/counting";
+import { TEST_DB, bearer, describeDb, expectOutcomesAgree, loginAs, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
 import { generateCalls } from "./generate-calls";
 
 describeDb(`call record generator on ${TEST_DB}`, () => {

@@ -9,9 +9,9 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
-import { openDatabase, type Db } from "../db";
-import { migrateToLatest } from "../db/migrate";
-import { readSettings } from "../settings";
+import { openDatabase, type Db } from "#upstream/db";
+import { migrateToLatest } from "#upstream/db/migrate";
+import { readSettings } from "#upstream/settings";
 import { demoCallPattern } from "./call-records";
 import { seedDemo } from "./demo";
 

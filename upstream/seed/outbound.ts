@@ -1,13 +1,14 @@
 import type { Transaction } from "kysely";
-import type { Database } from "../db/schema";
-import { BatchStatus, CallStatus, CampaignState } from "../simulators/dialer-states";
-import { RESULT_CODES, labelOf } from "../../contracts/codes";
-import { outcomeFor } from "../domain/outcomes";
-import { RECORDINGS, isHandedToAgent, recordingDialogs, recordingFor } from "../domain/recordings";
-import { insertCallRecord } from "../repositories/call-records";
-import { insertRobotCallRecord, recordLostHandoff, takeHandoff, taskCallRecord } from "../simulators/dialer";
+import type { Database } from "#upstream/db/schema";
+import { BatchStatus, CallStatus, CampaignState } from "#upstream/domain/dialer-states";
+import { RESULT_CODES, labelOf } from "#contracts/codes";
+import { outcomeFor } from "#upstream/domain/outcomes";
+import { RECORDINGS, isHandedToAgent, recordingDialogs, recordingFor } from "#upstream/domain/recordings";
+import { insertCallRecord } from "#upstream/repositories/call-records";
+import { insertRobotCallRecord, recordLostHandoff, takeHandoff, taskCallRecord } from "#upstream/repositories/dialing";
 import { SEED_FLOW_IDS } from "./call-records";
-import { simulateCall, type CallOutcome } from "../simulators/robot-conversation";
+import type { CallOutcome } from "#upstream/domain/outcomes";
+import { simulateCall } from "#upstream/simulators/robot-conversation";
 
 type Trx = Transaction<Database>;
 

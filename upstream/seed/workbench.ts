@@ -1,5 +1,5 @@
-import { RESULT_CODES, labelOf } from "../../contracts/codes";
-import type { Db } from "../db";
+import { RESULT_CODES, labelOf } from "#contracts/codes";
+import type { Db } from "#upstream/db";
 
 /** Demo customer who calls in the e2e test and the demo: has a previous call, its record and a work order. */
 export const DEMO_CALLER = { phone: "13800138000", name: "赵敏", prevCtiCallId: "cti-demo-prev-0001" };

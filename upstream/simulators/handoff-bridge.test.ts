@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CUSTOMER_ROLE } from "../../contracts/codes";
-import { PhoneSnapshotResponseSchema } from "../../contracts/cti";
-import { UserAuthResponseSchema } from "../../contracts/uaa";
-import type { PreparedPlatform } from "../testing";
+import { CUSTOMER_ROLE } from "#contracts/codes";
+import { PhoneSnapshotResponseSchema } from "#contracts/cti";
+import { UserAuthResponseSchema } from "#contracts/uaa";
+import type { PreparedPlatform } from "#upstream/testing";
 import { bridgeHandoffs } from "./handoff-bridge";
-import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "../test-db";
+import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
 describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AsrEntry } from "../../contracts/cti";
-import { isRecordingName } from "../domain/recordings";
+import type { AsrEntry } from "#contracts/cti";
+import { isRecordingName } from "#upstream/domain/recordings";
 import type { Handoff } from "./dialer";
 
 /**

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { CUSTOMER_ROLE, INTENT_LABELS, codesOf } from "../../contracts/codes";
-import { RECORDINGS, isHandedToAgent } from "../domain/recordings";
-import { CallStatus } from "./dialer-states";
+import { CUSTOMER_ROLE, INTENT_LABELS, codesOf } from "#contracts/codes";
+import { RECORDINGS, isHandedToAgent } from "#upstream/domain/recordings";
+import { CallStatus } from "#upstream/domain/dialer-states";
 import { simulateCall } from "./robot-conversation";
 
 it.each([1, 2])("every connected robot call of campaign type %i says its intent in its recording (property)", (campaignType) => {

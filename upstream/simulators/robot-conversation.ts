@@ -2,23 +2,10 @@
  * What a simulated robot call turns out to be: deterministic from the call's id and attempt, so
  * tests and demos are repeatable. Codes come from contracts/codes.ts.
  */
-import { INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "../../contracts/codes";
-import { RECORDINGS, recordingFor, type RecordingName } from "../domain/recordings";
-import { outcomeFor } from "../domain/outcomes";
-import { CallStatus } from "./dialer-states";
-
-export type CallOutcome = {
-  status: number; // CallStatus.notConnected | complete | abnormal
-  hangupParty: number; // HANGUP_PARTIES
-  callResult: number; // RESULT_CODES
-  isAnswer: 0 | 1;
-  outcome: string | null; // OUTCOME_CODES (null for an inbound campaign, which no robot dials)
-  intent: string | null; // INTENT_LABELS
-  durationMs: number;
-  gender: number;
-  /** A connected call's recording (a real audio fixture whose transcript becomes the dialog lines). */
-  recording: RecordingName | null;
-};
+import { INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import { RECORDINGS, recordingFor } from "#upstream/domain/recordings";
+import { outcomeFor, type CallOutcome } from "#upstream/domain/outcomes";
+import { CallStatus } from "#upstream/domain/dialer-states";
 
 export const resultName = (code: number) => labelOf(RESULT_CODES, code);
 

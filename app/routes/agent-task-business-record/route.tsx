@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import type { RouteHandle } from "../../lib/handle";
-import { KeysetPageSchema, pagination, parseListQuery } from "../../lib/page-query";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { listCampaignData } from "../../services/outbound.server";
-import { CallStatusFilter, CallTable } from "../../components/outbound-calls";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { KeysetPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { listCampaignData } from "#app/services/outbound.server";
+import { CallStatusFilter, CallTable } from "#app/components/outbound-calls";
 
 const title = SCREEN_TITLES["/agentTask/businessRecord"];
 export const handle: RouteHandle = { title };

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { CUSTOMER_ROLE, DIALOG_ROLES, DIALOG_TYPES, labelOf } from "../../../contracts/codes";
-import type { CallingResult } from "../../../contracts/contact";
-import { NO_RECORDING_TEXT, RECORDING_EXPORTED_TEXT, SPEED, SPEED_HINT, TABLE_MAX_HEIGHT_PX, UNSUPPORTED_TEXT, clampSpeed, lineAt, speedKey } from "../../lib/call-detail";
-import { maskDialogue } from "../../lib/format";
+import { CUSTOMER_ROLE, DIALOG_ROLES, DIALOG_TYPES, labelOf } from "#contracts/codes";
+import type { CallingResult } from "#contracts/contact";
+import { NO_RECORDING_TEXT, RECORDING_EXPORTED_TEXT, SPEED, SPEED_HINT, TABLE_MAX_HEIGHT_PX, UNSUPPORTED_TEXT, clampSpeed, lineAt, speedKey } from "#app/lib/call-detail";
+import { maskDialogue } from "#app/lib/format";
 
 /** Spec §9: the audio loads about 1 second after the detail opens. */
 const LOAD_DELAY_MS = 1000;

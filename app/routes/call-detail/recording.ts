@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { NO_RECORDING_TEXT } from "../../lib/call-detail";
-import { fetchRecording } from "../../services/records.server";
+import { requireAccess } from "#app/server/access.server";
+import { NO_RECORDING_TEXT } from "#app/lib/call-detail";
+import { fetchRecording } from "#app/services/records.server";
 
 /**
  * The recording of a call, streamed from the platform (POST /records/records/{callId} with the

@@ -2,17 +2,17 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "../../../contracts/codes";
-import type { FlowParamItem } from "../../../contracts/robot";
-import { requireAccess } from "../../access.server";
-import { CodeTag } from "../../components/code-tag";
-import { DataTable } from "../../components/data-table";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, chooseTab, detailTabs } from "../../lib/call-detail";
-import { formatDateTime, formatDuration, maskPhone } from "../../lib/format";
-import type { RouteHandle } from "../../lib/handle";
-import { getCallDetail } from "../../services/contact.server";
-import { listFlowInputParams, listFlowOutputStates } from "../../services/robot.server";
+import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "#contracts/codes";
+import type { FlowParamItem } from "#contracts/robot";
+import { requireAccess } from "#app/server/access.server";
+import { CodeTag } from "#app/components/code-tag";
+import { DataTable } from "#app/components/data-table";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, chooseTab, detailTabs } from "#app/lib/call-detail";
+import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
+import type { RouteHandle } from "#app/lib/handle";
+import { getCallDetail } from "#app/services/contact.server";
+import { listFlowInputParams, listFlowOutputStates } from "#app/services/robot.server";
 import { Conversation } from "./conversation";
 
 /**

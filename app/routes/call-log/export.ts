@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { EXPORT_FORMATS } from "../../../contracts/contact";
-import { requireAccess } from "../../access.server";
-import { parseCallListQuery } from "../../lib/call-list-query";
-import { exportCampaignRecords } from "../../services/contact.server";
+import { EXPORT_FORMATS } from "#contracts/contact";
+import { requireAccess } from "#app/server/access.server";
+import { parseCallListQuery } from "#app/server/call-list-query.server";
+import { exportCampaignRecords } from "#app/services/contact.server";
 
 /**
  * The campaign call records export (CSV or XLSX) with the list's filters, streamed from the

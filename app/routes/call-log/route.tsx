@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { CallListScreen } from "../../components/call-list";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { loadCallList } from "../../lib/call-list.server";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { listCampaignRecords } from "../../services/contact.server";
+import { CallListScreen } from "#app/components/call-list";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { loadCallList } from "#app/server/call-list.server";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { listCampaignRecords } from "#app/services/contact.server";
 
 const title = SCREEN_TITLES["/callLog"];
 export const handle: RouteHandle = { title };

@@ -1,8 +1,8 @@
-import type { CodeTable } from "../../../contracts/codes";
-import type { Transition } from "../../../contracts/outbound";
-import { CodeLabel } from "../../components/code-tag";
-import { DataTable, type Column } from "../../components/data-table";
-import { maskPhone } from "../../lib/format";
+import type { CodeTable } from "#contracts/codes";
+import type { Transition } from "#contracts/outbound";
+import { CodeLabel } from "#app/components/code-tag";
+import { DataTable, type Column } from "#app/components/data-table";
+import { maskPhone } from "#app/lib/format";
 
 /** A history of state moves, newest first. */
 export function TransitionList({ caption, transitions, table, withPhone = false }: { caption: string; transitions: Transition[]; table: CodeTable<number>; withPhone?: boolean }) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { idParam } from "../../lib/page-query";
-import { exportCampaignData } from "../../services/outbound.server";
+import { requireAccess } from "#app/server/access.server";
+import { idParam } from "#app/server/page-query.server";
+import { exportCampaignData } from "#app/services/outbound.server";
 import { streamDownload } from "./stream";
 
 /** GET /campaign/:id/export — the campaign's contacts and their call states as CSV. */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { idParam } from "../../lib/page-query";
-import { exportImportErrors } from "../../services/outbound.server";
+import { requireAccess } from "#app/server/access.server";
+import { idParam } from "#app/server/page-query.server";
+import { exportImportErrors } from "#app/services/outbound.server";
 import { streamDownload } from "./stream";
 
 /** GET /campaign/:id/imports/:importId/errors — an import's rejected rows with their reasons, as CSV. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, codesOf } from "../../../contracts/codes";
-import { HHMM, type CampaignSave } from "../../../contracts/outbound";
+import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, codesOf } from "#contracts/codes";
+import { HHMM, type CampaignSave } from "#contracts/outbound";
 
 const optionalText = (max: number, message: string) => z.string().trim().max(max, message).optional();
 const time = (label: string) => z.string({ required_error: `请填写${label}` }).regex(HHMM, `${label}格式应为 时:分，如 09:00`);

@@ -1,20 +1,20 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, labelOf } from "../../../contracts/codes";
-import type { CampaignSummary } from "../../../contracts/outbound";
-import { requireAccess } from "../../access.server";
-import { CodeLabel } from "../../components/code-tag";
-import { CodeSelect } from "../../components/code-select";
-import { DataTable } from "../../components/data-table";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { FilterBar } from "../../components/filters";
-import { Paginator } from "../../components/paginator";
-import { Screen } from "../../components/screen";
-import type { RouteHandle } from "../../lib/handle";
-import { ListPageSchema, pagination, parseListQuery } from "../../lib/page-query";
-import { CAMPAIGN_TITLES } from "../../lib/screens";
-import { listManagedCampaigns } from "../../services/outbound.server";
+import { CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, labelOf } from "#contracts/codes";
+import type { CampaignSummary } from "#contracts/outbound";
+import { requireAccess } from "#app/server/access.server";
+import { CodeLabel } from "#app/components/code-tag";
+import { CodeSelect } from "#app/components/code-select";
+import { DataTable } from "#app/components/data-table";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { FilterBar } from "#app/components/filters";
+import { Paginator } from "#app/components/paginator";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
+import { CAMPAIGN_TITLES } from "#app/lib/screens";
+import { listManagedCampaigns } from "#app/services/outbound.server";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.list };
 

@@ -1,5 +1,5 @@
-import { ForbiddenPage } from "../../components/error-boundary";
-import type { RouteHandle } from "../../lib/handle";
+import { ForbiddenPage } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
 
 export const handle: RouteHandle = { title: "403" };
 

@@ -1,5 +1,5 @@
-import { NotFoundPage } from "../../components/error-boundary";
-import type { RouteHandle } from "../../lib/handle";
+import { NotFoundPage } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
 
 export const handle: RouteHandle = { title: "404" };
 

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import { flattenMenu } from "../../lib/access";
-import { labelOf, ROLES, workTypeLabel } from "../../../contracts/codes";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import { flattenMenu } from "#app/lib/access";
+import { labelOf, ROLES, workTypeLabel } from "#contracts/codes";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
 
 export const handle: RouteHandle = { title: SCREEN_TITLES["/"] };
 

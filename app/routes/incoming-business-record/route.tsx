@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { CALL_RESULTS, INTENT_LABELS, labelOf, toneOf } from "../../../contracts/codes";
-import { PAGE_SIZES } from "../../../contracts/envelope";
-import { BusinessRecordFilterSchema } from "../../../contracts/workbench";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { maskPhone } from "../../lib/format";
-import { listInboundBusinessRecords } from "../../services/workbench.server";
+import { CALL_RESULTS, INTENT_LABELS, labelOf, toneOf } from "#contracts/codes";
+import { PAGE_SIZES } from "#contracts/envelope";
+import { BusinessRecordFilterSchema } from "#contracts/workbench";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { maskPhone } from "#app/lib/format";
+import { listInboundBusinessRecords } from "#app/services/workbench.server";
 
 const title = SCREEN_TITLES["/incoming/businessRecord"];
 export const handle: RouteHandle = { title };

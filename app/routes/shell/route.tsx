@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { requireAccess } from "../../access.server";
-import { PageErrorBoundary } from "../../components/error-boundary";
-import { MenuTree } from "../../components/menu-tree";
-import { activeMenuUrl } from "../../lib/access";
-import { labelOf, ROLES, workTypeLabel } from "../../../contracts/codes";
-import { useRootData } from "../../root";
-import { isSidebarOpen } from "../../session.server";
+import { requireAccess } from "#app/server/access.server";
+import { PageErrorBoundary } from "#app/components/error-boundary";
+import { MenuTree } from "#app/components/menu-tree";
+import { activeMenuUrl } from "#app/lib/access";
+import { labelOf, ROLES, workTypeLabel } from "#contracts/codes";
+import { useRootData } from "#app/root";
+import { isSidebarOpen } from "#app/server/session.server";
 
 /** The root layout '/' of spec §2: top bar, the entitled menu, and the screen. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import type { ChatBusinessRecord } from "../../../contracts/chat";
-import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, labelOf } from "../../../contracts/codes";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import { formatDateTime } from "../../lib/chat-format";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { listChatBusinessRecords } from "../../services/chat.server";
-import { ListResults, readListQuery, type Column } from "../text-call/chat-table";
+import type { ChatBusinessRecord } from "#contracts/chat";
+import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, labelOf } from "#contracts/codes";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import { formatDateTime } from "#app/lib/chat-format";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { listChatBusinessRecords } from "#app/services/chat.server";
+import { ListResults, readListQuery, type Column } from "#app/routes/text-call/chat-table";
 
 const title = SCREEN_TITLES["/text/businessRecord"];
 export const handle: RouteHandle = { title };

@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, CHAT_STATES, labelOf } from "../../../contracts/codes";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import { formatDateTime, formatTime } from "../../lib/chat-format";
-import { maskPhone } from "../../lib/format";
-import type { RouteHandle } from "../../lib/handle";
-import { getChatSession } from "../../services/chat.server";
+import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, CHAT_STATES, labelOf } from "#contracts/codes";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import { formatDateTime, formatTime } from "#app/lib/chat-format";
+import { maskPhone } from "#app/lib/format";
+import type { RouteHandle } from "#app/lib/handle";
+import { getChatSession } from "#app/services/chat.server";
 
 const title = "会话详情";
 export const handle: RouteHandle = { title };

@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { PaginationSchema } from "../../../contracts/envelope";
-import { DataTable, type Column } from "../../components/data-table";
-import { Paginator } from "../../components/paginator";
+import { type z } from "zod";
+import { PaginationSchema } from "#contracts/envelope";
+import { DataTable, type Column } from "#app/components/data-table";
+import { Paginator } from "#app/components/paginator";
 
 export type { Column };
 

@@ -1,17 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { ChatStateSchema, type ChatSessionSummary } from "../../../contracts/chat";
-import { CHAT_STATES, labelOf } from "../../../contracts/codes";
-import { requireAccess } from "../../access.server";
-import { CodeSelect } from "../../components/code-select";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import { formatDateTime } from "../../lib/chat-format";
-import { maskPhone } from "../../lib/format";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { listChatSessions } from "../../services/chat.server";
+import { ChatStateSchema, type ChatSessionSummary } from "#contracts/chat";
+import { CHAT_STATES, labelOf } from "#contracts/codes";
+import { requireAccess } from "#app/server/access.server";
+import { CodeSelect } from "#app/components/code-select";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import { formatDateTime } from "#app/lib/chat-format";
+import { maskPhone } from "#app/lib/format";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { listChatSessions } from "#app/services/chat.server";
 import { ListResults, readListQuery, type Column } from "./chat-table";
 
 const title = SCREEN_TITLES["/text/call"];

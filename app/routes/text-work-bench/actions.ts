@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { ChatBusinessRecordInputSchema, ChatMessageInputSchema } from "../../../contracts/chat";
-import { requireAccess, requireActionAccess } from "../../access.server";
-import { closeChatSession, joinChatSession, saveChatBusinessRecord, sendChatMessage } from "../../services/chat.server";
-import { isUpstreamError } from "../../services/upstream.server";
+import { ChatBusinessRecordInputSchema, ChatMessageInputSchema } from "#contracts/chat";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { closeChatSession, joinChatSession, saveChatBusinessRecord, sendChatMessage } from "#app/services/chat.server";
+import { isUpstreamError } from "#app/services/upstream.server";
 
 /** What the text workbench asks of the console; every intent names its session. */
 export const WorkbenchActionSchema = z.discriminatedUnion("intent", [

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { eventStreamResponse } from "../../events.server";
+import { requireAccess } from "#app/server/access.server";
+import { eventStreamResponse } from "#app/server/event-stream.server";
 
 /** The chat's event stream (`chat.*` events): entitled with the text workbench. */
 export async function loader({ request }: LoaderFunctionArgs) {

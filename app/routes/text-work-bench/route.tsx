@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import { Screen } from "../../components/screen";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { getChatSession, listChatSessions, listQuickReplies } from "../../services/chat.server";
-import { getRealtimeStart } from "../../services/events.server";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { getChatSession, listChatSessions, listQuickReplies } from "#app/services/chat.server";
+import { getRealtimeStart } from "#app/services/events.server";
 import { TextWorkbench } from "./workbench";
 
 const title = SCREEN_TITLES["/textWorkBench"];

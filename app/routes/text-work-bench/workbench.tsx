@@ -15,15 +15,15 @@ import {
   type ChatSession,
   type ChatSessionSummary,
   type QuickReply,
-} from "../../../contracts/chat";
-import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "../../../contracts/codes";
-import type { AgentEvent } from "../../../contracts/events";
-import { CodeSelect } from "../../components/code-select";
-import { DRAFTS_KEY, PENDING_KEY, readDrafts, readPendingReplies, writeDrafts, writePendingReplies, type PendingReply } from "../../lib/chat-drafts";
-import { formatDateTime, formatTime } from "../../lib/chat-format";
-import { maskPhone } from "../../lib/format";
-import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "../../lib/chat-sessions";
-import { STREAM_STATUS_LABELS, useEventStream } from "../../lib/use-event-stream";
+} from "#contracts/chat";
+import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "#contracts/codes";
+import type { AgentEvent } from "#contracts/events";
+import { CodeSelect } from "#app/components/code-select";
+import { DRAFTS_KEY, PENDING_KEY, readDrafts, readPendingReplies, writeDrafts, writePendingReplies, type PendingReply } from "#app/client/chat-drafts";
+import { formatDateTime, formatTime } from "#app/lib/chat-format";
+import { maskPhone } from "#app/lib/format";
+import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "#app/client/chat-sessions";
+import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import type { WorkbenchAnswer } from "./actions";
 
 type Props = { startId: number; sessions: ChatSession[]; waiting: ChatSessionSummary[]; quickReplies: QuickReply[]; title: string };

@@ -6,14 +6,14 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { z } from "zod";
-import { authenticator, SignInRefused } from "../../auth.server";
-import { PageErrorBoundary } from "../../components/error-boundary";
-import { createLoginThrottle, throttleMessage } from "../../lib/login-throttle";
-import type { RouteHandle } from "../../lib/handle";
-import { useRootData } from "../../root";
-import { honeypot, requireCsrf, requireHuman } from "../../security.server";
-import { isUpstreamError } from "../../services/upstream.server";
-import { commitSignedIn, getSignedIn, safeRedirectTo } from "../../session.server";
+import { authenticator, SignInRefused } from "#app/server/auth.server";
+import { PageErrorBoundary } from "#app/components/error-boundary";
+import { createLoginThrottle, throttleMessage } from "#app/server/login-throttle.server";
+import type { RouteHandle } from "#app/lib/handle";
+import { useRootData } from "#app/root";
+import { honeypot, requireCsrf, requireHuman } from "#app/server/security.server";
+import { isUpstreamError } from "#app/services/upstream.server";
+import { commitSignedIn, getSignedIn, safeRedirectTo } from "#app/server/session.server";
 
 export const handle: RouteHandle = { title: "登录" };
 

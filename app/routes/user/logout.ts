@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "../../access.server";
-import { requireCsrf } from "../../security.server";
-import { destroySession } from "../../session.server";
+import { requireUser } from "#app/server/access.server";
+import { requireCsrf } from "#app/server/security.server";
+import { destroySession } from "#app/server/session.server";
 
 /** Signing out is a POST with a CSRF token, so no link or image can sign a user out. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "../../access.server";
-import { requireCsrf } from "../../security.server";
-import { safeRedirectTo, sidebarCookie } from "../../session.server";
+import { requireUser } from "#app/server/access.server";
+import { requireCsrf } from "#app/server/security.server";
+import { safeRedirectTo, sidebarCookie } from "#app/server/session.server";
 
 /** The sidebar's open/closed state, kept in a cookie (spec §2, §9); works without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,6 +1,6 @@
-import { Screen } from "../../components/screen";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import type { RouteHandle } from "../../lib/handle";
+import { Screen } from "#app/components/screen";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
 
 export const handle: RouteHandle = { title: "找回密码" };
 

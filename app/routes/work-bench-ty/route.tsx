@@ -1,11 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { PHONE_BAR_STYLESHEET } from "../../lib/softphone";
-import { VoiceWorkbench } from "../work-bench/voice-workbench";
-import { loadWorkbench } from "../work-bench/workbench.server";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { PHONE_BAR_STYLESHEET } from "#app/client/softphone";
+import { VoiceWorkbench } from "#app/routes/work-bench/voice-workbench";
+import { loadWorkbench } from "#app/routes/work-bench/workbench.server";
 
 // The general-purpose voice workbench: the same phone bar and screen pop under its own title.
 const title = SCREEN_TITLES["/workBench/ty"];

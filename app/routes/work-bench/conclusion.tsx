@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { CALL_RESULTS, INTENT_LABELS } from "../../../contracts/codes";
-import { BUSINESS_FIELDS } from "../../../contracts/workbench";
-import { createOutbox, OUTBOX_STATE_LABELS, type ConclusionDraft, type Outbox, type OutboxItem, type SendResult } from "../../lib/conclusion-outbox";
-import { maskPhone } from "../../lib/format";
-import { softphone } from "../../lib/softphone";
+import { CALL_RESULTS, INTENT_LABELS } from "#contracts/codes";
+import { BUSINESS_FIELDS } from "#contracts/workbench";
+import { createOutbox, OUTBOX_STATE_LABELS, type ConclusionDraft, type Outbox, type OutboxItem, type SendResult } from "#app/client/conclusion-outbox";
+import { maskPhone } from "#app/lib/format";
+import { softphone } from "#app/client/softphone";
 
 /** Sends one queued conclusion through the SDK and says whether to retry. */
 async function sendConclusion(item: OutboxItem): Promise<SendResult> {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { CALL_ORIGIN_LABELS, CALL_RESULTS, labelOf } from "../../../contracts/codes";
-import { maskPhone } from "../../lib/format";
-import { softphone } from "../../lib/softphone";
+import { CALL_ORIGIN_LABELS, CALL_RESULTS, labelOf } from "#contracts/codes";
+import { maskPhone } from "#app/lib/format";
+import { softphone } from "#app/client/softphone";
 import type { WorkbenchData } from "./types";
 
 const seconds = (ms: number) => `${Math.floor(ms / 60_000)}分${Math.round((ms % 60_000) / 1000)}秒`;

@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "../../../contracts/codes";
-import { DIALABLE_PHONE, type PhoneSnapshot } from "../../../contracts/cti";
-import { maskPhone } from "../../lib/format";
-import { softphone } from "../../lib/softphone";
-import { STREAM_STATUS_LABELS } from "../../lib/use-event-stream";
+import { AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
+import { DIALABLE_PHONE, type PhoneSnapshot } from "#contracts/cti";
+import { maskPhone } from "#app/lib/format";
+import { softphone } from "#app/client/softphone";
+import { STREAM_STATUS_LABELS } from "#app/client/use-event-stream";
 import type { WorkbenchData } from "./types";
 
 function useNow(active: boolean) {

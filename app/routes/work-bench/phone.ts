@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess, requireActionAccess } from "../../access.server";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { phoneAction, readPhone } from "./workbench.server";
 
 /**

@@ -1,9 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "../../access.server";
-import { GeneralErrorBoundary } from "../../components/error-boundary";
-import type { RouteHandle } from "../../lib/handle";
-import { SCREEN_TITLES } from "../../lib/screens";
-import { PHONE_BAR_STYLESHEET } from "../../lib/softphone";
+import { requireAccess } from "#app/server/access.server";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { PHONE_BAR_STYLESHEET } from "#app/client/softphone";
 import { VoiceWorkbench } from "./voice-workbench";
 import { loadWorkbench } from "./workbench.server";
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "../../../contracts/codes";
-import type { PhoneSnapshot } from "../../../contracts/cti";
-import { WorkOrderInfoSchema, type WorkOrderInfo } from "../../../contracts/workbench";
-import { maskPhone } from "../../lib/format";
-import { softphone } from "../../lib/softphone";
+import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "#contracts/codes";
+import type { PhoneSnapshot } from "#contracts/cti";
+import { WorkOrderInfoSchema, type WorkOrderInfo } from "#contracts/workbench";
+import { maskPhone } from "#app/lib/format";
+import { softphone } from "#app/client/softphone";
 import type { WorkbenchData } from "./types";
 
 /** The screen pop of the current call: customer, live transcript, script, previous record, work order. */

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { CALL_ACTIONS, ConsultRequestSchema, DialRequestSchema, DtmfRequestSchema, TransferRequestSchema, type PhoneCall } from "../../../contracts/cti";
-import { ConclusionRequestSchema } from "../../../contracts/workbench";
-import type { Access } from "../../access.server";
-import * as cti from "../../services/cti.server";
-import { getRealtimeStart } from "../../services/events.server";
-import { isUpstreamError, type Caller } from "../../services/upstream.server";
-import * as workbench from "../../services/workbench.server";
+import { CALL_ACTIONS, ConsultRequestSchema, DialRequestSchema, DtmfRequestSchema, TransferRequestSchema, type PhoneCall } from "#contracts/cti";
+import { ConclusionRequestSchema } from "#contracts/workbench";
+import type { Access } from "#app/server/access.server";
+import * as cti from "#app/services/cti.server";
+import { getRealtimeStart } from "#app/services/events.server";
+import { isUpstreamError, type Caller } from "#app/services/upstream.server";
+import * as workbench from "#app/services/workbench.server";
 
 /** Everything the screen pop shows for a call: who is calling, the script, what happened before. */
 export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLoginThrottle, throttleMessage } from "./login-throttle";
+import { createLoginThrottle, throttleMessage } from "./login-throttle.server";
 
 describe("login throttle: at most 10 failed sign-ins per account per 15 minutes", () => {
   function setup() {

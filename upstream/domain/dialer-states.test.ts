@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BATCH_STATUSES, CALL_STATUSES, CAMPAIGN_STATES, codesOf } from "../../contracts/codes";
+import { BATCH_STATUSES, CALL_STATUSES, CAMPAIGN_STATES, codesOf } from "#contracts/codes";
 import {
   BATCH_TRANSITIONS,
   CALL_TRANSITIONS,

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { CALL_KINDS, CONNECTED_FLAGS, OUTCOME_CODES, codesOf } from "../../contracts/codes";
-import type { CallFilter } from "../../contracts/contact";
-import { pageParam, sizeParam } from "./page-query";
-import { dayBoundaries, today } from "./format";
+import { CALL_KINDS, CONNECTED_FLAGS, OUTCOME_CODES, codesOf } from "#contracts/codes";
+import type { CallFilter } from "#contracts/contact";
+import { pageParam, sizeParam } from "./page-query.server";
+import { dayBoundaries, today } from "#app/lib/format";
 
-export { cursorOfRow, withParams } from "./list-url";
+export { cursorOfRow, withParams } from "#app/lib/list-url";
 
 /**
  * The URL of a call list (filters kept in the URL, so a filtered page can be bookmarked and

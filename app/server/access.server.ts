@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
-import { ExpiringCache } from "../common/expiring-cache";
-import type { MenuItem } from "../contracts/crm";
-import { isPathAllowed } from "./lib/access";
-import { menuForWorkType } from "./lib/menu";
-import { listMenus } from "./services/crm.server";
-import type { Caller } from "./services/upstream.server";
+import { ExpiringCache } from "#common/expiring-cache";
+import type { MenuItem } from "#contracts/crm";
+import { isPathAllowed } from "#app/lib/access";
+import { menuForWorkType } from "#app/lib/menu";
+import { listMenus } from "#app/services/crm.server";
+import type { Caller } from "#app/services/upstream.server";
 import { requireCsrf } from "./security.server";
 import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session.server";
 

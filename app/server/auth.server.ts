@@ -1,9 +1,9 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { getUserAuth, requestToken } from "./services/uaa.server";
-import { recordLoginInfo } from "./services/crm.server";
-import { getAgentConfig } from "./services/config.server";
-import { isUpstreamError, type Caller } from "./services/upstream.server";
+import { getUserAuth, requestToken } from "#app/services/uaa.server";
+import { recordLoginInfo } from "#app/services/crm.server";
+import { getAgentConfig } from "#app/services/config.server";
+import { isUpstreamError, type Caller } from "#app/services/upstream.server";
 import type { SignedIn } from "./session.server";
 
 /** Wrong credentials, told apart from a platform that cannot be reached. */

@@ -4,7 +4,7 @@
  * makes goes through `batchMove`/`callMove`/`campaignMove`, which throw on an illegal one, and the
  * decisions below only ever propose moves from the tables (dialer-states.test.ts proves it).
  */
-import type { CallingWindow } from "../db/schema";
+import type { CallingWindow } from "#upstream/db/schema";
 
 export const BatchStatus = { scheduling: 2, paused: 3, complete: 4, timedOut: 5, cancelled: 6, restingWindow: 11, restingCycle: 12, preparing: 13, prepareFailed: 14 } as const;
 export const CallStatus = { waiting: 0, dialling: 1, notConnected: 2, complete: 3, cancelledBatch: 4, abnormal: 5, blacklisted: 6, cancelledSchedule: 7 } as const;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { AgentEventSchema, HEARTBEAT_EVENT, type AgentEvent } from "../../contracts/events";
+import { AgentEventSchema, HEARTBEAT_EVENT, type AgentEvent } from "#contracts/events";
 import { createEventCursor } from "./event-cursor";
 
 export type StreamStatus = "connecting" | "open" | "reconnecting" | "offline";

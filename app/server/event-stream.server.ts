@@ -1,6 +1,6 @@
-import { eventFrame, formatSse, HEARTBEAT_EVENT } from "../contracts/events";
+import { eventFrame, formatSse, HEARTBEAT_EVENT } from "#contracts/events";
 import type { Access } from "./access.server";
-import { streamAgentEvents } from "./services/events.server";
+import { streamAgentEvents } from "#app/services/events.server";
 
 const HEARTBEAT_MS = 15_000;
 /** Tells the browser how soon to reconnect after the stream ends. */

@@ -1,5 +1,5 @@
-import { selectBrand, type Brand } from "./lib/brand";
-import { getLogo } from "./services/config.server";
+import { selectBrand, type Brand } from "#app/lib/brand";
+import { getLogo } from "#app/services/config.server";
 
 /** Brand codes are configurable: BRAND_GOV_CODE and BRAND_MEDICAL_CODE (defaults zwfw, ycyl). */
 export function brandFor(request: Request): Brand {

@@ -1,9 +1,9 @@
 import { data } from "@remix-run/node";
-import { requireAccess } from "../access.server";
-import { listUsers } from "../services/crm.server";
-import type { CallLister } from "../services/contact.server";
-import { TEXT_AGENT_WORK_TYPE } from "../../contracts/codes";
-import { cursorOfRow, parseCallListQuery } from "./call-list-query";
+import { requireAccess } from "./access.server";
+import { listUsers } from "#app/services/crm.server";
+import type { CallLister } from "#app/services/contact.server";
+import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
+import { cursorOfRow, parseCallListQuery } from "./call-list-query.server";
 
 /**
  * The loader body every call list shares: access, the URL's filters (malformed ones answered in

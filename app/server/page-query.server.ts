@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "../../contracts/paging";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "#contracts/paging";
 
 /**
  * Pagination in the URL (spec §9), as the shared <Paginator/> writes it: `page`, `size` (10, 20,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCallListQuery, withParams } from "./call-list-query";
+import { parseCallListQuery, withParams } from "./call-list-query.server";
 
 const NOW = Date.UTC(2026, 10, 22, 3, 30); // 11:30 in Shanghai
 const parse = (search: string) => parseCallListQuery(new URLSearchParams(search), NOW);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
-import { ExpiringCache } from "../common/expiring-cache";
-import type { Role } from "../contracts/uaa";
+import { ExpiringCache } from "#common/expiring-cache";
+import type { Role } from "#contracts/uaa";
 
 /** The signed-in user as the console keeps it: no secret but the upstream token. */
 export type SessionUser = {

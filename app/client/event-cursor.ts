@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../contracts/events";
+import type { AgentEvent } from "#contracts/events";
 
 /**
  * The client's place in its event stream: events are numbered, so one already seen (a replay

@@ -1,4 +1,4 @@
-import type { ChatCustomer, ChatDialog, ChatRole } from "../../contracts/chat";
+import type { ChatCustomer, ChatDialog, ChatRole } from "#contracts/chat";
 
 /**
  * The text workbench's sessions, as spec §4 "Text chat session" says, in one pure reducer:
