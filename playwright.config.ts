@@ -29,7 +29,9 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: ".cache/playwright.json" }]] : [["list"], ["json", { outputFile: ".cache/playwright.json" }]],
+  reporter: process.env.CI
+    ? [["list"], ["json", { outputFile: ".cache/playwright.json" }]]
+    : [["list"], ["json", { outputFile: ".cache/playwright.json" }]],
   use: { baseURL, launchOptions: chromium, trace: "retain-on-failure", locale: "zh-CN", timezoneId: "Asia/Shanghai" },
   projects: [
     // Every flow with JavaScript on; flows tagged @nojs also with it off (no-JS screens, forms).

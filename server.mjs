@@ -1,3 +1,4 @@
+// @ts-check
 // The console's production server: static assets, then every other request to Remix.
 // Run by `npm start` (scripts/start.mjs) as `node server.mjs`. A plain Node HTTP server rather
 // than Express: the console routes nothing itself, and Express's per-request decoration cost
@@ -8,18 +9,25 @@ import compression from "compression";
 import serveStatic from "serve-static";
 
 const port = Number(process.env.PORT ?? 3000);
-const build = await import("./build/console/server/index.js");
+// A path in a variable: the build exists only after `npm run build`, and is typed as Remix's.
+const BUILD_PATH = "./build/console/server/index.js";
+const build = /** @type {import("@remix-run/node").ServerBuild} */ (await import(BUILD_PATH));
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 
 const compress = compression();
 // Pages get their security headers from entry.server; static files get nosniff here.
+/** @param {import("node:http").ServerResponse} res */
 const nosniff = (res) => res.setHeader("X-Content-Type-Options", "nosniff");
 const CLIENT_DIR = "build/console/client";
 // Fingerprinted assets never change; the softphone files under /cti are revalidated hourly.
 const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: false, setHeaders: nosniff });
 const softphone = serveStatic(CLIENT_DIR, { maxAge: "1h", index: false, setHeaders: nosniff });
 
-/** The Fetch API request Remix expects, aborted when the browser goes away before the answer ends. */
+/**
+ * The Fetch API request Remix expects, aborted when the browser goes away before the answer ends.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ */
 function toRequest(req, res) {
   const controller = new AbortController();
   res.on("close", () => {
@@ -30,14 +38,19 @@ function toRequest(req, res) {
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);
     else if (value !== undefined) headers.set(name, value);
   }
+  /** @type {RequestInit & { duplex?: "half" }} */
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req);
     init.duplex = "half";
   }
-  return new Request(new URL(req.url, `http://${req.headers.host ?? "localhost"}`), init);
+  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), init);
 }
 
+/**
+ * @param {import("node:http").ServerResponse} res
+ * @param {Response} response
+ */
 async function sendResponse(res, response) {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
@@ -48,6 +61,10 @@ async function sendResponse(res, response) {
   else res.end();
 }
 
+/**
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ */
 async function page(req, res) {
   let request;
   try {
@@ -71,10 +88,14 @@ async function page(req, res) {
 }
 
 const server = createServer((req, res) => {
-  compress(req, res, () => {
+  // compression and serve-static are typed for Express; they use only Node's own request and response.
+  const expressReq = /** @type {import("express").Request} */ (/** @type {unknown} */ (req));
+  const expressRes = /** @type {import("express").Response} */ (/** @type {unknown} */ (res));
+  compress(expressReq, expressRes, () => {
     const next = () => void page(req, res);
-    if (req.url.startsWith("/assets/")) assets(req, res, next);
-    else if (req.url.startsWith("/cti/")) softphone(req, res, next);
+    const url = req.url ?? "/";
+    if (url.startsWith("/assets/")) assets(req, res, next);
+    else if (url.startsWith("/cti/")) softphone(req, res, next);
     else next();
   });
 });

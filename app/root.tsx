@@ -25,10 +25,7 @@ export const links: LinksFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const brand = brandFor(request);
   const [logo, [csrfToken, csrfCookie]] = await Promise.all([logoFor(brand), csrf.commitToken(request)]);
-  return data(
-    { brand, logo, csrfToken },
-    csrfCookie ? { headers: { "Set-Cookie": csrfCookie } } : undefined,
-  );
+  return data({ brand, logo, csrfToken }, csrfCookie ? { headers: { "Set-Cookie": csrfCookie } } : undefined);
 }
 
 export type RootData = typeof loader;

@@ -40,7 +40,8 @@ try {
   const token = await platformToken(platformUrl, OUTBOUND.account);
   const headers = { Authorization: `Bearer ${token}`, accessToken: token, "Content-Type": "application/json" };
   const platformData = async (path, json) =>
-    (await (await fetch(`${platformUrl}${path}`, { method: json ? "POST" : "GET", headers, body: json && JSON.stringify(json) })).json()).data;
+    (await (await fetch(`${platformUrl}${path}`, { method: json ? "POST" : "GET", headers, body: json && JSON.stringify(json) })).json())
+      .data;
   let batch;
   if (reused) {
     [batch] = (await platformData("/outbound/task/list", { pageNo: 1, pageSize: 10 })).list;

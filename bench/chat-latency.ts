@@ -94,17 +94,24 @@ for (let i = 0; i < agents; i++) {
   cookies.push((await commitSignedIn(new Request(`${consoleUrl}/`), await signIn(`bench-agent-${i}`, "Switchboard@2026"))).split(";")[0]);
 }
 
-const token = ((await (
-  await fetch(`${platformUrl}/uaa/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", username: "chat", password: "Switchboard@2026" }),
-  })
-).json()) as { access_token: string }).access_token;
+const token = (
+  (await (
+    await fetch(`${platformUrl}/uaa/oauth/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ grant_type: "password", username: "chat", password: "Switchboard@2026" }),
+    })
+  ).json()) as { access_token: string }
+).access_token;
 const platform = (path: string, body: object) =>
-  fetch(`${platformUrl}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(
-    (r) => r.json() as Promise<{ data: { sessionId: string; agentName: string | null } }>,
-  );
+  fetch(`${platformUrl}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  }).then((r) => r.json() as Promise<{ data: { sessionId: string; agentName: string | null } }>);
 
 const sentAt = new Map<string, number>();
 const latencies: number[] = [];
@@ -158,7 +165,9 @@ while (latencies.length < expected && Date.now() < deadline) await new Promise((
 
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
-console.log(`deliveries ${latencies.length}/${expected}; customer POST -> agent stream: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
+console.log(
+  `deliveries ${latencies.length}/${expected}; customer POST -> agent stream: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, p99 ${at(0.99)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+);
 streams.abort();
 await Promise.allSettled(running);
 stop();

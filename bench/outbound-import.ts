@@ -16,7 +16,11 @@ const PAGE_BUDGET_MS = 300;
 
 type Platform = { base: string; token: string };
 
-async function request<T>({ base, token }: Platform, path: string, init: { method?: string; json?: unknown; body?: Buffer; contentType?: string } = {}): Promise<T> {
+async function request<T>(
+  { base, token }: Platform,
+  path: string,
+  init: { method?: string; json?: unknown; body?: Buffer; contentType?: string } = {},
+): Promise<T> {
   const response = await fetch(`${base}${path}`, {
     method: init.method ?? (init.json || init.body ? "POST" : "GET"),
     headers: { Authorization: `Bearer ${token}`, accessToken: token, "Content-Type": init.contentType ?? "application/json" },
@@ -29,24 +33,46 @@ async function request<T>({ base, token }: Platform, path: string, init: { metho
 /** A contact file of `rows` lines; one row in a hundred is bad, so validation and error rows are measured too. */
 function contactFile(rows: number): Buffer {
   const lines = ["手机号,姓名,账单金额"];
-  for (let i = 0; i < rows; i++) lines.push(i % 100 === 99 ? `bad${i},客户${i},100` : `1${3 + (i % 7)}${String(100_000_000 + i).slice(0, 9)},客户${i},${i % 1000}`);
+  for (let i = 0; i < rows; i++)
+    lines.push(i % 100 === 99 ? `bad${i},客户${i},100` : `1${3 + (i % 7)}${String(100_000_000 + i).slice(0, 9)},客户${i},${i % 1000}`);
   return Buffer.from(lines.join("\n"));
 }
 
 /** Creates a robot campaign and imports `rows` contacts into it; the upload alone is timed. */
 export async function importContacts(platform: Platform, rows: number) {
-  const [robot] = (await request<{ list: Array<{ id: number }> }>(platform, "/robot/api/robot/instance/list", { json: { pageSize: 10 } })).list;
+  const [robot] = (await request<{ list: Array<{ id: number }> }>(platform, "/robot/api/robot/instance/list", { json: { pageSize: 10 } }))
+    .list;
   const campaign = await request<{ id: number }>(platform, "/outbound/campaign/save", {
-    json: { name: `压测活动${Date.now().toString(36)}`, type: 1, taskType: 1, cycle: 3, ratio: 1, callingListName: null, robotId: robot.id, queueName: null, callerNumber: null, transTemplateId: null, windows: [{ start: "00:00", end: "24:00" }], startDate: null, endDate: null, maxAttempts: 1 },
+    json: {
+      name: `压测活动${Date.now().toString(36)}`,
+      type: 1,
+      taskType: 1,
+      cycle: 3,
+      ratio: 1,
+      callingListName: null,
+      robotId: robot.id,
+      queueName: null,
+      callerNumber: null,
+      transTemplateId: null,
+      windows: [{ start: "00:00", end: "24:00" }],
+      startDate: null,
+      endDate: null,
+      maxAttempts: 1,
+    },
   });
   const boundary = "----bench";
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaign.id}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaign.id}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\n\r\n`,
+    ),
     contactFile(rows),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const started = performance.now();
-  const result = await request<{ batchId: number; accepted: number; rejected: number }>(platform, "/api/file/upload", { body, contentType: `multipart/form-data; boundary=${boundary}` });
+  const result = await request<{ batchId: number; accepted: number; rejected: number }>(platform, "/api/file/upload", {
+    body,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  });
   return { importMs: performance.now() - started, campaignId: campaign.id, ...result };
 }
 
@@ -58,7 +84,10 @@ async function standalone(rows: number) {
     const base = `http://127.0.0.1:${(prepared.app.server.address() as AddressInfo).port}`;
     const login = await fetch(`${base}/uaa/oauth/token`, {
       method: "POST",
-      headers: { Authorization: `Basic ${Buffer.from(`${TEST_CLIENT.clientId}:${TEST_CLIENT.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${TEST_CLIENT.clientId}:${TEST_CLIENT.clientSecret}`).toString("base64")}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
       body: new URLSearchParams({ grant_type: "password", username: "admin", password: "Switchboard@2026" }),
     });
     const platform = { base, token: ((await login.json()) as { access_token: string }).access_token };

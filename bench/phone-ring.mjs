@@ -5,7 +5,8 @@
 // Start a console and platform with the simulator's control routes first, e.g.
 //   SIMULATOR_CONTROL=1 COOKIE_SECURE=0 PORT=3132 UPSTREAM_PORT=3133 DATA_DIR=$(mktemp -d) node scripts/start.mjs
 // then: node bench/phone-ring.mjs [consoleUrl] [platformUrl] [streams] [calls]
-const [consoleUrl = "http://127.0.0.1:3132", platformUrl = "http://127.0.0.1:3133", streamsArg = "200", callsArg = "100"] = process.argv.slice(2);
+const [consoleUrl = "http://127.0.0.1:3132", platformUrl = "http://127.0.0.1:3133", streamsArg = "200", callsArg = "100"] =
+  process.argv.slice(2);
 const STREAMS = Number(streamsArg);
 const CALLS = Number(callsArg);
 const PASSWORD = "Switchboard@2026";
@@ -13,7 +14,12 @@ const PASSWORD = "Switchboard@2026";
 /** Signs in through the console's own login form (CSRF token, honeypot), returning the cookie header. */
 async function consoleCookie(username) {
   const page = await fetch(`${consoleUrl}/user/login`);
-  const jar = new Map(page.headers.getSetCookie().map((c) => c.split(";")[0].split("=")).map(([k, ...v]) => [k, v.join("=")]));
+  const jar = new Map(
+    page.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0].split("="))
+      .map(([k, ...v]) => [k, v.join("=")]),
+  );
   const html = await page.text();
   const form = new URLSearchParams();
   for (const [, tag] of html.matchAll(/<input([^>]*)>/g)) {
@@ -35,14 +41,21 @@ async function consoleCookie(username) {
 async function platformToken(username) {
   const response = await fetch(`${platformUrl}/uaa/oauth/token`, {
     method: "POST",
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: new URLSearchParams({ grant_type: "password", username, password: PASSWORD }),
   });
   return (await response.json()).access_token;
 }
 
 async function platform(token, path, body) {
-  const response = await fetch(`${platformUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body ?? {}) });
+  const response = await fetch(`${platformUrl}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()).data;
 }
@@ -62,7 +75,11 @@ async function openStream(cookie, onEvent) {
       while ((end = buffer.indexOf("\n\n")) !== -1) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = frame.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        const data = frame
+          .split("\n")
+          .filter((l) => l.startsWith("data: "))
+          .map((l) => l.slice(6))
+          .join("\n");
         if (data && frame.includes("id: ")) onEvent(JSON.parse(data));
       }
     }
@@ -70,7 +87,12 @@ async function openStream(cookie, onEvent) {
   return reader;
 }
 
-const [agentCookie, adminCookie, agentToken, adminToken] = await Promise.all([consoleCookie("agent"), consoleCookie("admin"), platformToken("agent"), platformToken("admin")]);
+const [agentCookie, adminCookie, agentToken, adminToken] = await Promise.all([
+  consoleCookie("agent"),
+  consoleCookie("admin"),
+  platformToken("agent"),
+  platformToken("admin"),
+]);
 let waiting = null;
 const streams = [await openStream(agentCookie, (event) => waiting?.(event))];
 // The other connected agents: streams held open on the same console process (one account is
@@ -94,6 +116,8 @@ for (let i = 0; i < CALLS; i++) {
 }
 latencies.sort((a, b) => a - b);
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)].toFixed(1);
-console.log(`phone ring latency with ${STREAMS} streams open, ${CALLS} calls: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`);
+console.log(
+  `phone ring latency with ${STREAMS} streams open, ${CALLS} calls: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
+);
 for (const reader of streams) await reader.cancel().catch(() => {});
 process.exit(0);

@@ -23,7 +23,9 @@ import { benchAgent } from "./config.mjs";
  */
 const settings = readSettings(process.env);
 // The same store choice as upstream/server.ts: PostgreSQL through DATABASE_URL, else PGlite.
-const database = await openDatabase(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") });
+const database = await openDatabase(
+  settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") },
+);
 const db = database.db;
 await migrateToLatest(db);
 await seedDemo(db);

@@ -63,7 +63,18 @@ try {
     try {
       results.push([title, await section(ctx)]);
     } catch (error) {
-      results.push([title, [{ figure: "section failed", value: String(error?.message ?? error).slice(0, 200), target: "", met: false, command: "npm run bench" }]]);
+      results.push([
+        title,
+        [
+          {
+            figure: "section failed",
+            value: String(error?.message ?? error).slice(0, 200),
+            target: "",
+            met: false,
+            command: "npm run bench",
+          },
+        ],
+      ]);
     }
     console.log(`${((Date.now() - at) / 1000).toFixed(0)} s`);
   }
@@ -94,7 +105,9 @@ function chromiumVersion() {
 }
 
 function cell(text) {
-  return String(text ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return String(text ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\n/g, " ");
 }
 
 function render(sections, quick, seconds) {
@@ -110,7 +123,9 @@ function render(sections, quick, seconds) {
   for (const [title, rows] of sections) {
     for (const row of rows) {
       const met = row.met === undefined ? "" : row.met ? "yes" : "**no**";
-      lines.push(`| ${cell(title)} | ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.target)} | ${met} | \`${cell(row.command)}\` | ${cell(row.note)} |`);
+      lines.push(
+        `| ${cell(title)} | ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.target)} | ${met} | \`${cell(row.command)}\` | ${cell(row.note)} |`,
+      );
     }
   }
   return lines.join("\n");

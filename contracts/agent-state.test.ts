@@ -46,7 +46,11 @@ describe("agent state machine", () => {
 
   it("a dropped ring returns the agent to where they were", () => {
     const notReady = run([{ type: "signIn" }, { type: "notReady", reason: "TRAINING" }]);
-    expect(run([{ type: "dial", callId: "d" }, { type: "drop" }], notReady)).toMatchObject({ state: "NOT_READY", reason: "TRAINING", callId: null });
+    expect(run([{ type: "dial", callId: "d" }, { type: "drop" }], notReady)).toMatchObject({
+      state: "NOT_READY",
+      reason: "TRAINING",
+      callId: null,
+    });
     const ready = run([{ type: "ready" }], notReady);
     expect(run([{ type: "offer", callId: "o" }, { type: "drop" }], ready)).toMatchObject({ state: "READY", callId: null });
   });

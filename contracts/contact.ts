@@ -21,7 +21,12 @@ export const CallFilterSchema = z.object({
   /** Inclusive range of callTime, epoch ms. */
   startTime: z.coerce.number().int().nonnegative().optional(),
   endTime: z.coerce.number().int().nonnegative().optional(),
-  phone: z.string().trim().max(20).regex(/^[+\d]*$/, "电话号码只能包含数字").optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(20)
+    .regex(/^[+\d]*$/, "电话号码只能包含数字")
+    .optional(),
   callResult: optionalInt,
   outboundResult: z.string().max(40).optional(),
   isAnswer: z.coerce.number().int().min(0).max(1).optional(),
@@ -32,8 +37,14 @@ export const CallFilterSchema = z.object({
    * Keyset cursor (`<callTimeMs>_<id>`): with `after` the page starts after that row, with
    * `before` it ends before it. pageNo still names the page for display.
    */
-  after: z.string().regex(/^\d+_\d+$/).optional(),
-  before: z.string().regex(/^\d+_\d+$/).optional(),
+  after: z
+    .string()
+    .regex(/^\d+_\d+$/)
+    .optional(),
+  before: z
+    .string()
+    .regex(/^\d+_\d+$/)
+    .optional(),
 });
 export type CallFilter = z.infer<typeof CallFilterSchema>;
 export type CallFilterInput = z.input<typeof CallFilterSchema>;

@@ -13,9 +13,7 @@ export const MenuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
   }),
 );
 /** Only the envelope is parsed strictly: spec §5 says a code other than 1 empties the menu. */
-export const MenusResponseSchema = envelope(
-  z.object({ menu: z.object({ children: z.array(MenuItemSchema) }) }),
-);
+export const MenusResponseSchema = envelope(z.object({ menu: z.object({ children: z.array(MenuItemSchema) }) }));
 
 /** POST /crm/api/user/loginInfo — spec §3 "Login data". */
 export const LoginInfoSchema = z.object({
@@ -37,9 +35,7 @@ export const UserSummarySchema = z.object({
 export const UsersResponseSchema = envelope(page(UserSummarySchema));
 
 /** GET /crm/job/customerid/{id} — the customer id an account belongs to. */
-export const CustomerIdJobResponseSchema = envelope(
-  z.object({ userId: z.number().int(), customerId: z.string() }),
-);
+export const CustomerIdJobResponseSchema = envelope(z.object({ userId: z.number().int(), customerId: z.string() }));
 
 /** GET /crm/api/dictionary?type=ROBOT_INDUSTRY */
 export const DictionaryEntrySchema = z.object({ code: z.string(), name: z.string() });

@@ -9,7 +9,9 @@ describe("Server-Sent Events frames", () => {
   });
 
   it("assembles frames split across chunks at any point", () => {
-    const text = eventFrame({ id: 1, type: "cti.ringing", at: "2026-11-22T00:00:00Z", payload: { phone: "13800000000" } }) + formatSse({ event: "heartbeat", data: "" });
+    const text =
+      eventFrame({ id: 1, type: "cti.ringing", at: "2026-11-22T00:00:00Z", payload: { phone: "13800000000" } }) +
+      formatSse({ event: "heartbeat", data: "" });
     const push = createSseParser();
     const frames = [...text].flatMap((char) => push(char));
     expect(frames.map((f) => f.event)).toEqual([undefined, "heartbeat"]);

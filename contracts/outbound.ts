@@ -161,7 +161,10 @@ export const TaskCallPageSchema = page(TaskCallSchema).extend({ estimated: z.boo
  * starts after that call, with `before` (the first id shown) it ends before it; pageNo still names
  * the page for display. Without a cursor, pageNo is an offset.
  */
-const idCursor = z.string().regex(/^\d{1,15}$/).optional();
+const idCursor = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .optional();
 export const CallCursorSchema = z.object({ after: idCursor, before: idCursor });
 export const TaskCallsQuerySchema = PaginationSchema.merge(CallCursorSchema);
 
@@ -183,7 +186,11 @@ export const TraceResponseSchema = envelope(z.object({ batch: BatchSchema, trans
  * /outbound/task/trace gives it, so that the batch page reads its batch once, in one call.
  */
 export const TaskGetQuerySchema = TaskCallsQuerySchema.extend({ history: z.enum(["0", "1"]).optional() });
-export const TaskDetailSchema = z.object({ batch: BatchSchema, calls: TaskCallPageSchema, transitions: z.array(TransitionSchema).optional() });
+export const TaskDetailSchema = z.object({
+  batch: BatchSchema,
+  calls: TaskCallPageSchema,
+  transitions: z.array(TransitionSchema).optional(),
+});
 export const TaskDetailResponseSchema = envelope(TaskDetailSchema);
 
 export const DataListQuerySchema = TaskCallsQuerySchema.extend({
@@ -251,7 +258,14 @@ export const ImportResultSchema = z.object({
   errors: z.array(ImportErrorSchema),
 });
 export const ImportResultResponseSchema = envelope(ImportResultSchema);
-export const ImportSummarySchema = z.object({ id: z.number().int(), batchId: z.number().int().nullable(), fileName: z.string(), accepted: z.number().int(), rejected: z.number().int(), createdAt: isoTime });
+export const ImportSummarySchema = z.object({
+  id: z.number().int(),
+  batchId: z.number().int().nullable(),
+  fileName: z.string(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  createdAt: isoTime,
+});
 export const ImportListResponseSchema = envelope(z.array(ImportSummarySchema));
 export const ExportErrorQuerySchema = z.object({ campaignId: id, importId: id });
 
@@ -264,10 +278,22 @@ export const PreviewSkipSchema = z.object({ taskCallId: id, reason: z.string().m
 export const DistributeSchema = z.object({
   campaignId: id,
   mode: z.enum(["even", "count"]),
-  agents: z.array(z.object({ userId: id, count: z.number().int().min(0).max(100_000).optional() })).min(1).max(200),
+  agents: z
+    .array(z.object({ userId: id, count: z.number().int().min(0).max(100_000).optional() }))
+    .min(1)
+    .max(200),
 });
-export const DistributeResponseSchema = envelope(z.object({ assigned: z.array(z.object({ userId: z.number().int(), count: z.number().int() })) }));
+export const DistributeResponseSchema = envelope(
+  z.object({ assigned: z.array(z.object({ userId: z.number().int(), count: z.number().int() })) }),
+);
 export const UnassignedCountResponseSchema = envelope(z.object({ unassigned: z.number().int() }));
 
-export const SimulatorTickSchema = z.object({ minutes: z.number().min(0).max(7 * 24 * 60).default(1), times: z.number().int().min(1).max(100).default(1) });
+export const SimulatorTickSchema = z.object({
+  minutes: z
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(1),
+  times: z.number().int().min(1).max(100).default(1),
+});
 export const SimulatorTickResponseSchema = envelope(z.object({ now: isoTime }));

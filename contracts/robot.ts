@@ -14,6 +14,11 @@ export const FlowStateQuerySchema = z.object({ flowId: z.coerce.number().int().p
 
 /** POST /robot/api/robot/instance/list: the tenant's robot instances and the flow each runs. */
 export const RobotInstanceListQuerySchema = PaginationSchema.extend({ name: z.string().trim().max(64).optional() });
-export const RobotInstanceSchema = z.object({ id: z.number().int(), name: z.string(), flowId: z.number().int().nullable(), flowVersionName: z.string().nullable() });
+export const RobotInstanceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  flowId: z.number().int().nullable(),
+  flowVersionName: z.string().nullable(),
+});
 export type RobotInstance = z.infer<typeof RobotInstanceSchema>;
 export const RobotInstancePageResponseSchema = envelope(page(RobotInstanceSchema));

@@ -123,7 +123,11 @@ export type ConclusionRequest = z.infer<typeof ConclusionRequestSchema>;
 /** PUT /config/workorder/record/call — link a call to a work order, or create one for it. */
 export const WorkOrderCallRequestSchema = z.union([
   z.object({ ctiCallId: z.string().min(1), workOrderId: z.number().int().positive() }),
-  z.object({ ctiCallId: z.string().min(1), title: z.string().trim().min(1, "请填写工单标题").max(100), content: z.string().max(2000).default("") }),
+  z.object({
+    ctiCallId: z.string().min(1),
+    title: z.string().trim().min(1, "请填写工单标题").max(100),
+    content: z.string().max(2000).default(""),
+  }),
 ]);
 
 /** PUT /config/agent/auto/answer */

@@ -8,7 +8,19 @@ import { bundlePlatform } from "./bundle-platform.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const stampFile = join(root, "build", ".source-hash");
-const SOURCES = ["app", "common", "contracts", "upstream", "public", "package-lock.json", "vite.config.ts", "remix.config.ts", "aliases.mjs", "tsconfig.json", "server.mjs"];
+const SOURCES = [
+  "app",
+  "common",
+  "contracts",
+  "upstream",
+  "public",
+  "package-lock.json",
+  "vite.config.ts",
+  "remix.config.ts",
+  "aliases.mjs",
+  "tsconfig.json",
+  "server.mjs",
+];
 
 function sourceHash() {
   const hash = createHash("sha256");

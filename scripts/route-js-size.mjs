@@ -8,7 +8,11 @@ import { gzipSync } from "node:zlib";
 const root = new URL("../build/console/client", import.meta.url).pathname;
 const assets = join(root, "assets");
 const manifestFile = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name));
-const manifest = JSON.parse(readFileSync(join(assets, manifestFile), "utf8").replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, ""));
+const manifest = JSON.parse(
+  readFileSync(join(assets, manifestFile), "utf8")
+    .replace(/^window\.__remixManifest=/, "")
+    .replace(/;\s*$/, ""),
+);
 const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
 for (const id of ["root", ...process.argv.slice(2)]) {
   const route = manifest.routes[id];

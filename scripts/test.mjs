@@ -1,4 +1,4 @@
-// `npm test`: type check, unit + platform (PGlite and PostgreSQL) + integration tests, then the
+// `npm test`: lint (ESLint, Prettier, the layers of .dependency-cruiser.cjs), type check, unit + platform (PGlite and PostgreSQL) + integration tests, then the
 // production build and end-to-end tests in Chromium. Ends with one 'N passed, N failed' line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -28,8 +28,17 @@ function counts(file, read) {
 ensureChromium();
 for (const file of ["vitest.json", "playwright.json"]) rmSync(join(cache, file), { force: true });
 
-let ok = step("type check", bin("tsc"), ["--noEmit", "-p", "."]);
-ok = step("unit, platform and integration tests (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${join(cache, "vitest.json")}`]) && ok;
+let ok = step("lint: ESLint", bin("eslint"), ["."]);
+ok = step("lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]) && ok;
+ok = step("lint: layers (dependency-cruiser)", bin("depcruise"), ["app", "upstream", "contracts", "common", "tests", "bench", "--config", ".dependency-cruiser.cjs"]) && ok;
+ok = step("type check", bin("tsc"), ["--noEmit", "-p", "."]) && ok;
+ok =
+  step("unit, platform and integration tests (vitest)", bin("vitest"), [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile=${join(cache, "vitest.json")}`,
+  ]) && ok;
 ok = step("production build", process.execPath, [join(root, "scripts/build.mjs"), "--if-needed"]) && ok;
 ok = step("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"]) && ok;
 

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
 
 /** The success envelope (endpoints.md): `{ code: 1, data, msg: "success" }`. */
@@ -32,4 +33,14 @@ export class HttpError extends Error {
 
 export function failure(statusCode: FailureStatus, msg: string = FAILURE_MESSAGES[statusCode]): Failure {
   return { code: statusCode, msg };
+}
+
+/**
+ * The one way a route reads its input (params, query, body): parsed with its zod schema, or a 400
+ * whose message is the first problem, in Chinese (common/zod-chinese.ts).
+ */
+export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? FAILURE_MESSAGES[400]);
+  return parsed.data;
 }

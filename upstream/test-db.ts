@@ -72,8 +72,23 @@ export async function loginAs(app: FastifyInstance, userName: string, password: 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-type RecordFacts = { outbound_result: string | null; call_result: number; intent: string | null; agent_user_id: number | null; direction: string; campaign_type: number | null };
-const CONNECTED_OUTCOMES = ["EndOfTheCall", "NoIntention", "ToHumanNoAnswer", "ToHumanGiveUp", "EndOfTheSurveyCall", "ToSurveyRobotNoAnswer", "ToSurveyRobotGiveUp"];
+type RecordFacts = {
+  outbound_result: string | null;
+  call_result: number;
+  intent: string | null;
+  agent_user_id: number | null;
+  direction: string;
+  campaign_type: number | null;
+};
+const CONNECTED_OUTCOMES = [
+  "EndOfTheCall",
+  "NoIntention",
+  "ToHumanNoAnswer",
+  "ToHumanGiveUp",
+  "EndOfTheSurveyCall",
+  "ToSurveyRobotNoAnswer",
+  "ToSurveyRobotGiveUp",
+];
 /** Each call's outcome code agrees with what happened on it: its direction, connected or not, the customer's intent, who took it (checked apart from domain/outcomes.ts). */
 export function expectOutcomesAgree(calls: RecordFacts[]): void {
   for (const call of calls) {

@@ -17,10 +17,20 @@ describe("chat drafts kept across a reload", () => {
 });
 
 describe("pending replies kept across a reload", () => {
-  const reply = (sessionId: string, clientId: string, content: string): PendingReply => ({ sessionId, clientId, content, at: "2026-11-22T08:00:00.000Z" });
+  const reply = (sessionId: string, clientId: string, content: string): PendingReply => ({
+    sessionId,
+    clientId,
+    content,
+    at: "2026-11-22T08:00:00.000Z",
+  });
 
   it("gives back, in order, the replies of open sessions that the platform has not stored", () => {
-    const stored = writePendingReplies([reply("a", "1", "第一句"), reply("b", "2", "已结束的会话"), reply("a", "3", "第二句"), reply("a", "4", "已送达")]);
+    const stored = writePendingReplies([
+      reply("a", "1", "第一句"),
+      reply("b", "2", "已结束的会话"),
+      reply("a", "3", "第二句"),
+      reply("a", "4", "已送达"),
+    ]);
     const open = [{ sessionId: "a", storedClientIds: ["4"] }];
     expect(readPendingReplies(stored, open)).toEqual([reply("a", "1", "第一句"), reply("a", "3", "第二句")]);
   });

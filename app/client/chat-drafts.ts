@@ -23,7 +23,8 @@ export function readDrafts(stored: string | null, openIds: readonly string[]): R
 }
 
 /** What to store: the drafts that have text. */
-export const writeDrafts = (drafts: Record<string, string>): string => JSON.stringify(Object.fromEntries(Object.entries(drafts).filter(([, text]) => text !== "")));
+export const writeDrafts = (drafts: Record<string, string>): string =>
+  JSON.stringify(Object.fromEntries(Object.entries(drafts).filter(([, text]) => text !== "")));
 
 /** A reply sent but not yet stored by the platform; resent with its client id, it is stored once. */
 export type PendingReply = { sessionId: string; clientId: string; content: string; at: string };
@@ -37,7 +38,10 @@ const isPendingReply = (item: unknown): item is PendingReply =>
  * The stored pending replies, in the order they were sent, of the sessions still open and not
  * already stored by the platform (the answer to a send can be lost to a reload).
  */
-export function readPendingReplies(stored: string | null, open: ReadonlyArray<{ sessionId: string; storedClientIds: readonly string[] }>): PendingReply[] {
+export function readPendingReplies(
+  stored: string | null,
+  open: ReadonlyArray<{ sessionId: string; storedClientIds: readonly string[] }>,
+): PendingReply[] {
   const all = parse(stored);
   if (!Array.isArray(all)) return [];
   return all.filter(isPendingReply).filter((reply) => {

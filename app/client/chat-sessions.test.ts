@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionsState, type WorkbenchSession } from "./chat-sessions";
 
 const customer = { name: "客户", phone: "13800000000", channel: "网页", region: "上海" };
-const dialog = (id: string, role: "user" | "agent" = "user", extra = {}) => ({ id, role, content: `话${id}`, at: "2026-01-01T00:00:00.000Z", ...extra });
+const dialog = (id: string, role: "user" | "agent" = "user", extra = {}) => ({
+  id,
+  role,
+  content: `话${id}`,
+  at: "2026-01-01T00:00:00.000Z",
+  ...extra,
+});
 const session = (sessionId: string, dialogs = [dialog(`${sessionId}-1`)]): WorkbenchSession => ({
   sessionId,
   role: "user",
@@ -96,7 +102,10 @@ describe("working fast", () => {
     const sent = sessionsReducer(pending, { type: "sent", sessionId: "a", dialog: stored });
     // The platform's own event for it arrives too: still one copy.
     const echoed = sessionsReducer(sent, { type: "update", sessionId: "a", role: "agent", dialogs: [stored] });
-    expect(echoed.sessions[0].dialogs.map((d) => [d.id, d.pending ?? false])).toEqual([["a-1", false], ["99", false]]);
+    expect(echoed.sessions[0].dialogs.map((d) => [d.id, d.pending ?? false])).toEqual([
+      ["a-1", false],
+      ["99", false],
+    ]);
   });
 
   it("keeps the platform's order when a replay arrives after a pending message was stored", () => {

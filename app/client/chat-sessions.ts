@@ -65,8 +65,7 @@ function withoutSession(state: SessionsState, sessionId: string): SessionsState 
   const index = state.sessions.findIndex((s) => s.sessionId === sessionId);
   const sessions = state.sessions.filter((s) => s.sessionId !== sessionId);
   // Closing the open session opens its neighbour, so the agent can go on without a click.
-  const openId =
-    state.openId === sessionId ? (sessions[Math.min(index, sessions.length - 1)]?.sessionId ?? null) : state.openId;
+  const openId = state.openId === sessionId ? (sessions[Math.min(index, sessions.length - 1)]?.sessionId ?? null) : state.openId;
   return { ...state, sessions, openId };
 }
 

@@ -39,7 +39,10 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
   const loaded = useLoaderData<typeof loadCallList>();
   const { pathname, search } = useLocation();
   const columns = callColumns(kind, pathname, search);
-  const campaignName = loaded.ok && loaded.values.campaign ? loaded.page.list.find((r) => String(r.campaignId) === loaded.values.campaign)?.campaignName : undefined;
+  const campaignName =
+    loaded.ok && loaded.values.campaign
+      ? loaded.page.list.find((r) => String(r.campaignId) === loaded.values.campaign)?.campaignName
+      : undefined;
 
   return (
     <Screen
@@ -47,10 +50,18 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
       actions={
         exportPath && loaded.ok ? (
           <>
-            <a className="p-button p-button-sm p-button-outlined" href={withParams(exportPath, search, { format: "csv", page: undefined, size: undefined })} download>
+            <a
+              className="p-button p-button-sm p-button-outlined"
+              href={withParams(exportPath, search, { format: "csv", page: undefined, size: undefined })}
+              download
+            >
               <i className="pi pi-download" aria-hidden="true" /> 导出CSV
             </a>
-            <a className="p-button p-button-sm p-button-outlined" href={withParams(exportPath, search, { format: "xlsx", page: undefined, size: undefined })} download>
+            <a
+              className="p-button p-button-sm p-button-outlined"
+              href={withParams(exportPath, search, { format: "xlsx", page: undefined, size: undefined })}
+              download
+            >
               <i className="pi pi-file-excel" aria-hidden="true" /> 导出Excel
             </a>
           </>
@@ -69,7 +80,14 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
         </div>
       ) : (
         <>
-          <PastEndNotice total={loaded.page.total} pageNo={loaded.pageNo} pageSize={loaded.pageSize} rows={loaded.page.list.length} pathname={pathname} search={search} />
+          <PastEndNotice
+            total={loaded.page.total}
+            pageNo={loaded.pageNo}
+            pageSize={loaded.pageSize}
+            rows={loaded.page.list.length}
+            pathname={pathname}
+            search={search}
+          />
           <DataTable<CallRecordRow>
             caption={`${title}列表`}
             rowKey="callId"
@@ -77,7 +95,15 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
             emptyMessage="没有符合条件的通话记录"
             config={{ list: loaded.page.list, total: loaded.page.total, eleItem: columns, attributes: { index: true } }}
           />
-          <Paginator total={loaded.page.total} estimated={loaded.page.estimated} pageNo={loaded.pageNo} pageSize={loaded.pageSize} pathname={pathname} search={search} cursors={loaded.cursors} />
+          <Paginator
+            total={loaded.page.total}
+            estimated={loaded.page.estimated}
+            pageNo={loaded.pageNo}
+            pageSize={loaded.pageSize}
+            pathname={pathname}
+            search={search}
+            cursors={loaded.cursors}
+          />
         </>
       )}
       <Outlet />
@@ -85,18 +111,34 @@ export function CallListScreen({ title, kind, exportPath }: Props) {
   );
 }
 
-function PastEndNotice({ total, pageNo, pageSize, rows, pathname, search }: { total: number; pageNo: number; pageSize: number; rows: number; pathname: string; search: string }) {
+function PastEndNotice({
+  total,
+  pageNo,
+  pageSize,
+  rows,
+  pathname,
+  search,
+}: {
+  total: number;
+  pageNo: number;
+  pageSize: number;
+  rows: number;
+  pathname: string;
+  search: string;
+}) {
   const pages = pageCount(total, pageSize);
   if (rows > 0 || pageNo <= pages) return null;
   return (
     <p className="p-message p-message-warn sb-message" role="alert">
-      第 {pageNo} 页不存在：共 {total} 条，{pages} 页。<a href={withParams(pathname, search, { page: pages === 1 ? undefined : pages })}>前往最后一页</a>
+      第 {pageNo} 页不存在：共 {total} 条，{pages} 页。
+      <a href={withParams(pathname, search, { page: pages === 1 ? undefined : pages })}>前往最后一页</a>
     </p>
   );
 }
 
 function callColumns(kind: CallListKind, pathname: string, search: string): Column<CallRecordRow>[] {
-  const tag = (table: CodeTable<string | number>, code: string | number | null) => (code === null ? "-" : <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>);
+  const tag = (table: CodeTable<string | number>, code: string | number | null) =>
+    code === null ? "-" : <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>;
   const columns: Array<Column<CallRecordRow> | false> = [
     { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
     { prop: "phone", label: "电话号码", minWidth: 130, render: (row) => maskPhone(row.phone) },
@@ -105,12 +147,28 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       label: "活动名称",
       minWidth: 140,
       // Filters the list by that campaign: the campaign filter without a campaign catalogue.
-      render: (row) => (row.campaignId && row.campaignName ? <a href={withParams(pathname, search, { campaign: row.campaignId, page: undefined })} title="只看该活动">{row.campaignName}</a> : "-"),
+      render: (row) =>
+        row.campaignId && row.campaignName ? (
+          <a href={withParams(pathname, search, { campaign: row.campaignId, page: undefined })} title="只看该活动">
+            {row.campaignName}
+          </a>
+        ) : (
+          "-"
+        ),
     },
-    { prop: "campaignType", label: "活动类型", render: (row) => (row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)) },
+    {
+      prop: "campaignType",
+      label: "活动类型",
+      render: (row) => (row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)),
+    },
     kind !== "inbound" && { prop: "callKind", label: "呼叫类型", render: (row) => labelOf(CALL_KINDS, row.callKind) },
     { prop: "isAnswer", label: "是否接通", render: (row) => tag(CONNECTED_FLAGS, row.isAnswer) },
-    kind !== "inbound" && { prop: "outboundResult", label: "外呼结果", minWidth: 120, render: (row) => tag(OUTCOME_CODES, row.outboundResult) },
+    kind !== "inbound" && {
+      prop: "outboundResult",
+      label: "外呼结果",
+      minWidth: 120,
+      render: (row) => tag(OUTCOME_CODES, row.outboundResult),
+    },
     {
       prop: "callResult",
       label: "结果码",
@@ -152,7 +210,19 @@ function Select({ name, label, options, value }: { name: string; label: string; 
   );
 }
 
-function CallFilters({ kind, values, agents, pathname, campaignName }: { kind: CallListKind; values: Record<string, string>; agents: Array<{ id: number; name: string }> | null; pathname: string; campaignName?: string | null }) {
+function CallFilters({
+  kind,
+  values,
+  agents,
+  pathname,
+  campaignName,
+}: {
+  kind: CallListKind;
+  values: Record<string, string>;
+  agents: Array<{ id: number; name: string }> | null;
+  pathname: string;
+  campaignName?: string | null;
+}) {
   return (
     <form method="get" action={pathname} className="sb-filters" aria-label="筛选条件">
       <div className="sb-field">
@@ -165,20 +235,39 @@ function CallFilters({ kind, values, agents, pathname, campaignName }: { kind: C
       </div>
       <div className="sb-field">
         <label htmlFor="filter-phone">电话号码</label>
-        <input id="filter-phone" name="phone" type="search" inputMode="tel" maxLength={20} defaultValue={values.phone} className="p-inputtext p-component" />
+        <input
+          id="filter-phone"
+          name="phone"
+          type="search"
+          inputMode="tel"
+          maxLength={20}
+          defaultValue={values.phone}
+          className="p-inputtext p-component"
+        />
       </div>
-      <Select name="result" label="结果码" options={RESULT_CODES.map((e) => ({ value: e.code, label: `${e.code} ${e.label}` }))} value={values.result} />
+      <Select
+        name="result"
+        label="结果码"
+        options={RESULT_CODES.map((e) => ({ value: e.code, label: `${e.code} ${e.label}` }))}
+        value={values.result}
+      />
       {kind !== "inbound" ? <Select name="outcome" label="外呼结果" options={optionsOf(OUTCOME_CODES)} value={values.outcome} /> : null}
       <Select name="answered" label="是否接通" options={optionsOf(CONNECTED_FLAGS)} value={values.answered} />
       {kind !== "inbound" ? <Select name="kind" label="呼叫类型" options={optionsOf(CALL_KINDS)} value={values.kind} /> : null}
-      {agents ? <Select name="agent" label="坐席" options={agents.map((a) => ({ value: a.id, label: a.name }))} value={values.agent} /> : null}
+      {agents ? (
+        <Select name="agent" label="坐席" options={agents.map((a) => ({ value: a.id, label: a.name }))} value={values.agent} />
+      ) : null}
       {values.campaign ? (
         <div className="sb-field">
           <span className="sb-field-label">活动</span>
           <span className="p-chip p-component">
             <span className="p-chip-text">{campaignName ?? `编号 ${values.campaign}`}</span>
             <input type="hidden" name="campaign" value={values.campaign} />
-            <a className="p-chip-remove-icon pi pi-times" href={withParams(pathname, new URLSearchParams(values), { campaign: undefined, page: undefined })} aria-label="清除活动筛选" />
+            <a
+              className="p-chip-remove-icon pi pi-times"
+              href={withParams(pathname, new URLSearchParams(values), { campaign: undefined, page: undefined })}
+              aria-label="清除活动筛选"
+            />
           </span>
         </div>
       ) : null}

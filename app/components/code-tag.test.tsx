@@ -6,7 +6,19 @@ import { CodeTag } from "./code-tag";
 describe("code colours (spec §2, §4)", () => {
   it("colours result codes: 200 success, 404 and 500–504 danger, others info", () => {
     const tones = Object.fromEntries(codesOf(RESULT_CODES).map((code) => [code, resultCodeTone(code)]));
-    expect(tones).toEqual({ 200: "success", 404: "danger", 408: "info", 480: "info", 486: "info", 487: "info", 500: "danger", 502: "danger", 503: "danger", 504: "danger", 603: "info" });
+    expect(tones).toEqual({
+      200: "success",
+      404: "danger",
+      408: "info",
+      480: "info",
+      486: "info",
+      487: "info",
+      500: "danger",
+      502: "danger",
+      503: "danger",
+      504: "danger",
+      603: "info",
+    });
   });
 
   it("gives every outcome code a label and one of the four tones", () => {

@@ -5,7 +5,14 @@ import { DataTable, formatCell } from "./data-table";
 type Row = { id: number; name: string; source: number; at: number; ms: number; note: string };
 const rows: Row[] = [
   { id: 1, name: "信用卡分期", source: 1, at: Date.UTC(2026, 10, 22, 2), ms: 61_000, note: "短" },
-  { id: 2, name: "账单提醒", source: 0, at: Date.UTC(2026, 10, 22, 3), ms: 3_723_000, note: "这是一段非常非常长的备注内容，超过了二十个字符的显示限制" },
+  {
+    id: 2,
+    name: "账单提醒",
+    source: 0,
+    at: Date.UTC(2026, 10, 22, 3),
+    ms: 3_723_000,
+    note: "这是一段非常非常长的备注内容，超过了二十个字符的显示限制",
+  },
 ];
 const render = (search?: string) =>
   renderToStaticMarkup(
@@ -33,7 +40,7 @@ describe("DataTable (spec §3, §5)", () => {
   it("renders PrimeReact table markup with typed cells", () => {
     const html = render();
     expect(html).toContain('class="p-datatable p-component');
-    expect(html).toContain("<th scope=\"col\"");
+    expect(html).toContain('<th scope="col"');
     expect(html).toContain("2026-11-22 10:00:00");
     expect(html).toContain("1小时2分3秒");
     expect(html).toContain('title="这是一段非常非常长的备注内容，超过了二十个字符的显示限制"');

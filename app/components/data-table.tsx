@@ -112,7 +112,17 @@ function matchesSearch(row: unknown, search: string | undefined): boolean {
   return typeof name === "string" && name.includes(search);
 }
 
-export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无数据", selectionName = "ids", search, sort, sortHref, indexOffset = 0 }: DataTableProps<Row>) {
+export function DataTable<Row>({
+  config,
+  rowKey,
+  caption,
+  emptyMessage = "暂无数据",
+  selectionName = "ids",
+  search,
+  sort,
+  sortHref,
+  indexOffset = 0,
+}: DataTableProps<Row>) {
   const { eleItem: columns, attributes = {}, showHeader = true, showSummary = false, maxHeight, contentHeight } = config;
   const rows = config.list.filter((row) => matchesSearch(row, search));
   const activeSort = sort ?? config.defaultSort;
@@ -151,7 +161,10 @@ export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无
                       {sortable ? (
                         <a className="p-column-header-content" href={sortHref(column.prop, sorted === "asc" ? "desc" : "asc")}>
                           <span className="p-column-title">{column.label}</span>
-                          <i className={`p-sortable-column-icon pi ${sorted === "asc" ? "pi-sort-amount-up-alt" : sorted === "desc" ? "pi-sort-amount-down" : "pi-sort-alt"}`} aria-hidden="true" />
+                          <i
+                            className={`p-sortable-column-icon pi ${sorted === "asc" ? "pi-sort-amount-up-alt" : sorted === "desc" ? "pi-sort-amount-down" : "pi-sort-alt"}`}
+                            aria-hidden="true"
+                          />
                         </a>
                       ) : (
                         <div className="p-column-header-content">
@@ -177,12 +190,20 @@ export function DataTable<Row>({ config, rowKey, caption, emptyMessage = "暂无
                   <tr key={key} role="row" className={index % 2 === 1 ? "p-row-odd" : undefined}>
                     {attributes.selection ? (
                       <td className="p-selection-column">
-                        <input type="checkbox" name={selectionName} value={key} disabled={!selectable} aria-label={`选择第 ${indexOffset + index + 1} 行`} />
+                        <input
+                          type="checkbox"
+                          name={selectionName}
+                          value={key}
+                          disabled={!selectable}
+                          aria-label={`选择第 ${indexOffset + index + 1} 行`}
+                        />
                       </td>
                     ) : null}
                     {attributes.index ? <td className="sb-index-column">{indexOffset + index + 1}</td> : null}
                     {columns.map((column) => (
-                      <td key={`${column.prop}/${column.label}`}>{column.render ? column.render(row, index) : formatCell(column.type, row[column.prop], column.maxChars)}</td>
+                      <td key={`${column.prop}/${column.label}`}>
+                        {column.render ? column.render(row, index) : formatCell(column.type, row[column.prop], column.maxChars)}
+                      </td>
                     ))}
                   </tr>
                 );

@@ -14,7 +14,21 @@ type CallPage = { list: TaskCall[]; total: number; estimated?: boolean };
  * Calls with their states and hang-up parties (a batch, an agent's task, business records), paged
  * by keyset: prev and next seek from this page's first and last call.
  */
-export function CallTable({ caption, calls, pageNo, pageSize, pathname, search }: { caption: string; calls: CallPage; pageNo: number; pageSize: number; pathname: string; search: string }) {
+export function CallTable({
+  caption,
+  calls,
+  pageNo,
+  pageSize,
+  pathname,
+  search,
+}: {
+  caption: string;
+  calls: CallPage;
+  pageNo: number;
+  pageSize: number;
+  pathname: string;
+  search: string;
+}) {
   const rows = calls.list;
   return (
     <>
@@ -53,7 +67,14 @@ export function CallTable({ caption, calls, pageNo, pageSize, pathname, search }
 export function CallStatusFilter({ status, size }: { status: number | undefined; size: number }) {
   return (
     <FilterBar label="筛选呼叫" size={size}>
-      <CodeSelect id="filter-status" name="status" label="呼叫状态" table={CALL_STATUSES} defaultValue={String(status ?? "")} empty="全部" />
+      <CodeSelect
+        id="filter-status"
+        name="status"
+        label="呼叫状态"
+        table={CALL_STATUSES}
+        defaultValue={String(status ?? "")}
+        empty="全部"
+      />
     </FilterBar>
   );
 }

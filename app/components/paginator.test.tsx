@@ -13,9 +13,23 @@ describe("pagination (spec §9)", () => {
 
   it("renders total, sizes, prev, pager, next and jumper as links and a GET form", () => {
     const html = renderToStaticMarkup(
-      <Paginator total={95} pageNo={2} pageSize={20} pathname="/callHistory" search="phone=138&page=2" cursors={{ first: "5_1", last: "4_9" }} />,
+      <Paginator
+        total={95}
+        pageNo={2}
+        pageSize={20}
+        pathname="/callHistory"
+        search="phone=138&page=2"
+        cursors={{ first: "5_1", last: "4_9" }}
+      />,
     );
-    const order = ["p-paginator-current", 'name="size"', "p-paginator-prev", "p-paginator-pages", "p-paginator-next", "p-paginator-jtp"].map((s) => html.indexOf(s));
+    const order = [
+      "p-paginator-current",
+      'name="size"',
+      "p-paginator-prev",
+      "p-paginator-pages",
+      "p-paginator-next",
+      "p-paginator-jtp",
+    ].map((s) => html.indexOf(s));
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]))).toBe(true);
     expect(html).toContain("共 95 条");
     for (const size of [10, 20, 50, 100]) expect(html).toContain(`<option value="${size}"`);

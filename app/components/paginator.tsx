@@ -76,7 +76,13 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
           ))}
         </select>
       </label>
-      {nav(hasPrev, cursors && pageNo <= pages ? href(pageNo - 1, { before: cursors.first }) : href(Math.min(pageNo - 1, pages)), "上一页", "pi-angle-left", "p-paginator-prev")}
+      {nav(
+        hasPrev,
+        cursors && pageNo <= pages ? href(pageNo - 1, { before: cursors.first }) : href(Math.min(pageNo - 1, pages)),
+        "上一页",
+        "pi-angle-left",
+        "p-paginator-prev",
+      )}
       <span className="p-paginator-pages">
         {pagerPages(Math.min(pageNo, pages), pages, window).map((page, i) =>
           page === "gap" ? (
@@ -99,7 +105,16 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
       {nav(hasNext, cursors ? href(pageNo + 1, { after: cursors.last }) : href(pageNo + 1), "下一页", "pi-angle-right", "p-paginator-next")}
       <span className="p-paginator-jtp">
         <label htmlFor="sb-jump-page">前往</label>
-        <input id="sb-jump-page" name="page" type="number" min={1} max={pages} inputMode="numeric" className="p-inputtext p-component sb-paginator-jump" placeholder={String(pageNo)} />
+        <input
+          id="sb-jump-page"
+          name="page"
+          type="number"
+          min={1}
+          max={pages}
+          inputMode="numeric"
+          className="p-inputtext p-component sb-paginator-jump"
+          placeholder={String(pageNo)}
+        />
         <span aria-hidden="true">页</span>
         <button type="submit" className="p-button p-button-sm p-button-outlined">
           跳转

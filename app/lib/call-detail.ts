@@ -22,7 +22,8 @@ export function detailTabs(detail: { groupDn: string | null; dn: string | null; 
   const hasDn = Boolean(detail.groupDn || detail.dn);
   return DETAIL_TABS.filter((tab) => tab.key === "call" || hasDn).map((tab) => ({
     ...tab,
-    enabled: tab.key === "call" ? detail.callResult === 200 || detail.callResult === 502 : tab.key === "state" ? detail.callResult === 200 : true,
+    enabled:
+      tab.key === "call" ? detail.callResult === 200 || detail.callResult === 502 : tab.key === "state" ? detail.callResult === 200 : true,
   }));
 }
 

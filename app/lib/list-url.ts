@@ -1,7 +1,11 @@
 /** List URLs, shared by server and client (kept free of zod so hydrated routes stay small). */
 
 /** The same list URL with some parameters changed (undefined removes one); cursors never carry over. */
-export function withParams(pathname: string, search: URLSearchParams | string, changes: Record<string, string | number | undefined>): string {
+export function withParams(
+  pathname: string,
+  search: URLSearchParams | string,
+  changes: Record<string, string | number | undefined>,
+): string {
   const params = new URLSearchParams(search);
   params.delete("after");
   params.delete("before");
@@ -17,4 +21,5 @@ export function withParams(pathname: string, search: URLSearchParams | string, c
 export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row.callTime}_${row.callId}`;
 
 /** The keyset cursors of a page of rows in id order (the outbound lists of calls). */
-export const idCursors = (rows: ReadonlyArray<{ id: number }>) => (rows.length > 0 ? { first: String(rows[0].id), last: String(rows[rows.length - 1].id) } : undefined);
+export const idCursors = (rows: ReadonlyArray<{ id: number }>) =>
+  rows.length > 0 ? { first: String(rows[0].id), last: String(rows[rows.length - 1].id) } : undefined;

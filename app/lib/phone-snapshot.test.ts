@@ -17,8 +17,19 @@ describe("laterPhone", () => {
   it("keeps a live transcript line when the answer to 'answer' arrives after the line's event", () => {
     const line = (segmentId: number, dialogContent: string) => ({ segmentId, thisRole: 2, nluResult: null, dialogContent, gender: -1 });
     const call = (transcript: ReturnType<typeof line>[]): PhoneCall => ({
-      ctiCallId: "cti-1", origin: "handoff", phone: "13800138000", queueName: "demo-voice", startedAt: "2026-11-22T06:52:20.000Z",
-      answeredAt: "2026-11-22T06:52:30.000Z", flowId: 1, campaignId: null, prevCtiCallId: null, workOrderId: null, transcript, dtmf: "", consultAgent: null,
+      ctiCallId: "cti-1",
+      origin: "handoff",
+      phone: "13800138000",
+      queueName: "demo-voice",
+      startedAt: "2026-11-22T06:52:20.000Z",
+      answeredAt: "2026-11-22T06:52:30.000Z",
+      flowId: 1,
+      campaignId: null,
+      prevCtiCallId: null,
+      workOrderId: null,
+      transcript,
+      dtmf: "",
+      consultAgent: null,
     });
     const shown = { ...phone("TALKING", "2026-11-22T06:52:30.000Z"), call: call([line(0, "您好"), line(1, "我是人工客服")]) };
     const answered = { ...phone("TALKING", "2026-11-22T06:52:30.000Z"), call: call([line(0, "您好")]) };

@@ -7,13 +7,29 @@ const parse = (search: string) => parseCallListQuery(new URLSearchParams(search)
 describe("call list URLs", () => {
   it("defaults to today's boundaries, page 1 of 20", () => {
     const parsed = parse("");
-    expect(parsed.ok && parsed.filter).toMatchObject({ pageNo: 1, pageSize: 20, startTime: Date.UTC(2026, 10, 21, 16), endTime: Date.UTC(2026, 10, 22, 15, 59, 59) });
+    expect(parsed.ok && parsed.filter).toMatchObject({
+      pageNo: 1,
+      pageSize: 20,
+      startTime: Date.UTC(2026, 10, 21, 16),
+      endTime: Date.UTC(2026, 10, 22, 15, 59, 59),
+    });
   });
 
   it("maps every filter and ignores empty fields", () => {
-    const parsed = parse("page=3&size=50&start=2026-11-01&end=2026-11-22&phone=1381&result=486&outcome=NoAnswer&answered=0&campaign=4&agent=3&after=1763700000000_42&kind=");
+    const parsed = parse(
+      "page=3&size=50&start=2026-11-01&end=2026-11-22&phone=1381&result=486&outcome=NoAnswer&answered=0&campaign=4&agent=3&after=1763700000000_42&kind=",
+    );
     expect(parsed.ok && parsed.filter).toMatchObject({
-      pageNo: 3, pageSize: 50, phone: "1381", callResult: 486, outboundResult: "NoAnswer", isAnswer: 0, callKind: undefined, campaignId: 4, agentId: 3, after: "1763700000000_42",
+      pageNo: 3,
+      pageSize: 50,
+      phone: "1381",
+      callResult: 486,
+      outboundResult: "NoAnswer",
+      isAnswer: 0,
+      callKind: undefined,
+      campaignId: 4,
+      agentId: 3,
+      after: "1763700000000_42",
     });
   });
 

@@ -11,10 +11,27 @@ export { cursorOfRow, withParams } from "#app/lib/list-url";
  * shared): short parameter names, every message in Chinese, empty fields ignored.
  */
 const flag = (table: typeof CONNECTED_FLAGS, message: string) =>
-  z.coerce.number().int().refine((n) => codesOf(table).includes(n), message).optional();
-const day = (message: string) => z.string().refine((d) => dayBoundaries(d) !== null, message).optional();
-const id = (message: string) => z.coerce.number({ invalid_type_error: message }).int(message).positive(message).max(2 ** 31, message).optional();
-const cursor = z.string().regex(/^\d{1,15}_\d{1,15}$/, "翻页参数不正确").optional();
+  z.coerce
+    .number()
+    .int()
+    .refine((n) => codesOf(table).includes(n), message)
+    .optional();
+const day = (message: string) =>
+  z
+    .string()
+    .refine((d) => dayBoundaries(d) !== null, message)
+    .optional();
+const id = (message: string) =>
+  z.coerce
+    .number({ invalid_type_error: message })
+    .int(message)
+    .positive(message)
+    .max(2 ** 31, message)
+    .optional();
+const cursor = z
+  .string()
+  .regex(/^\d{1,15}_\d{1,15}$/, "翻页参数不正确")
+  .optional();
 
 export const CallListQuerySchema = z
   .object({
@@ -22,9 +39,22 @@ export const CallListQuerySchema = z
     size: sizeParam,
     start: day("开始日期格式不正确"),
     end: day("结束日期格式不正确"),
-    phone: z.string().trim().max(20, "电话号码过长").regex(/^\+?\d*$/, "电话号码只能包含数字").optional(),
-    result: z.coerce.number({ invalid_type_error: "结果码必须是数字" }).int("结果码必须是整数").min(100, "结果码不正确").max(699, "结果码不正确").optional(),
-    outcome: z.string().refine((c) => codesOf(OUTCOME_CODES).includes(c), "外呼结果不正确").optional(),
+    phone: z
+      .string()
+      .trim()
+      .max(20, "电话号码过长")
+      .regex(/^\+?\d*$/, "电话号码只能包含数字")
+      .optional(),
+    result: z.coerce
+      .number({ invalid_type_error: "结果码必须是数字" })
+      .int("结果码必须是整数")
+      .min(100, "结果码不正确")
+      .max(699, "结果码不正确")
+      .optional(),
+    outcome: z
+      .string()
+      .refine((c) => codesOf(OUTCOME_CODES).includes(c), "外呼结果不正确")
+      .optional(),
     answered: flag(CONNECTED_FLAGS, "是否接通的取值不正确"),
     kind: flag(CALL_KINDS, "呼叫类型的取值不正确"),
     campaign: id("活动编号不正确"),

@@ -17,7 +17,9 @@ export async function loadCallList(request: Request, list: CallLister) {
   const agentChoices =
     user.role === "agent"
       ? Promise.resolve(null)
-      : listUsers(caller).then((users) => users.list.filter((u) => u.workType !== TEXT_AGENT_WORK_TYPE).map((u) => ({ id: u.id, name: u.realName })));
+      : listUsers(caller).then((users) =>
+          users.list.filter((u) => u.workType !== TEXT_AGENT_WORK_TYPE).map((u) => ({ id: u.id, name: u.realName })),
+        );
   if (!parsed.ok) {
     return data({ ok: false as const, errors: parsed.errors, values: parsed.values, agents: await agentChoices }, { status: 400 });
   }

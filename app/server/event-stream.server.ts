@@ -13,8 +13,7 @@ const RETRY_MS = 2_000;
  * Heartbeats every 15 s let the client notice a dead connection (a sleeping laptop).
  */
 export function eventStreamResponse(request: Request, access: Access, prefix: "cti." | "chat."): Response {
-  const lastEventId =
-    request.headers.get("Last-Event-ID") ?? new URL(request.url).searchParams.get("lastEventId") ?? undefined;
+  const lastEventId = request.headers.get("Last-Event-ID") ?? new URL(request.url).searchParams.get("lastEventId") ?? undefined;
   const upstream = new AbortController();
   request.signal.addEventListener("abort", () => upstream.abort());
   const encoder = new TextEncoder();

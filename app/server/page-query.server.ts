@@ -6,13 +6,21 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "#contracts/paging";
  * Pagination in the URL (spec §9), as the shared <Paginator/> writes it: `page`, `size` (10, 20,
  * 50 or 100) and, on lists paged by keyset, `after`/`before` (the last/first row id shown).
  */
-export const pageParam = z.coerce.number({ invalid_type_error: "页码必须是数字" }).int("页码必须是整数").min(1, "页码从 1 开始").max(1_000_000, "页码过大").default(1);
+export const pageParam = z.coerce
+  .number({ invalid_type_error: "页码必须是数字" })
+  .int("页码必须是整数")
+  .min(1, "页码从 1 开始")
+  .max(1_000_000, "页码过大")
+  .default(1);
 export const sizeParam = z.coerce
   .number({ invalid_type_error: "每页条数必须是数字" })
   .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), "每页条数只能是 10、20、50 或 100")
   .default(DEFAULT_PAGE_SIZE);
 export const ListPageSchema = z.object({ page: pageParam, size: sizeParam });
-const idCursor = z.string().regex(/^\d{1,15}$/, "翻页参数不正确").optional();
+const idCursor = z
+  .string()
+  .regex(/^\d{1,15}$/, "翻页参数不正确")
+  .optional();
 export const KeysetPageSchema = ListPageSchema.extend({ after: idCursor, before: idCursor });
 
 /** What the platform's list endpoints take (spec §3 "Pagination input: pageNo, pageSize"). */

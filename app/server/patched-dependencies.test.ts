@@ -48,11 +48,25 @@ describe("React Router as patched (patches/README.md)", () => {
 describe("Remix's server runtime as patched (patches/README.md)", () => {
   type LoaderArgs = { request: Request };
   const { callRouteLoader } = require("@remix-run/server-runtime/dist/data.js") as {
-    callRouteLoader: (args: { loader: (args: LoaderArgs) => unknown; request: Request; params: object; loadContext: object; routeId: string; singleFetch: boolean }) => Promise<unknown>;
+    callRouteLoader: (args: {
+      loader: (args: LoaderArgs) => unknown;
+      request: Request;
+      params: object;
+      loadContext: object;
+      routeId: string;
+      singleFetch: boolean;
+    }) => Promise<unknown>;
   };
   const seenBy = async (request: Request) => {
     let seen: Request | undefined;
-    await callRouteLoader({ loader: ({ request }) => ((seen = request), null), request, params: {}, loadContext: {}, routeId: "list", singleFetch: true });
+    await callRouteLoader({
+      loader: ({ request }) => ((seen = request), null),
+      request,
+      params: {},
+      loadContext: {},
+      routeId: "list",
+      singleFetch: true,
+    });
     return seen!;
   };
 

@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { commitSignedIn, getSignedIn, type SignedIn } from "./session.server";
 
 const user = {
-  id: 7, userName: "agent", realName: "坐席甲", role: "agent", tenantId: 1, tenantCode: "demo", customerId: "c1",
-  workType: 1, agentId: "1001", defaultQueueName: "默认队列", agentState: "1", queueName: "默认队列",
+  id: 7,
+  userName: "agent",
+  realName: "坐席甲",
+  role: "agent",
+  tenantId: 1,
+  tenantCode: "demo",
+  customerId: "c1",
+  workType: 1,
+  agentId: "1001",
+  defaultQueueName: "默认队列",
+  agentState: "1",
+  queueName: "默认队列",
 } satisfies SignedIn["user"];
 
 async function cookieFor(auth: SignedIn): Promise<string> {

@@ -28,7 +28,10 @@ const SEVEN_DAYS_S = 7 * 24 * 60 * 60;
  * elsewhere a random per-process secret keeps secrets out of the repo.
  */
 function sessionSecrets(): string[] {
-  const configured = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const configured = (process.env.SESSION_SECRET ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (configured.length > 0) return configured;
   if (process.env.NODE_ENV === "production") {
     throw new Error("SESSION_SECRET must be set in production (npm start sets one for you)");

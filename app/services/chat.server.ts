@@ -17,7 +17,12 @@ export async function listChatSessions(caller: Caller, query: ChatSessionQuery) 
 }
 
 export async function getChatSession(caller: Caller, sessionId: string) {
-  const answer = await call({ path: `/chat/api/sessions/${encodeURIComponent(sessionId)}`, schema: ChatSessionResponseSchema, what: "获取会话", caller });
+  const answer = await call({
+    path: `/chat/api/sessions/${encodeURIComponent(sessionId)}`,
+    schema: ChatSessionResponseSchema,
+    what: "获取会话",
+    caller,
+  });
   return requireData(answer, "获取会话");
 }
 
@@ -33,16 +38,35 @@ export async function closeChatSession(caller: Caller, sessionId: string) {
 
 export async function sendChatMessage(caller: Caller, sessionId: string, message: { content: string; clientId?: string }) {
   const path = `/chat/api/sessions/${encodeURIComponent(sessionId)}/messages`;
-  return requireData(await call({ method: "POST", path, json: message, schema: ChatDialogResponseSchema, what: "发送消息", caller }), "发送消息");
+  return requireData(
+    await call({ method: "POST", path, json: message, schema: ChatDialogResponseSchema, what: "发送消息", caller }),
+    "发送消息",
+  );
 }
 
-export async function saveChatBusinessRecord(caller: Caller, record: { sessionId: string; category: string; result: number; remark: string }) {
-  const answer = await call({ method: "PUT", path: "/chat/text/business/record", json: record, schema: ChatBusinessRecordResponseSchema, what: "保存业务记录", caller });
+export async function saveChatBusinessRecord(
+  caller: Caller,
+  record: { sessionId: string; category: string; result: number; remark: string },
+) {
+  const answer = await call({
+    method: "PUT",
+    path: "/chat/text/business/record",
+    json: record,
+    schema: ChatBusinessRecordResponseSchema,
+    what: "保存业务记录",
+    caller,
+  });
   return requireData(answer, "保存业务记录");
 }
 
 export async function listChatBusinessRecords(caller: Caller, query: { pageNo: number; pageSize: number; keyword?: string }) {
-  const answer = await call({ path: "/chat/text/business/record", query, schema: ChatBusinessRecordPageResponseSchema, what: "获取业务记录", caller });
+  const answer = await call({
+    path: "/chat/text/business/record",
+    query,
+    schema: ChatBusinessRecordPageResponseSchema,
+    what: "获取业务记录",
+    caller,
+  });
   return requireData(answer, "获取业务记录");
 }
 

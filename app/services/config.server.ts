@@ -1,10 +1,23 @@
-import { AgentConfigResponseSchema, CallerIdNumbersResponseSchema, CustomerResponseSchema, LogoResponseSchema, type BrandKey } from "#contracts/config";
+import {
+  AgentConfigResponseSchema,
+  CallerIdNumbersResponseSchema,
+  CustomerResponseSchema,
+  LogoResponseSchema,
+  type BrandKey,
+} from "#contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** GET /config/logo — public; a failure leaves the page without a logo rather than failing it. */
 export async function getLogo(brand: BrandKey): Promise<string | null> {
   try {
-    const answer = await call({ path: "/config/logo", query: { brand }, schema: LogoResponseSchema, what: "获取标志", caller: null, timeoutMs: 2_000 });
+    const answer = await call({
+      path: "/config/logo",
+      query: { brand },
+      schema: LogoResponseSchema,
+      what: "获取标志",
+      caller: null,
+      timeoutMs: 2_000,
+    });
     return answer.data?.logo ?? null;
   } catch {
     return null;
@@ -25,6 +38,11 @@ export async function getCustomer(caller: Caller) {
 /** GET /config/tenants/{id}/callerIdNumbers: the caller numbers of the user's tenant. */
 export async function listCallerIdNumbers(caller: Caller) {
   const { tenantId } = await getCustomer(caller);
-  const answer = await call({ path: `/config/tenants/${tenantId}/callerIdNumbers`, schema: CallerIdNumbersResponseSchema, what: "获取主叫号码", caller });
+  const answer = await call({
+    path: `/config/tenants/${tenantId}/callerIdNumbers`,
+    schema: CallerIdNumbersResponseSchema,
+    what: "获取主叫号码",
+    caller,
+  });
   return requireData(answer, "获取主叫号码");
 }

@@ -22,7 +22,14 @@ export async function listMenus(caller: Caller) {
 
 /** POST /crm/api/user/loginInfo — the login data of spec §3, recorded at sign-in. */
 export async function recordLoginInfo(caller: Caller) {
-  const answer = await call({ method: "POST", path: "/crm/api/user/loginInfo", json: {}, schema: LoginInfoResponseSchema, what: "记录登录信息", caller });
+  const answer = await call({
+    method: "POST",
+    path: "/crm/api/user/loginInfo",
+    json: {},
+    schema: LoginInfoResponseSchema,
+    what: "记录登录信息",
+    caller,
+  });
   return requireData(answer, "记录登录信息");
 }
 

@@ -1,9 +1,4 @@
-import {
-  PhoneAgentsResponseSchema,
-  PhoneSnapshotResponseSchema,
-  TodayCallsResponseSchema,
-  type CallAction,
-} from "#contracts/cti";
+import { PhoneAgentsResponseSchema, PhoneSnapshotResponseSchema, TodayCallsResponseSchema, type CallAction } from "#contracts/cti";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */
@@ -20,7 +15,8 @@ async function postPhone(caller: Caller, path: string, json: unknown, what: stri
 
 export type StateCommand = { command: "signIn" | "ready" | "signOut" } | { command: "notReady"; reason: string };
 
-export const changeAgentState = (caller: Caller, command: StateCommand) => postPhone(caller, "/cti/api/agent/state", command, "切换坐席状态");
+export const changeAgentState = (caller: Caller, command: StateCommand) =>
+  postPhone(caller, "/cti/api/agent/state", command, "切换坐席状态");
 export const controlCall = (caller: Caller, action: CallAction) => postPhone(caller, `/cti/api/call/${action}`, {}, "通话操作");
 export const dial = (caller: Caller, phone: string) => postPhone(caller, "/cti/api/call/dial", { phone }, "外呼");
 export const transferCall = (caller: Caller, target: "agent" | "queue", to: string) =>
@@ -29,9 +25,15 @@ export const consult = (caller: Caller, agentId: string) => postPhone(caller, "/
 export const sendDtmf = (caller: Caller, digits: string) => postPhone(caller, "/cti/api/call/dtmf", { digits }, "发送按键");
 
 export async function listColleagues(caller: Caller) {
-  return requireData(await call({ path: "/cti/api/agents", schema: PhoneAgentsResponseSchema, what: "获取坐席列表", caller }), "获取坐席列表");
+  return requireData(
+    await call({ path: "/cti/api/agents", schema: PhoneAgentsResponseSchema, what: "获取坐席列表", caller }),
+    "获取坐席列表",
+  );
 }
 
 export async function listTodayCalls(caller: Caller) {
-  return requireData(await call({ path: "/cti/api/agent/calls/today", schema: TodayCallsResponseSchema, what: "获取今日通话", caller }), "获取今日通话");
+  return requireData(
+    await call({ path: "/cti/api/agent/calls/today", schema: TodayCallsResponseSchema, what: "获取今日通话", caller }),
+    "获取今日通话",
+  );
 }

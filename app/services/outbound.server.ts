@@ -36,48 +36,131 @@ type Page = { pageNo: number; pageSize: number };
 type CallPage = Page & { after?: string; before?: string };
 
 export async function listManagedCampaigns(caller: Caller, query: CampaignListQuery) {
-  return requireData(await call({ method: "POST", path: "/outbound/campaign/manage/list", json: query, schema: CampaignPageResponseSchema, what: "获取活动列表", caller }), "获取活动列表");
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/outbound/campaign/manage/list",
+      json: query,
+      schema: CampaignPageResponseSchema,
+      what: "获取活动列表",
+      caller,
+    }),
+    "获取活动列表",
+  );
 }
 
 export async function getCampaign(caller: Caller, id: number) {
-  return requireData(await call({ path: `/outbound/campaign/${id}`, schema: CampaignResponseSchema, what: "获取活动", caller }), "获取活动");
+  return requireData(
+    await call({ path: `/outbound/campaign/${id}`, schema: CampaignResponseSchema, what: "获取活动", caller }),
+    "获取活动",
+  );
 }
 
 export async function getCampaignInit(caller: Caller) {
-  return requireData(await call({ path: "/outbound/campaign/init", schema: CampaignInitResponseSchema, what: "获取活动配置项", caller }), "获取活动配置项");
+  return requireData(
+    await call({ path: "/outbound/campaign/init", schema: CampaignInitResponseSchema, what: "获取活动配置项", caller }),
+    "获取活动配置项",
+  );
 }
 
 export async function countCampaignsNamed(caller: Caller, name: string, exceptId?: number) {
-  const data = requireData(await call({ path: "/outbound/campaign/name/count", query: { name, id: exceptId }, schema: NameCountResponseSchema, what: "检查活动名称", caller }), "检查活动名称");
+  const data = requireData(
+    await call({
+      path: "/outbound/campaign/name/count",
+      query: { name, id: exceptId },
+      schema: NameCountResponseSchema,
+      what: "检查活动名称",
+      caller,
+    }),
+    "检查活动名称",
+  );
   return data.count;
 }
 
 export async function saveCampaign(caller: Caller, campaign: CampaignSave) {
-  return requireData(await call({ method: "POST", path: "/outbound/campaign/save", json: campaign, schema: SavedResponseSchema, what: "保存活动", caller }), "保存活动").id;
+  return requireData(
+    await call({ method: "POST", path: "/outbound/campaign/save", json: campaign, schema: SavedResponseSchema, what: "保存活动", caller }),
+    "保存活动",
+  ).id;
 }
 
 export async function checkScheduler(caller: Caller, campaignId: number, state: number) {
-  return requireData(await call({ path: "/outbound/campaign/scheduler/check", query: { campaignId, state }, schema: SchedulerCheckResponseSchema, what: "调度检查", caller }), "调度检查");
+  return requireData(
+    await call({
+      path: "/outbound/campaign/scheduler/check",
+      query: { campaignId, state },
+      schema: SchedulerCheckResponseSchema,
+      what: "调度检查",
+      caller,
+    }),
+    "调度检查",
+  );
 }
 
 export async function changeCampaignState(caller: Caller, campaignId: number, state: number) {
-  await call({ method: "PUT", path: "/outbound/campaign/change/state", json: { campaignId, state }, schema: SavedResponseSchema, what: "变更活动状态", caller });
+  await call({
+    method: "PUT",
+    path: "/outbound/campaign/change/state",
+    json: { campaignId, state },
+    schema: SavedResponseSchema,
+    what: "变更活动状态",
+    caller,
+  });
 }
 
 export async function setCampaignRatio(caller: Caller, campaignId: number, ratio: number) {
-  await call({ method: "PUT", path: "/outbound/campaign/ratio", json: { campaignId, ratio }, schema: envelope(zod.unknown()), what: "设置外呼比例", caller });
+  await call({
+    method: "PUT",
+    path: "/outbound/campaign/ratio",
+    json: { campaignId, ratio },
+    schema: envelope(zod.unknown()),
+    what: "设置外呼比例",
+    caller,
+  });
 }
 
 export async function selectCampaigns(caller: Caller, types?: number[]) {
-  return requireData(await call({ method: "POST", path: "/outbound/campaign/select", json: { types }, schema: CampaignSelectResponseSchema, what: "获取活动", caller }), "获取活动");
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/outbound/campaign/select",
+      json: { types },
+      schema: CampaignSelectResponseSchema,
+      what: "获取活动",
+      caller,
+    }),
+    "获取活动",
+  );
 }
 
 export async function listCampaignImports(caller: Caller, campaignId: number) {
-  return requireData(await call({ path: "/outbound/campaign/imports", query: { campaignId }, schema: ImportListResponseSchema, what: "获取导入记录", caller }), "获取导入记录");
+  return requireData(
+    await call({
+      path: "/outbound/campaign/imports",
+      query: { campaignId },
+      schema: ImportListResponseSchema,
+      what: "获取导入记录",
+      caller,
+    }),
+    "获取导入记录",
+  );
 }
 
-export async function listCampaignData(caller: Caller, query: CallPage & { campaignId?: number; batchId?: number; status?: number; mine?: boolean }) {
-  return requireData(await call({ method: "POST", path: "/outbound/campaign/data/list", json: query, schema: TaskCallPageResponseSchema, what: "获取名单数据", caller }), "获取名单数据");
+export async function listCampaignData(
+  caller: Caller,
+  query: CallPage & { campaignId?: number; batchId?: number; status?: number; mine?: boolean },
+) {
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/outbound/campaign/data/list",
+      json: query,
+      schema: TaskCallPageResponseSchema,
+      what: "获取名单数据",
+      caller,
+    }),
+    "获取名单数据",
+  );
 }
 
 /** The raw CSV stream of a campaign's data. */
@@ -86,7 +169,13 @@ export async function exportCampaignData(caller: Caller, query: { campaignId?: n
 }
 
 export async function exportImportErrors(caller: Caller, campaignId: number, importId: number) {
-  return send({ path: "/outbound/campaign/export/error", query: { campaignId, importId }, what: "导出错误数据", caller, timeoutMs: 60_000 });
+  return send({
+    path: "/outbound/campaign/export/error",
+    query: { campaignId, importId },
+    what: "导出错误数据",
+    caller,
+    timeoutMs: 60_000,
+  });
 }
 
 /** POST /api/file/upload: a contact list for a campaign. */
@@ -94,22 +183,52 @@ export async function uploadContacts(caller: Caller, campaignId: number, file: F
   const body = new FormData();
   body.set("campaignId", String(campaignId));
   body.set("file", file, file.name);
-  return requireData(await call({ method: "POST", path: "/api/file/upload", multipart: body, schema: ImportResultResponseSchema, what: "导入名单", caller, timeoutMs: 60_000 }), "导入名单");
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/api/file/upload",
+      multipart: body,
+      schema: ImportResultResponseSchema,
+      what: "导入名单",
+      caller,
+      timeoutMs: 60_000,
+    }),
+    "导入名单",
+  );
 }
 
 export async function listBatches(caller: Caller, query: Page & { campaignId?: number; status?: number }) {
-  return requireData(await call({ method: "POST", path: "/outbound/task/list", json: query, schema: BatchPageResponseSchema, what: "获取批次列表", caller }), "获取批次列表");
+  return requireData(
+    await call({ method: "POST", path: "/outbound/task/list", json: query, schema: BatchPageResponseSchema, what: "获取批次列表", caller }),
+    "获取批次列表",
+  );
 }
 
 export async function listMyTasks(caller: Caller, query: Page) {
-  return requireData(await call({ method: "POST", path: "/outbound/task/list/agent", json: query, schema: BatchPageResponseSchema, what: "获取我的任务", caller }), "获取我的任务");
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/outbound/task/list/agent",
+      json: query,
+      schema: BatchPageResponseSchema,
+      what: "获取我的任务",
+      caller,
+    }),
+    "获取我的任务",
+  );
 }
 
 /** One batch (or an agent's task) with a page of its calls; `history: true` also brings the batch's history. */
 export async function getTask(caller: Caller, id: number, query: CallPage & { isCalling: 0 | 1; callType: number; history?: true }) {
   const { isCalling, callType, history, ...page } = query;
   return requireData(
-    await call({ path: `/outbound/task/get/${id}/${isCalling}/${callType}`, query: { ...page, history: history && "1" }, schema: TaskDetailResponseSchema, what: "获取任务", caller }),
+    await call({
+      path: `/outbound/task/get/${id}/${isCalling}/${callType}`,
+      query: { ...page, history: history && "1" },
+      schema: TaskDetailResponseSchema,
+      what: "获取任务",
+      caller,
+    }),
     "获取任务",
   );
 }
@@ -119,19 +238,47 @@ export async function recoverTask(caller: Caller, id: number) {
 }
 
 export async function traceCall(caller: Caller, id: number) {
-  return requireData(await call({ path: `/contact/trace/call/query/${id}`, schema: CallTraceResponseSchema, what: "获取呼叫轨迹", caller }), "获取呼叫轨迹");
+  return requireData(
+    await call({ path: `/contact/trace/call/query/${id}`, schema: CallTraceResponseSchema, what: "获取呼叫轨迹", caller }),
+    "获取呼叫轨迹",
+  );
 }
 
 export async function listHandoffs(caller: Caller, query: Page & { state?: "waiting" | "handed" | "lost" }) {
-  return requireData(await call({ method: "POST", path: "/contact/trans/call/query", json: query, schema: HandoffPageResponseSchema, what: "获取转人工记录", caller }), "获取转人工记录");
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/contact/trans/call/query",
+      json: query,
+      schema: HandoffPageResponseSchema,
+      what: "获取转人工记录",
+      caller,
+    }),
+    "获取转人工记录",
+  );
 }
 
 export async function beforeCall(caller: Caller, batchId: number, taskId: number) {
-  return requireData(await call({ path: `/outbound/agentend/beforecall/${batchId}/${taskId}`, schema: BeforeCallResponseSchema, what: "获取呼前信息", caller }), "获取呼前信息");
+  return requireData(
+    await call({
+      path: `/outbound/agentend/beforecall/${batchId}/${taskId}`,
+      schema: BeforeCallResponseSchema,
+      what: "获取呼前信息",
+      caller,
+    }),
+    "获取呼前信息",
+  );
 }
 
 export async function takeNextPreview(caller: Caller, campaignId?: number) {
-  const answer = await call({ method: "POST", path: "/outbound/preview/next", json: { campaignId }, schema: PreviewCallResponseSchema, what: "获取下一个联系人", caller });
+  const answer = await call({
+    method: "POST",
+    path: "/outbound/preview/next",
+    json: { campaignId },
+    schema: PreviewCallResponseSchema,
+    what: "获取下一个联系人",
+    caller,
+  });
   return answer.data ?? null;
 }
 
@@ -140,23 +287,60 @@ export async function dialPreview(caller: Caller, taskCallId: number) {
 }
 
 export async function skipPreview(caller: Caller, taskCallId: number, reason: string) {
-  await call({ method: "POST", path: "/outbound/preview/skip", json: { taskCallId, reason }, schema: SavedResponseSchema, what: "跳过联系人", caller });
+  await call({
+    method: "POST",
+    path: "/outbound/preview/skip",
+    json: { taskCallId, reason },
+    schema: SavedResponseSchema,
+    what: "跳过联系人",
+    caller,
+  });
 }
 
 export async function unassignedCount(caller: Caller, campaignId: number) {
-  return requireData(await call({ path: "/outbound/preview/unassigned", query: { campaignId }, schema: UnassignedCountResponseSchema, what: "获取待分配数量", caller }), "获取待分配数量").unassigned;
+  return requireData(
+    await call({
+      path: "/outbound/preview/unassigned",
+      query: { campaignId },
+      schema: UnassignedCountResponseSchema,
+      what: "获取待分配数量",
+      caller,
+    }),
+    "获取待分配数量",
+  ).unassigned;
 }
 
 export async function distributeContacts(caller: Caller, input: z.infer<typeof DistributeSchema>) {
-  return requireData(await call({ method: "POST", path: "/outbound/preview/distribute", json: input, schema: DistributeResponseSchema, what: "分配数据", caller }), "分配数据").assigned;
+  return requireData(
+    await call({
+      method: "POST",
+      path: "/outbound/preview/distribute",
+      json: input,
+      schema: DistributeResponseSchema,
+      what: "分配数据",
+      caller,
+    }),
+    "分配数据",
+  ).assigned;
 }
 
 /** GET /outbound/transTemplates/{agentId}/{type}: the transfer templates a user may use (type 0: every type). */
 export async function listTransTemplates(caller: Caller, type = 0) {
-  return requireData(await call({ path: `/outbound/transTemplates/${caller.userId}/${type}`, schema: TransTemplatesResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
+  return requireData(
+    await call({
+      path: `/outbound/transTemplates/${caller.userId}/${type}`,
+      schema: TransTemplatesResponseSchema,
+      what: "获取转接模板",
+      caller,
+    }),
+    "获取转接模板",
+  );
 }
 
 /** GET /outbound/trans/template/get/{id}. */
 export async function getTransTemplate(caller: Caller, id: number) {
-  return requireData(await call({ path: `/outbound/trans/template/get/${id}`, schema: TransTemplateResponseSchema, what: "获取转接模板", caller }), "获取转接模板");
+  return requireData(
+    await call({ path: `/outbound/trans/template/get/${id}`, schema: TransTemplateResponseSchema, what: "获取转接模板", caller }),
+    "获取转接模板",
+  );
 }

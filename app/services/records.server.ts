@@ -5,7 +5,14 @@ import { send, type Caller } from "./upstream.server";
  * a JSON reply means the call has none (null here).
  */
 export async function fetchRecording(caller: Caller, callId: number, tenantID: number) {
-  const response = await send({ method: "POST", path: `/records/records/${callId}`, json: { tenantID }, what: "获取录音", caller, timeoutMs: 30_000 });
+  const response = await send({
+    method: "POST",
+    path: `/records/records/${callId}`,
+    json: { tenantID },
+    what: "获取录音",
+    caller,
+    timeoutMs: 30_000,
+  });
   const type = String(response.headers["content-type"] ?? "");
   if (type.includes("json")) {
     await response.body.dump();
@@ -13,4 +20,3 @@ export async function fetchRecording(caller: Caller, callId: number, tenantID: n
   }
   return { body: response.body, type: type || "audio/mpeg", length: response.headers["content-length"] };
 }
-

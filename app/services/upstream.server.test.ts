@@ -75,7 +75,9 @@ describe("header rules of spec §7, as they reach a server", () => {
     expect(seen.map((s) => s.headers["x-requested-with"])).toEqual(["XMLHttpRequest", "XMLHttpRequest", "XMLHttpRequest"]);
   });
   it("the client credential comes from configuration", () => {
-    expect(headersFor("/uaa/oauth/token", null, { id: "a", secret: "b" }).Authorization).toBe(`Basic ${Buffer.from("a:b").toString("base64")}`);
+    expect(headersFor("/uaa/oauth/token", null, { id: "a", secret: "b" }).Authorization).toBe(
+      `Basic ${Buffer.from("a:b").toString("base64")}`,
+    );
   });
 });
 

@@ -165,10 +165,7 @@ function messageOf(body: unknown): string | undefined {
  * Client errors keep the platform's status; platform faults are a bad gateway (502);
  * unreachable is 503 and slow is 504.
  */
-export function normaliseFailure(
-  what: string,
-  failure: { status?: number; body?: unknown; error?: unknown },
-): UpstreamFailure {
+export function normaliseFailure(what: string, failure: { status?: number; body?: unknown; error?: unknown }): UpstreamFailure {
   if (failure.error !== undefined) {
     if (isTimeout(failure.error)) return { what, status: 504, message: `${what}失败：平台响应超时，请稍后重试` };
     if (isConnectionFailure(failure.error)) {

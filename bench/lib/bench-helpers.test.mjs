@@ -28,6 +28,6 @@ describe("pageAssets", () => {
   });
 
   it("counts no script on a page without one", () => {
-    expect(pageAssets('<html><body><p>描述 &lt;script&gt;</p></body></html>').scriptElements).toBe(0);
+    expect(pageAssets("<html><body><p>描述 &lt;script&gt;</p></body></html>").scriptElements).toBe(0);
   });
 });

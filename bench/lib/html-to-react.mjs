@@ -3,12 +3,42 @@
 import { createElement } from "react";
 
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
-const BOOLEAN = new Set(["disabled", "hidden", "required", "selected", "checked", "multiple", "autofocus", "readonly", "novalidate", "open", "defer", "async", "nomodule"]);
+const BOOLEAN = new Set([
+  "disabled",
+  "hidden",
+  "required",
+  "selected",
+  "checked",
+  "multiple",
+  "autofocus",
+  "readonly",
+  "novalidate",
+  "open",
+  "defer",
+  "async",
+  "nomodule",
+]);
 const RENAMED = {
-  class: "className", for: "htmlFor", charset: "charSet", tabindex: "tabIndex", autocomplete: "autoComplete",
-  autofocus: "autoFocus", readonly: "readOnly", maxlength: "maxLength", minlength: "minLength", crossorigin: "crossOrigin",
-  "http-equiv": "httpEquiv", enctype: "encType", novalidate: "noValidate", colspan: "colSpan", rowspan: "rowSpan",
-  srcset: "srcSet", datetime: "dateTime", "accept-charset": "acceptCharset", spellcheck: "spellCheck", inputmode: "inputMode",
+  class: "className",
+  for: "htmlFor",
+  charset: "charSet",
+  tabindex: "tabIndex",
+  autocomplete: "autoComplete",
+  autofocus: "autoFocus",
+  readonly: "readOnly",
+  maxlength: "maxLength",
+  minlength: "minLength",
+  crossorigin: "crossOrigin",
+  "http-equiv": "httpEquiv",
+  enctype: "encType",
+  novalidate: "noValidate",
+  colspan: "colSpan",
+  rowspan: "rowSpan",
+  srcset: "srcSet",
+  datetime: "dateTime",
+  "accept-charset": "acceptCharset",
+  spellcheck: "spellCheck",
+  inputmode: "inputMode",
 };
 const decode = (text) =>
   text.replace(/&(#x[0-9a-f]+|#\d+|quot|amp|lt|gt|nbsp);/gi, (_, entity) => {
@@ -22,7 +52,12 @@ function propsOf(tag, attrs) {
   for (const [, name, value = ""] of attrs.matchAll(/([^\s=/>]+)(?:="([^"]*)")?/g)) {
     const text = decode(value);
     if (name === "style") {
-      props.style = Object.fromEntries(text.split(";").filter((d) => d.includes(":")).map((d) => [camel(d.split(":")[0].trim()), d.slice(d.indexOf(":") + 1).trim()]));
+      props.style = Object.fromEntries(
+        text
+          .split(";")
+          .filter((d) => d.includes(":"))
+          .map((d) => [camel(d.split(":")[0].trim()), d.slice(d.indexOf(":") + 1).trim()]),
+      );
     } else if (name === "value" && (tag === "input" || tag === "select")) props.defaultValue = text;
     else if (name === "checked") props.defaultChecked = true;
     else if (BOOLEAN.has(name)) props[RENAMED[name] ?? name] = true;
@@ -36,8 +71,9 @@ export function htmlToReact(html) {
   const root = { children: [] };
   const stack = [root];
   // Comments (React's text separators) and the doctype match but make no node.
-  const tokens = /<!--[\s\S]*?-->|<!DOCTYPE[^>]*>|<\/([a-zA-Z0-9-]+)\s*>|<([a-zA-Z0-9-]+)((?:\s+[^\s=/>]+(?:="[^"]*")?)*)\s*(\/?)>|([^<]+)/g;
-  for (let match; (match = tokens.exec(html)); ) {
+  const tokens =
+    /<!--[\s\S]*?-->|<!DOCTYPE[^>]*>|<\/([a-zA-Z0-9-]+)\s*>|<([a-zA-Z0-9-]+)((?:\s+[^\s=/>]+(?:="[^"]*")?)*)\s*(\/?)>|([^<]+)/g;
+  for (let match; (match = tokens.exec(html));) {
     const [, close, open, attrs = "", selfClosing, text] = match;
     const top = stack[stack.length - 1];
     if (text !== undefined) top.children.push(decode(text));
@@ -62,4 +98,3 @@ export function htmlToReact(html) {
 function build(node) {
   return createElement(node.tag, node.props, ...node.children);
 }
-

@@ -14,7 +14,13 @@ function mergeCookies(cookie, response) {
 }
 
 const attribute = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
-const unescape = (text) => text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescape = (text) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** Posts the sign-in form (with its CSRF token and honeypot fields); returns the session's Cookie header. */
 export async function signIn(base, username, password = DEMO_PASSWORD) {
@@ -62,7 +68,10 @@ export async function waitForHealth(base, timeoutMs = 120_000) {
 export async function platformToken(base, username) {
   const response = await fetch(`${base}/uaa/oauth/token`, {
     method: "POST",
-    headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+    headers: {
+      Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+    },
     body: new URLSearchParams({ grant_type: "password", username, password: DEMO_PASSWORD }),
   });
   const body = await response.json();

@@ -27,22 +27,36 @@ export function startNode(name, args, env, log) {
  * platform's environment; `nodeArgs(name)` gives node options per server (profiling).
  */
 export async function startServers({ ports, dataDir, platformEnv = {}, nodeArgs = () => [], log }) {
-  const urls = { platformUrl: `http://127.0.0.1:${ports.platform}`, consoleUrl: `http://127.0.0.1:${ports.console}`, controlUrl: `http://127.0.0.1:${ports.control}` };
-  const platform = startNode("platform", [...nodeArgs("platform"), "--import", "tsx", "bench/platform.ts"], {
-    UPSTREAM_PORT: String(ports.platform),
-    BENCH_CONTROL_PORT: String(ports.control),
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-    ...platformEnv,
-  }, log);
+  const urls = {
+    platformUrl: `http://127.0.0.1:${ports.platform}`,
+    consoleUrl: `http://127.0.0.1:${ports.console}`,
+    controlUrl: `http://127.0.0.1:${ports.control}`,
+  };
+  const platform = startNode(
+    "platform",
+    [...nodeArgs("platform"), "--import", "tsx", "bench/platform.ts"],
+    {
+      UPSTREAM_PORT: String(ports.platform),
+      BENCH_CONTROL_PORT: String(ports.control),
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      ...platformEnv,
+    },
+    log,
+  );
   await waitForHealth(urls.platformUrl);
-  const consoleProcess = startNode("console", [...nodeArgs("console"), "server.mjs"], {
-    NODE_ENV: "production",
-    PORT: String(ports.console),
-    UPSTREAM_URL: urls.platformUrl,
-    SESSION_SECRET: randomBytes(32).toString("hex"),
-    COOKIE_SECURE: "0",
-  }, log);
+  const consoleProcess = startNode(
+    "console",
+    [...nodeArgs("console"), "server.mjs"],
+    {
+      NODE_ENV: "production",
+      PORT: String(ports.console),
+      UPSTREAM_URL: urls.platformUrl,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      COOKIE_SECURE: "0",
+    },
+    log,
+  );
   await waitForHealth(urls.consoleUrl);
   return { ...urls, platform, consoleProcess };
 }

@@ -32,7 +32,11 @@ export const hydrates = (build, id) => chain(build, id).some((at) => build.route
  */
 export function screenRoutes(build) {
   const pathOf = (id) =>
-    "/" + chain(build, id).map((at) => build.routes[at].path).filter(Boolean).join("/");
+    "/" +
+    chain(build, id)
+      .map((at) => build.routes[at].path)
+      .filter(Boolean)
+      .join("/");
   return Object.values(build.routes)
     .filter((route) => route.id !== "root" && typeof route.module.default === "function")
     .filter((route) => (route.path || route.index) && route.path !== "*")

@@ -10,15 +10,33 @@ import { loadServerBuild, ROOT, screenRoutes } from "../lib/weight.mjs";
 const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking";
 
 async function run(url, cookie, out) {
-  const args = [join(ROOT, "node_modules/lighthouse/cli/index.js"), url, "--quiet", "--only-categories=performance", "--output=json", `--output-path=${out}`, `--chrome-flags=${CHROME_FLAGS}`];
+  const args = [
+    join(ROOT, "node_modules/lighthouse/cli/index.js"),
+    url,
+    "--quiet",
+    "--only-categories=performance",
+    "--output=json",
+    `--output-path=${out}`,
+    `--chrome-flags=${CHROME_FLAGS}`,
+  ];
   if (cookie) {
     writeFileSync(`${out}.headers.json`, JSON.stringify({ Cookie: cookie }));
     args.push(`--extra-headers=${out}.headers.json`);
   }
-  await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" }, maxBuffer: 64 << 20 });
+  await promisify(execFile)(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+    maxBuffer: 64 << 20,
+  });
   const report = JSON.parse(readFileSync(out, "utf8"));
   const audit = (id) => report.audits[id].numericValue;
-  return { benchmarkIndex: report.environment.benchmarkIndex, score: report.categories.performance.score, lcp: audit("largest-contentful-paint"), tbt: audit("total-blocking-time"), cls: audit("cumulative-layout-shift") };
+  return {
+    benchmarkIndex: report.environment.benchmarkIndex,
+    score: report.categories.performance.score,
+    lcp: audit("largest-contentful-paint"),
+    tbt: audit("total-blocking-time"),
+    cls: audit("cumulative-layout-shift"),
+  };
 }
 
 export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) {
@@ -27,13 +45,27 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
   for (const page of LIGHTHOUSE_PAGES) {
     const command = `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${page.path} --only-categories=performance --chrome-flags="${CHROME_FLAGS}"${page.account ? ` --extra-headers=<session of ${page.account}>` : ""} (median of ${lighthouseRuns})`;
     if (page.hydrated && !screens.find((screen) => screen.pattern === page.path)?.hydrates) {
-      rows.push({ figure: `${page.name} ${page.path}`, value: "not measured", target: "", command, note: `does not hydrate yet: measured once ${page.by} lands` });
+      rows.push({
+        figure: `${page.name} ${page.path}`,
+        value: "not measured",
+        target: "",
+        command,
+        note: `does not hydrate yet: measured once ${page.by} lands`,
+      });
       continue;
     }
     const runs = [];
-    for (let i = 0; i < lighthouseRuns; i++) runs.push(await run(`${consoleUrl}${page.path}`, page.account ? sessions[page.account] : undefined, join(tmp, `lh-${page.name.replace(/\W/g, "-")}-${i}.json`)));
+    for (let i = 0; i < lighthouseRuns; i++)
+      runs.push(
+        await run(
+          `${consoleUrl}${page.path}`,
+          page.account ? sessions[page.account] : undefined,
+          join(tmp, `lh-${page.name.replace(/\W/g, "-")}-${i}.json`),
+        ),
+      );
     const median = runs.sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)];
-    const met = median.score >= TARGETS.lighthouseScore && median.lcp <= TARGETS.lcpMs && median.tbt <= TARGETS.tbtMs && median.cls <= TARGETS.cls;
+    const met =
+      median.score >= TARGETS.lighthouseScore && median.lcp <= TARGETS.lcpMs && median.tbt <= TARGETS.tbtMs && median.cls <= TARGETS.cls;
     rows.push({
       figure: `${page.name} ${page.path}: score, LCP, TBT, CLS`,
       value: `${Math.round(median.score * 100)}, ${(median.lcp / 1000).toFixed(2)} s, ${median.tbt.toFixed(0)} ms, ${median.cls.toFixed(3)}`,

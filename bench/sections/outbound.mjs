@@ -30,7 +30,9 @@ export async function outbound(ctx) {
   // The keyset cursor of the deep page: the last call of the page before it, as the paginator's next link carries it.
   const deepPage = Math.min(OUTBOUND.deepPage, Math.floor(imported.accepted / PAGE_SIZE));
   const headers = { Authorization: `Bearer ${token}`, accessToken: token };
-  const previous = await fetch(`${platformUrl}/outbound/task/get/${imported.batchId}/0/-1?pageNo=${deepPage - 1}&pageSize=${PAGE_SIZE}`, { headers });
+  const previous = await fetch(`${platformUrl}/outbound/task/get/${imported.batchId}/0/-1?pageNo=${deepPage - 1}&pageSize=${PAGE_SIZE}`, {
+    headers,
+  });
   const lastId = (await previous.json()).data.calls.list.at(-1).id;
   const cookie = sessions[OUTBOUND.account];
   const batchPath = `/campaign/${imported.campaignId}/batch/${imported.batchId}`;

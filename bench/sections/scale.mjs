@@ -23,26 +23,57 @@ const PAGE_SIZE = 20;
 export async function scale({ quick, tmp, log }) {
   const generatorCommand = `DATA_DIR=<tmp> node --import tsx ${SCALE.generator} --count ${SCALE.records}`;
   if (!existsSync(join(ROOT, SCALE.generator))) {
-    return [{ figure: `${SCALE.records.toLocaleString("en")} call records: keyset / OFFSET pages, CSV / XLSX export`, value: "not measured", target: `keyset ≤ ${TARGETS.keysetMs} ms; CSV ≥ ${TARGETS.csvRowsPerSec / 1000}k rows/s, XLSX ≥ ${TARGETS.xlsxRowsPerSec / 1000}k rows/s, < ${TARGETS.exportRssMb} MB`, command: generatorCommand, note: `needs ${SCALE.generator} (${SCALE.by})` }];
+    return [
+      {
+        figure: `${SCALE.records.toLocaleString("en")} call records: keyset / OFFSET pages, CSV / XLSX export`,
+        value: "not measured",
+        target: `keyset ≤ ${TARGETS.keysetMs} ms; CSV ≥ ${TARGETS.csvRowsPerSec / 1000}k rows/s, XLSX ≥ ${TARGETS.xlsxRowsPerSec / 1000}k rows/s, < ${TARGETS.exportRssMb} MB`,
+        command: generatorCommand,
+        note: `needs ${SCALE.generator} (${SCALE.by})`,
+      },
+    ];
   }
-  if (quick) return [{ figure: "1M call records", value: "skipped in --quick", target: "", command: "npm run bench", note: "generating a million records takes minutes: full mode only" }];
+  if (quick)
+    return [
+      {
+        figure: "1M call records",
+        value: "skipped in --quick",
+        target: "",
+        command: "npm run bench",
+        note: "generating a million records takes minutes: full mode only",
+      },
+    ];
 
   const rows = await measureStore("PGlite", { DATA_DIR: mkdtempSync(join(tmp, "scale-")) }, generatorCommand, log);
   if (!process.env.BENCH_DATABASE_URL) return rows;
-  const onPostgres = await measureStore("PostgreSQL", { DATA_DIR: mkdtempSync(join(tmp, "scale-pg-")), DATABASE_URL: process.env.BENCH_DATABASE_URL }, generatorCommand.replace("DATA_DIR=<tmp>", "DATABASE_URL=<BENCH_DATABASE_URL>"), log);
+  const onPostgres = await measureStore(
+    "PostgreSQL",
+    { DATA_DIR: mkdtempSync(join(tmp, "scale-pg-")), DATABASE_URL: process.env.BENCH_DATABASE_URL },
+    generatorCommand.replace("DATA_DIR=<tmp>", "DATABASE_URL=<BENCH_DATABASE_URL>"),
+    log,
+  );
   return [...rows, ...onPostgres];
 }
 
 /** Fills one store with the generator, serves it from a second bench platform and times it. */
 async function measureStore(store, storeEnv, generatorCommand, log) {
   const started = performance.now();
-  await promisify(execFile)(process.execPath, ["--import", "tsx", SCALE.generator, "--count", String(SCALE.records)], { cwd: ROOT, env: { ...process.env, ...storeEnv }, maxBuffer: 64 << 20 });
+  await promisify(execFile)(process.execPath, ["--import", "tsx", SCALE.generator, "--count", String(SCALE.records)], {
+    cwd: ROOT,
+    env: { ...process.env, ...storeEnv },
+    maxBuffer: 64 << 20,
+  });
   const generatedIn = (performance.now() - started) / 1000;
 
   const base = `http://127.0.0.1:${PORTS.scalePlatform}`;
   const bundle = join(ROOT, "build/bench/platform.mjs");
   await bundlePlatform(join(ROOT, "bench/platform.ts"), bundle);
-  const platform = startNode("scale-platform", [bundle], { UPSTREAM_PORT: String(PORTS.scalePlatform), BENCH_CONTROL_PORT: String(PORTS.scaleControl), NODE_ENV: "production", ...storeEnv }, log);
+  const platform = startNode(
+    "scale-platform",
+    [bundle],
+    { UPSTREAM_PORT: String(PORTS.scalePlatform), BENCH_CONTROL_PORT: String(PORTS.scaleControl), NODE_ENV: "production", ...storeEnv },
+    log,
+  );
   try {
     await waitForHealth(base);
     const token = await platformToken(base, "admin");
@@ -74,21 +105,58 @@ async function measureStore(store, storeEnv, generatorCommand, log) {
       let peak = rssMb(platform.pid);
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(platform.pid))), 100);
       const cpuBefore = cpuMs(platform.pid);
-      const run = await timed("/contact/campaign/record/export", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ format }) });
+      const run = await timed("/contact/campaign/record/export", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ format }),
+      });
       clearInterval(sampler);
-      return { seconds: run.ms / 1000, bytes: run.body.byteLength, peak, cpuMs: cpuMs(platform.pid) - cpuBefore, lines: format === "csv" ? Buffer.from(run.body).toString().split("\n").filter(Boolean).length - 1 : undefined };
+      return {
+        seconds: run.ms / 1000,
+        bytes: run.body.byteLength,
+        peak,
+        cpuMs: cpuMs(platform.pid) - cpuBefore,
+        lines: format === "csv" ? Buffer.from(run.body).toString().split("\n").filter(Boolean).length - 1 : undefined,
+      };
     };
     const csv = await exported("csv");
     const xlsx = await exported("xlsx");
     const rows = csv.lines; // the XLSX export carries the same rows (same filter)
     const command = `npm run bench (bench/sections/scale.mjs; generated by ${generatorCommand} in ${generatedIn.toFixed(0)} s)`;
     // CPU time per 1000 rows: the figure other load on the machine disturbs least.
-    const note = (run) => `${store}; platform RSS before the exports ${idle.toFixed(0)} MB; platform CPU ${((run.cpuMs / rows) * 1000).toFixed(1)} ms per 1000 rows`;
+    const note = (run) =>
+      `${store}; platform RSS before the exports ${idle.toFixed(0)} MB; platform CPU ${((run.cpuMs / rows) * 1000).toFixed(1)} ms per 1000 rows`;
     return [
-      { figure: `${store}: page at depth 0 (keyset), median of 5`, value: `${keyset0.toFixed(1)} ms`, target: `≤ ${TARGETS.keysetMs} ms`, met: keyset0 <= TARGETS.keysetMs, command },
-      { figure: `${store}: page at depth ${SCALE.deepPage.toLocaleString("en")}: keyset / OFFSET`, value: `${keysetDeep.toFixed(1)} / ${offsetDeep.toFixed(1)} ms (×${(offsetDeep / keysetDeep).toFixed(0)})`, target: `keyset ≤ ${TARGETS.keysetMs} ms`, met: keysetDeep <= TARGETS.keysetMs, command },
-      { figure: `${store}: CSV export of ${rows.toLocaleString("en")} rows: rows/s, peak RSS`, value: `${(rows / csv.seconds).toFixed(0)}, ${csv.peak.toFixed(0)} MB`, target: `≥ ${TARGETS.csvRowsPerSec}, < ${TARGETS.exportRssMb} MB`, met: rows / csv.seconds >= TARGETS.csvRowsPerSec && csv.peak < TARGETS.exportRssMb, command, note: note(csv) },
-      { figure: `${store}: XLSX export: rows/s, peak RSS`, value: `${(rows / xlsx.seconds).toFixed(0)}, ${xlsx.peak.toFixed(0)} MB`, target: `≥ ${TARGETS.xlsxRowsPerSec}, < ${TARGETS.exportRssMb} MB`, met: rows / xlsx.seconds >= TARGETS.xlsxRowsPerSec && xlsx.peak < TARGETS.exportRssMb, command, note: note(xlsx) },
+      {
+        figure: `${store}: page at depth 0 (keyset), median of 5`,
+        value: `${keyset0.toFixed(1)} ms`,
+        target: `≤ ${TARGETS.keysetMs} ms`,
+        met: keyset0 <= TARGETS.keysetMs,
+        command,
+      },
+      {
+        figure: `${store}: page at depth ${SCALE.deepPage.toLocaleString("en")}: keyset / OFFSET`,
+        value: `${keysetDeep.toFixed(1)} / ${offsetDeep.toFixed(1)} ms (×${(offsetDeep / keysetDeep).toFixed(0)})`,
+        target: `keyset ≤ ${TARGETS.keysetMs} ms`,
+        met: keysetDeep <= TARGETS.keysetMs,
+        command,
+      },
+      {
+        figure: `${store}: CSV export of ${rows.toLocaleString("en")} rows: rows/s, peak RSS`,
+        value: `${(rows / csv.seconds).toFixed(0)}, ${csv.peak.toFixed(0)} MB`,
+        target: `≥ ${TARGETS.csvRowsPerSec}, < ${TARGETS.exportRssMb} MB`,
+        met: rows / csv.seconds >= TARGETS.csvRowsPerSec && csv.peak < TARGETS.exportRssMb,
+        command,
+        note: note(csv),
+      },
+      {
+        figure: `${store}: XLSX export: rows/s, peak RSS`,
+        value: `${(rows / xlsx.seconds).toFixed(0)}, ${xlsx.peak.toFixed(0)} MB`,
+        target: `≥ ${TARGETS.xlsxRowsPerSec}, < ${TARGETS.exportRssMb} MB`,
+        met: rows / xlsx.seconds >= TARGETS.xlsxRowsPerSec && xlsx.peak < TARGETS.exportRssMb,
+        command,
+        note: note(xlsx),
+      },
     ];
   } finally {
     await stop(platform);

@@ -23,8 +23,21 @@ export async function ssr(ctx) {
   const rows = [];
   const consoleRun = await load(`${consoleUrl}${LIST_PAGE.path}`, ctx.consoleProcess.pid, { Cookie: cookie });
   rows.push(
-    { figure: `console req/s, ${what}`, value: consoleRun.rps.toFixed(0), target: `≥ ${TARGETS.listRps}`, met: consoleRun.rps >= TARGETS.listRps && consoleRun.errors === 0, command: consoleRun.command, note: `${consoleRun.errors} errors of ${consoleRun.total}; ${cpu(consoleRun)} CPU per request` },
-    { figure: "console latency p50 / p99", value: `${ms(consoleRun.p50)} / ${ms(consoleRun.p99)}`, target: `p99 ≤ ${TARGETS.listP99Ms} ms`, met: consoleRun.p99 <= TARGETS.listP99Ms, command: consoleRun.command },
+    {
+      figure: `console req/s, ${what}`,
+      value: consoleRun.rps.toFixed(0),
+      target: `≥ ${TARGETS.listRps}`,
+      met: consoleRun.rps >= TARGETS.listRps && consoleRun.errors === 0,
+      command: consoleRun.command,
+      note: `${consoleRun.errors} errors of ${consoleRun.total}; ${cpu(consoleRun)} CPU per request`,
+    },
+    {
+      figure: "console latency p50 / p99",
+      value: `${ms(consoleRun.p50)} / ${ms(consoleRun.p99)}`,
+      target: `p99 ≤ ${TARGETS.listP99Ms} ms`,
+      met: consoleRun.p99 <= TARGETS.listP99Ms,
+      command: consoleRun.command,
+    },
   );
 
   const ceiling = startNode("static", ["bench/lib/static-server.mjs", htmlFile, String(PORTS.static)], {}, log);
@@ -40,9 +53,28 @@ export async function ssr(ctx) {
     const reactRun = await load(reactUrl, react.pid);
     const efficiency = consoleRun.rps / reactRun.rps;
     rows.push(
-      { figure: "static bytes, bare Node (ceiling) req/s, p99", value: `${staticRun.rps.toFixed(0)}, ${ms(staticRun.p99)}`, target: "reference", command: staticRun.command, note: `bench/lib/static-server.mjs; ${cpu(staticRun)} CPU per request` },
-      { figure: "plain React renderToString per request req/s, p99", value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`, target: "reference", command: reactRun.command, note: `bench/lib/react-server.mjs; ${cpu(reactRun)} CPU per request; renders ${reactSizes?.renderedBytes} bytes of the console's ${reactSizes?.originalBytes}` },
-      { figure: "efficiency: console ÷ plain React", value: efficiency.toFixed(2), target: `≥ ${TARGETS.efficiency}`, met: efficiency >= TARGETS.efficiency, command: "npm run bench (bench/sections/ssr.mjs: the two rows above)", note: `by CPU per request (less disturbed by other load): ${(reactRun.cpuPerRequest / consoleRun.cpuPerRequest).toFixed(2)}` },
+      {
+        figure: "static bytes, bare Node (ceiling) req/s, p99",
+        value: `${staticRun.rps.toFixed(0)}, ${ms(staticRun.p99)}`,
+        target: "reference",
+        command: staticRun.command,
+        note: `bench/lib/static-server.mjs; ${cpu(staticRun)} CPU per request`,
+      },
+      {
+        figure: "plain React renderToString per request req/s, p99",
+        value: `${reactRun.rps.toFixed(0)}, ${ms(reactRun.p99)}`,
+        target: "reference",
+        command: reactRun.command,
+        note: `bench/lib/react-server.mjs; ${cpu(reactRun)} CPU per request; renders ${reactSizes?.renderedBytes} bytes of the console's ${reactSizes?.originalBytes}`,
+      },
+      {
+        figure: "efficiency: console ÷ plain React",
+        value: efficiency.toFixed(2),
+        target: `≥ ${TARGETS.efficiency}`,
+        met: efficiency >= TARGETS.efficiency,
+        command: "npm run bench (bench/sections/ssr.mjs: the two rows above)",
+        note: `by CPU per request (less disturbed by other load): ${(reactRun.cpuPerRequest / consoleRun.cpuPerRequest).toFixed(2)}`,
+      },
     );
   } finally {
     await Promise.all([stop(ceiling), stop(react)]);
@@ -59,12 +91,29 @@ async function upstreamOverhead({ consoleUrl, platformUrl, controlUrl, seconds, 
   await getPage(consoleUrl, LIST_PAGE.path, cookie);
   const calls = await (await fetch(`${controlUrl}/recorded`)).json();
   if (calls.length === 0) {
-    return [{ figure: "upstream overhead: platform calls per page view", value: "0", target: "reference", command: "npm run bench (bench/sections/ssr.mjs; bench/platform.ts records the calls)", note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3` }];
+    return [
+      {
+        figure: "upstream overhead: platform calls per page view",
+        value: "0",
+        target: "reference",
+        command: "npm run bench (bench/sections/ssr.mjs; bench/platform.ts records the calls)",
+        note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3`,
+      },
+    ];
   }
   const rows = [];
   for (const call of calls) {
-    const run = await autocannon({ url: `${platformUrl}${call.path}`, method: call.method, headers: call.headers, body: call.body, seconds }, platform.pid);
-    rows.push({ figure: `upstream alone: ${call.method} ${call.path.split("?")[0]} req/s, p50 / p99`, value: `${run.rps.toFixed(0)}, ${ms(run.p50)} / ${ms(run.p99)}`, target: "reference", command: run.command, note: `${run.errors} errors; ${cpu(run)} platform CPU per call; console's own CPU per page ≈ ${(consoleRun.cpuPerRequest).toFixed(2)} ms` });
+    const run = await autocannon(
+      { url: `${platformUrl}${call.path}`, method: call.method, headers: call.headers, body: call.body, seconds },
+      platform.pid,
+    );
+    rows.push({
+      figure: `upstream alone: ${call.method} ${call.path.split("?")[0]} req/s, p50 / p99`,
+      value: `${run.rps.toFixed(0)}, ${ms(run.p50)} / ${ms(run.p99)}`,
+      target: "reference",
+      command: run.command,
+      note: `${run.errors} errors; ${cpu(run)} platform CPU per call; console's own CPU per page ≈ ${consoleRun.cpuPerRequest.toFixed(2)} ms`,
+    });
   }
   return rows;
 }

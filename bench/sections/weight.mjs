@@ -24,10 +24,18 @@ export async function weight({ consoleUrl, sessions }) {
       figure: `${screen.pattern} (${page.account}) JS manifest / JS page / HTML / CSS gzip`,
       value: `${kb(manifest.gzip)} / ${kb(rendered.js)} / ${kb(rendered.html)} / ${kb(rendered.css)}`,
       target: screen.hydrates ? `JS ≤ ${budget ? kb(budget) : "(no budget)"}` : "JS 0",
-      met: (screen.hydrates ? budget !== undefined && rendered.js <= budget : rendered.js === 0 && rendered.scriptElements === 0) && rendered.css <= CSS_BUDGET,
+      met:
+        (screen.hydrates ? budget !== undefined && rendered.js <= budget : rendered.js === 0 && rendered.scriptElements === 0) &&
+        rendered.css <= CSS_BUDGET,
       command: "npm run bench (bench/sections/weight.mjs)",
     });
   }
-  rows.push({ figure: "largest CSS gzip of any page", value: kb(maxCss), target: `≤ ${kb(CSS_BUDGET)}`, met: maxCss <= CSS_BUDGET, command: "npx playwright test tests/e2e/budgets.spec.ts" });
+  rows.push({
+    figure: "largest CSS gzip of any page",
+    value: kb(maxCss),
+    target: `≤ ${kb(CSS_BUDGET)}`,
+    met: maxCss <= CSS_BUDGET,
+    command: "npx playwright test tests/e2e/budgets.spec.ts",
+  });
   return rows;
 }

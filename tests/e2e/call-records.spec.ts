@@ -162,7 +162,10 @@ test.describe("call lists @nojs", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "导出CSV" }).click();
     const file = await (await download).path();
-    const lines = readFileSync(file, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = readFileSync(file, "utf8")
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toMatch(/^通话ID,呼叫时间,电话号码/);
     expect(lines).toHaveLength(total + 1);
   });

@@ -4,10 +4,30 @@ import { menuNames, signIn, signOut } from "./support";
 
 // Menus by role (issue 2): what each demo account must and must not see.
 const ROLES = [
-  { user: "agent", name: "坐席", sees: ["语音工作台", "通话历史", "我的任务", "呼入历史", "预览外呼", "人机协同", "我的业绩"], hidden: ["文本工作台", "外呼通话记录", "坐席监控", "外呼活动管理"] },
-  { user: "chat", name: "文本坐席", sees: ["文本工作台", "文本会话记录", "文本业务记录", "我的业绩"], hidden: ["语音工作台", "通话历史", "坐席监控"] },
-  { user: "supervisor", name: "主管", sees: ["坐席监控", "质检结果", "质检接入", "外呼通话记录", "通话历史", "呼入历史", "文本会话记录", "数据分配"], hidden: ["语音工作台", "文本工作台", "外呼活动管理"] },
-  { user: "admin", name: "管理员", sees: ["语音工作台", "外呼活动管理", "知识库配置", "坐席监控", "通话历史", "业务模板"], hidden: ["文本工作台"] },
+  {
+    user: "agent",
+    name: "坐席",
+    sees: ["语音工作台", "通话历史", "我的任务", "呼入历史", "预览外呼", "人机协同", "我的业绩"],
+    hidden: ["文本工作台", "外呼通话记录", "坐席监控", "外呼活动管理"],
+  },
+  {
+    user: "chat",
+    name: "文本坐席",
+    sees: ["文本工作台", "文本会话记录", "文本业务记录", "我的业绩"],
+    hidden: ["语音工作台", "通话历史", "坐席监控"],
+  },
+  {
+    user: "supervisor",
+    name: "主管",
+    sees: ["坐席监控", "质检结果", "质检接入", "外呼通话记录", "通话历史", "呼入历史", "文本会话记录", "数据分配"],
+    hidden: ["语音工作台", "文本工作台", "外呼活动管理"],
+  },
+  {
+    user: "admin",
+    name: "管理员",
+    sees: ["语音工作台", "外呼活动管理", "知识库配置", "坐席监控", "通话历史", "业务模板"],
+    hidden: ["文本工作台"],
+  },
 ];
 
 test.describe("sign-in and menus @nojs", () => {
@@ -139,7 +159,10 @@ test("every page carries the security headers", async ({ request }) => {
   expect(headers["strict-transport-security"]).toContain("max-age=");
   const again = (await request.get("/user/login")).headers()["content-security-policy"];
   expect(again).not.toBe(csp);
-  const cookies = response.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value);
+  const cookies = response
+    .headersArray()
+    .filter((h) => h.name.toLowerCase() === "set-cookie")
+    .map((h) => h.value);
   expect(cookies.some((c) => /HttpOnly/i.test(c) && /SameSite=Lax/i.test(c))).toBe(true);
 });
 

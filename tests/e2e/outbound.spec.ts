@@ -11,7 +11,10 @@ async function tickDialer(request: APIRequestContext, times = 1) {
     form: { grant_type: "password", username: "admin", password: PASSWORD },
   });
   const { access_token } = (await token.json()) as { access_token: string };
-  const tick = await request.post(`${platformUrl}/outbound/simulator/tick`, { headers: { Authorization: `Bearer ${access_token}` }, data: { minutes: 1, times } });
+  const tick = await request.post(`${platformUrl}/outbound/simulator/tick`, {
+    headers: { Authorization: `Bearer ${access_token}` },
+    data: { minutes: 1, times },
+  });
   expect(tick.status()).toBe(200);
 }
 
@@ -33,7 +36,10 @@ async function fillCampaignForm(page: Page, name: string) {
 
 const stateTag = (page: Page) => page.getByTestId("campaign-state");
 
-test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs", async ({ page, request }, testInfo) => {
+test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs", async ({
+  page,
+  request,
+}, testInfo) => {
   test.slow(); // a whole campaign's life: some twenty page loads
   await signIn(page, "admin");
   await page.goto("/campaign");
@@ -64,7 +70,7 @@ test("an administrator creates a campaign, imports contacts, runs, pauses, resum
   await expect(errors).toContainText("手机号码格式不正确");
   await expect(errors).toContainText("号码在文件中重复");
   await expect(errors).toContainText("号码在黑名单中");
-  const download = await page.request.get(await page.getByRole("link", { name: "下载失败数据" }).getAttribute("href") ?? "");
+  const download = await page.request.get((await page.getByRole("link", { name: "下载失败数据" }).getAttribute("href")) ?? "");
   expect(download.status()).toBe(200);
   expect(await download.text()).toContain("44,13800000000,黑名单,号码在黑名单中");
 

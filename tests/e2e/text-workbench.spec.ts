@@ -31,7 +31,8 @@ async function customers(request: APIRequestContext) {
   };
 }
 
-const sessionButton = (page: Page, name: string) => page.getByRole("navigation", { name: "会话列表" }).getByRole("button", { name: new RegExp(name) });
+const sessionButton = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "会话列表" }).getByRole("button", { name: new RegExp(name) });
 const log = (page: Page) => page.getByRole("list", { name: "消息记录" });
 const replyBox = (page: Page) => page.getByLabel("回复内容");
 

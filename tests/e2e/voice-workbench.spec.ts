@@ -71,13 +71,25 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   // Answer by keyboard; the conversation continues live.
   await page.keyboard.press("Alt+A");
   await expect(agentState(page)).toContainText("通话中");
-  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, { segmentId: 2, thisRole: 2, nluResult: null, dialogContent: "您好，我是人工客服", gender: -1 });
+  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
+    segmentId: 2,
+    thisRole: 2,
+    nluResult: null,
+    dialogContent: "您好，我是人工客服",
+    gender: -1,
+  });
   await expect(transcript).toContainText("您好，我是人工客服");
 
   // The network to the console drops; the customer keeps talking; nothing is lost when it returns.
   await context.setOffline(true);
   await expect(page.getByTestId("connection")).toHaveText("网络已断开");
-  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, { segmentId: 3, thisRole: 3, nluResult: "CHANGE_INSTALMENTS", dialogContent: "那我分6期吧", gender: 1 });
+  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
+    segmentId: 3,
+    thisRole: 3,
+    nluResult: "CHANGE_INSTALMENTS",
+    dialogContent: "那我分6期吧",
+    gender: 1,
+  });
   await expect(transcript).not.toContainText("那我分6期吧");
   await context.setOffline(false);
   await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
@@ -117,12 +129,16 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(row).toContainText("机器人转人工");
   await expect(row).toContainText("处理成功");
   const agentToken = await platformToken(request, "agent");
-  const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, { headers: { authorization: `Bearer ${agentToken}` } });
+  const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
   expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
 
   // …and in the call history screen, among the agent's calls of today. Other tests call this
   // number too, so the row is found by the record's own id.
-  const history = await request.get(`${platformURL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, { headers: { authorization: `Bearer ${agentToken}` } });
+  const history = await request.get(`${platformURL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
   const { callId } = (await history.json()).data.list.find((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
   await page.goto(`/callHistory?phone=${CALLER.phone}`);
   await page.locator(`a[href^="/callHistory/${callId}?"]`).click();
@@ -221,7 +237,11 @@ async function notReady(request: APIRequestContext, token: string) {
   await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "notReady", reason: "BREAK" } });
 }
 
-test("an agent consults a colleague, sends keys, transfers to them; they transfer back to the queue", async ({ page, browser, request }) => {
+test("an agent consults a colleague, sends keys, transfers to them; they transfer back to the queue", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(60_000);
   const admin = await platformToken(request, "admin");
   await notReady(request, admin);

@@ -10,15 +10,19 @@ beforeAll(async () => {
 afterAll(async () => setup?.platform.close());
 
 type Loader = (args: { request: Request; params: object; context: object }) => Promise<Response>;
-const voice = async () => ((await import("#app/routes/work-bench/events")).loader as Loader);
-const text = async () => ((await import("#app/routes/text-work-bench/events")).loader as Loader);
+const voice = async () => (await import("#app/routes/work-bench/events")).loader as Loader;
+const text = async () => (await import("#app/routes/text-work-bench/events")).loader as Loader;
 
 /** Opens a workbench event stream as the browser would, collecting the events it relays. */
 async function open(loader: Loader, path: string, account: string, lastEventId?: number) {
   const abort = new AbortController();
   const headers = new Headers({ Cookie: setup.cookies[account] });
   if (lastEventId !== undefined) headers.set("Last-Event-ID", String(lastEventId));
-  const response = await loader({ request: new Request(`http://console.test${path}`, { headers, signal: abort.signal }), params: {}, context: {} });
+  const response = await loader({
+    request: new Request(`http://console.test${path}`, { headers, signal: abort.signal }),
+    params: {},
+    context: {},
+  });
   const events: AgentEvent[] = [];
   let heartbeats = 0;
   const parse = createSseParser();

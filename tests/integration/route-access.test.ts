@@ -89,7 +89,17 @@ describe("every loader and action checks access for itself", () => {
   it("the walk covers the whole route tree of spec §2", () => {
     const paths = walked.map((r) => r.path);
     expect(paths).toContain("layout routes/shell/route.tsx");
-    for (const screen of ["/", "/access", "/callHistory", "/workBench/ty", "/agentTask/:id?", "/businessTemplate/record/:id?", "/text/call", "/user/registe", "/error/restore"]) {
+    for (const screen of [
+      "/",
+      "/access",
+      "/callHistory",
+      "/workBench/ty",
+      "/agentTask/:id?",
+      "/businessTemplate/record/:id?",
+      "/text/call",
+      "/user/registe",
+      "/error/restore",
+    ]) {
       expect(paths).toContain(screen);
     }
     expect(walked.length).toBeGreaterThanOrEqual(35);
@@ -97,7 +107,8 @@ describe("every loader and action checks access for itself", () => {
 
   it("every screen has a loader that checks access", () => {
     const guardedLoaders = new Set(guarded.filter((h) => h.kind === "loader").map((h) => h.path));
-    for (const route of walked) if (!PUBLIC_ROUTES.has(route.path) && !SESSION_ONLY_ROUTES.has(route.path)) expect(guardedLoaders).toContain(route.path);
+    for (const route of walked)
+      if (!PUBLIC_ROUTES.has(route.path) && !SESSION_ONLY_ROUTES.has(route.path)) expect(guardedLoaders).toContain(route.path);
   });
 
   for (const { path, url, kind, handler } of guarded) {
@@ -123,7 +134,11 @@ describe("every loader and action checks access for itself", () => {
 
   it("the root loader hands out public data only", async () => {
     const root = await import("#app/root");
-    const data = (await (root.loader as unknown as Handler)({ request: new Request("http://console.test/callHistory"), params: {}, context: {} })) as {
+    const data = (await (root.loader as unknown as Handler)({
+      request: new Request("http://console.test/callHistory"),
+      params: {},
+      context: {},
+    })) as {
       data: Record<string, unknown>;
     };
     expect(Object.keys(data.data).sort()).toEqual(["brand", "csrfToken", "logo"]);

@@ -54,9 +54,16 @@ export function createChatSimulator(db: Db, chat: ChatService, pick: () => numbe
     }
     // Now and then a new customer arrives in a text queue whose agent has room.
     if (pick() > 0.15) return;
-    const candidates = (await textAgents(db)).filter((agent) => sessions.filter((s) => s.agent_user_id === agent.id).length < MAX_ACTIVE_PER_AGENT);
+    const candidates = (await textAgents(db)).filter(
+      (agent) => sessions.filter((s) => s.agent_user_id === agent.id).length < MAX_ACTIVE_PER_AGENT,
+    );
     const agent = candidates[Math.floor(pick() * candidates.length)];
-    if (agent) await chat.customerArrives(agent.tenant_id, { queueName: agent.default_queue_name, customer: simulatedCustomer(pick), content: LINES[0] });
+    if (agent)
+      await chat.customerArrives(agent.tenant_id, {
+        queueName: agent.default_queue_name,
+        customer: simulatedCustomer(pick),
+        content: LINES[0],
+      });
   }
 
   let timer: ReturnType<typeof setInterval> | undefined;

@@ -1,12 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  pickAgent,
-  signedOut,
-  transition,
-  type AgentCommand,
-  type AgentStatus,
-  type RoutingStrategy,
-} from "#contracts/agent-state";
+import { pickAgent, signedOut, transition, type AgentCommand, type AgentStatus, type RoutingStrategy } from "#contracts/agent-state";
 import { labelOf, RESULT_CODES } from "#contracts/codes";
 import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
 import type { Db } from "#upstream/db";
@@ -234,7 +227,8 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
     const first = call.answeredAt === null;
     call.answeredAt ??= Date.now();
     await apply(agent, { type: "answer" });
-    if (first) for (const listener of answeredListeners) listener({ tenantId: call.tenantId, ctiCallId: call.ctiCallId, agentUserId: agent.userId });
+    if (first)
+      for (const listener of answeredListeners) listener({ tenantId: call.tenantId, ctiCallId: call.ctiCallId, agentUserId: agent.userId });
   }
 
   /** A new call into a queue; offered at once if someone is ready, else it waits. */
@@ -394,7 +388,12 @@ export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAUL
     },
 
     async setAutoAnswer(caller: Caller, autoAnswer: boolean): Promise<void> {
-      await db.updateTable("users").set({ auto_answer: autoAnswer }).where("tenant_id", "=", caller.tenantId).where("id", "=", caller.id).execute();
+      await db
+        .updateTable("users")
+        .set({ auto_answer: autoAnswer })
+        .where("tenant_id", "=", caller.tenantId)
+        .where("id", "=", caller.id)
+        .execute();
       const known = tenantOf(caller.tenantId).agents.get(caller.id);
       if (known) {
         known.autoAnswer = autoAnswer;

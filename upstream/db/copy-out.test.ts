@@ -26,13 +26,16 @@ describeDb(`COPY out on ${TEST_DB}`, () => {
       batches.push(batch);
     }
     expect(batches.map((b) => b.count)).toEqual([1_000, 1_000, 500]);
-    const rows = Buffer.concat(batches.map((b) => b.data)).toString().split("|");
+    const rows = Buffer.concat(batches.map((b) => b.data))
+      .toString()
+      .split("|");
     expect(rows).toHaveLength(2_501);
     expect(rows[0]).toBe(`1${text}`);
     expect(rows[2_499]).toBe(`2500${text}`);
 
     const csv = [];
-    for await (const batch of copyOut(pool!, series(2, sql`g`, sql`${'a,"b"'}::text`), { format: "csv", batchRows: 1_000, rowEnd: "\r\n" })) csv.push(batch.data.toString());
+    for await (const batch of copyOut(pool!, series(2, sql`g`, sql`${'a,"b"'}::text`), { format: "csv", batchRows: 1_000, rowEnd: "\r\n" }))
+      csv.push(batch.data.toString());
     expect(csv).toEqual(['1,"a,""b"""\r\n2,"a,""b"""\r\n']);
     expect(pool!.idleCount).toBe(pool!.totalCount); // every connection back in the pool
   });
@@ -63,7 +66,10 @@ describeDb(`COPY out on ${TEST_DB}`, () => {
       expect(batch.count).toBe(1_000);
       break;
     }
-    const running = () => sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND state = 'active'`.execute(database.db);
+    const running = () =>
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND state = 'active'`.execute(
+        database.db,
+      );
     await expect.poll(async () => (await running()).rows[0].n, { timeout: 5_000 }).toBe(0);
   });
 });

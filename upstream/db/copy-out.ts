@@ -37,11 +37,7 @@ export type CopyOptions = { format: CopyFormat; rowEnd: string };
  * The rows of `COPY (query) TO STDOUT (FORMAT format)`, `batchRows` rows per batch, each row's
  * closing "\n" replaced by `rowEnd`; `text` values are unescaped back to what the query made.
  */
-export async function* copyOut(
-  pool: Pool,
-  query: Compilable,
-  options: CopyOptions & { batchRows: number },
-): AsyncGenerator<CopyBatch> {
+export async function* copyOut(pool: Pool, query: Compilable, options: CopyOptions & { batchRows: number }): AsyncGenerator<CopyBatch> {
   const reader = new CopyReader(copyStatement(query, options.format, "STDOUT"), options);
   const client = await pool.connect();
   let finished = false;
@@ -80,7 +76,7 @@ export async function copyToBlob(pglite: PGlite, query: Compilable, options: Cop
   let quote = options.format === "csv" ? source.indexOf(0x22) : -1;
   let slash = options.format === "text" ? source.indexOf(0x5c) : -1;
   let quoted = false;
-  for (let start = 0, from = 0; start < source.length; ) {
+  for (let start = 0, from = 0; start < source.length;) {
     const end = source.indexOf(0x0a, from);
     if (end === -1) throw new Error("COPY output ends inside a row");
     for (; quote !== -1 && quote < end; quote = source.indexOf(0x22, quote + 1)) quoted = !quoted;

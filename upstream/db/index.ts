@@ -66,6 +66,11 @@ const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
 
 async function pgliteDialect(dataDir: string | undefined, template: Blob | undefined): Promise<PGliteDialect> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir, loadDataDir: template, parsers: sharedParsers, startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+  const pglite = await PGlite.create({
+    dataDir,
+    loadDataDir: template,
+    parsers: sharedParsers,
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+  });
   return new PGliteDialect(pglite);
 }

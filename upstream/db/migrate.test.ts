@@ -13,15 +13,18 @@ describeDb(`migrations on ${TEST_DB}`, () => {
     await database?.close();
   });
 
-  const tableNames = async () =>
-    (await database.db.introspection.getTables()).map((table) => table.name).sort();
+  const tableNames = async () => (await database.db.introspection.getTables()).map((table) => table.name).sort();
 
   // Tables every later migration builds on; each later piece of work tests its own.
   const CORE_TABLES = ["access_tokens", "call_dialogs", "call_records", "campaigns", "task_batches", "task_calls", "tenants", "users"];
 
   it("runs every migration, in order, and creates the core tables", async () => {
     const { results } = await migrateToLatest(database.db);
-    expect(results?.map((r) => [r.migrationName, r.status])).toEqual(Object.keys(migrations).sort().map((name) => [name, "Success"]));
+    expect(results?.map((r) => [r.migrationName, r.status])).toEqual(
+      Object.keys(migrations)
+        .sort()
+        .map((name) => [name, "Success"]),
+    );
     expect(await tableNames()).toEqual(expect.arrayContaining(CORE_TABLES));
   });
 

@@ -140,8 +140,7 @@ class PGliteConnection implements DatabaseConnection {
       : await this.#pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     return {
       // Same rule as Kysely's pg driver, so `numAffectedRows` means the same on both backends.
-      numAffectedRows:
-        result.command && MUTATING_COMMANDS.has(result.command) ? BigInt(result.affectedRows ?? 0) : undefined,
+      numAffectedRows: result.command && MUTATING_COMMANDS.has(result.command) ? BigInt(result.affectedRows ?? 0) : undefined,
       rows: result.rows,
     };
   }

@@ -14,20 +14,28 @@ describe("prepared statements on PGlite", () => {
     await pglite?.close();
   });
 
-  const kept = async () => (await pglite.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name")).rows.map((row) => row.name);
+  const kept = async () =>
+    (await pglite.query<{ name: string }>("SELECT name FROM pg_prepared_statements ORDER BY name")).rows.map((row) => row.name);
 
   it("answers as PGlite's own query does, for every kind of value, and prepares each text once", async () => {
     const statements = new PreparedStatements(pglite);
     const at = new Date("2026-11-22T03:04:05.678Z");
     const insert = "INSERT INTO notes (body, at, done, size, meta) VALUES ($1, $2, $3, $4, $5) RETURNING *";
-    const inserted = await statements.query<{ id: number; body: string }>(insert, ["客户说 'O''Brien' \\ 好", at, true, 9007199254740993n, JSON.stringify({ a: [1, "二"] })]);
+    const inserted = await statements.query<{ id: number; body: string }>(insert, [
+      "客户说 'O''Brien' \\ 好",
+      at,
+      true,
+      9007199254740993n,
+      JSON.stringify({ a: [1, "二"] }),
+    ]);
     const same = await pglite.query("SELECT * FROM notes WHERE id = $1", [inserted.rows[0].id]);
     expect(inserted.rows).toEqual(same.rows);
     expect(inserted.rows[0]).toMatchObject({ body: "客户说 'O''Brien' \\ 好", at, done: true, meta: { a: [1, "二"] } });
     await statements.query(insert, [null, null, null, null, null]);
 
     const select = "SELECT id, body FROM notes WHERE at IS NOT DISTINCT FROM $1 ORDER BY id";
-    for (let i = 0; i < 8; i++) expect((await statements.query(select, [at])).rows).toEqual([{ id: inserted.rows[0].id, body: inserted.rows[0].body }]);
+    for (let i = 0; i < 8; i++)
+      expect((await statements.query(select, [at])).rows).toEqual([{ id: inserted.rows[0].id, body: inserted.rows[0].body }]);
     expect((await statements.query(select, [null])).rows).toHaveLength(1);
     const updated = await statements.query("UPDATE notes SET done = $1 WHERE id > $2", [false, 0]);
     expect(updated).toMatchObject({ command: "UPDATE", affectedRows: 2 });

@@ -17,7 +17,11 @@ describeDb(`planner statistics on ${TEST_DB}`, () => {
   });
 
   const addTenants = async (count: number) => {
-    const rows = Array.from({ length: count }, (_, i) => ({ code: `t${added + i}`, name: `租户${added + i}`, customer_id: `C${added + i}` }));
+    const rows = Array.from({ length: count }, (_, i) => ({
+      code: `t${added + i}`,
+      name: `租户${added + i}`,
+      customer_id: `C${added + i}`,
+    }));
     added += count;
     await database.db.insertInto("tenants").values(rows).execute();
   };

@@ -17,7 +17,14 @@ describeDb(`transactions on ${TEST_DB}`, () => {
   });
 
   const countTenants = async () =>
-    Number((await database.db.selectFrom("tenants").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await database.db
+          .selectFrom("tenants")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("keeps concurrent queries out of an open transaction and rolls back on error", async () => {
     const failing = database.db.transaction().execute(async (trx) => {

@@ -41,7 +41,10 @@ const code = (column: string, table: CodeTable<string | number>, none = "") => (
 const COLUMNS: Column[] = [
   { header: "通话ID", value: { text: ref("cti_call_id") } },
   // China Standard Time, as the console shows it (no DST, so a fixed offset is exact).
-  { header: "呼叫时间", value: { time: sql<string>`to_char((r.call_time AT TIME ZONE 'UTC') + interval '8 hours', 'YYYY-MM-DD HH24:MI:SS')` } },
+  {
+    header: "呼叫时间",
+    value: { time: sql<string>`to_char((r.call_time AT TIME ZONE 'UTC') + interval '8 hours', 'YYYY-MM-DD HH24:MI:SS')` },
+  },
   { header: "电话号码", value: { text: ref("phone") } },
   { header: "活动名称", value: { name: ref("campaign_name") } },
   { header: "活动类型", value: code("campaign_type", CAMPAIGN_TYPES) },
@@ -71,7 +74,11 @@ function byCode({ column, table, none }: CodeColumn, to: (label: string) => stri
  * people type are written, once per campaign and agent rather than once per record; `position`,
  * how a record's 0-based place in the export is written (`r.position`), once per record.
  */
-export type RecordFormat = { cells: RawBuilder<unknown>[]; name: (value: Sql) => Sql; position?: (zeroBased: RawBuilder<number>) => RawBuilder<unknown> };
+export type RecordFormat = {
+  cells: RawBuilder<unknown>[];
+  name: (value: Sql) => Sql;
+  position?: (zeroBased: RawBuilder<number>) => RawBuilder<unknown>;
+};
 
 // Escaping is paid only by the values that need it: a cheap test guards each rewrite.
 function csvCell(value: string): string {
@@ -83,24 +90,45 @@ function csvCell(value: string): string {
  * is NULL.
  */
 export const CSV_CELLS: RecordFormat = {
-  cells: COLUMNS.map(({ value: v }) => ("code" in v ? byCode(v.code, (label) => label || null) : "text" in v ? v.text : "name" in v ? v.name : "number" in v ? v.number : v.time)),
+  cells: COLUMNS.map(({ value: v }) =>
+    "code" in v
+      ? byCode(v.code, (label) => label || null)
+      : "text" in v
+        ? v.text
+        : "name" in v
+          ? v.name
+          : "number" in v
+            ? v.number
+            : v.time,
+  ),
   name: (value) => value,
 };
 
 function xmlText(value: string): string {
   // Characters XML 1.0 cannot carry are dropped; the rest escaped.
-  return value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return value
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 }
 const xmlEscape = (value: Sql) =>
   sql<string>`CASE WHEN strpos(${value}, '&') + strpos(${value}, '<') + strpos(${value}, '>') = 0 THEN ${value} ELSE replace(replace(replace(${value}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;') END`;
 /** Every C0 control character but tab, LF and CR, as a PostgreSQL escape string. */
-const CONTROL_CHARACTERS = sql.raw(`E'${Array.from({ length: 31 }, (_, i) => i + 1).filter((c) => c !== 9 && c !== 10 && c !== 13).map((c) => `\\x${c.toString(16).padStart(2, "0")}`).join("")}'`);
+const CONTROL_CHARACTERS = sql.raw(
+  `E'${Array.from({ length: 31 }, (_, i) => i + 1)
+    .filter((c) => c !== 9 && c !== 10 && c !== 13)
+    .map((c) => `\\x${c.toString(16).padStart(2, "0")}`)
+    .join("")}'`,
+);
 
 /**
  * Every label of the code columns, once: the workbook's shared strings, so a label cell is its
  * index rather than the text on every row.
  */
-const SHARED_LABELS = [...new Set(COLUMNS.flatMap(({ value: v }) => ("code" in v ? [v.code.none, "未知", ...v.code.table.map((e) => e.label)] : [])))];
+const SHARED_LABELS = [
+  ...new Set(COLUMNS.flatMap(({ value: v }) => ("code" in v ? [v.code.none, "未知", ...v.code.table.map((e) => e.label)] : []))),
+];
 
 /**
  * One worksheet `<row>` per record: labels as shared strings, text inline, numbers as numbers.

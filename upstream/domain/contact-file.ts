@@ -61,10 +61,12 @@ export function* csvRows(text: string): Generator<string[]> {
 
 /** A CSV line, quoting what needs it (exports). */
 export function csvLine(cells: ReadonlyArray<string | number | null | undefined>): string {
-  return `${cells.map((cell) => {
-    const text = cell === null || cell === undefined ? "" : String(cell);
-    // A leading = + - @ would be a formula in a spreadsheet: neutralise it.
-    const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  }).join(",")}\r\n`;
+  return `${cells
+    .map((cell) => {
+      const text = cell === null || cell === undefined ? "" : String(cell);
+      // A leading = + - @ would be a formula in a spreadsheet: neutralise it.
+      const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+      return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    })
+    .join(",")}\r\n`;
 }

@@ -26,7 +26,7 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const pick = <T,>(next: () => number, items: readonly T[]) => items[Math.floor(next() * items.length)];
+const pick = <T>(next: () => number, items: readonly T[]) => items[Math.floor(next() * items.length)];
 
 describe("the state tables", () => {
   it("cover exactly the codes of contracts/codes.ts", () => {
@@ -86,7 +86,17 @@ describe("decideBatch", () => {
           continue;
         }
         if (status === 3) continue;
-        const decision = decideBatch({ status, cycle: pick(next, [1, 2, 3]), inWindow: next() < 0.7, laterWindowToday: next() < 0.5, expired: step > 150, due: true, total: 5, open, retryable: 0 });
+        const decision = decideBatch({
+          status,
+          cycle: pick(next, [1, 2, 3]),
+          inWindow: next() < 0.7,
+          laterWindowToday: next() < 0.5,
+          expired: step > 150,
+          due: true,
+          total: 5,
+          open,
+          retryable: 0,
+        });
         if (decision) status = batchMove(status, decision.to);
         if (status === 2 && open > 0 && next() < 0.5) open--;
       }
@@ -95,7 +105,17 @@ describe("decideBatch", () => {
   });
 
   it("prepares, schedules, rests between windows, times out a same-day batch and completes", () => {
-    const base: BatchSituation = { status: 13, cycle: 3, inWindow: true, laterWindowToday: false, expired: false, due: true, total: 3, open: 3, retryable: 0 };
+    const base: BatchSituation = {
+      status: 13,
+      cycle: 3,
+      inWindow: true,
+      laterWindowToday: false,
+      expired: false,
+      due: true,
+      total: 3,
+      open: 3,
+      retryable: 0,
+    };
     expect(decideBatch(base)?.to).toBe(2);
     expect(decideBatch({ ...base, total: 0 })?.to).toBe(14);
     expect(decideBatch({ ...base, status: 2 })).toBeNull();
@@ -112,7 +132,10 @@ describe("decideBatch", () => {
 });
 
 describe("calling windows (China Standard Time)", () => {
-  const windows = [{ start: "09:00", end: "12:00" }, { start: "13:30", end: "18:00" }];
+  const windows = [
+    { start: "09:00", end: "12:00" },
+    { start: "13:30", end: "18:00" },
+  ];
   const cst = (hhmm: string) => new Date(`2026-11-20T${hhmm}:00+08:00`);
   it("knows when a call may be made", () => {
     expect(cstMinuteOfDay(cst("09:30"))).toBe(570);

@@ -6,8 +6,27 @@
  */
 import type { CallingWindow } from "#upstream/db/schema";
 
-export const BatchStatus = { scheduling: 2, paused: 3, complete: 4, timedOut: 5, cancelled: 6, restingWindow: 11, restingCycle: 12, preparing: 13, prepareFailed: 14 } as const;
-export const CallStatus = { waiting: 0, dialling: 1, notConnected: 2, complete: 3, cancelledBatch: 4, abnormal: 5, blacklisted: 6, cancelledSchedule: 7 } as const;
+export const BatchStatus = {
+  scheduling: 2,
+  paused: 3,
+  complete: 4,
+  timedOut: 5,
+  cancelled: 6,
+  restingWindow: 11,
+  restingCycle: 12,
+  preparing: 13,
+  prepareFailed: 14,
+} as const;
+export const CallStatus = {
+  waiting: 0,
+  dialling: 1,
+  notConnected: 2,
+  complete: 3,
+  cancelledBatch: 4,
+  abnormal: 5,
+  blacklisted: 6,
+  cancelledSchedule: 7,
+} as const;
 export const CampaignState = { notStarted: 0, running: 1, paused: 2, complete: 3, cancelled: 4 } as const;
 
 const B = BatchStatus;
@@ -134,8 +153,11 @@ export function dialCapacity(ratio: number, dialling: number): number {
 }
 
 /** What a user's campaign state change does to its batches. */
-export function campaignStateEffects(to: number): { batchesFrom: readonly number[]; batchTo: number; callsFrom: readonly number[]; callTo: number | null } | null {
-  if (to === S.paused) return { batchesFrom: [B.preparing, B.scheduling, B.restingWindow, B.restingCycle], batchTo: B.paused, callsFrom: [], callTo: null };
+export function campaignStateEffects(
+  to: number,
+): { batchesFrom: readonly number[]; batchTo: number; callsFrom: readonly number[]; callTo: number | null } | null {
+  if (to === S.paused)
+    return { batchesFrom: [B.preparing, B.scheduling, B.restingWindow, B.restingCycle], batchTo: B.paused, callsFrom: [], callTo: null };
   if (to === S.running) return { batchesFrom: [B.paused], batchTo: B.scheduling, callsFrom: [], callTo: null };
   if (to === S.cancelled) {
     return {

@@ -28,7 +28,10 @@ const SCREEN_URLS = [
 ];
 
 const flatten = (items: MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flatten(item.children ?? [])]);
-const leafUrls = (items: MenuItem[]) => flatten(items).filter((item) => !item.children).map((item) => item.url);
+const leafUrls = (items: MenuItem[]) =>
+  flatten(items)
+    .filter((item) => !item.children)
+    .map((item) => item.url);
 
 describe("menu catalogue", () => {
   it("has unique codes", () => {

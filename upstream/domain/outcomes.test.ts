@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { OUTCOME_CODES, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
 import { outcomeFor } from "./outcomes";
 
-const facts = (campaignType: number, callResult: number, intent: string | null, agentTookHandOff = true) => ({ campaignType, callResult, intent, agentTookHandOff });
+const facts = (campaignType: number, callResult: number, intent: string | null, agentTookHandOff = true) => ({
+  campaignType,
+  callResult,
+  intent,
+  agentTookHandOff,
+});
 const label = (code: string | null) => (code === null ? null : labelOf(OUTCOME_CODES, code));
 
 describe("a call's outcome code agrees with what happened on it", () => {
@@ -10,7 +15,9 @@ describe("a call's outcome code agrees with what happened on it", () => {
     for (const type of [1, 2, 3, 4, 5]) {
       for (const result of codesOf(RESULT_CODES).filter((code) => code !== 200)) {
         for (let variant = 0; variant < 6; variant++) {
-          expect(["未接听", "客户放弃", "坐席放弃（直呼人工）", "呼损（机器人溢出）"]).toContain(label(outcomeFor(facts(type, result, null), variant)));
+          expect(["未接听", "客户放弃", "坐席放弃（直呼人工）", "呼损（机器人溢出）"]).toContain(
+            label(outcomeFor(facts(type, result, null), variant)),
+          );
         }
       }
     }
@@ -31,7 +38,8 @@ describe("a call's outcome code agrees with what happened on it", () => {
     for (const type of [1, 2, 3]) {
       for (const result of [200, 408, 502]) {
         for (const intent of ["CONFIRM", "NO_INTENTION"]) {
-          for (const took of [true, false]) for (let variant = 0; variant < 4; variant++) seen.add(outcomeFor(facts(type, result, intent, took), variant));
+          for (const took of [true, false])
+            for (let variant = 0; variant < 4; variant++) seen.add(outcomeFor(facts(type, result, intent, took), variant));
         }
       }
     }

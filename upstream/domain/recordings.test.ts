@@ -2,7 +2,15 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CAMPAIGN_TYPES, CUSTOMER_ROLE, INTENT_LABELS, codesOf } from "#contracts/codes";
-import { INTERESTED_INTENTS, RECORDINGS, RECORDING_NAMES, conclusionFor, recordingFor, recordingPath, type RecordingName } from "./recordings";
+import {
+  INTERESTED_INTENTS,
+  RECORDINGS,
+  RECORDING_NAMES,
+  conclusionFor,
+  recordingFor,
+  recordingPath,
+  type RecordingName,
+} from "./recordings";
 
 const INTENTS = codesOf(INTENT_LABELS);
 const lastCustomerIntent = (name: RecordingName) => RECORDINGS[name].lines.filter((l) => l.thisRole === CUSTOMER_ROLE).at(-1)?.nluResult;
@@ -12,7 +20,9 @@ const dialogTypes = (name: RecordingName) => RECORDINGS[name].lines.map((l) => l
 function bitrateOf(mp3: Buffer): number {
   expect(mp3[0]).toBe(0xff);
   const mpeg1 = ((mp3[1] >> 3) & 3) === 3;
-  const table = mpeg1 ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320] : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+  const table = mpeg1
+    ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+    : [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
   return table[mp3[2] >> 4];
 }
 
@@ -23,10 +33,16 @@ describe("robot call recordings", () => {
 
   it("robot calls end with the robot; collaborative customers who are interested go on with an agent", () => {
     for (const intent of INTENTS) {
-      expect(dialogTypes(recordingFor(1, intent)).every((t) => t === 1), intent).toBe(true);
+      expect(
+        dialogTypes(recordingFor(1, intent)).every((t) => t === 1),
+        intent,
+      ).toBe(true);
       const handedOff = recordingFor(2, intent);
       if (!INTERESTED_INTENTS.has(intent)) {
-        expect(dialogTypes(handedOff).every((t) => t === 1), intent).toBe(true);
+        expect(
+          dialogTypes(handedOff).every((t) => t === 1),
+          intent,
+        ).toBe(true);
         continue;
       }
       // The robot's part (dialogType 1), then the agent's (dialogType 2, with the agent speaking).
@@ -34,7 +50,10 @@ describe("robot call recordings", () => {
       expect(types[0]).toBe(1);
       expect(types.at(-1)).toBe(2);
       expect([...types].sort()).toEqual(types);
-      expect(RECORDINGS[handedOff].lines.some((l) => l.dialogType === 2 && l.thisRole === 2), intent).toBe(true);
+      expect(
+        RECORDINGS[handedOff].lines.some((l) => l.dialogType === 2 && l.thisRole === 2),
+        intent,
+      ).toBe(true);
     }
   });
 

@@ -14,7 +14,8 @@ async function roundTrip(book: Parameters<typeof writeXlsx>[1]): Promise<ExcelJS
   return workbook;
 }
 
-const row = (r: number, name: string) => `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${name}</t></is></c><c r="B${r}" t="s"><v>${r % 2}</v></c><c r="C${r}"><v>${r * 10}</v></c></row>`;
+const row = (r: number, name: string) =>
+  `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${name}</t></is></c><c r="B${r}" t="s"><v>${r % 2}</v></c><c r="C${r}"><v>${r * 10}</v></c></row>`;
 const header = '<row r="1"><c r="A1" t="inlineStr"><is><t>名称</t></is></c></row>';
 
 describe("streaming XLSX", () => {

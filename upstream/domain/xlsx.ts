@@ -150,7 +150,13 @@ const SHEET_TAIL = "</sheetData></worksheet>";
  */
 export async function writeXlsx(
   out: Writable,
-  book: { sheetName: string; header: string; sharedStrings: string[]; rows: AsyncIterable<{ data: string | Buffer; count: number }>; sheetRows?: number },
+  book: {
+    sheetName: string;
+    header: string;
+    sharedStrings: string[];
+    rows: AsyncIterable<{ data: string | Buffer; count: number }>;
+    sheetRows?: number;
+  },
 ): Promise<void> {
   const sheetRows = book.sheetRows ?? SHEET_ROWS;
   const zip = new ZipWriter(out);
@@ -183,7 +189,10 @@ export async function writeXlsx(
     [
       "[Content_Types].xml",
       `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>${numbers
-        .map((n) => `<Override PartName="/xl/worksheets/sheet${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`)
+        .map(
+          (n) =>
+            `<Override PartName="/xl/worksheets/sheet${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+        )
         .join("")}</Types>`,
     ],
     [
@@ -199,8 +208,13 @@ export async function writeXlsx(
     [
       "xl/_rels/workbook.xml.rels",
       `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${numbers
-        .map((n) => `<Relationship Id="rId${n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${n}.xml"/>`)
-        .join("")}<Relationship Id="rIdStrings" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+        .map(
+          (n) =>
+            `<Relationship Id="rId${n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${n}.xml"/>`,
+        )
+        .join(
+          "",
+        )}<Relationship Id="rIdStrings" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
     ],
     [
       "xl/sharedStrings.xml",

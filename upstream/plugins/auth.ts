@@ -4,6 +4,7 @@ import { hashAccessToken } from "#upstream/domain/tokens";
 import { ExpiringCache } from "#common/expiring-cache";
 import { HttpError, failure } from "#upstream/http";
 import { deleteUserAccessTokens, findUserByAccessToken } from "#upstream/repositories/access-tokens";
+import type { Role } from "#contracts/uaa";
 import type { AuthUser } from "#upstream/repositories/users";
 
 declare module "fastify" {
@@ -58,6 +59,15 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
       if (!request.user) return reply.code(401).send(failure(401));
     }
   });
+}
+
+/** The refusal of a campaign change by someone who is not an administrator. */
+export const CAMPAIGN_ADMIN_ONLY = "仅管理员可以管理外呼活动";
+
+/** The caller, when their role is one of `roles`; otherwise a 403 that says who may. */
+export function requireRole(user: AuthUser, roles: readonly Role[], message = "无权执行该操作"): AuthUser {
+  if (!roles.includes(user.role)) throw new HttpError(403, message);
+  return user;
 }
 
 /** The caller of a bearer-authenticated route (throws 401 if a route forgot to require one). */

@@ -12,7 +12,7 @@ export function errorsPlugin(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(failure(error.statusCode, error.message));
     }
     if (error instanceof ZodError) {
-      return reply.code(400).send(failure(400));
+      return reply.code(400).send(failure(400, error.issues[0]?.message));
     }
     // Fastify's own client errors (bad JSON, unsupported content type, body too large, ...).
     const status = "statusCode" in error ? error.statusCode : undefined;

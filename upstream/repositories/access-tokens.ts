@@ -22,7 +22,11 @@ export async function deleteUserAccessTokens(db: Db, userId: number): Promise<vo
 }
 
 /** The user an unexpired token belongs to, with their tenant, and when the token expires; undefined for anything else. */
-export async function findUserByAccessToken(db: Db, tokenHash: string, now: Date): Promise<{ user: AuthUser; expiresAt: Date } | undefined> {
+export async function findUserByAccessToken(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+): Promise<{ user: AuthUser; expiresAt: Date } | undefined> {
   const row = await db
     .selectFrom("access_tokens as t")
     .innerJoin("users as u", (join) => join.onRef("u.id", "=", "t.user_id").onRef("u.tenant_id", "=", "t.tenant_id"))

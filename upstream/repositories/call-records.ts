@@ -24,7 +24,12 @@ export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: N
 
 /** Gives a record another of the demo recordings: its file, its duration and its dialog lines. */
 export async function replaceRecording(db: Db, tenantId: number, callRecordId: number, name: RecordingName): Promise<void> {
-  await db.updateTable("call_records").set({ recording: name, call_duration_ms: RECORDINGS[name].durationMs }).where("tenant_id", "=", tenantId).where("id", "=", callRecordId).execute();
+  await db
+    .updateTable("call_records")
+    .set({ recording: name, call_duration_ms: RECORDINGS[name].durationMs })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", callRecordId)
+    .execute();
   await db.deleteFrom("call_dialogs").where("tenant_id", "=", tenantId).where("call_record_id", "=", callRecordId).execute();
   await insertDialogs(db, tenantId, callRecordId, recordingDialogs(name));
 }
@@ -73,35 +78,38 @@ function parseCursor(cursor: string): { time: Date; id: number } {
 /** The campaign (`c`) and agent (`u`) of each record, from the record's own tenant. */
 function withNames(query: RecordsQuery) {
   return query
-    .leftJoin("campaigns as c", (join) => join.onRef("c.id", "=", "call_records.campaign_id").onRef("c.tenant_id", "=", "call_records.tenant_id"))
-    .leftJoin("users as u", (join) => join.onRef("u.id", "=", "call_records.agent_user_id").onRef("u.tenant_id", "=", "call_records.tenant_id"));
+    .leftJoin("campaigns as c", (join) =>
+      join.onRef("c.id", "=", "call_records.campaign_id").onRef("c.tenant_id", "=", "call_records.tenant_id"),
+    )
+    .leftJoin("users as u", (join) =>
+      join.onRef("u.id", "=", "call_records.agent_user_id").onRef("u.tenant_id", "=", "call_records.tenant_id"),
+    );
 }
 
 function rowColumns(query: RecordsQuery) {
-  return withNames(query)
-    .select([
-      "call_records.id",
-      "call_records.cti_call_id",
-      "call_records.prev_cti_call_id",
-      "call_records.direction",
-      "call_records.phone",
-      "call_records.campaign_id",
-      "c.name as campaign_name",
-      "call_records.campaign_type",
-      "call_records.call_kind",
-      "call_records.is_answer",
-      "call_records.outbound_result",
-      "call_records.call_result",
-      "call_records.call_result_name",
-      "call_records.intent",
-      "call_records.qc_status",
-      "call_records.conclusion",
-      "call_records.hangup_party",
-      "call_records.agent_user_id",
-      "u.real_name as agent_name",
-      "call_records.call_time",
-      "call_records.call_duration_ms",
-    ]);
+  return withNames(query).select([
+    "call_records.id",
+    "call_records.cti_call_id",
+    "call_records.prev_cti_call_id",
+    "call_records.direction",
+    "call_records.phone",
+    "call_records.campaign_id",
+    "c.name as campaign_name",
+    "call_records.campaign_type",
+    "call_records.call_kind",
+    "call_records.is_answer",
+    "call_records.outbound_result",
+    "call_records.call_result",
+    "call_records.call_result_name",
+    "call_records.intent",
+    "call_records.qc_status",
+    "call_records.conclusion",
+    "call_records.hangup_party",
+    "call_records.agent_user_id",
+    "u.real_name as agent_name",
+    "call_records.call_time",
+    "call_records.call_duration_ms",
+  ]);
 }
 type Row = Awaited<ReturnType<ReturnType<typeof rowColumns>["execute"]>>[number];
 
@@ -134,7 +142,8 @@ function toRow(row: Row): CallRecordRow {
 /** A page's rows, each also carrying the capped count of the whole list (one statement) unless its total is known. */
 const pageColumns = (db: Db, base: RecordsQuery, withTotal: boolean) =>
   rowColumns(base).$if(withTotal, (query) => query.select(cappedCount(db, base).as("matching")));
-const newestFirst = (query: ReturnType<typeof pageColumns>) => query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
+const newestFirst = (query: ReturnType<typeof pageColumns>) =>
+  query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
 const before = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
   const { time, id } = parseCursor(cursor);
   return eb(eb.refTuple("call_records.call_time", "call_records.id"), "<", eb.tuple(time, id));
@@ -154,10 +163,22 @@ export async function listCallRecords(db: Db, tenantId: number, scope: CallScope
   const known = recentEstimate(base);
   const page = pageColumns(db, base, !known);
   const rows = filter.after
-    ? await newestFirst(page.where(before(filter.after))).limit(filter.pageSize).execute()
+    ? await newestFirst(page.where(before(filter.after)))
+        .limit(filter.pageSize)
+        .execute()
     : filter.before
-      ? (await page.where(after(filter.before)).orderBy("call_records.call_time", "asc").orderBy("call_records.id", "asc").limit(filter.pageSize).execute()).reverse()
-      : await newestFirst(page).limit(filter.pageSize).offset((filter.pageNo - 1) * filter.pageSize).execute();
+      ? (
+          await page
+            .where(after(filter.before))
+            .orderBy("call_records.call_time", "asc")
+            .orderBy("call_records.id", "asc")
+            .limit(filter.pageSize)
+            .execute()
+        ).reverse()
+      : await newestFirst(page)
+          .limit(filter.pageSize)
+          .offset((filter.pageNo - 1) * filter.pageSize)
+          .execute();
   return { list: rows.map(toRow), ...(known ?? (await totalOfPage(db, base, rows))) };
 }
 
@@ -209,7 +230,9 @@ function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters
     .select([
       "c.name as campaign_name",
       "u.name as agent_name",
-      (format.position ?? ((p) => p))(sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(range.done)}`).as("position"),
+      (format.position ?? ((p) => p))(
+        sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(range.done)}`,
+      ).as("position"),
     ])
     .orderBy("call_records.call_time", "desc")
     .orderBy("call_records.id", "desc");
@@ -236,7 +259,9 @@ export function exportCallRecords(
 ): AsyncGenerator<CopyBatch> {
   const options = { ...copy, rowEnd: copy.format === "csv" ? "\r\n" : "" };
   const pool = poolOf(db);
-  return pool ? copyOut(pool, exportQuery(db, tenantId, scope, filter, format), options) : copyInBatches(db, tenantId, scope, filter, format, options);
+  return pool
+    ? copyOut(pool, exportQuery(db, tenantId, scope, filter, format), options)
+    : copyInBatches(db, tenantId, scope, filter, format, options);
 }
 
 /**
@@ -256,7 +281,10 @@ async function* copyInBatches(
   if (!pglite) throw new Error("the database is neither PostgreSQL nor PGlite");
   const read = (after: ExportKey | undefined, done: number) =>
     db.connection().execute(async (connection) => {
-      const keys = scoped(connection, tenantId, scope, filter).select([sql<string>`call_records.call_time::text`.as("time"), "call_records.id"]);
+      const keys = scoped(connection, tenantId, scope, filter).select([
+        sql<string>`call_records.call_time::text`.as("time"),
+        "call_records.id",
+      ]);
       const through = await (after ? keys.where(keyBefore(after)) : keys)
         .orderBy("call_records.call_time", "desc")
         .orderBy("call_records.id", "desc")

@@ -8,14 +8,24 @@ export async function listRobotInstances(db: Db, tenantId: number, query: { page
   let base = db.selectFrom("robot_instances").where("tenant_id", "=", tenantId);
   if (query.name) base = base.where("name", "like", `%${query.name.replace(/[\\%_]/g, "\\$&")}%`);
   const [rows, count] = await Promise.all([
-    base.select(["id", "name", "flow_id", "flow_version_name"]).orderBy("id").limit(query.pageSize).offset((query.pageNo - 1) * query.pageSize).execute(),
+    base
+      .select(["id", "name", "flow_id", "flow_version_name"])
+      .orderBy("id")
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   return { list: rows.map(toRobot), total: Number(count.n) };
 }
 
 export async function findRobotInstance(db: Db, tenantId: number, id: number): Promise<RobotInstance | undefined> {
-  const row = await db.selectFrom("robot_instances").select(["id", "name", "flow_id", "flow_version_name"]).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("robot_instances")
+    .select(["id", "name", "flow_id", "flow_version_name"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row && toRobot(row);
 }
 
@@ -45,7 +55,14 @@ export async function checkCampaignChoices(
 ): Promise<{ robot: RobotInstance | null } | { refused: keyof typeof CHOICE_REFUSALS }> {
   const [robot, number, template] = await Promise.all([
     input.robotId === null ? null : findRobotInstance(db, tenantId, input.robotId),
-    input.callerNumber === null ? null : db.selectFrom("caller_id_numbers").select("id").where("tenant_id", "=", tenantId).where("number", "=", input.callerNumber).executeTakeFirst(),
+    input.callerNumber === null
+      ? null
+      : db
+          .selectFrom("caller_id_numbers")
+          .select("id")
+          .where("tenant_id", "=", tenantId)
+          .where("number", "=", input.callerNumber)
+          .executeTakeFirst(),
     input.transTemplateId === null ? null : findTransTemplate(db, tenantId, input.transTemplateId),
   ]);
   if (robot === undefined) return { refused: "robotId" };

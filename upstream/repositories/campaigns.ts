@@ -7,7 +7,6 @@ import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "./dialing";
 import { labelOf, CAMPAIGN_STATES } from "#contracts/codes";
 import { CHOICE_REFUSALS, checkCampaignChoices } from "./campaign-choices";
 
-
 type Counts = { batch_count: number; call_total: number; call_done: number };
 
 function toSummary(row: CampaignRow & Counts): CampaignSummary {
@@ -53,7 +52,9 @@ function campaignsWithCounts(db: Db, tenantId: number) {
       sql<number>`(select count(*)::int from task_batches b where b.campaign_id = c.id)`.as("batch_count"),
       sql<number>`(select coalesce(sum(b.total), 0)::int from task_batches b where b.campaign_id = c.id)`.as("call_total"),
       // Calls no longer waiting or dialling, from the per-status counts the database keeps (migration 064).
-      sql<number>`(select coalesce(sum(k.calls), 0)::int from task_batches b join task_batch_call_counts k on k.batch_id = b.id where b.campaign_id = c.id and k.status not in (0, 1))`.as("call_done"),
+      sql<number>`(select coalesce(sum(k.calls), 0)::int from task_batches b join task_batch_call_counts k on k.batch_id = b.id where b.campaign_id = c.id and k.status not in (0, 1))`.as(
+        "call_done",
+      ),
     ])
     .where("c.tenant_id", "=", tenantId);
 }
@@ -65,11 +66,23 @@ export async function listCampaigns(db: Db, tenantId: number, query: CampaignLis
   if (query.type !== undefined) base = base.where("type", "=", query.type);
   if (query.types) base = base.where("type", "in", query.types);
   const [ids, count] = await Promise.all([
-    base.select("id").orderBy("id", "desc").limit(query.pageSize).offset((query.pageNo - 1) * query.pageSize).execute(),
+    base
+      .select("id")
+      .orderBy("id", "desc")
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute(),
     base.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
   ]);
   if (ids.length === 0) return { list: [], total: count.n };
-  const rows = await campaignsWithCounts(db, tenantId).where("c.id", "in", ids.map((r) => r.id)).orderBy("c.id", "desc").execute();
+  const rows = await campaignsWithCounts(db, tenantId)
+    .where(
+      "c.id",
+      "in",
+      ids.map((r) => r.id),
+    )
+    .orderBy("c.id", "desc")
+    .execute();
   return { list: rows.map(toSummary), total: count.n };
 }
 
@@ -85,7 +98,11 @@ export async function campaignOptions(db: Db, tenantId: number, types?: number[]
 }
 
 export async function countCampaignsNamed(db: Db, tenantId: number, name: string, exceptId?: number): Promise<number> {
-  let query = db.selectFrom("campaigns").select(sql<number>`count(*)::int`.as("n")).where("tenant_id", "=", tenantId).where("name", "=", name.trim());
+  let query = db
+    .selectFrom("campaigns")
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where("tenant_id", "=", tenantId)
+    .where("name", "=", name.trim());
   if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
   return (await query.executeTakeFirstOrThrow()).n;
 }
@@ -118,7 +135,11 @@ export async function saveCampaign(db: Db, tenantId: number, userId: number, inp
     max_attempts: input.maxAttempts,
   };
   if (input.id === undefined) {
-    const row = await db.insertInto("campaigns").values({ ...values, tenant_id: tenantId, created_by: userId }).returning("id").executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto("campaigns")
+      .values({ ...values, tenant_id: tenantId, created_by: userId })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     return row.id;
   }
   const row = await db
@@ -133,7 +154,13 @@ export async function saveCampaign(db: Db, tenantId: number, userId: number, inp
 }
 
 export async function setRatio(db: Db, tenantId: number, id: number, ratio: number): Promise<boolean> {
-  const row = await db.updateTable("campaigns").set({ ratio, updated_at: new Date() }).where("tenant_id", "=", tenantId).where("id", "=", id).returning("id").executeTakeFirst();
+  const row = await db
+    .updateTable("campaigns")
+    .set({ ratio, updated_at: new Date() })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .returning("id")
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -188,6 +215,14 @@ export async function changeCampaignState(db: Db, campaign: Campaign, to: number
       .execute();
     const reason = `活动${labelOf(CAMPAIGN_STATES, to)}`;
     for (const batch of batches) await moveBatch(trx, batch, effects.batchTo, reason, at);
-    if (effects.callTo !== null) await moveCallsInBulk(trx, batches.map((b) => b.id), effects.callsFrom, effects.callTo, reason, at);
+    if (effects.callTo !== null)
+      await moveCallsInBulk(
+        trx,
+        batches.map((b) => b.id),
+        effects.callsFrom,
+        effects.callTo,
+        reason,
+        at,
+      );
   });
 }

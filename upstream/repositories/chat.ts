@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import type { ChatBusinessRecord, ChatCustomer, ChatDialog, ChatRole, ChatSession, ChatSessionSummary, ChatState, QuickReply } from "#contracts/chat";
+import type {
+  ChatBusinessRecord,
+  ChatCustomer,
+  ChatDialog,
+  ChatRole,
+  ChatSession,
+  ChatSessionSummary,
+  ChatState,
+  QuickReply,
+} from "#contracts/chat";
 import type { Db } from "#upstream/db";
 import { WorkType } from "#upstream/domain/work-type";
 
@@ -32,9 +41,20 @@ function summaries(db: Db, scope: ChatScope) {
       "s.created_at",
       "s.closed_at",
       "u.real_name as agent_name",
-      (eb) => eb.selectFrom("chat_messages as m").whereRef("m.session_id", "=", "s.id").select(sql<number>`count(*)::int`.as("n")).as("message_count"),
       (eb) =>
-        eb.selectFrom("chat_messages as m").whereRef("m.session_id", "=", "s.id").orderBy("m.id", "desc").limit(1).select("m.content").as("last_message"),
+        eb
+          .selectFrom("chat_messages as m")
+          .whereRef("m.session_id", "=", "s.id")
+          .select(sql<number>`count(*)::int`.as("n"))
+          .as("message_count"),
+      (eb) =>
+        eb
+          .selectFrom("chat_messages as m")
+          .whereRef("m.session_id", "=", "s.id")
+          .orderBy("m.id", "desc")
+          .limit(1)
+          .select("m.content")
+          .as("last_message"),
     ]);
   if (scope.ownerId !== undefined) {
     const owner = scope.ownerId;
@@ -66,11 +86,21 @@ export async function listSessions(
   if (query.states.length > 0) base = base.where("s.state", "in", query.states);
   if (query.keyword) {
     const like = `%${escapeLike(query.keyword)}%`;
-    base = base.where((eb) => eb.or([eb("s.customer_name", "like", like), eb("s.customer_phone", "like", like), eb("s.session_key", "=", query.keyword!)]));
+    base = base.where((eb) =>
+      eb.or([eb("s.customer_name", "like", like), eb("s.customer_phone", "like", like), eb("s.session_key", "=", query.keyword!)]),
+    );
   }
   const [rows, count] = await Promise.all([
-    base.orderBy("s.created_at", "desc").orderBy("s.id", "desc").limit(query.pageSize).offset((query.pageNo - 1) * query.pageSize).execute(),
-    base.clearSelect().select(sql<number>`count(*)::int`.as("total")).executeTakeFirstOrThrow(),
+    base
+      .orderBy("s.created_at", "desc")
+      .orderBy("s.id", "desc")
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute(),
+    base
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as("total"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { list: rows.map(toSummary), total: Number(count.total) };
 }
@@ -101,7 +131,12 @@ export async function sessionDetail(db: Db, scope: ChatScope, sessionKey: string
   const row = await summaries(db, scope).where("s.session_key", "=", sessionKey).executeTakeFirst();
   if (!row) return undefined;
   const [dialogs, record] = await Promise.all([
-    db.selectFrom("chat_messages").select(["id", "role", "content", "created_at", "client_id"]).where("session_id", "=", row.id).orderBy("id").execute(),
+    db
+      .selectFrom("chat_messages")
+      .select(["id", "role", "content", "created_at", "client_id"])
+      .where("session_id", "=", row.id)
+      .orderBy("id")
+      .execute(),
     businessRecords(db, scope.tenantId).where("r.session_id", "=", row.id).executeTakeFirst(),
   ]);
   return { ...toSummary(row), dialogs: dialogs.map(toDialog), businessRecord: record ? toBusinessRecord(record) : null };
@@ -198,7 +233,10 @@ export async function textAgents(db: Db): Promise<Array<{ id: number; tenant_id:
 
 /** Active sessions, of one tenant or all (the simulator's customers keep writing in them). */
 export async function activeSessions(db: Db, tenantId?: number): Promise<SessionRow[]> {
-  let query = db.selectFrom("chat_sessions").select(["id", "tenant_id", "session_key", "state", "agent_user_id"]).where("state", "=", "active");
+  let query = db
+    .selectFrom("chat_sessions")
+    .select(["id", "tenant_id", "session_key", "state", "agent_user_id"])
+    .where("state", "=", "active");
   if (tenantId !== undefined) query = query.where("tenant_id", "=", tenantId);
   return query.execute();
 }
@@ -247,8 +285,15 @@ export async function listBusinessRecords(
   if (scope.ownerId !== undefined) base = base.where("r.agent_user_id", "=", scope.ownerId);
   if (query.keyword) base = base.where("s.customer_name", "like", `%${escapeLike(query.keyword)}%`);
   const [rows, count] = await Promise.all([
-    base.orderBy("r.updated_at", "desc").limit(query.pageSize).offset((query.pageNo - 1) * query.pageSize).execute(),
-    base.clearSelect().select(sql<number>`count(*)::int`.as("total")).executeTakeFirstOrThrow(),
+    base
+      .orderBy("r.updated_at", "desc")
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute(),
+    base
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as("total"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { list: rows.map(toBusinessRecord), total: Number(count.total) };
 }
@@ -266,5 +311,9 @@ export async function listQuickReplies(db: Db, tenantId: number): Promise<QuickR
 }
 
 export async function insertKnowledgeNodes(db: Db, tenantId: number, nodes: Array<{ title: string; content: string }>): Promise<void> {
-  if (nodes.length > 0) await db.insertInto("chat_knowledge_nodes").values(nodes.map((n) => ({ ...n, tenant_id: tenantId }))).execute();
+  if (nodes.length > 0)
+    await db
+      .insertInto("chat_knowledge_nodes")
+      .values(nodes.map((n) => ({ ...n, tenant_id: tenantId })))
+      .execute();
 }

@@ -43,7 +43,13 @@ export async function importContacts(
   if (phoneAt < 0) throw new ImportRefused(`文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
 
   const outcome = await db.transaction().execute(async (trx) => {
-    const campaign = await trx.selectFrom("campaigns").select(["id"]).where("tenant_id", "=", tenantId).where("id", "=", campaignId).forUpdate().executeTakeFirst();
+    const campaign = await trx
+      .selectFrom("campaigns")
+      .select(["id"])
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", campaignId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!campaign) throw new ImportRefused("活动不存在");
     const [blacklisted, existing] = await Promise.all([
       trx.selectFrom("blacklist").select("phone").where("tenant_id", "=", tenantId).execute(),
@@ -71,11 +77,27 @@ export async function importContacts(
       if (good.length > 0) {
         await trx
           .insertInto("task_calls")
-          .values(good.map((g) => ({ tenant_id: tenantId, campaign_id: campaignId, batch_id: batchId, phone: g.phone, customer_name: g.name || null, user_data: JSON.stringify(g.data), created_at: at, updated_at: at })))
+          .values(
+            good.map((g) => ({
+              tenant_id: tenantId,
+              campaign_id: campaignId,
+              batch_id: batchId,
+              phone: g.phone,
+              customer_name: g.name || null,
+              user_data: JSON.stringify(g.data),
+              created_at: at,
+              updated_at: at,
+            })),
+          )
           .execute();
       }
       if (bad.length > 0) {
-        await trx.insertInto("contact_import_errors").values(bad.map((b) => ({ import_id: imported.id, row_no: b.rowNo, phone: b.phone, customer_name: b.customerName, reason: b.reason }))).execute();
+        await trx
+          .insertInto("contact_import_errors")
+          .values(
+            bad.map((b) => ({ import_id: imported.id, row_no: b.rowNo, phone: b.phone, customer_name: b.customerName, reason: b.reason })),
+          )
+          .execute();
       }
       good = [];
       bad = [];
@@ -122,7 +144,11 @@ export async function importContacts(
     } else {
       await trx.updateTable("task_batches").set({ total: accepted }).where("id", "=", batchId).execute();
     }
-    await trx.updateTable("contact_imports").set({ accepted, rejected, batch_id: accepted === 0 ? null : batchId }).where("id", "=", imported.id).execute();
+    await trx
+      .updateTable("contact_imports")
+      .set({ accepted, rejected, batch_id: accepted === 0 ? null : batchId })
+      .where("id", "=", imported.id)
+      .execute();
     return { importId: imported.id, batchId: accepted === 0 ? null : batchId, accepted, rejected, errors: shown };
   });
   // A large import changes the table's shape at once; fresh statistics keep its list pages on
@@ -140,14 +166,28 @@ export async function listImports(db: Db, tenantId: number, campaignId: number) 
     .orderBy("id", "desc")
     .limit(20)
     .execute();
-  return rows.map((r) => ({ id: r.id, batchId: r.batch_id, fileName: r.file_name, accepted: r.accepted, rejected: r.rejected, createdAt: r.created_at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    batchId: r.batch_id,
+    fileName: r.file_name,
+    accepted: r.accepted,
+    rejected: r.rejected,
+    createdAt: r.created_at.toISOString(),
+  }));
 }
 
 /** The rejected rows of one import (check `importBelongs` first), a chunk at a time. */
 export async function* importErrors(db: Db, importId: number) {
   let after = 0;
   for (;;) {
-    const rows = await db.selectFrom("contact_import_errors").select(["row_no", "phone", "customer_name", "reason"]).where("import_id", "=", importId).where("row_no", ">", after).orderBy("row_no").limit(CHUNK).execute();
+    const rows = await db
+      .selectFrom("contact_import_errors")
+      .select(["row_no", "phone", "customer_name", "reason"])
+      .where("import_id", "=", importId)
+      .where("row_no", ">", after)
+      .orderBy("row_no")
+      .limit(CHUNK)
+      .execute();
     if (rows.length === 0) return;
     yield rows;
     after = rows[rows.length - 1].row_no;
@@ -155,10 +195,19 @@ export async function* importErrors(db: Db, importId: number) {
 }
 
 export async function importBelongs(db: Db, tenantId: number, campaignId: number, importId: number): Promise<boolean> {
-  const row = await db.selectFrom("contact_imports").select(sql<number>`1`.as("one")).where("tenant_id", "=", tenantId).where("campaign_id", "=", campaignId).where("id", "=", importId).executeTakeFirst();
+  const row = await db
+    .selectFrom("contact_imports")
+    .select(sql<number>`1`.as("one"))
+    .where("tenant_id", "=", tenantId)
+    .where("campaign_id", "=", campaignId)
+    .where("id", "=", importId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function isBlacklisted(db: Db, tenantId: number, phone: string): Promise<boolean> {
-  return (await db.selectFrom("blacklist").select("phone").where("tenant_id", "=", tenantId).where("phone", "=", phone).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom("blacklist").select("phone").where("tenant_id", "=", tenantId).where("phone", "=", phone).executeTakeFirst()) !==
+    undefined
+  );
 }

@@ -10,7 +10,10 @@ export const EXACT_COUNT_LIMIT = 10_000;
  * stops after EXACT_COUNT_LIMIT rows and larger results report the query planner's estimate,
  * flagged (the paginator shows "共约 N 条").
  */
-export async function countCapped<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>): Promise<{ total: number; estimated?: true }> {
+export async function countCapped<DB, TB extends keyof DB>(
+  db: Db,
+  base: SelectQueryBuilder<DB, TB, {}>,
+): Promise<{ total: number; estimated?: true }> {
   const known = recentEstimate(base);
   if (known) return known;
   const { n } = await cappedCount(db, base).executeTakeFirstOrThrow();
@@ -24,7 +27,12 @@ export async function countCapped<DB, TB extends keyof DB>(db: Db, base: SelectQ
  */
 export function cappedCount<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>) {
   return db
-    .selectFrom(base.select(sql<number>`1`.as("one")).limit(EXACT_COUNT_LIMIT + 1).as("capped"))
+    .selectFrom(
+      base
+        .select(sql<number>`1`.as("one"))
+        .limit(EXACT_COUNT_LIMIT + 1)
+        .as("capped"),
+    )
     .select((eb) => eb.fn.countAll<number>().as("n"));
 }
 
@@ -38,10 +46,16 @@ export async function totalOfPage<DB, TB extends keyof DB>(
 }
 
 /** A capped count as a total: itself up to EXACT_COUNT_LIMIT, else the planner's estimate. */
-async function totalOf<DB, TB extends keyof DB>(db: Db, base: SelectQueryBuilder<DB, TB, {}>, n: number): Promise<{ total: number; estimated?: true }> {
+async function totalOf<DB, TB extends keyof DB>(
+  db: Db,
+  base: SelectQueryBuilder<DB, TB, {}>,
+  n: number,
+): Promise<{ total: number; estimated?: true }> {
   if (n <= EXACT_COUNT_LIMIT) return { total: n };
   const compiled = base.select(sql<number>`1`.as("one")).compile();
-  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
+  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
+  );
   const raw = plan.rows[0]?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
   const estimate = { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(parsed[0].Plan["Plan Rows"])), estimated: true } as const;
@@ -62,6 +76,8 @@ const estimateKey = <DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {
 };
 
 /** The recent estimated total of a filter too long to count, if there is one. */
-export function recentEstimate<DB, TB extends keyof DB>(base: SelectQueryBuilder<DB, TB, {}>): { total: number; estimated: true } | undefined {
+export function recentEstimate<DB, TB extends keyof DB>(
+  base: SelectQueryBuilder<DB, TB, {}>,
+): { total: number; estimated: true } | undefined {
   return estimates.get(estimateKey(base));
 }

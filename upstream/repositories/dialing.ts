@@ -23,12 +23,26 @@ export async function recordTransition(
 ): Promise<void> {
   await db
     .insertInto("task_transitions")
-    .values({ tenant_id: t.tenantId, batch_id: t.batchId, task_call_id: t.taskCallId ?? null, from_status: t.from, to_status: t.to, reason: t.reason, at: t.at })
+    .values({
+      tenant_id: t.tenantId,
+      batch_id: t.batchId,
+      task_call_id: t.taskCallId ?? null,
+      from_status: t.from,
+      to_status: t.to,
+      reason: t.reason,
+      at: t.at,
+    })
     .execute();
 }
 
 /** Moves a batch, checked against the table, and records it. */
-export async function moveBatch(db: Trx, batch: Pick<TaskBatch, "id" | "tenant_id" | "status">, to: number, reason: string, at: Date): Promise<void> {
+export async function moveBatch(
+  db: Trx,
+  batch: Pick<TaskBatch, "id" | "tenant_id" | "status">,
+  to: number,
+  reason: string,
+  at: Date,
+): Promise<void> {
   batchMove(batch.status, to);
   const finished = to === BatchStatus.complete || to === BatchStatus.timedOut || to === BatchStatus.cancelled;
   await db
@@ -55,7 +69,11 @@ export async function moveCall(
   extra: { hangup_party?: number | null; attempts?: number; agent_user_id?: number | null; skip_reason?: string | null } = {},
 ): Promise<void> {
   callMove(call.status, to);
-  await db.updateTable("task_calls").set({ status: to, updated_at: at, ...extra }).where("id", "=", call.id).execute();
+  await db
+    .updateTable("task_calls")
+    .set({ status: to, updated_at: at, ...extra })
+    .where("id", "=", call.id)
+    .execute();
   await recordTransition(db, { tenantId: call.tenant_id, batchId: call.batch_id, taskCallId: call.id, from: call.status, to, reason, at });
 }
 
@@ -63,7 +81,14 @@ export async function moveCall(
  * Moves every call of the given batches in `from` to `to` with one statement, recording each
  * (cancelling a batch of thousands must not take thousands of round trips).
  */
-export async function moveCallsInBulk(db: Trx, batchIds: number[], from: readonly number[], to: number, reason: string, at: Date): Promise<void> {
+export async function moveCallsInBulk(
+  db: Trx,
+  batchIds: number[],
+  from: readonly number[],
+  to: number,
+  reason: string,
+  at: Date,
+): Promise<void> {
   if (batchIds.length === 0) return;
   for (const status of from) callMove(status, to);
   // Record first (the rows still hold their old status), then move; the caller's transaction holds both.
@@ -73,17 +98,33 @@ export async function moveCallsInBulk(db: Trx, batchIds: number[], from: readonl
     .expression(
       db
         .selectFrom("task_calls")
-        .select(["tenant_id", "batch_id", "id", "status", sql<number>`${to}::int`.as("to_status"), sql<string>`${reason}::text`.as("reason"), sql<Date>`${at}::timestamptz`.as("at")])
+        .select([
+          "tenant_id",
+          "batch_id",
+          "id",
+          "status",
+          sql<number>`${to}::int`.as("to_status"),
+          sql<string>`${reason}::text`.as("reason"),
+          sql<Date>`${at}::timestamptz`.as("at"),
+        ])
         .where("batch_id", "in", batchIds)
         .where("status", "in", [...from]),
     )
     .execute();
-  await db.updateTable("task_calls").set({ status: to, updated_at: at }).where("batch_id", "in", batchIds).where("status", "in", [...from]).execute();
+  await db
+    .updateTable("task_calls")
+    .set({ status: to, updated_at: at })
+    .where("batch_id", "in", batchIds)
+    .where("status", "in", [...from])
+    .execute();
 }
 
 /** What every call record of a task call (the robot's or an agent's) takes from it. */
 export function taskCallRecord(
-  call: Pick<TaskCall, "id" | "tenant_id" | "campaign_id" | "batch_id" | "phone" | "user_data"> & { campaign_type: number; queue_name: string | null },
+  call: Pick<TaskCall, "id" | "tenant_id" | "campaign_id" | "batch_id" | "phone" | "user_data"> & {
+    campaign_type: number;
+    queue_name: string | null;
+  },
   ctiCallId: string,
 ) {
   return {
@@ -146,7 +187,11 @@ export async function takeHandoff(trx: Trx, tenantId: number, handoffId: number,
   if (!row) return false;
   await trx.updateTable("task_calls").set({ agent_user_id: agentUserId }).where("id", "=", row.task_call_id).execute();
   if (row.call_record_id !== null) {
-    await trx.updateTable("call_records").set({ outbound_result: "EndOfTheCall", agent_user_id: agentUserId, hangup_party: 3 }).where("id", "=", row.call_record_id).execute();
+    await trx
+      .updateTable("call_records")
+      .set({ outbound_result: "EndOfTheCall", agent_user_id: agentUserId, hangup_party: 3 })
+      .where("id", "=", row.call_record_id)
+      .execute();
   }
   return true;
 }
@@ -155,7 +200,10 @@ export async function takeHandoff(trx: Trx, tenantId: number, handoffId: number,
  * The record of a hand-off that was lost (the dialer's and the demo seed's): it already reads
  * ToHumanNoAnswer, as every waiting hand-off's does; its recording becomes the robot's part alone.
  */
-export async function recordLostHandoff(trx: Trx, handoff: { tenant_id: number; call_record_id: number | null; intent: string | null }): Promise<void> {
+export async function recordLostHandoff(
+  trx: Trx,
+  handoff: { tenant_id: number; call_record_id: number | null; intent: string | null },
+): Promise<void> {
   if (handoff.call_record_id === null) return;
   await replaceRecording(trx, handoff.tenant_id, handoff.call_record_id, robotAloneRecording(handoff.intent));
 }

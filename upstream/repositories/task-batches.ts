@@ -50,24 +50,39 @@ function toBatch(row: BatchRow): Batch {
   };
 }
 
-export async function listBatches(db: Db, tenantId: number, query: Page & { campaignId?: number; status?: number; agentUserId?: number; campaignTypes?: number[] }) {
+export async function listBatches(
+  db: Db,
+  tenantId: number,
+  query: Page & { campaignId?: number; status?: number; agentUserId?: number; campaignTypes?: number[] },
+) {
   let ids = db.selectFrom("task_batches as b").where("b.tenant_id", "=", tenantId);
   if (query.campaignTypes) {
     const types = query.campaignTypes;
-    ids = ids.where("b.campaign_id", "in", (eb) => eb.selectFrom("campaigns").select("id").where("tenant_id", "=", tenantId).where("type", "in", types));
+    ids = ids.where("b.campaign_id", "in", (eb) =>
+      eb.selectFrom("campaigns").select("id").where("tenant_id", "=", tenantId).where("type", "in", types),
+    );
   }
   if (query.campaignId !== undefined) ids = ids.where("b.campaign_id", "=", query.campaignId);
   if (query.status !== undefined) ids = ids.where("b.status", "=", query.status);
   if (query.agentUserId !== undefined) {
     const agent = query.agentUserId;
-    ids = ids.where(({ exists, selectFrom }) => exists(selectFrom("task_calls as t").select("t.id").whereRef("t.batch_id", "=", "b.id").where("t.agent_user_id", "=", agent)));
+    ids = ids.where(({ exists, selectFrom }) =>
+      exists(selectFrom("task_calls as t").select("t.id").whereRef("t.batch_id", "=", "b.id").where("t.agent_user_id", "=", agent)),
+    );
   }
   const [page, count] = await Promise.all([
     ids.select("b.id").orderBy("b.id", "desc").limit(query.pageSize).offset(offset(query)).execute(),
     ids.select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
   ]);
   if (page.length === 0) return { list: [], total: count.n };
-  const rows = await batchesQuery(db, tenantId).where("b.id", "in", page.map((r) => r.id)).orderBy("b.id", "desc").execute();
+  const rows = await batchesQuery(db, tenantId)
+    .where(
+      "b.id",
+      "in",
+      page.map((r) => r.id),
+    )
+    .orderBy("b.id", "desc")
+    .execute();
   return { list: rows.map(toBatch), total: count.n };
 }
 
@@ -76,11 +91,28 @@ export async function findBatch(db: Db, tenantId: number, id: number): Promise<B
   return row && toBatch(row);
 }
 
-export async function saveBatch(db: Db, tenantId: number, input: { id?: number; campaignId: number; name: string }, at: Date): Promise<number | undefined> {
-  const campaign = await db.selectFrom("campaigns").select("id").where("tenant_id", "=", tenantId).where("id", "=", input.campaignId).executeTakeFirst();
+export async function saveBatch(
+  db: Db,
+  tenantId: number,
+  input: { id?: number; campaignId: number; name: string },
+  at: Date,
+): Promise<number | undefined> {
+  const campaign = await db
+    .selectFrom("campaigns")
+    .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", input.campaignId)
+    .executeTakeFirst();
   if (!campaign) return undefined;
   if (input.id !== undefined) {
-    const row = await db.updateTable("task_batches").set({ name: input.name, updated_at: at }).where("tenant_id", "=", tenantId).where("id", "=", input.id).where("campaign_id", "=", input.campaignId).returning("id").executeTakeFirst();
+    const row = await db
+      .updateTable("task_batches")
+      .set({ name: input.name, updated_at: at })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", input.id)
+      .where("campaign_id", "=", input.campaignId)
+      .returning("id")
+      .executeTakeFirst();
     return row?.id;
   }
   return createBatch(db, tenantId, input.campaignId, input.name, 0, at);
@@ -92,16 +124,30 @@ export async function createBatch(db: Db, tenantId: number, campaignId: number, 
     .values({ tenant_id: tenantId, campaign_id: campaignId, name, total, status: BatchStatus.preparing, created_at: at, updated_at: at })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: row.id, from_status: null, to_status: BatchStatus.preparing, reason: "批次创建", at }).execute();
+  await db
+    .insertInto("task_transitions")
+    .values({ tenant_id: tenantId, batch_id: row.id, from_status: null, to_status: BatchStatus.preparing, reason: "批次创建", at })
+    .execute();
   return row.id;
 }
 
 /** Recovers a paused or failed batch: paused → scheduling, preparation failed → preparing. */
 export async function recoverBatch(db: Db, tenantId: number, id: number, at: Date): Promise<"recovered" | "not-found" | "refused"> {
   return db.transaction().execute(async (trx) => {
-    const batch = await trx.selectFrom("task_batches").select(["id", "tenant_id", "status"]).where("tenant_id", "=", tenantId).where("id", "=", id).forUpdate().executeTakeFirst();
+    const batch = await trx
+      .selectFrom("task_batches")
+      .select(["id", "tenant_id", "status"])
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!batch) return "not-found";
-    const to = batch.status === BatchStatus.paused ? BatchStatus.scheduling : batch.status === BatchStatus.prepareFailed ? BatchStatus.preparing : null;
+    const to =
+      batch.status === BatchStatus.paused
+        ? BatchStatus.scheduling
+        : batch.status === BatchStatus.prepareFailed
+          ? BatchStatus.preparing
+          : null;
     if (to === null) return "refused";
     await moveBatch(trx, batch, to, "人工恢复", at);
     return "recovered";
@@ -115,7 +161,9 @@ export async function recoverBatch(db: Db, tenantId: number, id: number, at: Dat
  */
 export async function batchTransitions(db: Db, tenantId: number, batchId: number, callMoves = 50): Promise<Transition[]> {
   const history = db.selectFrom("task_transitions as h").where("h.tenant_id", "=", tenantId).where("h.batch_id", "=", batchId);
-  const own = history.where("h.task_call_id", "is", null).select(["h.id", "h.task_call_id", sql<string | null>`null::text`.as("phone"), "h.from_status", "h.to_status", "h.reason", "h.at"]);
+  const own = history
+    .where("h.task_call_id", "is", null)
+    .select(["h.id", "h.task_call_id", sql<string | null>`null::text`.as("phone"), "h.from_status", "h.to_status", "h.reason", "h.at"]);
   const recentCalls = history
     .where("h.task_call_id", "is not", null)
     .leftJoin("task_calls as t", "t.id", "h.task_call_id")
@@ -126,8 +174,24 @@ export async function batchTransitions(db: Db, tenantId: number, batchId: number
   return rows.sort((a, b) => b.id - a.id).map(toTransition);
 }
 
-function toTransition(row: { id: number; task_call_id: number | null; phone: string | null; from_status: number | null; to_status: number; reason: string; at: Date }): Transition {
-  return { id: row.id, taskCallId: row.task_call_id, phone: row.phone, fromStatus: row.from_status, toStatus: row.to_status, reason: row.reason, at: row.at.toISOString() };
+function toTransition(row: {
+  id: number;
+  task_call_id: number | null;
+  phone: string | null;
+  from_status: number | null;
+  to_status: number;
+  reason: string;
+  at: Date;
+}): Transition {
+  return {
+    id: row.id,
+    taskCallId: row.task_call_id,
+    phone: row.phone,
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    reason: row.reason,
+    at: row.at.toISOString(),
+  };
 }
 
 // ---- calls ----
@@ -150,7 +214,15 @@ function toCall(row: CallRow): TaskCall {
   };
 }
 
-export type CallFilter = Page & { after?: string; before?: string; campaignId?: number; batchId?: number; status?: number; statuses?: number[]; agentUserId?: number };
+export type CallFilter = Page & {
+  after?: string;
+  before?: string;
+  campaignId?: number;
+  batchId?: number;
+  status?: number;
+  statuses?: number[];
+  agentUserId?: number;
+};
 type CallFilters = Omit<CallFilter, "pageNo" | "pageSize" | "after" | "before">;
 
 function filteredCalls(db: Db, tenantId: number, filter: CallFilters) {
@@ -166,7 +238,21 @@ function filteredCalls(db: Db, tenantId: number, filter: CallFilters) {
 const withColumns = (query: ReturnType<typeof filteredCalls>) =>
   query
     .leftJoin("users as u", "u.id", "t.agent_user_id")
-    .select(["t.id", "t.batch_id", "t.campaign_id", "t.phone", "t.customer_name", "t.status", "t.hangup_party", "t.attempts", "t.agent_user_id", "u.real_name as agent_name", "t.skip_reason", "t.user_data", "t.updated_at"]);
+    .select([
+      "t.id",
+      "t.batch_id",
+      "t.campaign_id",
+      "t.phone",
+      "t.customer_name",
+      "t.status",
+      "t.hangup_party",
+      "t.attempts",
+      "t.agent_user_id",
+      "u.real_name as agent_name",
+      "t.skip_reason",
+      "t.user_data",
+      "t.updated_at",
+    ]);
 type CallRow = Awaited<ReturnType<ReturnType<typeof withColumns>["executeTakeFirstOrThrow"]>>;
 
 /**
@@ -184,9 +270,17 @@ async function callPage(db: Db, tenantId: number, filter: CallFilter): Promise<T
   const base = filteredCalls(db, tenantId, filter);
   let rows: CallRow[];
   if (filter.after) {
-    rows = await withColumns(base.where("t.id", ">", Number(filter.after))).orderBy("t.id").limit(filter.pageSize).execute();
+    rows = await withColumns(base.where("t.id", ">", Number(filter.after)))
+      .orderBy("t.id")
+      .limit(filter.pageSize)
+      .execute();
   } else if (filter.before) {
-    rows = (await withColumns(base.where("t.id", "<", Number(filter.before))).orderBy("t.id", "desc").limit(filter.pageSize).execute()).reverse();
+    rows = (
+      await withColumns(base.where("t.id", "<", Number(filter.before)))
+        .orderBy("t.id", "desc")
+        .limit(filter.pageSize)
+        .execute()
+    ).reverse();
   } else {
     rows = await withColumns(base).orderBy("t.id").limit(filter.pageSize).offset(offset(filter)).execute();
   }
@@ -206,7 +300,10 @@ export async function batchWithCalls(db: Db, tenantId: number, batchId: number, 
       .$if(filter.agentUserId === undefined, (query) =>
         query.select((eb) => {
           // The same status filters as filteredCalls, on the kept counts.
-          let kept = eb.selectFrom("task_batch_call_counts as k").select(sql<number>`coalesce(sum(k.calls), 0)::int`.as("n")).whereRef("k.batch_id", "=", "b.id");
+          let kept = eb
+            .selectFrom("task_batch_call_counts as k")
+            .select(sql<number>`coalesce(sum(k.calls), 0)::int`.as("n"))
+            .whereRef("k.batch_id", "=", "b.id");
           if (filter.status !== undefined) kept = kept.where("k.status", "=", filter.status);
           if (filter.statuses) kept = kept.where("k.status", "in", filter.statuses);
           return kept.as("matching_calls");
@@ -216,7 +313,8 @@ export async function batchWithCalls(db: Db, tenantId: number, batchId: number, 
     callPage(db, tenantId, calls),
   ]);
   if (!row) return undefined;
-  const total = row.matching_calls === undefined ? await countCapped(db, filteredCalls(db, tenantId, calls)) : { total: row.matching_calls ?? 0 };
+  const total =
+    row.matching_calls === undefined ? await countCapped(db, filteredCalls(db, tenantId, calls)) : { total: row.matching_calls ?? 0 };
   return { batch: toBatch(row), calls: { list, ...total } };
 }
 
@@ -224,7 +322,10 @@ export async function batchWithCalls(db: Db, tenantId: number, batchId: number, 
 export async function* allCalls(db: Db, tenantId: number, filter: CallFilters): AsyncGenerator<TaskCall[]> {
   let after = 0;
   for (;;) {
-    const rows = await withColumns(filteredCalls(db, tenantId, filter).where("t.id", ">", after)).orderBy("t.id").limit(2000).execute();
+    const rows = await withColumns(filteredCalls(db, tenantId, filter).where("t.id", ">", after))
+      .orderBy("t.id")
+      .limit(2000)
+      .execute();
     if (rows.length === 0) return;
     yield rows.map(toCall);
     after = rows[rows.length - 1].id;
@@ -232,7 +333,9 @@ export async function* allCalls(db: Db, tenantId: number, filter: CallFilters): 
 }
 
 export async function findCall(db: Db, tenantId: number, id: number): Promise<TaskCall | undefined> {
-  const row = await withColumns(filteredCalls(db, tenantId, {})).where("t.id", "=", id).executeTakeFirst();
+  const row = await withColumns(filteredCalls(db, tenantId, {}))
+    .where("t.id", "=", id)
+    .executeTakeFirst();
   return row && toCall(row);
 }
 
@@ -251,7 +354,17 @@ export async function callTransitions(db: Db, tenantId: number, taskCallId: numb
 export async function callRecordsOf(db: Db, tenantId: number, taskCallId: number) {
   const rows = await db
     .selectFrom("call_records")
-    .select(["id", "cti_call_id", "call_time", "call_duration_ms", "call_result", "call_result_name", "outbound_result", "intent", "hangup_party"])
+    .select([
+      "id",
+      "cti_call_id",
+      "call_time",
+      "call_duration_ms",
+      "call_result",
+      "call_result_name",
+      "outbound_result",
+      "intent",
+      "hangup_party",
+    ])
     .where("tenant_id", "=", tenantId)
     .where("task_call_id", "=", taskCallId)
     .orderBy("call_time", "desc")
@@ -279,7 +392,18 @@ export async function listHandoffs(db: Db, tenantId: number, query: Page & { sta
     base
       .innerJoin("campaigns as c", "c.id", "h.campaign_id")
       .leftJoin("users as u", "u.id", "h.agent_user_id")
-      .select(["h.id", "h.campaign_id", "c.name as campaign_name", "h.batch_id", "h.task_call_id", "h.phone", "h.intent", "h.state", "u.real_name as agent_name", "h.created_at"])
+      .select([
+        "h.id",
+        "h.campaign_id",
+        "c.name as campaign_name",
+        "h.batch_id",
+        "h.task_call_id",
+        "h.phone",
+        "h.intent",
+        "h.state",
+        "u.real_name as agent_name",
+        "h.created_at",
+      ])
       .orderBy("h.id", "desc")
       .limit(query.pageSize)
       .offset(offset(query))
@@ -312,7 +436,13 @@ export const AGENT_DIALLED_TYPES = [3, 4, -1, 5];
  * The agent's current preview contact: the one already taken, or the next waiting contact of a
  * scheduling batch of a running manual campaign, assigned to them (to nobody else: row lock).
  */
-export async function takeNextPreview(db: Db, tenantId: number, agentUserId: number, campaignId: number | undefined, at: Date): Promise<TaskCall | null> {
+export async function takeNextPreview(
+  db: Db,
+  tenantId: number,
+  agentUserId: number,
+  campaignId: number | undefined,
+  at: Date,
+): Promise<TaskCall | null> {
   const callId = await db.transaction().execute(async (trx) => {
     let candidates = trx
       .selectFrom("task_calls as t")
@@ -327,9 +457,16 @@ export async function takeNextPreview(db: Db, tenantId: number, agentUserId: num
       .where((eb) => eb.or([eb("t.agent_user_id", "=", agentUserId), eb("t.agent_user_id", "is", null)]));
     if (campaignId !== undefined) candidates = candidates.where("t.campaign_id", "=", campaignId);
     // Own contacts first (already taken or distributed to me), then the shared pool.
-    const next = await candidates.orderBy(sql`t.agent_user_id is null`).orderBy("t.id").limit(1).forUpdate().skipLocked().executeTakeFirst();
+    const next = await candidates
+      .orderBy(sql`t.agent_user_id is null`)
+      .orderBy("t.id")
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
     if (!next) return null;
-    if (next.agent_user_id === null) await trx.updateTable("task_calls").set({ agent_user_id: agentUserId, updated_at: at }).where("id", "=", next.id).execute();
+    if (next.agent_user_id === null)
+      await trx.updateTable("task_calls").set({ agent_user_id: agentUserId, updated_at: at }).where("id", "=", next.id).execute();
     return next.id;
   });
   return callId === null ? null : ((await findCall(db, tenantId, callId)) ?? null);
@@ -339,7 +476,18 @@ async function ownWaitingCall(db: Db, tenantId: number, agentUserId: number, tas
   return db
     .selectFrom("task_calls as t")
     .innerJoin("campaigns as c", "c.id", "t.campaign_id")
-    .select(["t.id", "t.tenant_id", "t.batch_id", "t.campaign_id", "t.status", "t.attempts", "t.phone", "t.user_data", "c.type as campaign_type", "c.queue_name"])
+    .select([
+      "t.id",
+      "t.tenant_id",
+      "t.batch_id",
+      "t.campaign_id",
+      "t.status",
+      "t.attempts",
+      "t.phone",
+      "t.user_data",
+      "c.type as campaign_type",
+      "c.queue_name",
+    ])
     .where("t.tenant_id", "=", tenantId)
     .where("t.id", "=", taskCallId)
     .where("t.agent_user_id", "=", agentUserId)
@@ -370,10 +518,19 @@ export async function dialPreview(db: Db, tenantId: number, agentUserId: number,
 }
 
 /** The agent skips their preview contact with a reason: it counts as not connected (hung up by the agent). */
-export async function skipPreview(db: Db, tenantId: number, agentUserId: number, taskCallId: number, reason: string, at: Date): Promise<boolean> {
+export async function skipPreview(
+  db: Db,
+  tenantId: number,
+  agentUserId: number,
+  taskCallId: number,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
   const call = await ownWaitingCall(db, tenantId, agentUserId, taskCallId);
   if (!call) return false;
-  await db.transaction().execute((trx) => moveCall(trx, call, CallStatus.notConnected, `坐席跳过：${reason}`, at, { hangup_party: 3, skip_reason: reason }));
+  await db
+    .transaction()
+    .execute((trx) => moveCall(trx, call, CallStatus.notConnected, `坐席跳过：${reason}`, at, { hangup_party: 3, skip_reason: reason }));
   return true;
 }
 
@@ -422,7 +579,11 @@ export async function distributeContacts(
       const ids = pool.slice(next, next + shares[i]).map((r) => r.id);
       next += ids.length;
       for (let j = 0; j < ids.length; j += 5000) {
-        await trx.updateTable("task_calls").set({ agent_user_id: agent.userId, updated_at: at }).where("id", "in", ids.slice(j, j + 5000)).execute();
+        await trx
+          .updateTable("task_calls")
+          .set({ agent_user_id: agent.userId, updated_at: at })
+          .where("id", "in", ids.slice(j, j + 5000))
+          .execute();
       }
       assigned.push({ userId: agent.userId, count: ids.length });
     }
@@ -441,5 +602,10 @@ export async function listTransTemplates(db: Db, tenantId: number, agentUserId: 
 }
 
 export async function findTransTemplate(db: Db, tenantId: number, id: number) {
-  return db.selectFrom("trans_templates").select(["id", "name", "type", "target"]).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("trans_templates")
+    .select(["id", "name", "type", "target"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }

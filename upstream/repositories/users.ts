@@ -38,12 +38,7 @@ export async function findCredentials(
 }
 
 export async function findUserInTenant(db: Db, tenantId: number, userId: number): Promise<UserRecord | undefined> {
-  return db
-    .selectFrom("users")
-    .select(recordColumns)
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  return db.selectFrom("users").select(recordColumns).where("tenant_id", "=", tenantId).where("id", "=", userId).executeTakeFirst();
 }
 
 type UserSummary = z.infer<typeof UserSummarySchema>;

@@ -18,7 +18,12 @@ export async function findContactsByPhone(db: Db, tenantId: number, phone: strin
 }
 
 export async function findFlow(db: Db, tenantId: number, id: number) {
-  return db.selectFrom("robot_flows").select(["id", "name", "service_script"]).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("robot_flows")
+    .select(["id", "name", "service_script"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 const businessRecordColumns = [
@@ -105,12 +110,7 @@ export async function findBusinessRecord(db: Db, tenantId: number, ctiCallId: st
  * Saves the agent's conclusion for a call, once per idempotency key: a retry with a key already
  * used answers the record it saved. A new key for the same call updates that call's record.
  */
-export async function saveConclusion(
-  db: Db,
-  tenantId: number,
-  agentUserId: number,
-  input: ConclusionRequest,
-): Promise<BusinessRecord> {
+export async function saveConclusion(db: Db, tenantId: number, agentUserId: number, input: ConclusionRequest): Promise<BusinessRecord> {
   return db.transaction().execute(async (trx) => {
     const replay = await businessRecords(trx, tenantId).where("b.idempotency_key", "=", input.idempotencyKey).executeTakeFirst();
     if (replay) return toBusinessRecord(replay);
@@ -166,7 +166,12 @@ const toWorkOrder = (row: WorkOrderRow): WorkOrderInfo => ({
 });
 
 export async function findWorkOrder(db: Db, tenantId: number, id: number): Promise<WorkOrderInfo | undefined> {
-  const row = await db.selectFrom("work_order_records").select(workOrderColumns).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("work_order_records")
+    .select(workOrderColumns)
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row && toWorkOrder(row);
 }
 

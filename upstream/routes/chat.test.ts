@@ -52,14 +52,23 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     const session = await arrive();
     const customer = await request("chat", "POST", `/chat/simulator/sessions/${session.sessionId}/messages`, { content: "订单号 123" });
     expect(customer.statusCode).toBe(200);
-    const sent = await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/messages`, { content: "好的，马上查询", clientId: "c-1" });
+    const sent = await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/messages`, {
+      content: "好的，马上查询",
+      clientId: "c-1",
+    });
     const dialog = ChatDialogResponseSchema.parse(sent.json()).data!;
     // A resend with the same client id (the console retrying) is stored once.
-    const again = ChatDialogResponseSchema.parse((await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/messages`, { content: "好的，马上查询", clientId: "c-1" })).json()).data!;
+    const again = ChatDialogResponseSchema.parse(
+      (
+        await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/messages`, { content: "好的，马上查询", clientId: "c-1" })
+      ).json(),
+    ).data!;
     expect(again.id).toBe(dialog.id);
     const detail = ChatSessionResponseSchema.parse((await request("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json()).data!;
     expect(detail.dialogs.map((d) => d.content)).toEqual(["你好，在吗？", "订单号 123", "好的，马上查询"]);
-    const updates = (await eventsOf("chat")).filter((e) => e.type === CHAT_EVENT.update && (e.payload as { sessionId: string }).sessionId === session.sessionId);
+    const updates = (await eventsOf("chat")).filter(
+      (e) => e.type === CHAT_EVENT.update && (e.payload as { sessionId: string }).sessionId === session.sessionId,
+    );
     expect(updates.map((e) => (e.payload as { role: string }).role)).toEqual(["user", "agent"]);
   });
 
@@ -79,17 +88,25 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     expect(ChatSessionResponseSchema.parse(first.json()).data!.state).toBe("closed");
     const second = await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/close/agent`);
     expect(second.statusCode).toBe(200);
-    expect(ChatSessionResponseSchema.parse(second.json()).data!.closedAt).toBe(ChatSessionResponseSchema.parse(first.json()).data!.closedAt);
-    const closes = (await eventsOf("chat")).filter((e) => e.type === CHAT_EVENT.close && (e.payload as { sessionId: string }).sessionId === session.sessionId);
+    expect(ChatSessionResponseSchema.parse(second.json()).data!.closedAt).toBe(
+      ChatSessionResponseSchema.parse(first.json()).data!.closedAt,
+    );
+    const closes = (await eventsOf("chat")).filter(
+      (e) => e.type === CHAT_EVENT.close && (e.payload as { sessionId: string }).sessionId === session.sessionId,
+    );
     expect(closes).toHaveLength(1);
     const late = await request("chat", "POST", `/chat/api/sessions/${session.sessionId}/messages`, { content: "还在吗" });
     expect(late.statusCode).toBe(400);
-    const closed = ChatSessionPageResponseSchema.parse((await request("chat", "GET", "/chat/api/sessions?state=closed&pageSize=100")).json()).data!;
+    const closed = ChatSessionPageResponseSchema.parse(
+      (await request("chat", "GET", "/chat/api/sessions?state=closed&pageSize=100")).json(),
+    ).data!;
     expect(closed.list.map((s) => s.sessionId)).toContain(session.sessionId);
   });
 
   it("lists by repeated state values, newest first, paged", async () => {
-    const page = ChatSessionPageResponseSchema.parse((await request("chat", "GET", "/chat/api/sessions?state=active&state=waiting&pageSize=10")).json()).data!;
+    const page = ChatSessionPageResponseSchema.parse(
+      (await request("chat", "GET", "/chat/api/sessions?state=active&state=waiting&pageSize=10")).json(),
+    ).data!;
     expect(page.list.length).toBeGreaterThan(0);
     expect(page.list.every((s) => s.state === "active" || s.state === "waiting")).toBe(true);
     expect(page.total).toBeGreaterThanOrEqual(page.list.length);
@@ -132,9 +149,16 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     expect((await request("other-admin", "POST", `${foreign}/join`)).statusCode).toBe(404);
     expect((await request("other-admin", "POST", `${foreign}/close/agent`)).statusCode).toBe(404);
     expect((await request("other-admin", "POST", `${foreign}/messages`, { content: "x" })).statusCode).toBe(404);
-    expect((await request("other-admin", "POST", `/chat/simulator/sessions/${session.sessionId}/messages`, { content: "x" })).statusCode).toBe(404);
-    expect((await request("other-admin", "PUT", "/chat/text/business/record", { sessionId: session.sessionId, category: "consult", result: 1 })).statusCode).toBe(404);
-    const theirs = ChatSessionPageResponseSchema.parse((await request("other-admin", "GET", "/chat/api/sessions?pageSize=100")).json()).data!;
+    expect(
+      (await request("other-admin", "POST", `/chat/simulator/sessions/${session.sessionId}/messages`, { content: "x" })).statusCode,
+    ).toBe(404);
+    expect(
+      (await request("other-admin", "PUT", "/chat/text/business/record", { sessionId: session.sessionId, category: "consult", result: 1 }))
+        .statusCode,
+    ).toBe(404);
+    const theirs = ChatSessionPageResponseSchema.parse(
+      (await request("other-admin", "GET", "/chat/api/sessions?pageSize=100")).json(),
+    ).data!;
     expect(theirs.list.map((s) => s.customer.name)).toEqual(["他租户客户"]);
     const ours = ChatSessionPageResponseSchema.parse((await request("admin", "GET", "/chat/api/sessions?pageSize=100")).json()).data!;
     expect(ours.list.map((s) => s.customer.name)).not.toContain("他租户客户");
@@ -148,7 +172,8 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     const session = await arrive();
     const simulator = createChatSimulator(platform.db, createChatService(platform.db, platform.app.events), () => 0);
     const count = async () =>
-      ChatSessionResponseSchema.parse((await request("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json()).data!.dialogs.length;
+      ChatSessionResponseSchema.parse((await request("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json()).data!.dialogs
+        .length;
     const before = await count();
     const now = Date.now();
     await simulator.step(now); // schedules the next line 8 s on

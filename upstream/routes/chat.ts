@@ -15,7 +15,7 @@ import {
 } from "#contracts/chat";
 import { createChatService } from "#upstream/chat/service";
 import { simulatedCustomer } from "#upstream/chat/simulator";
-import { HttpError, ok } from "#upstream/http";
+import { ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listBusinessRecords, listQuickReplies, listSessions, saveBusinessRecord, type ChatScope } from "#upstream/repositories/chat";
 import { findUserInTenant } from "#upstream/repositories/users";
@@ -38,43 +38,40 @@ export const chatRoutes: FastifyPluginAsync = async (app) => {
   const chat = createChatService(app.db, app.events);
 
   app.get("/chat/api/sessions", async (request) => {
-    const query = ChatSessionQuerySchema.parse(request.query);
+    const query = parseInput(ChatSessionQuerySchema, request.query);
     const page = await listSessions(app.db, scopeOf(request), { ...query, states: query.state });
     return ok<{ list: ChatSessionSummary[]; total: number }>(page);
   });
 
   app.get("/chat/api/sessions/:id", async (request) => {
-    const { id } = SessionParamsSchema.parse(request.params);
+    const { id } = parseInput(SessionParamsSchema, request.params);
     return ok<ChatSession>(await chat.detail(scopeOf(request), id));
   });
 
   app.post("/chat/api/sessions/:id/join", async (request) => {
-    const { id } = SessionParamsSchema.parse(request.params);
+    const { id } = parseInput(SessionParamsSchema, request.params);
     return ok<ChatSession>(await chat.agentJoins(actorOf(request), id));
   });
 
   app.post("/chat/api/sessions/:id/close/agent", async (request) => {
-    const { id } = SessionParamsSchema.parse(request.params);
+    const { id } = parseInput(SessionParamsSchema, request.params);
     return ok<ChatSession>(await chat.agentCloses(actorOf(request), id));
   });
 
   app.post("/chat/api/sessions/:id/messages", async (request) => {
-    const { id } = SessionParamsSchema.parse(request.params);
-    // Bad input answers with its own message (empty, over 2000 characters), not a generic one.
-    const parsed = ChatMessageInputSchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message);
-    const input = parsed.data;
+    const { id } = parseInput(SessionParamsSchema, request.params);
+    const input = parseInput(ChatMessageInputSchema, request.body);
     return ok<ChatDialog>(await chat.agentSends(actorOf(request), id, input.content, input.clientId));
   });
 
   app.put("/chat/text/business/record", async (request) => {
-    const { sessionId, ...record } = ChatBusinessRecordInputSchema.parse(request.body ?? {});
+    const { sessionId, ...record } = parseInput(ChatBusinessRecordInputSchema, request.body);
     const session = await chat.requireSession(scopeOf(request), sessionId);
     return ok<ChatBusinessRecord>(await saveBusinessRecord(app.db, session, actorOf(request).userId, record));
   });
 
   app.get("/chat/text/business/record", async (request) => {
-    const query = ChatBusinessRecordQuerySchema.parse(request.query);
+    const query = parseInput(ChatBusinessRecordQuerySchema, request.query);
     return ok<{ list: ChatBusinessRecord[]; total: number }>(await listBusinessRecords(app.db, scopeOf(request), query));
   });
 
@@ -92,15 +89,15 @@ export const chatSimulatorRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/chat/simulator/customers", async (request) => {
     const user = requireUser(request);
-    const input = SimulatedCustomerInputSchema.parse(request.body ?? {});
+    const input = parseInput(SimulatedCustomerInputSchema, request.body);
     const queueName = input.queueName ?? (await findUserInTenant(app.db, user.tenantId, user.id))?.default_queue_name ?? "";
     const customer = { ...simulatedCustomer(), ...input.customer };
     return ok<ChatSession>(await chat.customerArrives(user.tenantId, { queueName, customer, content: input.content ?? "你好，在吗？" }));
   });
 
   app.post("/chat/simulator/sessions/:id/messages", async (request) => {
-    const { id } = SessionParamsSchema.parse(request.params);
-    const { content } = SimulatedMessageInputSchema.parse(request.body ?? {});
+    const { id } = parseInput(SessionParamsSchema, request.params);
+    const { content } = parseInput(SimulatedMessageInputSchema, request.body);
     return ok<ChatDialog>(await chat.customerWrites(requireUser(request).tenantId, id, content));
   });
 };

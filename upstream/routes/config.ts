@@ -4,7 +4,7 @@ import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema 
 import type { MqConfigSchema } from "#contracts/events";
 import { brandLogo } from "#upstream/domain/logos";
 import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "#upstream/events/bus";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
 import { findTenant } from "#upstream/repositories/tenants";
@@ -21,21 +21,21 @@ const LogoQuerySchema = z.object({ brand: BrandKeySchema.default("default") });
 export const configRoutes: FastifyPluginAsync = async (app) => {
   // Public: the login page shows the logo before anyone has a token.
   app.get("/config/logo", async (request) => {
-    const { brand } = LogoQuerySchema.parse(request.query);
+    const { brand } = parseInput(LogoQuerySchema, request.query);
     return ok<Logo>({ brand, logo: brandLogo(brand) });
   });
 
   // The caller's own tenant only: another tenant's id is not found.
   app.get("/config/tenants/:id/callerIdNumbers", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParamsSchema.parse(request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     if (id !== user.tenantId) throw new HttpError(404, "租户不存在");
     return ok(await listCallerIdNumbers(app.db, user.tenantId));
   });
 
   app.get("/config/agents/detail/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParamsSchema.parse(request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     const agent = await findUserInTenant(app.db, user.tenantId, id);
     if (!agent || agent.agent_id === null) throw new HttpError(404, "坐席不存在");
     return ok<AgentConfig>({

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { TransCallQuerySchema } from "#contracts/outbound";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { callRecordsOf, callTransitions, findCall, listHandoffs } from "#upstream/repositories/task-batches";
 
@@ -11,15 +11,18 @@ const IdParams = z.object({ id: z.coerce.number().int().positive() });
 export const contactTraceRoutes: FastifyPluginAsync = async (app) => {
   app.post("/contact/trans/call/query", async (request) => {
     const user = requireUser(request);
-    return ok(await listHandoffs(app.db, user.tenantId, TransCallQuerySchema.parse(request.body ?? {})));
+    return ok(await listHandoffs(app.db, user.tenantId, parseInput(TransCallQuerySchema, request.body)));
   });
 
   app.get("/contact/trace/call/query/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParams.parse(request.params);
+    const { id } = parseInput(IdParams, request.params);
     const call = await findCall(app.db, user.tenantId, id);
     if (!call) throw new HttpError(404, "呼叫不存在");
-    const [transitions, records] = await Promise.all([callTransitions(app.db, user.tenantId, id), callRecordsOf(app.db, user.tenantId, id)]);
+    const [transitions, records] = await Promise.all([
+      callTransitions(app.db, user.tenantId, id),
+      callRecordsOf(app.db, user.tenantId, id),
+    ]);
     return ok({ call, transitions, records });
   });
 };

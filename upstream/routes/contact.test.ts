@@ -1,7 +1,18 @@
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CALL_KINDS, CAMPAIGN_TYPES, CUSTOMER_ROLE, HANGUP_PARTIES, INTENT_LABELS, OUTCOME_CODES, QUALITY_CHECK_STATUSES, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import {
+  CALL_KINDS,
+  CAMPAIGN_TYPES,
+  CUSTOMER_ROLE,
+  HANGUP_PARTIES,
+  INTENT_LABELS,
+  OUTCOME_CODES,
+  QUALITY_CHECK_STATUSES,
+  RESULT_CODES,
+  codesOf,
+  labelOf,
+} from "#contracts/codes";
 import { CallDetailResponseSchema, CallRecordPageResponseSchema, type CallRecordRow } from "#contracts/contact";
 import { FailureSchema } from "#contracts/envelope";
 import { NoRecordingResponseSchema } from "#contracts/records";
@@ -35,12 +46,14 @@ describeDb(`call records on ${TEST_DB}`, () => {
   afterAll(async () => platform?.close());
 
   const get = (url: string, as = "admin") => platform.app.inject({ url, headers: bearer(tokens[as]) });
-  const post = (url: string, payload: object, as = "admin") => platform.app.inject({ method: "POST", url, payload, headers: bearer(tokens[as]) });
+  const post = (url: string, payload: object, as = "admin") =>
+    platform.app.inject({ method: "POST", url, payload, headers: bearer(tokens[as]) });
   const pageOf = (response: { statusCode: number; json: () => unknown; body: string }) => {
     expect(response.statusCode, response.body).toBe(200);
     return CallRecordPageResponseSchema.parse(response.json()).data!;
   };
-  const allOutbound = async (): Promise<CallRecordRow[]> => pageOf(await post("/contact/campaign/record/list", { pageSize: 100, pageNo: 1 })).list;
+  const allOutbound = async (): Promise<CallRecordRow[]> =>
+    pageOf(await post("/contact/campaign/record/list", { pageSize: 100, pageNo: 1 })).list;
 
   it("lists the tenant's calls newest first with the total, 20 a page by default", async () => {
     const page = pageOf(await get("/contact/business/callhistory"));
@@ -53,7 +66,15 @@ describeDb(`call records on ${TEST_DB}`, () => {
   });
 
   it("seeds every outcome, result code and campaign type", async () => {
-    const seen = await platform.db.selectFrom("call_records").select(["outbound_result", "call_result", "campaign_type"]).where("tenant_id", "=", (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id).execute();
+    const seen = await platform.db
+      .selectFrom("call_records")
+      .select(["outbound_result", "call_result", "campaign_type"])
+      .where(
+        "tenant_id",
+        "=",
+        (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id,
+      )
+      .execute();
     for (const code of codesOf(OUTCOME_CODES)) expect(seen.map((r) => r.outbound_result)).toContain(code);
     for (const code of codesOf(RESULT_CODES)) expect(seen.map((r) => r.call_result)).toContain(code);
     for (const code of codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1)) expect(seen.map((r) => r.campaign_type)).toContain(code);
@@ -124,7 +145,10 @@ describeDb(`call records on ${TEST_DB}`, () => {
     const fifth = await agentCalls().select("call_time").orderBy("call_time", "desc").offset(4).limit(1).executeTakeFirstOrThrow();
     const since = fifth.call_time.getTime();
     const mine = pageOf(await get(`/contact/business/callhistory?startTime=${since}`, "agent"));
-    const counted = await agentCalls().select((eb) => eb.fn.countAll<number>().as("n")).where("call_time", ">=", new Date(since)).executeTakeFirstOrThrow();
+    const counted = await agentCalls()
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("call_time", ">=", new Date(since))
+      .executeTakeFirstOrThrow();
     expect(Number(counted.n)).toBeGreaterThanOrEqual(5);
     expect(Number(counted.n)).toBeLessThan(20);
     expect(mine.total).toBe(Number(counted.n));
@@ -161,7 +185,13 @@ describeDb(`call records on ${TEST_DB}`, () => {
       .executeTakeFirstOrThrow();
     const response = await get(`/contact/income/calls/${call.callId}`);
     const detail = CallDetailResponseSchema.parse(response.json()).data!;
-    expect(detail).toMatchObject({ callId: call.callId, ctiCallId: call.ctiCallId, callResult: 200, flowId: SEED_FLOW_IDS.reminder, groupDn: "grp-robot-01" });
+    expect(detail).toMatchObject({
+      callId: call.callId,
+      ctiCallId: call.ctiCallId,
+      callResult: 200,
+      flowId: SEED_FLOW_IDS.reminder,
+      groupDn: "grp-robot-01",
+    });
     expect(detail.callingResults.map((s) => s.dialogType)).toEqual([1, 2]);
     const lines = detail.callingResults.flatMap((s) => s.dialogResults);
     if (!isRecordingName(call.recording)) throw new Error(`no recording '${call.recording}'`);
@@ -189,7 +219,8 @@ describeDb(`call records on ${TEST_DB}`, () => {
       seen.add(`${row.campaignType}:${row.intent}`);
     }
     // Both robot campaign types, every intent.
-    for (const intent of codesOf(INTENT_LABELS)) for (const type of [1, 2]) expect(seen, `${type}:${intent}`).toContain(`${type}:${intent}`);
+    for (const intent of codesOf(INTENT_LABELS))
+      for (const type of [1, 2]) expect(seen, `${type}:${intent}`).toContain(`${type}:${intent}`);
   });
 
   it("hides other tenants' calls: lists, detail and recording", async () => {
@@ -249,7 +280,10 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
     expect(csv.headers["content-disposition"]).toMatch(/attachment; filename="call-records-.*\.csv"/);
-    const lines = csv.body.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = csv.body
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toMatch(/^通话ID,呼叫时间,电话号码/);
     expect(lines).toHaveLength(total + 1);
     expect(lines.slice(1).every((l) => l.includes(",已接通,"))).toBe(true);
@@ -266,10 +300,21 @@ describeDb(`call records on ${TEST_DB}`, () => {
     const first = pageOf(await post("/contact/campaign/record/list", { ...filter, pageSize: 10 })).list[0];
     const cst = new Date(first.callTime + 8 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
     const expected = [
-      first.ctiCallId, cst, first.phone, first.campaignName ?? "", first.campaignType === null ? "" : labelOf(CAMPAIGN_TYPES, first.campaignType),
-      labelOf(CALL_KINDS, first.callKind), "已接通", first.outboundResult ? labelOf(OUTCOME_CODES, first.outboundResult) : "", first.callResult,
-      first.callResultName, first.intent ? labelOf(INTENT_LABELS, first.intent) : "", labelOf(QUALITY_CHECK_STATUSES, first.qcStatus),
-      first.hangupParty === null ? "" : labelOf(HANGUP_PARTIES, first.hangupParty), first.agentName ?? "", Math.round(first.callDuration / 1000),
+      first.ctiCallId,
+      cst,
+      first.phone,
+      first.campaignName ?? "",
+      first.campaignType === null ? "" : labelOf(CAMPAIGN_TYPES, first.campaignType),
+      labelOf(CALL_KINDS, first.callKind),
+      "已接通",
+      first.outboundResult ? labelOf(OUTCOME_CODES, first.outboundResult) : "",
+      first.callResult,
+      first.callResultName,
+      first.intent ? labelOf(INTENT_LABELS, first.intent) : "",
+      labelOf(QUALITY_CHECK_STATUSES, first.qcStatus),
+      first.hangupParty === null ? "" : labelOf(HANGUP_PARTIES, first.hangupParty),
+      first.agentName ?? "",
+      Math.round(first.callDuration / 1000),
     ];
     expect(lines[1].split(",")).toEqual(expected.map(String));
     // A spreadsheet reads an empty text cell as no value.
@@ -283,10 +328,24 @@ describeDb(`call records on ${TEST_DB}`, () => {
   it("escapes in exports what CSV and XML cannot carry as it is", async () => {
     const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
     const name = '双十一,"大促"<&>\u0007 C:\\活动\t第1期\n';
-    const campaign = await platform.db.insertInto("campaigns").values({ tenant_id: tenantId, name, type: 1, state: 3 }).returning("id").executeTakeFirstOrThrow();
+    const campaign = await platform.db
+      .insertInto("campaigns")
+      .values({ tenant_id: tenantId, name, type: 1, state: 3 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await insertCallRecord(platform.db, {
-      tenant_id: tenantId, cti_call_id: "escape-1", direction: "outbound", campaign_id: campaign.id, campaign_type: 1, phone: "13800001111",
-      call_result: 200, call_result_name: "成功", is_answer: 1, call_time: new Date(), attach_data: "{}", user_data: "{}",
+      tenant_id: tenantId,
+      cti_call_id: "escape-1",
+      direction: "outbound",
+      campaign_id: campaign.id,
+      campaign_type: 1,
+      phone: "13800001111",
+      call_result: 200,
+      call_result_name: "成功",
+      is_answer: 1,
+      call_time: new Date(),
+      attach_data: "{}",
+      user_data: "{}",
     });
     const filter = { campaignId: campaign.id };
     const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");

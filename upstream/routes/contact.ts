@@ -3,7 +3,15 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { CallExportSchema, CallFilterSchema, type CallDetail, type CallRecordPage } from "#contracts/contact";
 import type { CopyFormat } from "#upstream/db/copy-out";
-import { CSV_CELLS, EXPORT_CHUNK_ROWS, XLSX_ROWS, exportFileName, writeCallXlsx, writeCsv, type RecordFormat } from "#upstream/domain/call-export";
+import {
+  CSV_CELLS,
+  EXPORT_CHUNK_ROWS,
+  XLSX_ROWS,
+  exportFileName,
+  writeCallXlsx,
+  writeCsv,
+  type RecordFormat,
+} from "#upstream/domain/call-export";
 import { HttpError, ok } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { exportCallRecords, findCallDetail, listCallRecords, type CallScope } from "#upstream/repositories/call-records";
@@ -64,7 +72,10 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
       body.destroy(error instanceof Error ? error : new Error(String(error)));
     });
     return reply
-      .header("Content-Type", format === "xlsx" ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv; charset=utf-8")
+      .header(
+        "Content-Type",
+        format === "xlsx" ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv; charset=utf-8",
+      )
       .header("Content-Disposition", `attachment; filename="${exportFileName(format)}"`)
       .send(body);
   });

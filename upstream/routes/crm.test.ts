@@ -66,8 +66,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
 };
 EXPECTED_SCREENS["other-admin"] = EXPECTED_SCREENS.admin;
 
-const leafUrls = (items: MenuItem[]): string[] =>
-  items.flatMap((item) => (item.children ? leafUrls(item.children) : [item.url]));
+const leafUrls = (items: MenuItem[]): string[] => items.flatMap((item) => (item.children ? leafUrls(item.children) : [item.url]));
 
 describeDb(`crm on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;
@@ -108,11 +107,7 @@ describeDb(`crm on ${TEST_DB}`, () => {
       queueName: "demo-text",
       userName: "chat",
     });
-    const row = await platform.db
-      .selectFrom("users")
-      .select("last_login_at")
-      .where("user_name", "=", "chat")
-      .executeTakeFirstOrThrow();
+    const row = await platform.db.selectFrom("users").select("last_login_at").where("user_name", "=", "chat").executeTakeFirstOrThrow();
     expect(row.last_login_at).toBeInstanceOf(Date);
   });
 

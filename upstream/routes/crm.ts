@@ -4,7 +4,7 @@ import type { DictionaryEntrySchema, LoginInfoSchema, MenuItem, UserSummarySchem
 import { PaginationSchema } from "#contracts/envelope";
 import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { menusFor } from "#upstream/domain/menus";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { findUserInTenant, listUsers, recordLogin } from "#upstream/repositories/users";
 
@@ -36,14 +36,14 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/crm/api/users", async (request) => {
     const user = requireUser(request);
-    const pagination = PaginationSchema.parse(request.query);
+    const pagination = parseInput(PaginationSchema, request.query);
     return ok<{ list: UserSummary[]; total: number }>(await listUsers(app.db, user.tenantId, pagination));
   });
 
   // Which customer an account belongs to; only accounts of the caller's own tenant are visible.
   app.get("/crm/job/customerid/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParamsSchema.parse(request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     const target = await findUserInTenant(app.db, user.tenantId, id);
     if (!target) throw new HttpError(404, "用户不存在");
     // Same tenant as the caller, hence the caller's customer id.
@@ -52,7 +52,7 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/crm/api/dictionary", async (request) => {
     requireUser(request);
-    const { type } = DictionaryQuerySchema.parse(request.query);
+    const { type } = parseInput(DictionaryQuerySchema, request.query);
     return ok<DictionaryEntry[]>(dictionaryEntries(type));
   });
 };

@@ -79,26 +79,53 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
 
     // The record, the hand-off's recording and its transcript are written, so the call is in the call lists.
-    const record = await platform.db.selectFrom("call_records").selectAll().where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
-    expect(record).toMatchObject({ tenant_id: users.agent.tenantId, agent_user_id: users.agent.id, is_answer: 1, call_result: 200, hangup_party: 3, campaign_type: 2 });
+    const record = await platform.db
+      .selectFrom("call_records")
+      .selectAll()
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({
+      tenant_id: users.agent.tenantId,
+      agent_user_id: users.agent.id,
+      is_answer: 1,
+      call_result: 200,
+      hangup_party: 3,
+      campaign_type: 2,
+    });
     expect(record.recording).toBe("transfer-to-agent.mp3");
     const recorded = RECORDINGS["transfer-to-agent.mp3"].lines.map((line) => line.content);
-    const dialogs = DialogListResponseSchema.parse((await api("agent", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json()).data!;
+    const dialogs = DialogListResponseSchema.parse(
+      (await api("agent", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json(),
+    ).data!;
     expect(dialogs.list.map((line) => line.dialogContent)).toEqual(recorded);
     expect((await api("other-admin", "GET", `/contact/campaign/dialog/list?ctiCallId=${call.ctiCallId}`)).json().data.total).toBe(0);
     const today = await api("agent", "GET", "/cti/api/agent/calls/today");
     expect(today.json().data.list[0]).toMatchObject({ ctiCallId: call.ctiCallId, isAnswer: 1, conclusion: null });
 
     // The same submission twice (a retry) saves one record.
-    const conclusion = { ctiCallId: call.ctiCallId, callResult: 1, intent: "CONFIRM", remark: "已办理6期", fields: { businessType: "分期" } };
+    const conclusion = {
+      ctiCallId: call.ctiCallId,
+      callResult: 1,
+      intent: "CONFIRM",
+      remark: "已办理6期",
+      fields: { businessType: "分期" },
+    };
     const first = await api("agent", "POST", "/contact/call/conclusion", conclusion, { "idempotency-key": "key-0001-abcdef" });
     const again = await api("agent", "POST", "/contact/call/conclusion", conclusion, { "idempotency-key": "key-0001-abcdef" });
     expect(first.statusCode, first.body).toBe(200);
     expect(BusinessRecordResponseSchema.parse(again.json()).data!.id).toBe(BusinessRecordResponseSchema.parse(first.json()).data!.id);
     const saved = await platform.db.selectFrom("business_records").select("id").where("cti_call_id", "=", call.ctiCallId).execute();
     expect(saved).toHaveLength(1);
-    expect((await api("agent", "GET", `/config/business/record/${call.ctiCallId}`)).json().data).toMatchObject({ callResult: 1, intent: "CONFIRM", remark: "已办理6期" });
-    const updated = await platform.db.selectFrom("call_records").select(["conclusion", "intent"]).where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    expect((await api("agent", "GET", `/config/business/record/${call.ctiCallId}`)).json().data).toMatchObject({
+      callResult: 1,
+      intent: "CONFIRM",
+      remark: "已办理6期",
+    });
+    const updated = await platform.db
+      .selectFrom("call_records")
+      .select(["conclusion", "intent"])
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
     expect(updated).toEqual({ conclusion: 1, intent: "CONFIRM" });
 
     // The after-call work timer returns the agent to ready.
@@ -115,7 +142,11 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(dialling.agent.state).toBe("RINGING");
     const ctiCallId = dialling.call!.ctiCallId;
     await until(async () => (await cti().status(demo())).agent.state === "READY", "the busy line to drop");
-    const busy = await platform.db.selectFrom("call_records").select(["call_result", "is_answer"]).where("cti_call_id", "=", ctiCallId).executeTakeFirstOrThrow();
+    const busy = await platform.db
+      .selectFrom("call_records")
+      .select(["call_result", "is_answer"])
+      .where("cti_call_id", "=", ctiCallId)
+      .executeTakeFirstOrThrow();
     expect(busy).toEqual({ call_result: 486, is_answer: 0 });
 
     const answered = await phone("agent", "POST", "/cti/api/call/dial", { phone: "13700001111" });
@@ -153,13 +184,20 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(transferred.agent.state).toBe("ACW");
     expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);
     await phone("agent", "POST", "/cti/api/call/answer");
-    await until(async () => (await cti().status({ id: users.admin.id, tenantId: users.admin.tenantId })).agent.state === "READY", "the admin's after-call work");
+    await until(
+      async () => (await cti().status({ id: users.admin.id, tenantId: users.admin.tenantId })).agent.state === "READY",
+      "the admin's after-call work",
+    );
     // Back to the queue: the only ready agent (admin) gets it.
     await phone("agent", "POST", "/cti/api/call/transfer", { target: "queue", to: "demo-voice" });
     expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("RINGING");
     await cti().customerHangup(users.agent.tenantId, call.ctiCallId);
     expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
-    const record = await platform.db.selectFrom("call_records").select(["agent_user_id", "hangup_party", "is_answer"]).where("cti_call_id", "=", call.ctiCallId).executeTakeFirstOrThrow();
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["agent_user_id", "hangup_party", "is_answer"])
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
     expect(record).toEqual({ agent_user_id: users.admin.id, hangup_party: 2, is_answer: 1 });
     await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
     await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
@@ -172,7 +210,8 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
     const tenantID = users.agent.tenantId;
     const history = async (phoneNumber: string) =>
-      CallRecordPageResponseSchema.parse((await api("agent", "GET", `/contact/business/callhistory?phone=${phoneNumber}`)).json()).data!.list;
+      CallRecordPageResponseSchema.parse((await api("agent", "GET", `/contact/business/callhistory?phone=${phoneNumber}`)).json()).data!
+        .list;
     const recording = (callId: number) => api("agent", "POST", `/records/records/${callId}`, { tenantID });
 
     // An inbound call, answered and hung up: in the agent's call history, with audio and timed lines.
@@ -180,7 +219,13 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await phone("agent", "POST", "/cti/api/call/answer");
     await phone("agent", "POST", "/cti/api/call/hangup");
     const [connected] = await history("13655550001");
-    expect(connected).toMatchObject({ ctiCallId: inbound.ctiCallId, direction: "inbound", isAnswer: 1, callResult: 200, agentId: users.agent.id });
+    expect(connected).toMatchObject({
+      ctiCallId: inbound.ctiCallId,
+      direction: "inbound",
+      isAnswer: 1,
+      callResult: 200,
+      agentId: users.agent.id,
+    });
     const audio = await recording(connected.callId);
     expect(audio.statusCode).toBe(200);
     expect(audio.headers["content-type"]).toBe("audio/mpeg");
@@ -223,10 +268,20 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     // A call in the demo tenant is not offered to the other tenant's ready agent.
     const call = await cti().offerInbound(users.agent.tenantId, { phone: "13912345678", queueName: "demo-voice" });
     expect((await phone("other-admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
-    await expect(cti().addAsr(users["other-admin"].tenantId, call.ctiCallId, { segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "x", gender: -1 })).rejects.toThrow("通话不存在或已结束");
+    await expect(
+      cti().addAsr(users["other-admin"].tenantId, call.ctiCallId, {
+        segmentId: 0,
+        thisRole: 3,
+        nluResult: null,
+        dialogContent: "x",
+        gender: -1,
+      }),
+    ).rejects.toThrow("通话不存在或已结束");
     await cti().customerHangup(users.agent.tenantId, call.ctiCallId);
 
-    const contacts = ContactsByPhoneResponseSchema.parse((await api("other-admin", "GET", `/crm_v2/contactsByPhone/${DEMO_CALLER.phone}`)).json()).data!;
+    const contacts = ContactsByPhoneResponseSchema.parse(
+      (await api("other-admin", "GET", `/crm_v2/contactsByPhone/${DEMO_CALLER.phone}`)).json(),
+    ).data!;
     expect(contacts.list.map((c) => c.name)).toEqual(["孙丽"]);
     expect((await api("other-admin", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).statusCode).toBe(404);
     const demoOrder = (await api("agent", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).json().data.workOrderId;
@@ -234,17 +289,27 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect((await api("other-admin", "GET", `/config/workorder/record/info/${demoOrder}`)).statusCode).toBe(404);
     const link = await api("other-admin", "PUT", "/config/workorder/record/call", { ctiCallId: "x-1", workOrderId: demoOrder });
     expect(link.statusCode).toBe(404);
-    const conclusion = await api("other-admin", "POST", "/contact/call/conclusion", { ctiCallId: DEMO_CALLER.prevCtiCallId, callResult: 1, idempotencyKey: "other-key-123" });
+    const conclusion = await api("other-admin", "POST", "/contact/call/conclusion", {
+      ctiCallId: DEMO_CALLER.prevCtiCallId,
+      callResult: 1,
+      idempotencyKey: "other-key-123",
+    });
     expect(conclusion.statusCode).toBe(200);
     // Same call id in another tenant is another record: the demo tenant's record is untouched.
     expect((await api("agent", "GET", `/config/business/record/${DEMO_CALLER.prevCtiCallId}`)).json().data.callResult).toBe(2);
   });
 
   it("serves the screen-pop reads: flow script, knowledge, satisfaction, auto-answer", async () => {
-    const flow = await platform.db.selectFrom("robot_flows").select("id").where("tenant_id", "=", users.agent.tenantId).executeTakeFirstOrThrow();
+    const flow = await platform.db
+      .selectFrom("robot_flows")
+      .select("id")
+      .where("tenant_id", "=", users.agent.tenantId)
+      .executeTakeFirstOrThrow();
     expect((await api("agent", "GET", `/robot/api/flow/${flow.id}/service`)).json().data.steps[0].title).toBe("开场");
     expect((await api("other-admin", "GET", `/robot/api/flow/${flow.id}/service`)).statusCode).toBe(404);
-    expect((await api("agent", "GET", "/config/knowledge/node/platform?keyword=手续费")).json().data.list.map((n: { title: string }) => n.title)).toEqual(["分期手续费标准", "提前还款规则"]);
+    expect(
+      (await api("agent", "GET", "/config/knowledge/node/platform?keyword=手续费")).json().data.list.map((n: { title: string }) => n.title),
+    ).toEqual(["分期手续费标准", "提前还款规则"]);
     expect((await api("agent", "GET", "/analysis/satisfaction/agent/today")).json().data.calls).toBeGreaterThan(0);
     expect((await api("agent", "PUT", "/config/agent/auto/answer", { autoAnswer: true })).statusCode).toBe(200);
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.autoAnswer).toBe(true);
@@ -276,7 +341,8 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
       .executeTakeFirstOrThrow();
     expect(record).toEqual({ agent_user_id: users.agent.id, is_answer: 1, hangup_party: 4, recording: "inbound-enquiry.mp3" });
 
-    const agentState = () => platform.db.selectFrom("users").select("agent_state").where("id", "=", users.agent.id).executeTakeFirstOrThrow();
+    const agentState = () =>
+      platform.db.selectFrom("users").select("agent_state").where("id", "=", users.agent.id).executeTakeFirstOrThrow();
     expect(await agentState()).toEqual({ agent_state: "TALKING" });
     const restarted = createCti(platform.db, platform.app.events, cti().options);
     await restarted.signOutAfterRestart();

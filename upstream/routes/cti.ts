@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import { z, type ZodTypeAny } from "zod";
+import { z } from "zod";
 import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "#contracts/cti";
 import {
   AsrEntrySchema,
@@ -12,17 +12,11 @@ import {
   StateCommandSchema,
   TransferRequestSchema,
 } from "#contracts/cti";
-import { HttpError, ok } from "#upstream/http";
+import { ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listTodayCalls } from "#upstream/repositories/workbench";
 
 /** Parses a body, failing with the contract's own Chinese message. */
-export function parseBody<S extends ZodTypeAny>(schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? "请求参数错误");
-  return parsed.data;
-}
-
 const ActionParamsSchema = z.object({ action: z.enum(CALL_ACTIONS) });
 
 /** The CTI service (`/cti/api`): the agent's phone state and call control (decision 007). */
@@ -35,7 +29,7 @@ export const ctiRoutes: FastifyPluginAsync = async (app) => {
   app.get("/cti/api/agent", async (request) => ok<PhoneSnapshot>(await app.cti.status(caller(request))));
 
   app.post("/cti/api/agent/state", async (request) => {
-    const body = parseBody(StateCommandSchema, request.body);
+    const body = parseInput(StateCommandSchema, request.body);
     const command = body.command === "notReady" ? { type: body.command, reason: body.reason } : { type: body.command };
     return ok<PhoneSnapshot>(await app.cti.command(caller(request), command));
   });
@@ -48,24 +42,24 @@ export const ctiRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post("/cti/api/call/dial", async (request) => {
-    const { phone } = parseBody(DialRequestSchema, request.body);
+    const { phone } = parseInput(DialRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.dial(caller(request), phone));
   });
   app.post("/cti/api/call/transfer", async (request) => {
-    const { target, to } = parseBody(TransferRequestSchema, request.body);
+    const { target, to } = parseInput(TransferRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.transfer(caller(request), { kind: target, to }));
   });
   app.post("/cti/api/call/consult", async (request) => {
-    const { agentId } = parseBody(ConsultRequestSchema, request.body);
+    const { agentId } = parseInput(ConsultRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.consult(caller(request), agentId));
   });
   app.post("/cti/api/call/dtmf", async (request) => {
-    const { digits } = parseBody(DtmfRequestSchema, request.body);
+    const { digits } = parseInput(DtmfRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.dtmf(caller(request), digits));
   });
   // Registered after the named verbs above, which take precedence as static paths.
   app.post("/cti/api/call/:action", async (request) => {
-    const { action } = parseBody(ActionParamsSchema, request.params);
+    const { action } = parseInput(ActionParamsSchema, request.params);
     return ok<PhoneSnapshot>(await app.cti.callAction(caller(request), action));
   });
 };
@@ -80,7 +74,7 @@ const CallParamsSchema = z.object({ ctiCallId: z.string().min(1) });
 export const ctiSimulatorRoutes: FastifyPluginAsync = async (app) => {
   app.post("/cti/simulator/offer", async (request) => {
     const user = requireUser(request);
-    const input = parseBody(SimulatedOfferSchema, request.body);
+    const input = parseInput(SimulatedOfferSchema, request.body);
     const queueName = input.queueName ?? (await app.cti.status({ id: user.id, tenantId: user.tenantId })).agent.queueName;
     const call = input.transcript?.length
       ? await app.cti.offerRobotHandoff(user.tenantId, { ...input, queueName })
@@ -90,21 +84,21 @@ export const ctiSimulatorRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/cti/simulator/call/:ctiCallId/asr", async (request) => {
     const user = requireUser(request);
-    const { ctiCallId } = parseBody(CallParamsSchema, request.params);
-    await app.cti.addAsr(user.tenantId, ctiCallId, parseBody(AsrEntrySchema, request.body));
+    const { ctiCallId } = parseInput(CallParamsSchema, request.params);
+    await app.cti.addAsr(user.tenantId, ctiCallId, parseInput(AsrEntrySchema, request.body));
     return ok({ ctiCallId });
   });
 
   app.post("/cti/simulator/call/:ctiCallId/hangup", async (request) => {
     const user = requireUser(request);
-    const { ctiCallId } = parseBody(CallParamsSchema, request.params);
+    const { ctiCallId } = parseInput(CallParamsSchema, request.params);
     await app.cti.customerHangup(user.tenantId, ctiCallId);
     return ok({ ctiCallId });
   });
 
   app.post("/cti/simulator/dial-outcome", async (request) => {
     const user = requireUser(request);
-    const { outcome } = parseBody(z.object({ outcome: z.enum(DIAL_OUTCOME_CODES) }), request.body);
+    const { outcome } = parseInput(z.object({ outcome: z.enum(DIAL_OUTCOME_CODES) }), request.body);
     app.cti.setNextDialOutcome(user.tenantId, outcome);
     return ok({ outcome });
   });

@@ -113,7 +113,11 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
 
   it("forgets events past their retention", async () => {
     const old = await publish("agent", "cti.old", {});
-    await platform.db.updateTable("agent_events").set({ created_at: new Date(Date.now() - 2 * 3_600_000) }).where("id", "=", old.id).execute();
+    await platform.db
+      .updateTable("agent_events")
+      .set({ created_at: new Date(Date.now() - 2 * 3_600_000) })
+      .where("id", "=", old.id)
+      .execute();
     await platform.app.events.prune();
     expect((await platform.app.events.replay(users.agent.id, old.id - 1)).map((e) => e.id)).not.toContain(old.id);
   });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
+import { parseInput } from "#upstream/http";
 import { z } from "zod";
 import { eventFrame, formatSse, HEARTBEAT_EVENT, type AgentEvent } from "#contracts/events";
 import { HEARTBEAT_MS } from "#upstream/events/bus";
@@ -16,7 +17,7 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const header = request.headers["last-event-id"];
     const fromHeader = typeof header === "string" && /^\d+$/.test(header) ? Number(header) : undefined;
-    const since = fromHeader ?? StreamQuerySchema.parse(request.query).lastEventId;
+    const since = fromHeader ?? parseInput(StreamQuerySchema, request.query).lastEventId;
 
     reply.hijack();
     const out = reply.raw;

@@ -3,9 +3,8 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok } from "#upstream/http";
-import { requireUser } from "#upstream/plugins/auth";
+import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import { ImportRefused, importContacts } from "#upstream/repositories/contact-imports";
-import { requireAdmin } from "./outbound";
 
 /** 100,000 contacts with a few extra columns fit comfortably. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -17,7 +16,7 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/api/file/upload", async (request) => {
     const user = requireUser(request);
-    requireAdmin(user);
+    requireRole(user, ["admin"], CAMPAIGN_ADMIN_ONLY);
     if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
     const fields: Record<string, string> = {};
     let file: { name: string; content: Buffer } | null = null;
@@ -32,11 +31,21 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
     if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
     if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
     try {
-      return ok(await importContacts(app.db, user.tenantId, campaignId, file.name.slice(0, 120), readRows(file.content, file.name), app.dialer.clock.now()));
+      return ok(
+        await importContacts(
+          app.db,
+          user.tenantId,
+          campaignId,
+          file.name.slice(0, 120),
+          readRows(file.content, file.name),
+          app.dialer.clock.now(),
+        ),
+      );
     } catch (error) {
       if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
       // A file exceljs cannot read is the user's problem, not the platform's.
-      if (error instanceof Error && /zip|end of central directory|corrupted/i.test(error.message)) throw new HttpError(400, "文件无法读取，请检查文件格式");
+      if (error instanceof Error && /zip|end of central directory|corrupted/i.test(error.message))
+        throw new HttpError(400, "文件无法读取，请检查文件格式");
       throw error;
     }
   });

@@ -61,7 +61,9 @@ function multipart(campaignId: number | string, fileName: string, content: strin
   const boundary = "----switchboard-test";
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -74,13 +76,16 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   beforeAll(async () => {
     platform = await testPlatform();
     for (const user of ["admin", "agent", "supervisor", "other-admin"]) tokens[user] = await loginAs(platform.app, user);
-    form.robotId = json(RobotInstancePageResponseSchema, await inject("admin", "POST", "/robot/api/robot/instance/list", { name: "营销推广" })).data!.list[0].id;
+    form.robotId = json(
+      RobotInstancePageResponseSchema,
+      await inject("admin", "POST", "/robot/api/robot/instance/list", { name: "营销推广" }),
+    ).data!.list[0].id;
   });
   afterAll(async () => platform?.close());
 
   const inject = (user: string, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
     platform.app.inject({ method, url, headers: bearer(tokens[user]), payload: payload as object | undefined });
-  const json = <T,>(schema: { parse: (v: unknown) => T }, response: { statusCode: number; body: string; json: () => unknown }) => {
+  const json = <T>(schema: { parse: (v: unknown) => T }, response: { statusCode: number; body: string; json: () => unknown }) => {
     expect(response.statusCode, response.body).toBe(200);
     return schema.parse(response.json());
   };
@@ -93,7 +98,10 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   };
 
   it("seeds campaigns of every type with batches in every status and calls in every status", async () => {
-    const campaigns = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 })).data!;
+    const campaigns = json(
+      CampaignPageResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 }),
+    ).data!;
     expect(new Set(campaigns.list.map((c) => c.type))).toEqual(new Set([1, 2, 3, 4, 5, 20]));
     const batches = json(BatchPageResponseSchema, await inject("admin", "POST", "/outbound/task/list", { pageSize: 100 })).data!;
     expect(new Set(batches.list.map((b) => b.status))).toEqual(new Set(codesOf(BATCH_STATUSES)));
@@ -104,7 +112,10 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   it("lists, filters and isolates campaigns per tenant", async () => {
     const demo = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaigns/list", { name: "推广" })).data!;
     expect(demo.list.map((c) => c.name)).toEqual(["信用卡分期推广"]);
-    const other = json(CampaignPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaigns/list", { pageSize: 100 })).data!;
+    const other = json(
+      CampaignPageResponseSchema,
+      await inject("other-admin", "POST", "/outbound/campaigns/list", { pageSize: 100 }),
+    ).data!;
     const otherNames = await platform.db
       .selectFrom("campaigns")
       .innerJoin("tenants", "tenants.id", "campaigns.tenant_id")
@@ -117,7 +128,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const foreign = demo.list[0].id;
     expect(failure(await inject("other-admin", "GET", `/outbound/campaign/${foreign}`), 404)).toBe("活动不存在");
     expect(failure(await inject("other-admin", "GET", `/outbound/campaign/ratio?campaignId=${foreign}`), 404)).toBe("活动不存在");
-    expect(failure(await inject("other-admin", "PUT", "/outbound/campaign/change/state", { campaignId: foreign, state: 2 }), 404)).toBe("活动不存在");
+    expect(failure(await inject("other-admin", "PUT", "/outbound/campaign/change/state", { campaignId: foreign, state: 2 }), 404)).toBe(
+      "活动不存在",
+    );
     const inbound = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/inbound/campaign/list", {})).data!;
     expect(inbound.list.length).toBeGreaterThan(0);
     expect(new Set(inbound.list.map((c) => c.type))).toEqual(new Set([20]));
@@ -135,40 +148,76 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       .execute();
     expect(options.map((o) => o.name).sort()).toEqual(previewCampaigns.map((c) => c.name).sort());
     expect(options.map((o) => o.name)).toContain("贵宾客户预览外呼");
-    expect(json(CallingListNamesResponseSchema, await inject("admin", "GET", "/outbound/campaign/callingListName")).data).toContain("信用卡分期推广名单");
-    expect(json(CallingListNamesResponseSchema, await inject("other-admin", "GET", "/outbound/campaign/callingListName")).data).toEqual(["其他租户推广名单"]);
-    expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual(["demo-text", "demo-voice"]);
+    expect(json(CallingListNamesResponseSchema, await inject("admin", "GET", "/outbound/campaign/callingListName")).data).toContain(
+      "信用卡分期推广名单",
+    );
+    expect(json(CallingListNamesResponseSchema, await inject("other-admin", "GET", "/outbound/campaign/callingListName")).data).toEqual([
+      "其他租户推广名单",
+    ]);
+    expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual([
+      "demo-text",
+      "demo-voice",
+    ]);
   });
 
   it("offers each tenant its own robots, caller numbers and transfer templates, and refuses another tenant's on save", async () => {
-    const robots = async (user: string) => json(RobotInstancePageResponseSchema, await inject(user, "POST", "/robot/api/robot/instance/list", {}));
+    const robots = async (user: string) =>
+      json(RobotInstancePageResponseSchema, await inject(user, "POST", "/robot/api/robot/instance/list", {}));
     const tenantOf = async (user: string) => json(CustomerResponseSchema, await inject(user, "GET", "/config/api/customer")).data!.tenantId;
     const demoRobots = (await robots("admin")).data!;
     expect(demoRobots.list.map((r) => r.name)).toEqual(["营销推广机器人", "催缴提醒机器人", "满意度回访机器人"]);
     const otherRobots = (await robots("other-admin")).data!.list;
     expect(otherRobots.map((r) => r.name)).toEqual(["营销推广机器人", "其他租户回访机器人"]);
     const [demoTenant, otherTenant] = [await tenantOf("admin"), await tenantOf("other-admin")];
-    const numbers = json(CallerIdNumbersResponseSchema, await inject("admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`)).data!;
+    const numbers = json(
+      CallerIdNumbersResponseSchema,
+      await inject("admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`),
+    ).data!;
     expect(numbers.map((n) => n.number)).toEqual(["02588886666", "02588887777"]);
-    expect(json(CallerIdNumbersResponseSchema, await inject("other-admin", "GET", `/config/tenants/${otherTenant}/callerIdNumbers`)).data!.map((n) => n.number)).toEqual(["01066668888"]);
+    expect(
+      json(CallerIdNumbersResponseSchema, await inject("other-admin", "GET", `/config/tenants/${otherTenant}/callerIdNumbers`)).data!.map(
+        (n) => n.number,
+      ),
+    ).toEqual(["01066668888"]);
     expect(failure(await inject("other-admin", "GET", `/config/tenants/${demoTenant}/callerIdNumbers`), 404)).toBe("租户不存在");
     const adminId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow()).id;
     const templates = json(TransTemplatesResponseSchema, await inject("admin", "GET", `/outbound/transTemplates/${adminId}/0`)).data!;
     expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管"]);
 
     // A campaign takes the robot's flow with it, and reads back the ids it chose.
-    const chosen = { ...form, name: "选择项测试", type: 2, queueName: "demo-voice", robotId: demoRobots.list[1].id, callerNumber: "02588887777", transTemplateId: templates[0].id };
+    const chosen = {
+      ...form,
+      name: "选择项测试",
+      type: 2,
+      queueName: "demo-voice",
+      robotId: demoRobots.list[1].id,
+      callerNumber: "02588887777",
+      transTemplateId: templates[0].id,
+    };
     const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", chosen)).data!;
     const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
-    expect(saved).toMatchObject({ robotId: demoRobots.list[1].id, instanceName: "催缴提醒机器人", flowId: demoRobots.list[1].flowId, callerNumber: "02588887777", transTemplateId: templates[0].id });
+    expect(saved).toMatchObject({
+      robotId: demoRobots.list[1].id,
+      instanceName: "催缴提醒机器人",
+      flowId: demoRobots.list[1].flowId,
+      callerNumber: "02588887777",
+      transTemplateId: templates[0].id,
+    });
     // The other tenant's robot, number or template, or an unknown one: refused, nothing saved.
-    const refused = async (change: Partial<CampaignSave>) => failure(await inject("admin", "POST", "/outbound/campaign/save", { ...chosen, id, ...change }), 400);
+    const refused = async (change: Partial<CampaignSave>) =>
+      failure(await inject("admin", "POST", "/outbound/campaign/save", { ...chosen, id, ...change }), 400);
     expect(await refused({ robotId: otherRobots[0].id })).toBe("所选机器人不存在，请重新选择");
     expect(await refused({ callerNumber: "01066668888" })).toBe("所选主叫号码不存在，请重新选择");
-    const otherTemplate = await platform.db.selectFrom("trans_templates").select("id").where("tenant_id", "=", otherTenant).executeTakeFirstOrThrow();
+    const otherTemplate = await platform.db
+      .selectFrom("trans_templates")
+      .select("id")
+      .where("tenant_id", "=", otherTenant)
+      .executeTakeFirstOrThrow();
     expect(await refused({ transTemplateId: otherTemplate.id })).toBe("所选转接模板不存在，请重新选择");
     expect(await refused({ robotId: 999_999 })).toBe("所选机器人不存在，请重新选择");
-    expect(json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!.robotId).toBe(demoRobots.list[1].id);
+    expect(json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!.robotId).toBe(
+      demoRobots.list[1].id,
+    );
     expect(failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404)).toBe("转接模板不存在");
   });
 
@@ -183,10 +232,19 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, id, name: "保存测试", ratio: 2 }));
     const saved = json(CampaignResponseSchema, await inject("admin", "GET", `/outbound/campaign/${id}`)).data!;
     expect(saved).toMatchObject({ name: "保存测试", ratio: 2, state: 0, windows: form.windows });
-    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, id, name: "劫持" }), 404)).toBe("活动不存在");
-    expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe("仅管理员可以管理外呼活动");
+    expect(failure(await inject("other-admin", "POST", "/outbound/campaign/save", { ...form, robotId: null, id, name: "劫持" }), 404)).toBe(
+      "活动不存在",
+    );
+    expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe(
+      "仅管理员可以管理外呼活动",
+    );
     failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "" }), 400);
-    expect(failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日期", startDate: "2026-12-02", endDate: "2026-12-01" }), 400)).toBe("结束日期不能早于开始日期");
+    expect(
+      failure(
+        await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日期", startDate: "2026-12-02", endDate: "2026-12-01" }),
+        400,
+      ),
+    ).toBe("结束日期不能早于开始日期");
   });
 
   it("reads and sets the ratio", async () => {
@@ -199,9 +257,18 @@ describeDb(`outbound on ${TEST_DB}`, () => {
 
   it("imports contacts: good rows kept, bad rows explained and exportable", async () => {
     const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "导入测试" })).data!;
-    const csv = "手机号,姓名,备注\n13912345678,张三,老客户\n+8613912345679,李四,\n12345,王五,\n13912345678,重复,\n13800000000,黑名单,\n,空号码,\n";
+    const csv =
+      "手机号,姓名,备注\n13912345678,张三,老客户\n+8613912345679,李四,\n12345,王五,\n13912345678,重复,\n13800000000,黑名单,\n,空号码,\n";
     const upload = multipart(id, "名单.csv", csv);
-    const result = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    const result = json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    ).data!;
     expect(result).toMatchObject({ accepted: 2, rejected: 4 });
     expect(result.errors.map((e) => [e.rowNo, e.reason])).toEqual([
       [4, "手机号码格式不正确"],
@@ -221,24 +288,63 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     failure(await inject("other-admin", "GET", `/outbound/campaign/export/error?campaignId=${id}&importId=${result.importId}`), 404);
     // A second import of the same numbers: they are already in the campaign.
     const again = multipart(id, "again.csv", "phone\n13912345678\n");
-    const second = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...again.headers }, payload: again.payload })).data!;
+    const second = json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...again.headers },
+        payload: again.payload,
+      }),
+    ).data!;
     expect(second).toMatchObject({ accepted: 0, rejected: 1, batchId: null });
     expect(second.errors[0].reason).toBe("号码已在活动名单中");
-    const check = json(CheckContactResponseSchema, await inject("admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" })).data!;
+    const check = json(
+      CheckContactResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" }),
+    ).data!;
     expect(check).toMatchObject({ valid: true, inCampaign: true, reason: "号码已在活动名单中" });
     // Another tenant cannot upload into this campaign; a file without a phone column is refused whole.
     const foreign = multipart(id, "x.csv", "phone\n13912340000\n");
-    failure(await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens["other-admin"]), ...foreign.headers }, payload: foreign.payload }), 404);
+    failure(
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens["other-admin"]), ...foreign.headers },
+        payload: foreign.payload,
+      }),
+      404,
+    );
     const noPhone = multipart(id, "x.csv", "姓名\n张三\n");
-    expect(failure(await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...noPhone.headers }, payload: noPhone.payload }), 400)).toMatch(/缺少手机号列/);
+    expect(
+      failure(
+        await platform.app.inject({
+          method: "POST",
+          url: "/api/file/upload",
+          headers: { ...bearer(tokens.admin), ...noPhone.headers },
+          payload: noPhone.payload,
+        }),
+        400,
+      ),
+    ).toMatch(/缺少手机号列/);
     const export_ = await inject("admin", "POST", "/outbound/campaign/data/export", { campaignId: id });
     expect(export_.body.split("\r\n").filter(Boolean)).toHaveLength(3);
     // Another tenant sees none of it.
-    expect(json(TaskCallPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/data/list", { campaignId: id })).data!.total).toBe(0);
+    expect(
+      json(TaskCallPageResponseSchema, await inject("other-admin", "POST", "/outbound/campaign/data/list", { campaignId: id })).data!.total,
+    ).toBe(0);
     failure(await inject("other-admin", "POST", "/outbound/campaign/data/export", { campaignId: id }), 404);
     failure(await inject("other-admin", "GET", `/outbound/campaign/imports?campaignId=${id}`), 404);
     failure(await inject("other-admin", "POST", "/outbound/campaign/checkcontact", { campaignId: id, phone: "13912345678" }), 404);
-    expect(json(ImportListResponseSchema, await inject("admin", "GET", `/outbound/campaign/imports?campaignId=${id}`)).data!.map((i) => [i.accepted, i.rejected])).toEqual([[0, 1], [2, 4]]);
+    expect(
+      json(ImportListResponseSchema, await inject("admin", "GET", `/outbound/campaign/imports?campaignId=${id}`)).data!.map((i) => [
+        i.accepted,
+        i.rejected,
+      ]),
+    ).toEqual([
+      [0, 1],
+      [2, 4],
+    ]);
   });
 
   it("keeps the simulator's clock out of reach unless SIMULATOR_CONTROL is set", async () => {
@@ -249,27 +355,55 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const ExcelJS = (await import("exceljs")).default;
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("名单");
-    sheet.addRows([["电话", "姓名"], ["13612345678", "赵六"], ["abc", "坏行"]]);
+    sheet.addRows([
+      ["电话", "姓名"],
+      ["13612345678", "赵六"],
+      ["abc", "坏行"],
+    ]);
     const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
     const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "XLSX导入" })).data!;
     const upload = multipart(id, "名单.xlsx", buffer);
-    const result = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    const result = json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    ).data!;
     expect(result).toMatchObject({ accepted: 1, rejected: 1 });
   });
 
   it("checks state changes with the scheduler, runs the dialer, pauses, resumes and cancels", async () => {
-    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "运行测试", maxAttempts: 2 })).data!;
-    const check = async (state: number) => json(SchedulerCheckResponseSchema, await inject("admin", "GET", `/outbound/campaign/scheduler/check?campaignId=${id}&state=${state}`)).data!;
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "运行测试", maxAttempts: 2 }),
+    ).data!;
+    const check = async (state: number) =>
+      json(SchedulerCheckResponseSchema, await inject("admin", "GET", `/outbound/campaign/scheduler/check?campaignId=${id}&state=${state}`))
+        .data!;
     expect(await check(1)).toEqual({ allowed: false, reason: "活动尚未导入名单，不能启动" });
-    expect(failure(await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }), 400)).toBe("活动尚未导入名单，不能启动");
+    expect(failure(await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }), 400)).toBe(
+      "活动尚未导入名单，不能启动",
+    );
     expect((await check(2)).reason).toBe("活动当前状态为“未启动”，不能变更为“已暂停”");
     const phones = Array.from({ length: 30 }, (_, i) => `1371234${String(i).padStart(4, "0")}`);
     const upload = multipart(id, "run.csv", `phone\n${phones.join("\n")}\n`);
-    const { batchId } = json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload })).data!;
+    const { batchId } = json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    ).data!;
     expect(await check(1)).toEqual({ allowed: true, reason: null });
     json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
 
-    const batch = async () => json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=100`)).data!;
+    const batch = async () =>
+      json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=100`)).data!;
     await tick();
     let detail = await batch();
     expect(detail.batch.status).toBe(2);
@@ -296,7 +430,11 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect((await check(1)).reason).toBe("活动当前状态为“已取消”，不能变更为“运行中”");
 
     // Robot calls were written as call records with their dialog lines.
-    const records = await platform.db.selectFrom("call_records").select(["id", "is_answer", "intent"]).where("batch_id", "=", batchId!).execute();
+    const records = await platform.db
+      .selectFrom("call_records")
+      .select(["id", "is_answer", "intent"])
+      .where("batch_id", "=", batchId!)
+      .execute();
     expect(records.length).toBeGreaterThanOrEqual(10);
     const answered = records.find((r) => r.is_answer === 1)!;
     expect(answered.intent).not.toBeNull();
@@ -311,7 +449,12 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const callMoves = trace.transitions.filter((t) => t.taskCallId !== null);
     const demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
     const few = await batchTransitions(platform.db, demoTenant, batchId!, 3);
-    expect(few.filter((t) => t.taskCallId === null).map((t) => t.toStatus).reverse()).toEqual([13, 2, 3, 2, 6]);
+    expect(
+      few
+        .filter((t) => t.taskCallId === null)
+        .map((t) => t.toStatus)
+        .reverse(),
+    ).toEqual([13, 2, 3, 2, 6]);
     expect(few.filter((t) => t.taskCallId !== null).map((t) => t.id)).toEqual(callMoves.slice(0, 3).map((t) => t.id));
     failure(await inject("other-admin", "GET", `/outbound/task/trace/${batchId}`), 404);
     const call = detail.calls.list.find((c) => c.status === 3)!;
@@ -322,14 +465,28 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   });
 
   it("writes a connected robot call with its recording and transcript, which plays from call history", async () => {
-    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "录音测试", ratio: 5 })).data!;
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "录音测试", ratio: 5 }),
+    ).data!;
     const phones = Array.from({ length: 20 }, (_, i) => `1391234${String(i).padStart(4, "0")}`);
     const upload = multipart(id, "recorded.csv", `phone\n${phones.join("\n")}\n`);
-    json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+    json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    );
     json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
     await tick(1, 3);
 
-    const history = json(CallRecordPageResponseSchema, await inject("admin", "GET", `/contact/business/callhistory?campaignId=${id}&pageSize=100`)).data!;
+    const history = json(
+      CallRecordPageResponseSchema,
+      await inject("admin", "GET", `/contact/business/callhistory?campaignId=${id}&pageSize=100`),
+    ).data!;
     expect(history.list.length).toBeGreaterThan(0);
     const connected = history.list.find((r) => r.callResult === 200)!;
     const detail = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${connected.callId}`)).data!;
@@ -339,7 +496,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(detail.attachData.conclusion).toBe(conclusionFor(connected.intent));
     const lines = detail.callingResults.flatMap((s) => s.dialogResults);
     expect(lines.filter((l) => l.thisRole === CUSTOMER_ROLE).at(-1)?.nluResult).toBe(connected.intent);
-    expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(script.lines.map((l) => [l.content, l.startMs, l.endMs]));
+    expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(
+      script.lines.map((l) => [l.content, l.startMs, l.endMs]),
+    );
     const tenantID = detail.tenantID;
     const audio = await inject("admin", "POST", `/records/records/${connected.callId}`, { tenantID });
     expect(audio.statusCode).toBe(200);
@@ -348,26 +507,54 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const missed = history.list.find((r) => r.callResult !== 200)!;
     const none = json(CallDetailResponseSchema, await inject("admin", "GET", `/contact/income/calls/${missed.callId}`)).data!;
     expect(none.callingResults).toEqual([]);
-    expect(NoRecordingResponseSchema.parse((await inject("admin", "POST", `/records/records/${missed.callId}`, { tenantID })).json()).data).toBeNull();
+    expect(
+      NoRecordingResponseSchema.parse((await inject("admin", "POST", `/records/records/${missed.callId}`, { tenantID })).json()).data,
+    ).toBeNull();
   });
 
   it("no illegal transition is ever recorded, whatever the users and the clock do (property)", async () => {
     let seed = 42;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 3; run++) {
-      const windows = [{ start: "08:00", end: "10:00" }, { start: "14:00", end: "16:00" }];
-      const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: `随机${run}`, cycle: 1 + run, windows, ratio: 0.5 + run, maxAttempts: 2 })).data!;
+      const windows = [
+        { start: "08:00", end: "10:00" },
+        { start: "14:00", end: "16:00" },
+      ];
+      const { id } = json(
+        SavedResponseSchema,
+        await inject("admin", "POST", "/outbound/campaign/save", {
+          ...form,
+          name: `随机${run}`,
+          cycle: 1 + run,
+          windows,
+          ratio: 0.5 + run,
+          maxAttempts: 2,
+        }),
+      ).data!;
       const phones = Array.from({ length: 15 }, (_, i) => `1501${run}23${String(i).padStart(4, "0")}`);
       const upload = multipart(id, "p.csv", `phone\n${phones.join("\n")}\n`);
-      json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+      json(
+        ImportResultResponseSchema,
+        await platform.app.inject({
+          method: "POST",
+          url: "/api/file/upload",
+          headers: { ...bearer(tokens.admin), ...upload.headers },
+          payload: upload.payload,
+        }),
+      );
       await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
       for (let step = 0; step < 25; step++) {
         const roll = next();
-        if (roll < 0.15) await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: [1, 2, 4][Math.floor(next() * 3)] });
+        if (roll < 0.15)
+          await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: [1, 2, 4][Math.floor(next() * 3)] });
         await tick(Math.floor(next() * 240), 1);
       }
     }
-    const moves = await platform.db.selectFrom("task_transitions").select(["task_call_id", "from_status", "to_status"]).where("from_status", "is not", null).execute();
+    const moves = await platform.db
+      .selectFrom("task_transitions")
+      .select(["task_call_id", "from_status", "to_status"])
+      .where("from_status", "is not", null)
+      .execute();
     expect(moves.length).toBeGreaterThan(50);
     for (const m of moves) {
       const table = m.task_call_id === null ? BATCH_TRANSITIONS : CALL_TRANSITIONS;
@@ -378,14 +565,30 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     // count of open calls is the count of its calls waiting or being dialled.
     const batches = await platform.db
       .selectFrom("task_batches as b")
-      .select(["b.id", "b.open_calls", (eb) => eb.selectFrom("task_calls as t").select(sql<number>`count(*)::int`.as("n")).whereRef("t.batch_id", "=", "b.id").where("t.status", "in", [0, 1]).as("counted")])
+      .select([
+        "b.id",
+        "b.open_calls",
+        (eb) =>
+          eb
+            .selectFrom("task_calls as t")
+            .select(sql<number>`count(*)::int`.as("n"))
+            .whereRef("t.batch_id", "=", "b.id")
+            .where("t.status", "in", [0, 1])
+            .as("counted"),
+      ])
       .execute();
     expect(batches.some((b) => b.open_calls > 0)).toBe(true);
     for (const b of batches) expect(b.open_calls, `batch ${b.id}`).toBe(Number(b.counted));
     // So is its kept count of calls per status (what a batch page's total comes from), also once
     // calls, or a batch with its calls, are deleted.
     const expectCountsKept = async () => {
-      const kept = await platform.db.selectFrom("task_batch_call_counts").select(["batch_id", "status", "calls"]).where("calls", "<>", 0).orderBy("batch_id").orderBy("status").execute();
+      const kept = await platform.db
+        .selectFrom("task_batch_call_counts")
+        .select(["batch_id", "status", "calls"])
+        .where("calls", "<>", 0)
+        .orderBy("batch_id")
+        .orderBy("status")
+        .execute();
       const counted = await platform.db
         .selectFrom("task_calls")
         .select(["batch_id", "status", sql<number>`count(*)::int`.as("calls")])
@@ -398,37 +601,74 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     };
     await expectCountsKept();
     // A campaign's done calls (the list's 已呼) come from the same kept counts.
-    const listed = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 })).data!.list;
-    const done = await platform.db.selectFrom("task_calls").select(["campaign_id", sql<number>`count(*)::int`.as("n")]).where("status", "not in", [0, 1]).groupBy("campaign_id").execute();
+    const listed = json(CampaignPageResponseSchema, await inject("admin", "POST", "/outbound/campaign/manage/list", { pageSize: 100 }))
+      .data!.list;
+    const done = await platform.db
+      .selectFrom("task_calls")
+      .select(["campaign_id", sql<number>`count(*)::int`.as("n")])
+      .where("status", "not in", [0, 1])
+      .groupBy("campaign_id")
+      .execute();
     expect(listed.some((c) => c.callDone > 0)).toBe(true);
     for (const c of listed) expect(c.callDone, c.name).toBe(done.find((d) => d.campaign_id === c.id)?.n ?? 0);
-    const random = await platform.db.selectFrom("task_batches as b").innerJoin("campaigns as c", "c.id", "b.campaign_id").select("b.id").where("c.name", "like", "随机%").orderBy("b.id").execute();
-    await platform.db.deleteFrom("task_calls").where("batch_id", "=", random[0].id).where(sql<boolean>`id % 2 = 0`).execute();
+    const random = await platform.db
+      .selectFrom("task_batches as b")
+      .innerJoin("campaigns as c", "c.id", "b.campaign_id")
+      .select("b.id")
+      .where("c.name", "like", "随机%")
+      .orderBy("b.id")
+      .execute();
+    await platform.db
+      .deleteFrom("task_calls")
+      .where("batch_id", "=", random[0].id)
+      .where(sql<boolean>`id % 2 = 0`)
+      .execute();
     await platform.db.deleteFrom("task_batches").where("id", "=", random[1].id).execute();
     await expectCountsKept();
   });
 
   it("hands interested customers of collaborative campaigns to agents through the listener seam", async () => {
-    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "协同测试", type: 2, queueName: "demo-voice" })).data!;
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "协同测试", type: 2, queueName: "demo-voice" }),
+    ).data!;
     const phones = Array.from({ length: 20 }, (_, i) => `1591234${String(i).padStart(4, "0")}`);
     const upload = multipart(id, "h.csv", `phone\n${phones.join("\n")}\n`);
-    json(ImportResultResponseSchema, await platform.app.inject({ method: "POST", url: "/api/file/upload", headers: { ...bearer(tokens.admin), ...upload.headers }, payload: upload.payload }));
+    json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    );
     await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
     const announced: number[] = [];
     const off = platform.app.dialer.onHandoff((h) => announced.push(h.id));
     await tick(0.1, 6);
     off();
     expect(announced.length).toBeGreaterThan(0);
-    const waiting = json(HandoffPageResponseSchema, await inject("agent", "POST", "/contact/trans/call/query", { state: "waiting", pageSize: 100 })).data!;
+    const waiting = json(
+      HandoffPageResponseSchema,
+      await inject("agent", "POST", "/contact/trans/call/query", { state: "waiting", pageSize: 100 }),
+    ).data!;
     expect(waiting.list.map((h) => h.id)).toEqual(expect.arrayContaining(announced));
     const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
     const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
     expect(await platform.app.dialer.acceptHandoff(tenantId, announced[0], agentId)).toBe(true);
     expect(await platform.app.dialer.acceptHandoff(tenantId, announced[0], agentId)).toBe(false);
     await tick(3); // the rest wait longer than the hand-off timeout
-    const lost = json(HandoffPageResponseSchema, await inject("agent", "POST", "/contact/trans/call/query", { state: "lost", pageSize: 100 })).data!;
+    const lost = json(
+      HandoffPageResponseSchema,
+      await inject("agent", "POST", "/contact/trans/call/query", { state: "lost", pageSize: 100 }),
+    ).data!;
     expect(lost.list.map((h) => h.id)).toEqual(expect.arrayContaining(announced.slice(1)));
-    const handed = await platform.db.selectFrom("handoffs").select(["state", "call_record_id"]).where("id", "=", announced[0]).executeTakeFirstOrThrow();
+    const handed = await platform.db
+      .selectFrom("handoffs")
+      .select(["state", "call_record_id"])
+      .where("id", "=", announced[0])
+      .executeTakeFirstOrThrow();
     expect(handed.state).toBe("handed");
     // The customer an agent took hears the agent in the recording (human-human lines); a lost one
     // heard the robot alone, and the record says so.
@@ -443,7 +683,10 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(of(announced[0]).some((line) => line.dialog_type === 2)).toBe(true);
     for (const id of announced.slice(1)) {
       expect(of(id).length, `hand-off ${id}`).toBeGreaterThan(0);
-      expect(of(id).every((line) => line.dialog_type === 1 && !line.recording?.startsWith("handoff-")), `hand-off ${id}`).toBe(true);
+      expect(
+        of(id).every((line) => line.dialog_type === 1 && !line.recording?.startsWith("handoff-")),
+        `hand-off ${id}`,
+      ).toBe(true);
       expect(of(id)[0].call_duration_ms).toBe(RECORDINGS[of(id)[0].recording as RecordingName].durationMs);
     }
     expect(json(HandoffPageResponseSchema, await inject("other-admin", "POST", "/contact/trans/call/query", {})).data!.total).toBe(0);
@@ -451,24 +694,67 @@ describeDb(`outbound on ${TEST_DB}`, () => {
 
   it("lets agents work a preview list, and supervisors distribute its data", async () => {
     const [preview] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [3] })).data!;
-    const unassigned = json(UnassignedCountResponseSchema, await inject("supervisor", "GET", `/outbound/preview/unassigned?campaignId=${preview.id}`)).data!.unassigned;
+    const unassigned = json(
+      UnassignedCountResponseSchema,
+      await inject("supervisor", "GET", `/outbound/preview/unassigned?campaignId=${preview.id}`),
+    ).data!.unassigned;
     expect(unassigned).toBe(9);
     const users = await platform.db.selectFrom("users").select(["id", "user_name"]).execute();
     const id = (name: string) => users.find((u) => u.user_name === name)!.id;
-    const even = json(DistributeResponseSchema, await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "count", agents: [{ userId: id("agent"), count: 2 }, { userId: id("admin"), count: 1 }] })).data!;
-    expect(even.assigned).toEqual([{ userId: id("agent"), count: 2 }, { userId: id("admin"), count: 1 }]);
-    const rest = json(DistributeResponseSchema, await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: id("agent") }, { userId: id("admin") }, { userId: id("supervisor") }, { userId: id("chat") }] })).data!;
+    const even = json(
+      DistributeResponseSchema,
+      await inject("supervisor", "POST", "/outbound/preview/distribute", {
+        campaignId: preview.id,
+        mode: "count",
+        agents: [
+          { userId: id("agent"), count: 2 },
+          { userId: id("admin"), count: 1 },
+        ],
+      }),
+    ).data!;
+    expect(even.assigned).toEqual([
+      { userId: id("agent"), count: 2 },
+      { userId: id("admin"), count: 1 },
+    ]);
+    const rest = json(
+      DistributeResponseSchema,
+      await inject("supervisor", "POST", "/outbound/preview/distribute", {
+        campaignId: preview.id,
+        mode: "even",
+        agents: [{ userId: id("agent") }, { userId: id("admin") }, { userId: id("supervisor") }, { userId: id("chat") }],
+      }),
+    ).data!;
     expect(rest.assigned.map((a) => a.count)).toEqual([2, 2, 1, 1]);
-    failure(await inject("agent", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: id("agent") }] }), 403);
-    const otherUser = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "other-admin").executeTakeFirstOrThrow()).id;
-    expect(failure(await inject("supervisor", "POST", "/outbound/preview/distribute", { campaignId: preview.id, mode: "even", agents: [{ userId: otherUser }] }), 400)).toBe("坐席不存在");
+    failure(
+      await inject("agent", "POST", "/outbound/preview/distribute", {
+        campaignId: preview.id,
+        mode: "even",
+        agents: [{ userId: id("agent") }],
+      }),
+      403,
+    );
+    const otherUser = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "other-admin").executeTakeFirstOrThrow())
+      .id;
+    expect(
+      failure(
+        await inject("supervisor", "POST", "/outbound/preview/distribute", {
+          campaignId: preview.id,
+          mode: "even",
+          agents: [{ userId: otherUser }],
+        }),
+        400,
+      ),
+    ).toBe("坐席不存在");
 
     const next = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
     expect(next).not.toBeNull();
     expect(next!.agentUserId).toBe(id("agent"));
     // The same contact until it is dialled or skipped.
     expect(json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!.id).toBe(next!.id);
-    const before = json(BeforeCallResponseSchema, await inject("agent", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`)).data!;
+    const before = json(
+      BeforeCallResponseSchema,
+      await inject("agent", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`),
+    ).data!;
     expect(before.campaign.name).toBe("贵宾客户预览外呼");
     failure(await inject("other-admin", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`), 404);
     failure(await inject("admin", "POST", "/outbound/preview/dial", { taskCallId: next!.id }), 404); // not admin's contact
@@ -479,7 +765,10 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const second = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
     expect(second!.id).not.toBe(next!.id);
     json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/skip", { taskCallId: second!.id, reason: "号码有误" }));
-    const skipped = json(TaskCallPageResponseSchema, await inject("agent", "POST", "/outbound/campaign/data/list", { mine: true, status: 2 })).data!;
+    const skipped = json(
+      TaskCallPageResponseSchema,
+      await inject("agent", "POST", "/outbound/campaign/data/list", { mine: true, status: 2 }),
+    ).data!;
     expect(skipped.list.map((c) => [c.id, c.skipReason])).toContainEqual([second!.id, "号码有误"]);
 
     const mine = json(BatchPageResponseSchema, await inject("agent", "POST", "/outbound/task/list/agent", {})).data!;
@@ -490,14 +779,25 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   });
 
   it("saves, recovers and isolates batches; serves transfer templates", async () => {
-    const [robot] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [1] })).data!.filter((c) => c.name === "信用卡分期推广");
-    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "手工批次" })).data!;
-    const batches = json(BatchPageResponseSchema, await inject("admin", "POST", "/outbound/task/list", { campaignId: robot.id, pageSize: 50 })).data!;
+    const [robot] = json(
+      CampaignSelectResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/select", { types: [1] }),
+    ).data!.filter((c) => c.name === "信用卡分期推广");
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "手工批次" }),
+    ).data!;
+    const batches = json(
+      BatchPageResponseSchema,
+      await inject("admin", "POST", "/outbound/task/list", { campaignId: robot.id, pageSize: 50 }),
+    ).data!;
     const failed = batches.list.find((b) => b.status === 14)!;
     const paused = batches.list.find((b) => b.status === 3)!;
     json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/recover", { id: failed.id }));
     json(SavedResponseSchema, await inject("admin", "POST", "/outbound/task/recover", { id: paused.id }));
-    expect(failure(await inject("admin", "POST", "/outbound/task/recover", { id: paused.id }), 400)).toBe("只有已暂停或准备失败的批次可以恢复");
+    expect(failure(await inject("admin", "POST", "/outbound/task/recover", { id: paused.id }), 400)).toBe(
+      "只有已暂停或准备失败的批次可以恢复",
+    );
     failure(await inject("other-admin", "POST", "/outbound/task/recover", { id }), 404);
     failure(await inject("other-admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 404);
     failure(await inject("agent", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 403);
@@ -505,7 +805,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
     const templates = json(TransTemplatesResponseSchema, await inject("agent", "GET", `/outbound/transTemplates/${agentId}/0`)).data!;
     expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管", "转客户经理外线"]);
-    expect(json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target).toBe("demo-voice");
+    expect(
+      json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target,
+    ).toBe("demo-voice");
     failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
     failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
   });
@@ -515,12 +817,17 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
     // A batch with calls in several statuses, some of them the agent's.
     const batchId = [...new Set(calls.map((c) => c.batch_id))].find(
-      (id) => new Set(calls.filter((c) => c.batch_id === id).map((c) => c.status)).size >= 3 && calls.some((c) => c.batch_id === id && c.agent_user_id === agentId),
+      (id) =>
+        new Set(calls.filter((c) => c.batch_id === id).map((c) => c.status)).size >= 3 &&
+        calls.some((c) => c.batch_id === id && c.agent_user_id === agentId),
     )!;
     expect(batchId).toBeDefined();
     const mine = calls.filter((c) => c.batch_id === batchId);
     const task = async (user: string, isCalling: 0 | 1, callType: number, query = "") =>
-      json(TaskDetailResponseSchema, await inject(user, "GET", `/outbound/task/get/${batchId}/${isCalling}/${callType}?pageSize=10${query}`)).data!;
+      json(
+        TaskDetailResponseSchema,
+        await inject(user, "GET", `/outbound/task/get/${batchId}/${isCalling}/${callType}?pageSize=10${query}`),
+      ).data!;
     for (const isCalling of [0, 1] as const) {
       for (const callType of [-1, ...codesOf(CALL_STATUSES)]) {
         const matching = mine.filter((c) => (callType < 0 || c.status === callType) && (isCalling === 0 || c.status <= 1));
@@ -529,7 +836,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
         expect(page.list.length).toBe(Math.min(10, matching.length));
         // An agent's total counts only their own calls.
         const own = (await task("agent", isCalling, callType)).calls;
-        expect(own.total, `agent: isCalling ${isCalling}, callType ${callType}`).toBe(matching.filter((c) => c.agent_user_id === agentId).length);
+        expect(own.total, `agent: isCalling ${isCalling}, callType ${callType}`).toBe(
+          matching.filter((c) => c.agent_user_id === agentId).length,
+        );
         expect(own.list.every((c) => c.agentUserId === agentId)).toBe(true);
       }
     }
@@ -552,7 +861,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       .orderBy("n", "desc")
       .executeTakeFirstOrThrow();
     expect(Number(biggest.n)).toBeGreaterThan(20);
-    const pageOf = async (query: string) => json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?pageSize=10&${query}`)).data!.calls;
+    const pageOf = async (query: string) =>
+      json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?pageSize=10&${query}`)).data!
+        .calls;
     const first = await pageOf("pageNo=1");
     const second = await pageOf("pageNo=2");
     expect(first.total).toBe(Number(biggest.n));
@@ -562,7 +873,11 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const back = await pageOf(`pageNo=1&before=${second.list[0].id}`);
     expect(back.list.map((c) => c.id)).toEqual(first.list.map((c) => c.id));
 
-    const data = async (user: string, body: object) => json(TaskCallPageResponseSchema, await inject(user, "POST", "/outbound/campaign/data/list", { campaignId: biggest.campaign_id, pageSize: 10, ...body })).data!;
+    const data = async (user: string, body: object) =>
+      json(
+        TaskCallPageResponseSchema,
+        await inject(user, "POST", "/outbound/campaign/data/list", { campaignId: biggest.campaign_id, pageSize: 10, ...body }),
+      ).data!;
     const firstData = await data("admin", {});
     const secondData = await data("admin", { pageNo: 2 });
     expect((await data("admin", { pageNo: 2, after: String(firstData.list[9].id) })).list).toEqual(secondData.list);

@@ -26,8 +26,8 @@ import {
   type Campaign,
   type TaskCall,
 } from "#contracts/outbound";
-import { HttpError, ok } from "#upstream/http";
-import { requireUser } from "#upstream/plugins/auth";
+import { HttpError, ok, parseInput } from "#upstream/http";
+import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
 import {
   CampaignRefused,
@@ -66,14 +66,16 @@ import { cstDate } from "#upstream/domain/dialer-states";
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const CampaignIdQuery = z.object({ campaignId: z.coerce.number().int().positive() });
 const NameCountQuery = z.object({ name: z.string().trim().min(1).max(64), id: z.coerce.number().int().positive().optional() });
-const TaskGetParams = z.object({ id: z.coerce.number().int().positive(), isCalling: z.coerce.number().int().min(0).max(1), callType: z.coerce.number().int() });
+const TaskGetParams = z.object({
+  id: z.coerce.number().int().positive(),
+  isCalling: z.coerce.number().int().min(0).max(1),
+  callType: z.coerce.number().int(),
+});
 const BeforeCallParams = z.object({ batchId: z.coerce.number().int().positive(), taskId: z.coerce.number().int().positive() });
 const TemplatesParams = z.object({ agentId: z.coerce.number().int().positive(), type: z.coerce.number().int() });
 
 /** Campaign management is the administrators' (the menu gives /campaign to them only). */
-export function requireAdmin(user: AuthUser): void {
-  if (user.role !== "admin") throw new HttpError(403, "仅管理员可以管理外呼活动");
-}
+const requireAdmin = (user: AuthUser) => requireRole(user, ["admin"], CAMPAIGN_ADMIN_ONLY);
 
 export async function requireCampaign(app: { db: Parameters<typeof findCampaign>[0] }, user: AuthUser, id: number): Promise<Campaign> {
   const campaign = await findCampaign(app.db, user.tenantId, id);
@@ -96,7 +98,18 @@ async function* callLines(calls: AsyncIterable<TaskCall[]>) {
   yield csvLine(["手机号码", "客户姓名", "批次", "呼叫状态", "挂机方", "呼叫次数", "坐席", "跳过原因"]);
   for await (const chunk of calls) {
     yield chunk
-      .map((c) => csvLine([c.phone, c.customerName, c.batchId, labelOf(CALL_STATUSES, c.status), c.hangupParty === null ? "" : hangupPartyLabel(c.hangupParty), c.attempts, c.agentName, c.skipReason]))
+      .map((c) =>
+        csvLine([
+          c.phone,
+          c.customerName,
+          c.batchId,
+          labelOf(CALL_STATUSES, c.status),
+          c.hangupParty === null ? "" : hangupPartyLabel(c.hangupParty),
+          c.attempts,
+          c.agentName,
+          c.skipReason,
+        ]),
+      )
       .join("");
   }
 }
@@ -109,28 +122,28 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.post("/outbound/campaigns/list", async (request) => {
     const user = requireUser(request);
-    return ok(await listCampaigns(app.db, user.tenantId, CampaignListQuerySchema.parse(request.body ?? {})));
+    return ok(await listCampaigns(app.db, user.tenantId, parseInput(CampaignListQuerySchema, request.body)));
   });
 
   app.post("/outbound/campaign/manage/list", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    return ok(await listCampaigns(app.db, user.tenantId, CampaignListQuerySchema.parse(request.body ?? {})));
+    return ok(await listCampaigns(app.db, user.tenantId, parseInput(CampaignListQuerySchema, request.body)));
   });
 
   app.post("/outbound/inbound/campaign/list", async (request) => {
     const user = requireUser(request);
-    return ok(await listCampaigns(app.db, user.tenantId, { ...CampaignListQuerySchema.parse(request.body ?? {}), type: 20 }));
+    return ok(await listCampaigns(app.db, user.tenantId, { ...parseInput(CampaignListQuerySchema, request.body), type: 20 }));
   });
 
   app.post("/outbound/inbound/task/list", async (request) => {
     const user = requireUser(request);
-    return ok(await listBatches(app.db, user.tenantId, { ...TaskListQuerySchema.parse(request.body ?? {}), campaignTypes: [20] }));
+    return ok(await listBatches(app.db, user.tenantId, { ...parseInput(TaskListQuerySchema, request.body), campaignTypes: [20] }));
   });
 
   app.post("/outbound/campaign/select", async (request) => {
     const user = requireUser(request);
-    const { types } = CampaignSelectSchema.parse(request.body ?? {});
+    const { types } = parseInput(CampaignSelectSchema, request.body);
     return ok(await campaignOptions(app.db, user.tenantId, types));
   });
 
@@ -138,7 +151,13 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const user = requireUser(request);
     const [queues, lists] = await Promise.all([
       app.db.selectFrom("users").select("default_queue_name").distinct().where("tenant_id", "=", user.tenantId).execute(),
-      app.db.selectFrom("campaigns").select("calling_list_name").distinct().where("tenant_id", "=", user.tenantId).where("calling_list_name", "is not", null).execute(),
+      app.db
+        .selectFrom("campaigns")
+        .select("calling_list_name")
+        .distinct()
+        .where("tenant_id", "=", user.tenantId)
+        .where("calling_list_name", "is not", null)
+        .execute(),
     ]);
     return ok({
       queues: queues.map((q) => q.default_queue_name).sort(),
@@ -148,20 +167,26 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/campaign/name/count", async (request) => {
     const user = requireUser(request);
-    const { name, id } = NameCountQuery.parse(request.query);
+    const { name, id } = parseInput(NameCountQuery, request.query);
     return ok({ count: await countCampaignsNamed(app.db, user.tenantId, name, id) });
   });
 
   app.get("/outbound/campaign/callingListName", async (request) => {
     const user = requireUser(request);
-    const rows = await app.db.selectFrom("campaigns").select("calling_list_name").distinct().where("tenant_id", "=", user.tenantId).where("calling_list_name", "is not", null).execute();
+    const rows = await app.db
+      .selectFrom("campaigns")
+      .select("calling_list_name")
+      .distinct()
+      .where("tenant_id", "=", user.tenantId)
+      .where("calling_list_name", "is not", null)
+      .execute();
     return ok(rows.map((r) => r.calling_list_name ?? "").sort());
   });
 
   app.post("/outbound/campaign/save", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    const input = CampaignSaveSchema.parse(request.body);
+    const input = parseInput(CampaignSaveSchema, request.body);
     try {
       return ok({ id: await saveCampaign(app.db, user.tenantId, user.id, input) });
     } catch (error) {
@@ -172,7 +197,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/campaign/scheduler/check", async (request) => {
     const user = requireUser(request);
-    const { campaignId, state } = SchedulerCheckQuerySchema.parse(request.query);
+    const { campaignId, state } = parseInput(SchedulerCheckQuerySchema, request.query);
     const campaign = await requireCampaign(app, user, campaignId);
     const reason = await schedulerRefusal(app.db, campaign, state, cstDate(now()));
     return ok({ allowed: reason === null, reason });
@@ -181,7 +206,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.put("/outbound/campaign/change/state", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    const { campaignId, state } = ChangeStateSchema.parse(request.body);
+    const { campaignId, state } = parseInput(ChangeStateSchema, request.body);
     const campaign = await requireCampaign(app, user, campaignId);
     const reason = await schedulerRefusal(app.db, campaign, state, cstDate(now()));
     if (reason) throw new HttpError(400, reason);
@@ -196,7 +221,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/campaign/ratio", async (request) => {
     const user = requireUser(request);
-    const { campaignId } = CampaignIdQuery.parse(request.query);
+    const { campaignId } = parseInput(CampaignIdQuery, request.query);
     const campaign = await requireCampaign(app, user, campaignId);
     return ok({ campaignId, ratio: campaign.ratio });
   });
@@ -204,14 +229,14 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.put("/outbound/campaign/ratio", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    const { campaignId, ratio } = RatioSchema.parse(request.body);
+    const { campaignId, ratio } = parseInput(RatioSchema, request.body);
     if (!(await setRatio(app.db, user.tenantId, campaignId, ratio))) throw new HttpError(404, "活动不存在");
     return ok({ campaignId, ratio });
   });
 
   app.post("/outbound/campaign/checkcontact", async (request) => {
     const user = requireUser(request);
-    const { campaignId, phone } = CheckContactSchema.parse(request.body);
+    const { campaignId, phone } = parseInput(CheckContactSchema, request.body);
     await requireCampaign(app, user, campaignId);
     const mobile = normaliseMobile(phone);
     if (!mobile) return ok({ valid: false, inCampaign: false, blacklisted: false, reason: "手机号码格式不正确" });
@@ -225,13 +250,13 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.post("/outbound/campaign/data/list", async (request) => {
     const user = requireUser(request);
-    const query = DataListQuerySchema.parse(request.body ?? {});
+    const query = parseInput(DataListQuerySchema, request.body);
     return ok(await listCalls(app.db, user.tenantId, { ...query, agentUserId: query.mine ? user.id : undefined }));
   });
 
   app.post("/outbound/campaign/data/export", async (request, reply) => {
     const user = requireUser(request);
-    const query = DataListQuerySchema.parse(request.body ?? {});
+    const query = parseInput(DataListQuerySchema, request.body);
     if (query.campaignId !== undefined) await requireCampaign(app, user, query.campaignId);
     const calls = allCalls(app.db, user.tenantId, { ...query, agentUserId: query.mine ? user.id : undefined });
     return sendCsv(reply, `campaign-${query.campaignId ?? "all"}-data.csv`, callLines(calls));
@@ -239,18 +264,19 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/campaign/export/error", async (request, reply) => {
     const user = requireUser(request);
-    const { campaignId, importId } = ExportErrorQuerySchema.parse(request.query);
+    const { campaignId, importId } = parseInput(ExportErrorQuerySchema, request.query);
     if (!(await importBelongs(app.db, user.tenantId, campaignId, importId))) throw new HttpError(404, "导入记录不存在");
     async function* lines() {
       yield csvLine(["行号", "手机号码", "客户姓名", "原因"]);
-      for await (const chunk of importErrors(app.db, importId)) yield chunk.map((r) => csvLine([r.row_no, r.phone, r.customer_name, r.reason])).join("");
+      for await (const chunk of importErrors(app.db, importId))
+        yield chunk.map((r) => csvLine([r.row_no, r.phone, r.customer_name, r.reason])).join("");
     }
     return sendCsv(reply, `import-${importId}-errors.csv`, lines());
   });
 
   app.get("/outbound/campaign/imports", async (request) => {
     const user = requireUser(request);
-    const { campaignId } = CampaignIdQuery.parse(request.query);
+    const { campaignId } = parseInput(CampaignIdQuery, request.query);
     await requireCampaign(app, user, campaignId);
     return ok(await listImports(app.db, user.tenantId, campaignId));
   });
@@ -258,7 +284,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   // Declared after the fixed paths above; Fastify prefers static segments anyway.
   app.get("/outbound/campaign/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParams.parse(request.params);
+    const { id } = parseInput(IdParams, request.params);
     return ok(await requireCampaign(app, user, id));
   });
 
@@ -266,18 +292,18 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.post("/outbound/task/list", async (request) => {
     const user = requireUser(request);
-    return ok(await listBatches(app.db, user.tenantId, TaskListQuerySchema.parse(request.body ?? {})));
+    return ok(await listBatches(app.db, user.tenantId, parseInput(TaskListQuerySchema, request.body)));
   });
 
   app.post("/outbound/task/list/agent", async (request) => {
     const user = requireUser(request);
-    return ok(await listBatches(app.db, user.tenantId, { ...TaskListQuerySchema.parse(request.body ?? {}), agentUserId: user.id }));
+    return ok(await listBatches(app.db, user.tenantId, { ...parseInput(TaskListQuerySchema, request.body), agentUserId: user.id }));
   });
 
   app.post("/outbound/task/save", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    const id = await saveBatch(app.db, user.tenantId, TaskSaveSchema.parse(request.body), now());
+    const id = await saveBatch(app.db, user.tenantId, parseInput(TaskSaveSchema, request.body), now());
     if (id === undefined) throw new HttpError(404, "活动或批次不存在");
     return ok({ id });
   });
@@ -285,7 +311,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.post("/outbound/task/recover", async (request) => {
     const user = requireUser(request);
     requireAdmin(user);
-    const { id } = TaskRecoverSchema.parse(request.body);
+    const { id } = parseInput(TaskRecoverSchema, request.body);
     const outcome = await recoverBatch(app.db, user.tenantId, id, now());
     if (outcome === "not-found") throw new HttpError(404, "批次不存在");
     if (outcome === "refused") throw new HttpError(400, "只有已暂停或准备失败的批次可以恢复");
@@ -294,7 +320,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/task/trace/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParams.parse(request.params);
+    const { id } = parseInput(IdParams, request.params);
     const batch = await findBatch(app.db, user.tenantId, id);
     if (!batch) throw new HttpError(404, "批次不存在");
     return ok({ batch, transitions: await batchTransitions(app.db, user.tenantId, id) });
@@ -302,8 +328,8 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/task/get/:id/:isCalling/:callType", async (request) => {
     const user = requireUser(request);
-    const { id, isCalling, callType } = TaskGetParams.parse(request.params);
-    const { history, ...pagination } = TaskGetQuerySchema.parse(request.query);
+    const { id, isCalling, callType } = parseInput(TaskGetParams, request.params);
+    const { history, ...pagination } = parseInput(TaskGetQuerySchema, request.query);
     const task = await batchWithCalls(app.db, user.tenantId, id, {
       ...pagination,
       statuses: isCalling === 1 ? [0, 1] : undefined,
@@ -317,18 +343,22 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/agentend/beforecall/:batchId/:taskId", async (request) => {
     const user = requireUser(request);
-    const { batchId, taskId } = BeforeCallParams.parse(request.params);
+    const { batchId, taskId } = parseInput(BeforeCallParams, request.params);
     const call = await findCall(app.db, user.tenantId, taskId);
     if (!call || call.batchId !== batchId) throw new HttpError(404, "任务不存在");
     const campaign = await requireCampaign(app, user, call.campaignId);
-    return ok({ call, campaign: { id: campaign.id, name: campaign.name, type: campaign.type, state: campaign.state }, records: await callRecordsOf(app.db, user.tenantId, taskId) });
+    return ok({
+      call,
+      campaign: { id: campaign.id, name: campaign.name, type: campaign.type, state: campaign.state },
+      records: await callRecordsOf(app.db, user.tenantId, taskId),
+    });
   });
 
   // ---- transfer templates ----
 
   app.get("/outbound/trans/template/get/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = IdParams.parse(request.params);
+    const { id } = parseInput(IdParams, request.params);
     const template = await findTransTemplate(app.db, user.tenantId, id);
     if (!template) throw new HttpError(404, "转接模板不存在");
     return ok(template);
@@ -336,7 +366,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.get("/outbound/transTemplates/:agentId/:type", async (request) => {
     const user = requireUser(request);
-    const { agentId, type } = TemplatesParams.parse(request.params);
+    const { agentId, type } = parseInput(TemplatesParams, request.params);
     // An agent reads their own templates; another agent's id is refused rather than ignored.
     if (agentId !== user.id && user.role === "agent") throw new HttpError(403);
     return ok(await listTransTemplates(app.db, user.tenantId, agentId, type > 0 ? type : undefined));
@@ -346,27 +376,28 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
 
   app.post("/outbound/preview/next", async (request) => {
     const user = requireUser(request);
-    const { campaignId } = PreviewNextSchema.parse(request.body ?? {});
+    const { campaignId } = parseInput(PreviewNextSchema, request.body);
     return ok(await takeNextPreview(app.db, user.tenantId, user.id, campaignId, now()));
   });
 
   app.post("/outbound/preview/dial", async (request) => {
     const user = requireUser(request);
-    const { taskCallId } = PreviewDialSchema.parse(request.body);
+    const { taskCallId } = parseInput(PreviewDialSchema, request.body);
     if (!(await dialPreview(app.db, user.tenantId, user.id, taskCallId, now()))) throw new HttpError(404, "该联系人不在您的待呼列表中");
     return ok({ id: taskCallId });
   });
 
   app.post("/outbound/preview/skip", async (request) => {
     const user = requireUser(request);
-    const { taskCallId, reason } = PreviewSkipSchema.parse(request.body);
-    if (!(await skipPreview(app.db, user.tenantId, user.id, taskCallId, reason, now()))) throw new HttpError(404, "该联系人不在您的待呼列表中");
+    const { taskCallId, reason } = parseInput(PreviewSkipSchema, request.body);
+    if (!(await skipPreview(app.db, user.tenantId, user.id, taskCallId, reason, now())))
+      throw new HttpError(404, "该联系人不在您的待呼列表中");
     return ok({ id: taskCallId });
   });
 
   app.get("/outbound/preview/unassigned", async (request) => {
     const user = requireUser(request);
-    const { campaignId } = CampaignIdQuery.parse(request.query);
+    const { campaignId } = parseInput(CampaignIdQuery, request.query);
     await requireCampaign(app, user, campaignId);
     return ok({ unassigned: await unassignedCount(app.db, user.tenantId, campaignId) });
   });
@@ -374,10 +405,19 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   app.post("/outbound/preview/distribute", async (request) => {
     const user = requireUser(request);
     if (user.role === "agent") throw new HttpError(403, "仅主管或管理员可以分配数据");
-    const input = DistributeSchema.parse(request.body);
+    const input = parseInput(DistributeSchema, request.body);
     const campaign = await requireCampaign(app, user, input.campaignId);
     if (!AGENT_DIALLED_TYPES.includes(campaign.type)) throw new HttpError(400, "只有人工外呼活动可以分配数据");
-    const agents = await app.db.selectFrom("users").select("id").where("tenant_id", "=", user.tenantId).where("id", "in", input.agents.map((a) => a.userId)).execute();
+    const agents = await app.db
+      .selectFrom("users")
+      .select("id")
+      .where("tenant_id", "=", user.tenantId)
+      .where(
+        "id",
+        "in",
+        input.agents.map((a) => a.userId),
+      )
+      .execute();
     if (agents.length !== new Set(input.agents.map((a) => a.userId)).size) throw new HttpError(400, "坐席不存在");
     if (input.mode === "count" && input.agents.every((a) => !a.count)) throw new HttpError(400, "请填写分配数量");
     return ok({ assigned: await distributeContacts(app.db, user.tenantId, input.campaignId, input.mode, input.agents, now()) });
@@ -388,7 +428,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
   if (options.simulatorControl) {
     app.post("/outbound/simulator/tick", async (request) => {
       requireUser(request);
-      const { minutes, times } = SimulatorTickSchema.parse(request.body ?? {});
+      const { minutes, times } = parseInput(SimulatorTickSchema, request.body);
       for (let i = 0; i < times; i++) await app.dialer.tick(app.dialer.clock.advance(minutes * 60_000));
       return ok({ now: now().toISOString() });
     });

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { RecordingRequestSchema } from "#contracts/records";
 import { recordingPath } from "#upstream/domain/recordings";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { findRecordingFile } from "#upstream/repositories/call-records";
 
@@ -14,15 +14,17 @@ const ParamsSchema = z.object({ callId: z.coerce.number().int().positive().max(N
 export const recordsRoutes: FastifyPluginAsync = async (app) => {
   app.post("/records/records/:callId", async (request, reply) => {
     const user = requireUser(request);
-    const params = ParamsSchema.safeParse(request.params);
-    const body = RecordingRequestSchema.safeParse(request.body ?? {});
-    if (!params.success || !body.success) throw new HttpError(400);
+    const params = parseInput(ParamsSchema, request.params);
+    const body = parseInput(RecordingRequestSchema, request.body);
     // Another tenant's id answers exactly like an unknown one.
-    const file = body.data.tenantID === user.tenantId ? await findRecordingFile(app.db, user.tenantId, params.data.callId) : undefined;
+    const file = body.tenantID === user.tenantId ? await findRecordingFile(app.db, user.tenantId, params.callId) : undefined;
     if (file === undefined) throw new HttpError(404, "通话记录不存在");
     if (file === null) return ok(null); // JSON: the call has no recording
     const filePath = recordingPath(file);
-    const size = await stat(filePath).then((s) => s.size, () => null);
+    const size = await stat(filePath).then(
+      (s) => s.size,
+      () => null,
+    );
     if (size === null) return ok(null);
     return reply.header("Content-Type", "audio/mpeg").header("Content-Length", size).send(createReadStream(filePath));
   });

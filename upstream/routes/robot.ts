@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import { FlowParamQuerySchema, FlowStateQuerySchema, RobotInstanceListQuerySchema, type FlowParamItem } from "#contracts/robot";
-import { HttpError, ok } from "#upstream/http";
+import { ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listFlowParams } from "#upstream/repositories/call-records";
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
@@ -9,20 +9,18 @@ import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.post("/robot/api/robot/instance/list", async (request) => {
     const user = requireUser(request);
-    return ok(await listRobotInstances(app.db, user.tenantId, RobotInstanceListQuerySchema.parse(request.body ?? {})));
+    return ok(await listRobotInstances(app.db, user.tenantId, parseInput(RobotInstanceListQuerySchema, request.body)));
   });
 
   app.get("/robot/api/flow/param", async (request) => {
     const user = requireUser(request);
-    const query = FlowParamQuerySchema.safeParse(request.query);
-    if (!query.success) throw new HttpError(400);
-    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.data.id, "input") });
+    const query = parseInput(FlowParamQuerySchema, request.query);
+    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.id, "input") });
   });
 
   app.get("/robot/api/flow/state", async (request) => {
     const user = requireUser(request);
-    const query = FlowStateQuerySchema.safeParse(request.query);
-    if (!query.success) throw new HttpError(400);
-    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.data.flowId, "state") });
+    const query = parseInput(FlowStateQuerySchema, request.query);
+    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.flowId, "state") });
   });
 };

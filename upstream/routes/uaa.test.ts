@@ -157,7 +157,11 @@ describeDb(`uaa on ${TEST_DB}`, () => {
   it("stops accepting a token when it expires, even one it has just accepted", async () => {
     const token = await loginAs(platform.app, "agent");
     const expiresAt = new Date(Date.now() + 5_000);
-    await platform.db.updateTable("access_tokens").set({ expires_at: expiresAt }).where("token_hash", "=", hashAccessToken(token)).execute();
+    await platform.db
+      .updateTable("access_tokens")
+      .set({ expires_at: expiresAt })
+      .where("token_hash", "=", hashAccessToken(token))
+      .execute();
     const userAuth = () => platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) });
     expect((await userAuth()).statusCode).toBe(200);
     vi.useFakeTimers({ toFake: ["Date"] });

@@ -4,7 +4,7 @@ import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, ty
 import type { Db } from "#upstream/db";
 import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
 import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
 import { findCredentials } from "#upstream/repositories/users";
@@ -39,7 +39,7 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
 
   // The same grant for the console's login form, in the envelope.
   app.post("/uaa/oauth/user/login", async (request) => {
-    const body = UserLoginBodySchema.parse(request.body);
+    const body = parseInput(UserLoginBodySchema, request.body);
     const token = await passwordGrant(app.db, body.username, body.password);
     if (!token) throw new HttpError(400, WRONG_CREDENTIALS);
     return ok<TokenResponse>(token);

@@ -9,7 +9,7 @@ import {
   type Contact,
   type WorkOrderInfo,
 } from "#contracts/workbench";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import {
   findBusinessRecord,
@@ -23,7 +23,6 @@ import {
   saveConclusion,
   searchKnowledge,
 } from "#upstream/repositories/workbench";
-import { parseBody } from "./cti";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const PhoneParamsSchema = z.object({ phone: z.string().trim().min(1).max(32) });
@@ -36,14 +35,14 @@ const CallParamsSchema = z.object({ prevCtiCallId: z.string().min(1).max(100) })
 export const workbenchRoutes: FastifyPluginAsync = async (app) => {
   app.get("/crm_v2/contactsByPhone/:phone", async (request) => {
     const user = requireUser(request);
-    const { phone } = parseBody(PhoneParamsSchema, request.params);
+    const { phone } = parseInput(PhoneParamsSchema, request.params);
     const list = await findContactsByPhone(app.db, user.tenantId, phone);
     return ok<{ list: Contact[]; total: number }>({ list, total: list.length });
   });
 
   app.get("/robot/api/flow/:id/service", async (request) => {
     const user = requireUser(request);
-    const { id } = parseBody(IdParamsSchema, request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     const flow = await findFlow(app.db, user.tenantId, id);
     if (!flow) throw new HttpError(404, "流程不存在");
     return ok({ flowId: flow.id, flowName: flow.name, steps: flow.service_script });
@@ -51,14 +50,14 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/config/business/record/list", async (request) => {
     const user = requireUser(request);
-    const filter = parseBody(BusinessRecordFilterSchema, request.query);
+    const filter = parseInput(BusinessRecordFilterSchema, request.query);
     const own = user.role === "agent" ? { agentUserId: user.id } : {};
     return ok<{ list: BusinessRecord[]; total: number }>(await listInboundBusinessRecords(app.db, user.tenantId, { ...filter, ...own }));
   });
 
   app.get("/config/business/record/:prevCtiCallId", async (request) => {
     const user = requireUser(request);
-    const { prevCtiCallId } = parseBody(CallParamsSchema, request.params);
+    const { prevCtiCallId } = parseInput(CallParamsSchema, request.params);
     const record = await findBusinessRecord(app.db, user.tenantId, prevCtiCallId);
     if (!record) throw new HttpError(404, "业务记录不存在");
     return ok<BusinessRecord>(record);
@@ -66,7 +65,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/config/workorder/record/info/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = parseBody(IdParamsSchema, request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     const order = await findWorkOrder(app.db, user.tenantId, id);
     if (!order) throw new HttpError(404, "工单不存在");
     return ok<WorkOrderInfo>(order);
@@ -74,7 +73,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/config/knowledge/node/platform", async (request) => {
     const user = requireUser(request);
-    const { keyword } = parseBody(z.object({ keyword: z.string().trim().max(50).default("") }), request.query);
+    const { keyword } = parseInput(z.object({ keyword: z.string().trim().max(50).default("") }), request.query);
     const list = await searchKnowledge(app.db, user.tenantId, keyword);
     return ok({ list, total: list.length });
   });
@@ -93,7 +92,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/outbound/business/campaignState/:id", async (request) => {
     const user = requireUser(request);
-    const { id } = parseBody(IdParamsSchema, request.params);
+    const { id } = parseInput(IdParamsSchema, request.params);
     const campaign = await app.db
       .selectFrom("campaigns")
       .select(["id", "name", "type", "state"])
@@ -111,7 +110,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/contact/campaign/dialog/list", async (request) => {
     const user = requireUser(request);
-    const { ctiCallId } = parseBody(z.object({ ctiCallId: z.string().min(1).max(100) }), request.query);
+    const { ctiCallId } = parseInput(z.object({ ctiCallId: z.string().min(1).max(100) }), request.query);
     const list = await listDialogs(app.db, user.tenantId, ctiCallId);
     return ok({ list, total: list.length });
   });
@@ -120,19 +119,19 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const header = request.headers["idempotency-key"];
     const body = { ...(request.body as object), ...(typeof header === "string" ? { idempotencyKey: header } : {}) };
-    return ok<BusinessRecord>(await saveConclusion(app.db, user.tenantId, user.id, parseBody(ConclusionRequestSchema, body)));
+    return ok<BusinessRecord>(await saveConclusion(app.db, user.tenantId, user.id, parseInput(ConclusionRequestSchema, body)));
   });
 
   app.put("/config/workorder/record/call", async (request) => {
     const user = requireUser(request);
-    const order = await linkWorkOrder(app.db, user.tenantId, user.id, parseBody(WorkOrderCallRequestSchema, request.body));
+    const order = await linkWorkOrder(app.db, user.tenantId, user.id, parseInput(WorkOrderCallRequestSchema, request.body));
     if (!order) throw new HttpError(404, "工单不存在");
     return ok<WorkOrderInfo>(order);
   });
 
   app.put("/config/agent/auto/answer", async (request) => {
     const user = requireUser(request);
-    const { autoAnswer } = parseBody(AutoAnswerRequestSchema, request.body);
+    const { autoAnswer } = parseInput(AutoAnswerRequestSchema, request.body);
     await app.cti.setAutoAnswer({ id: user.id, tenantId: user.tenantId }, autoAnswer);
     return ok({ autoAnswer });
   });

@@ -2,7 +2,15 @@ import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#
 import type { Db } from "#upstream/db";
 import type { NewCallDialog, NewCallRecord } from "#upstream/db/schema";
 import { outcomeFor } from "#upstream/domain/outcomes";
-import { RECORDINGS, conclusionFor, isHandedToAgent, recordingDialogs, recordingFor, robotAloneRecording, type RecordingName } from "#upstream/domain/recordings";
+import {
+  RECORDINGS,
+  conclusionFor,
+  isHandedToAgent,
+  recordingDialogs,
+  recordingFor,
+  robotAloneRecording,
+  type RecordingName,
+} from "#upstream/domain/recordings";
 
 /**
  * Demo call records (design §6): four weeks of calls of every outcome, result code and campaign
@@ -57,7 +65,9 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   // A campaign type answers once every 2 × types calls, so its connected calls walk every intent
   // in turn; offset by one so that the robot campaign's newest connected call with audio (i = 12;
   // i = 0 lost it) is the long confirming dialogue that the end-to-end tests play and seek in.
-  const intent = answered ? INTENT_LABELS[(Math.floor(i / (2 * types.length)) + INTENT_LABELS.length - 1) % INTENT_LABELS.length].code : null;
+  const intent = answered
+    ? INTENT_LABELS[(Math.floor(i / (2 * types.length)) + INTENT_LABELS.length - 1) % INTENT_LABELS.length].code
+    : null;
   // Successive connected (or failed) calls of a campaign type take the outcome codes that fit
   // them in turn.
   const variant = Math.floor(i / (2 * types.length));
@@ -67,7 +77,8 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
   const agentTook = handOff && variant % 3 !== 2;
   // Collaborative customers who stay with the robot are no agent's call.
   const withAgent = campaignType !== 1 && (campaignType !== 2 || agentTook);
-  const transcript = answered || callResult === 502 ? (handOff && !agentTook ? robotAloneRecording(intent) : recordingFor(campaignType, intent)) : null;
+  const transcript =
+    answered || callResult === 502 ? (handOff && !agentTook ? robotAloneRecording(intent) : recordingFor(campaignType, intent)) : null;
   // Every seventh connected call lost its audio: the dialog shows '暂无录音可下载' and '暂不支持'.
   const lostAudio = transcript !== null && i % 7 === 0;
   // The newest calls are minutes apart (today's list is never empty), older ones hours apart.
@@ -113,12 +124,23 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
 
 function dialogsFor(planned: Planned, tenantId: number, callRecordId: number): NewCallDialog[] {
   if (!planned.transcript) return [];
-  return recordingDialogs(planned.transcript, planned.positions).map((line, seq) => ({ ...line, tenant_id: tenantId, call_record_id: callRecordId, seq }));
+  return recordingDialogs(planned.transcript, planned.positions).map((line, seq) => ({
+    ...line,
+    tenant_id: tenantId,
+    call_record_id: callRecordId,
+    seq,
+  }));
 }
 
 /** The tenant's voice agents in the order calls take them: the voice agent takes most, so its own history is full. */
 async function voiceAgents(db: Db, tenantId: number): Promise<number[]> {
-  const users = await db.selectFrom("users").select(["id", "user_name"]).where("tenant_id", "=", tenantId).where("work_type", "=", 1).orderBy("id").execute();
+  const users = await db
+    .selectFrom("users")
+    .select(["id", "user_name"])
+    .where("tenant_id", "=", tenantId)
+    .where("work_type", "=", 1)
+    .orderBy("id")
+    .execute();
   const agentFirst = users.sort((a, b) => Number(b.user_name === "agent") - Number(a.user_name === "agent")).map((u) => u.id);
   return [agentFirst[0], ...agentFirst];
 }
@@ -130,7 +152,14 @@ async function voiceAgents(db: Db, tenantId: number): Promise<number[]> {
  */
 export async function demoCallPattern(db: Db, tenantId: number): Promise<NewCallRecord[]> {
   const rows = await db.selectFrom("campaigns").select(["id", "type", "name"]).where("tenant_id", "=", tenantId).orderBy("id").execute();
-  const campaigns = new Map(CAMPAIGNS.flatMap((c) => rows.filter((r) => r.name === c.name).slice(0, 1).map((r) => [c.type, r.id] as const)));
+  const campaigns = new Map(
+    CAMPAIGNS.flatMap((c) =>
+      rows
+        .filter((r) => r.name === c.name)
+        .slice(0, 1)
+        .map((r) => [c.type, r.id] as const),
+    ),
+  );
   if (campaigns.size !== CAMPAIGNS.length) throw new Error("the tenant has not been seeded with the demo's call history");
   const ids = { tenantId, agents: await voiceAgents(db, tenantId), campaigns };
   return Array.from({ length: DEMO_CALL_COUNT }, (_, i) => plan(i, ids, 0, () => 0.5, "pattern").record);
@@ -152,10 +181,20 @@ async function seedTenant(db: Db, tenantCode: string, count: number, seed: numbe
     .execute();
 
   const rand = random(seed);
-  const planned = Array.from({ length: count }, (_, i) => plan(i, { tenantId: tenant.id, agents, campaigns }, now, rand, `seed-${tenantCode}`));
-  const inserted = await db.insertInto("call_records").values(planned.map((p) => p.record)).returning("id").execute();
+  const planned = Array.from({ length: count }, (_, i) =>
+    plan(i, { tenantId: tenant.id, agents, campaigns }, now, rand, `seed-${tenantCode}`),
+  );
+  const inserted = await db
+    .insertInto("call_records")
+    .values(planned.map((p) => p.record))
+    .returning("id")
+    .execute();
   const dialogs = planned.flatMap((p, i) => dialogsFor(p, tenant.id, inserted[i].id));
-  for (let i = 0; i < dialogs.length; i += 1_000) await db.insertInto("call_dialogs").values(dialogs.slice(i, i + 1_000)).execute();
+  for (let i = 0; i < dialogs.length; i += 1_000)
+    await db
+      .insertInto("call_dialogs")
+      .values(dialogs.slice(i, i + 1_000))
+      .execute();
 }
 
 /** Called once from the demo seed, inside its transaction. */

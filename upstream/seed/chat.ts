@@ -1,5 +1,12 @@
 import type { Db } from "#upstream/db";
-import { insertKnowledgeNodes, insertMessage, insertSession, closeSession, findSession, saveBusinessRecord } from "#upstream/repositories/chat";
+import {
+  insertKnowledgeNodes,
+  insertMessage,
+  insertSession,
+  closeSession,
+  findSession,
+  saveBusinessRecord,
+} from "#upstream/repositories/chat";
 
 /** Quick replies of the demo tenant: the knowledge nodes text agents insert by typing '/'. */
 const DEMO_QUICK_REPLIES = [
@@ -10,7 +17,10 @@ const DEMO_QUICK_REPLIES = [
   { title: "结束语", content: "感谢您的咨询，祝您生活愉快，再见！" },
 ];
 
-type SeedConversation = { customer: { name: string; phone: string; channel: string; region: string }; lines: Array<["user" | "agent", string]> };
+type SeedConversation = {
+  customer: { name: string; phone: string; channel: string; region: string };
+  lines: Array<["user" | "agent", string]>;
+};
 
 const DEMO_CONVERSATIONS: SeedConversation[] = [
   {
@@ -36,7 +46,13 @@ const OTHER_CONVERSATIONS: SeedConversation[] = [
   { customer: { name: "他租户客户", phone: "13900009999", channel: "网页", region: "深圳" }, lines: [["user", "其他租户的会话内容"]] },
 ];
 
-async function seedConversations(db: Db, tenantId: number, agentUserId: number | undefined, queueName: string, conversations: SeedConversation[]) {
+async function seedConversations(
+  db: Db,
+  tenantId: number,
+  agentUserId: number | undefined,
+  queueName: string,
+  conversations: SeedConversation[],
+) {
   for (const conversation of conversations) {
     const sessionKey = await insertSession(db, { tenantId, queueName, customer: conversation.customer, agentUserId });
     const session = await findSession(db, { tenantId }, sessionKey);

@@ -24,9 +24,30 @@ const demoTenants: Array<{ code: string; name: string; customerId: string; users
     name: "演示租户",
     customerId: "C10001",
     users: [
-      { user_name: "admin", real_name: "王建国", role: "admin", work_type: WorkType.voice, agent_id: "1000", default_queue_name: "demo-voice" },
-      { user_name: "supervisor", real_name: "李秀英", role: "supervisor", work_type: WorkType.voice, agent_id: "1001", default_queue_name: "demo-voice" },
-      { user_name: "agent", real_name: "张伟", role: "agent", work_type: WorkType.voice, agent_id: "1002", default_queue_name: "demo-voice" },
+      {
+        user_name: "admin",
+        real_name: "王建国",
+        role: "admin",
+        work_type: WorkType.voice,
+        agent_id: "1000",
+        default_queue_name: "demo-voice",
+      },
+      {
+        user_name: "supervisor",
+        real_name: "李秀英",
+        role: "supervisor",
+        work_type: WorkType.voice,
+        agent_id: "1001",
+        default_queue_name: "demo-voice",
+      },
+      {
+        user_name: "agent",
+        real_name: "张伟",
+        role: "agent",
+        work_type: WorkType.voice,
+        agent_id: "1002",
+        default_queue_name: "demo-voice",
+      },
       { user_name: "chat", real_name: "刘洋", role: "agent", work_type: WorkType.text, agent_id: "1003", default_queue_name: "demo-text" },
     ],
   },
@@ -35,7 +56,14 @@ const demoTenants: Array<{ code: string; name: string; customerId: string; users
     name: "其他租户",
     customerId: "C20001",
     users: [
-      { user_name: "other-admin", real_name: "陈静", role: "admin", work_type: WorkType.voice, agent_id: "2000", default_queue_name: "other-voice" },
+      {
+        user_name: "other-admin",
+        real_name: "陈静",
+        role: "admin",
+        work_type: WorkType.voice,
+        agent_id: "2000",
+        default_queue_name: "other-voice",
+      },
     ],
   },
 ];
@@ -51,9 +79,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
   const tenants = await Promise.all(
     demoTenants.map(async (tenant) => ({
       ...tenant,
-      users: await Promise.all(
-        tenant.users.map(async (user) => ({ ...user, password_hash: await hashPassword(DEMO_PASSWORD) })),
-      ),
+      users: await Promise.all(tenant.users.map(async (user) => ({ ...user, password_hash: await hashPassword(DEMO_PASSWORD) }))),
     })),
   );
   return db.transaction().execute(async (trx) => {

@@ -20,7 +20,16 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
   it("adds N records of every code to one tenant, spread over the days asked", async () => {
     const { db } = platform;
     const tenant = await db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow();
-    const count = async () => Number((await db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("call_records")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("tenant_id", "=", tenant.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const now = Date.UTC(2026, 10, 22);
     await generateCalls(db, { count: 12_000, tenantCode: "other", days: 10, now });
@@ -45,7 +54,10 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
   it("reports an estimated total beyond the exact count limit, an exact one below it", async () => {
     const token = await loginAs(platform.app, "other-admin");
     const list = async (query: string) => {
-      const response = await platform.app.inject({ url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}${query}`, headers: bearer(token) });
+      const response = await platform.app.inject({
+        url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}${query}`,
+        headers: bearer(token),
+      });
       return CallRecordPageResponseSchema.parse(response.json()).data!;
     };
     const all = await list("");
@@ -55,7 +67,12 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
     const few = await list("&callResult=404");
     expect(few.estimated).toBeUndefined();
     const tenant = await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow();
-    const exact = await platform.db.selectFrom("call_records").select((eb) => eb.fn.countAll().as("n")).where("tenant_id", "=", tenant.id).where("call_result", "=", 404).executeTakeFirstOrThrow();
+    const exact = await platform.db
+      .selectFrom("call_records")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("tenant_id", "=", tenant.id)
+      .where("call_result", "=", 404)
+      .executeTakeFirstOrThrow();
     expect(few.total).toBe(Number(exact.n));
     expect(few.total).toBeLessThan(EXACT_COUNT_LIMIT);
   });
@@ -72,7 +89,8 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
       .execute();
     expect(records.length).toBeGreaterThan(2 * EXPORT_CHUNK_ROWS);
     const token = await loginAs(platform.app, "other-admin");
-    const exported = (format: string) => platform.app.inject({ method: "POST", url: "/contact/campaign/record/export", payload: { format }, headers: bearer(token) });
+    const exported = (format: string) =>
+      platform.app.inject({ method: "POST", url: "/contact/campaign/record/export", payload: { format }, headers: bearer(token) });
 
     const lines = (await exported("csv")).body.replace(/^\uFEFF/, "").split("\r\n");
     expect(lines.pop()).toBe(""); // the last line ends like every other
@@ -88,7 +106,10 @@ describeDb(`call record generator on ${TEST_DB}`, () => {
   it("keeps a list's estimated total for a minute while its pages are read, then estimates again", async () => {
     const token = await loginAs(platform.app, "other-admin");
     const page = async (pageNo: number) => {
-      const response = await platform.app.inject({ url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}&pageNo=${pageNo}`, headers: bearer(token) });
+      const response = await platform.app.inject({
+        url: `/contact/business/callhistory?startTime=0&endTime=${Date.UTC(2030, 0)}&pageNo=${pageNo}`,
+        headers: bearer(token),
+      });
       return CallRecordPageResponseSchema.parse(response.json()).data!;
     };
     const first = await page(1);

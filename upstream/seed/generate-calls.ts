@@ -18,15 +18,31 @@ import { seedDemo } from "./demo";
 const BATCH = 100_000;
 /** The columns a generated record takes from the demo call it repeats. */
 const FROM_PATTERN = [
-  "direction", "campaign_id", "campaign_type", "call_kind", "agent_user_id", "queue_name", "is_answer", "outbound_result",
-  "call_result", "call_result_name", "intent", "qc_status", "conclusion", "hangup_party", "call_duration_ms", "gender",
+  "direction",
+  "campaign_id",
+  "campaign_type",
+  "call_kind",
+  "agent_user_id",
+  "queue_name",
+  "is_answer",
+  "outbound_result",
+  "call_result",
+  "call_result_name",
+  "intent",
+  "qc_status",
+  "conclusion",
+  "hangup_party",
+  "call_duration_ms",
+  "gender",
 ] as const;
 
 export async function generateCalls(db: Db, options: { count: number; tenantCode: string; days: number; now?: number }): Promise<number> {
   const tenant = await db.selectFrom("tenants").select("id").where("code", "=", options.tenantCode).executeTakeFirst();
   if (!tenant) throw new Error(`no tenant '${options.tenantCode}'`);
   const pattern = await demoCallPattern(db, tenant.id);
-  const patternRows = sql.join(pattern.map((record, i) => sql`(${sql.join([sql.lit(i), ...FROM_PATTERN.map((column) => sql.lit(record[column] ?? null))])})`));
+  const patternRows = sql.join(
+    pattern.map((record, i) => sql`(${sql.join([sql.lit(i), ...FROM_PATTERN.map((column) => sql.lit(record[column] ?? null))])})`),
+  );
   const columns = sql.join(FROM_PATTERN.map((column) => sql.ref(column)));
   const now = options.now ?? Date.now();
   const stepMs = Math.max(1, Math.floor((options.days * 86_400_000) / options.count));
@@ -52,11 +68,15 @@ export async function generateCalls(db: Db, options: { count: number; tenantCode
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { count: { type: "string" }, tenant: { type: "string", default: "demo" }, days: { type: "string", default: "90" } } });
+  const { values } = parseArgs({
+    options: { count: { type: "string" }, tenant: { type: "string", default: "demo" }, days: { type: "string", default: "90" } },
+  });
   const count = Number(values.count);
   if (!Number.isInteger(count) || count < 1) throw new Error("usage: generate-calls.ts --count N [--tenant demo] [--days 90]");
   const settings = readSettings(process.env);
-  const database = await openDatabase(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") });
+  const database = await openDatabase(
+    settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") },
+  );
   try {
     await migrateToLatest(database.db);
     await seedDemo(database.db);

@@ -16,7 +16,10 @@ type Trx = Transaction<Database>;
 export const DEMO_BLACKLIST = ["13800000000", "13900000001", "13700000002"];
 
 const ALL_DAY = [{ start: "00:00", end: "24:00" }];
-const OFFICE_HOURS = [{ start: "09:00", end: "12:00" }, { start: "13:30", end: "18:00" }];
+const OFFICE_HOURS = [
+  { start: "09:00", end: "12:00" },
+  { start: "13:30", end: "18:00" },
+];
 const SURNAMES = "王李张刘陈杨赵黄周吴徐孙马朱胡郭何高林罗";
 
 type SeedCall = { status: number; agent?: number };
@@ -57,7 +60,10 @@ export async function seedOutbound(trx: Trx): Promise<void> {
   const agentId = users.find((u) => u.user_name === "agent")?.id;
   const adminId = users.find((u) => u.user_name === "admin")?.id;
 
-  await trx.insertInto("blacklist").values(DEMO_BLACKLIST.map((phone) => ({ tenant_id: demo.id, phone, reason: "客户投诉" }))).execute();
+  await trx
+    .insertInto("blacklist")
+    .values(DEMO_BLACKLIST.map((phone) => ({ tenant_id: demo.id, phone, reason: "客户投诉" })))
+    .execute();
   await trx
     .insertInto("trans_templates")
     .values([
@@ -95,8 +101,22 @@ export async function seedOutbound(trx: Trx): Promise<void> {
       windows: OFFICE_HOURS,
       instance: "营销推广机器人",
       batches: [
-        { name: "十一月第一批", status: S.complete, calls: [...calls(C.complete, 6), ...calls(C.notConnected, 2), ...calls(C.blacklisted, 1)] },
-        { name: "十一月第二批", status: S.scheduling, calls: [...calls(C.waiting, 4), ...calls(C.dialling, 2), ...calls(C.complete, 3), ...calls(C.notConnected, 1), ...calls(C.abnormal, 1)] },
+        {
+          name: "十一月第一批",
+          status: S.complete,
+          calls: [...calls(C.complete, 6), ...calls(C.notConnected, 2), ...calls(C.blacklisted, 1)],
+        },
+        {
+          name: "十一月第二批",
+          status: S.scheduling,
+          calls: [
+            ...calls(C.waiting, 4),
+            ...calls(C.dialling, 2),
+            ...calls(C.complete, 3),
+            ...calls(C.notConnected, 1),
+            ...calls(C.abnormal, 1),
+          ],
+        },
         { name: "十一月第三批", status: S.restingWindow, calls: [...calls(C.waiting, 5), ...calls(C.complete, 2)] },
         { name: "十一月第四批", status: S.preparing, calls: calls(C.waiting, 6) },
         { name: "空名单批次", status: S.prepareFailed, calls: [] },
@@ -129,10 +149,32 @@ export async function seedOutbound(trx: Trx): Promise<void> {
       cycle: 3,
       windows: ALL_DAY,
       queue: "demo-voice",
-      batches: [{ name: "贵宾名单", status: S.scheduling, calls: [...calls(C.waiting, 3, agentId), ...calls(C.waiting, 9), ...calls(C.complete, 2, agentId)] }],
+      batches: [
+        {
+          name: "贵宾名单",
+          status: S.scheduling,
+          calls: [...calls(C.waiting, 3, agentId), ...calls(C.waiting, 9), ...calls(C.complete, 2, agentId)],
+        },
+      ],
     },
-    { name: "投诉回访直拨", type: 4, state: CampaignState.notStarted, cycle: 1, windows: OFFICE_HOURS, queue: "demo-voice", batches: [{ name: "待回访客户", status: S.preparing, calls: calls(C.waiting, 5) }] },
-    { name: "未接来电回拨", type: 5, state: CampaignState.complete, cycle: 1, windows: OFFICE_HOURS, queue: "demo-voice", batches: [{ name: "昨日未接", status: S.complete, calls: calls(C.complete, 4, agentId) }] },
+    {
+      name: "投诉回访直拨",
+      type: 4,
+      state: CampaignState.notStarted,
+      cycle: 1,
+      windows: OFFICE_HOURS,
+      queue: "demo-voice",
+      batches: [{ name: "待回访客户", status: S.preparing, calls: calls(C.waiting, 5) }],
+    },
+    {
+      name: "未接来电回拨",
+      type: 5,
+      state: CampaignState.complete,
+      cycle: 1,
+      windows: OFFICE_HOURS,
+      queue: "demo-voice",
+      batches: [{ name: "昨日未接", status: S.complete, calls: calls(C.complete, 4, agentId) }],
+    },
     {
       name: "满意度回访（已取消）",
       type: 1,
@@ -151,7 +193,15 @@ export async function seedOutbound(trx: Trx): Promise<void> {
       instance: "催缴提醒机器人",
       batches: [{ name: "逾期客户", status: S.timedOut, calls: [...calls(C.complete, 3), ...calls(C.cancelledSchedule, 3)] }],
     },
-    { name: "热线呼入", type: 20, state: CampaignState.running, cycle: 3, windows: ALL_DAY, queue: "demo-voice", batches: [{ name: "呼入任务", status: S.scheduling, calls: calls(C.complete, 3) }] },
+    {
+      name: "热线呼入",
+      type: 20,
+      state: CampaignState.running,
+      cycle: 3,
+      windows: ALL_DAY,
+      queue: "demo-voice",
+      batches: [{ name: "呼入任务", status: S.scheduling, calls: calls(C.complete, 3) }],
+    },
   ];
 
   let phoneSeq = 0;
@@ -182,21 +232,44 @@ export async function seedOutbound(trx: Trx): Promise<void> {
       const at = new Date(now.getTime() - 3600_000);
       const b = await trx
         .insertInto("task_batches")
-        .values({ tenant_id: tenantId, campaign_id: row.id, name: batch.name, status: batch.status, total: batch.calls.length, created_at: at, started_at: batch.status === S.preparing || batch.status === S.prepareFailed ? null : at })
+        .values({
+          tenant_id: tenantId,
+          campaign_id: row.id,
+          name: batch.name,
+          status: batch.status,
+          total: batch.calls.length,
+          created_at: at,
+          started_at: batch.status === S.preparing || batch.status === S.prepareFailed ? null : at,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, from_status: null, to_status: S.preparing, reason: "批次创建", at }).execute();
+      await trx
+        .insertInto("task_transitions")
+        .values({ tenant_id: tenantId, batch_id: b.id, from_status: null, to_status: S.preparing, reason: "批次创建", at })
+        .execute();
       // A legal path to the seeded status: preparing, then scheduling, then where it rests.
-      const path = batch.status === S.preparing ? [] : batch.status === S.prepareFailed || batch.status === S.scheduling ? [batch.status] : [S.scheduling, batch.status];
+      const path =
+        batch.status === S.preparing
+          ? []
+          : batch.status === S.prepareFailed || batch.status === S.scheduling
+            ? [batch.status]
+            : [S.scheduling, batch.status];
       let from: number = S.preparing;
       for (const to of path) {
-        await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, from_status: from, to_status: to, reason: "演示数据", at: now }).execute();
+        await trx
+          .insertInto("task_transitions")
+          .values({ tenant_id: tenantId, batch_id: b.id, from_status: from, to_status: to, reason: "演示数据", at: now })
+          .execute();
         from = to;
       }
       for (const [i, seedCall] of batch.calls.entries()) {
         phoneSeq++;
         const phone = `13${String(500000000 + phoneSeq * 7919).slice(0, 9)}`;
-        const finished = seedCall.status !== C.waiting && seedCall.status !== C.blacklisted && seedCall.status !== C.cancelledBatch && seedCall.status !== C.cancelledSchedule;
+        const finished =
+          seedCall.status !== C.waiting &&
+          seedCall.status !== C.blacklisted &&
+          seedCall.status !== C.cancelledBatch &&
+          seedCall.status !== C.cancelledSchedule;
         const call = await trx
           .insertInto("task_calls")
           .values({
@@ -207,27 +280,69 @@ export async function seedOutbound(trx: Trx): Promise<void> {
             customer_name: `${SURNAMES[(phoneSeq + i) % SURNAMES.length]}先生`,
             status: seedCall.status,
             attempts: finished ? 1 : 0,
-            hangup_party: seedCall.status === C.complete ? 1 + (phoneSeq % 2) : seedCall.status === C.notConnected ? 5 : seedCall.status === C.abnormal ? 4 : null,
+            hangup_party:
+              seedCall.status === C.complete
+                ? 1 + (phoneSeq % 2)
+                : seedCall.status === C.notConnected
+                  ? 5
+                  : seedCall.status === C.abnormal
+                    ? 4
+                    : null,
             agent_user_id: seedCall.agent ?? null,
             user_data: JSON.stringify({ 账单金额: `${100 + (phoneSeq % 50) * 10}元` }),
           })
           .returning(["id", "tenant_id", "campaign_id", "batch_id", "phone", "attempts", "user_data", "customer_name"])
           .executeTakeFirstOrThrow();
-        await trx.insertInto("task_transitions").values({ tenant_id: tenantId, batch_id: b.id, task_call_id: call.id, from_status: null, to_status: seedCall.status, reason: "演示数据", at: now }).execute();
+        await trx
+          .insertInto("task_transitions")
+          .values({
+            tenant_id: tenantId,
+            batch_id: b.id,
+            task_call_id: call.id,
+            from_status: null,
+            to_status: seedCall.status,
+            reason: "演示数据",
+            at: now,
+          })
+          .execute();
         if (campaign.type === 20) {
           // An inbound campaign's tasks are customers' calls to the hotline, which an agent answered.
-          if (seedCall.status === C.complete) await insertHotlineCall(trx, { ...row, ...call, campaign_type: campaign.type }, agentId ?? null, new Date(now.getTime() - (i + 1) * 600_000));
+          if (seedCall.status === C.complete)
+            await insertHotlineCall(
+              trx,
+              { ...row, ...call, campaign_type: campaign.type },
+              agentId ?? null,
+              new Date(now.getTime() - (i + 1) * 600_000),
+            );
         } else if (seedCall.status === C.complete || seedCall.status === C.notConnected || seedCall.status === C.abnormal) {
           // The first three complete calls of a collaborative campaign were handed to an agent.
           // One waits for an agent, one an agent took, one was lost: as the dialer leaves them.
           const handedOff = campaign.type === 2 && seedCall.status === C.complete && i < 3;
           const outcome = seededOutcome(seedCall.status, call.id, campaign.type, handedOff);
-          const recordId = await insertRobotCallRecord(trx, { ...row, ...call, campaign_type: campaign.type }, outcome, handedOff, new Date(now.getTime() - (i + 1) * 600_000));
-          if (seedCall.agent) await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
+          const recordId = await insertRobotCallRecord(
+            trx,
+            { ...row, ...call, campaign_type: campaign.type },
+            outcome,
+            handedOff,
+            new Date(now.getTime() - (i + 1) * 600_000),
+          );
+          if (seedCall.agent)
+            await trx.updateTable("call_records").set({ agent_user_id: seedCall.agent }).where("id", "=", recordId).execute();
           if (handedOff) {
             const handoff = await trx
               .insertInto("handoffs")
-              .values({ tenant_id: tenantId, campaign_id: row.id, batch_id: b.id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: outcome.intent, state: i === 2 ? "lost" : "waiting", created_at: now, updated_at: now })
+              .values({
+                tenant_id: tenantId,
+                campaign_id: row.id,
+                batch_id: b.id,
+                task_call_id: call.id,
+                call_record_id: recordId,
+                phone: call.phone,
+                intent: outcome.intent,
+                state: i === 2 ? "lost" : "waiting",
+                created_at: now,
+                updated_at: now,
+              })
               .returning(["id", "tenant_id", "call_record_id", "intent"])
               .executeTakeFirstOrThrow();
             if (i === 1 && agentId !== undefined) await takeHandoff(trx, tenantId, handoff.id, agentId, now);
@@ -238,11 +353,28 @@ export async function seedOutbound(trx: Trx): Promise<void> {
     }
   };
   for (const campaign of demoCampaigns) await seed(demo.id, campaign, adminId);
-  await seed(other.id, { name: "其他租户推广", type: 1, state: CampaignState.notStarted, cycle: 1, windows: OFFICE_HOURS, instance: "营销推广机器人", batches: [{ name: "其他租户名单", status: S.preparing, calls: calls(C.waiting, 3) }] }, undefined);
+  await seed(
+    other.id,
+    {
+      name: "其他租户推广",
+      type: 1,
+      state: CampaignState.notStarted,
+      cycle: 1,
+      windows: OFFICE_HOURS,
+      instance: "营销推广机器人",
+      batches: [{ name: "其他租户名单", status: S.preparing, calls: calls(C.waiting, 3) }],
+    },
+    undefined,
+  );
 }
 
 /** An answered call to the hotline, recorded as the inbound call it was (the recording is the agent's and the customer's). */
-async function insertHotlineCall(trx: Trx, call: Parameters<typeof taskCallRecord>[0], agentUserId: number | null, endedAt: Date): Promise<void> {
+async function insertHotlineCall(
+  trx: Trx,
+  call: Parameters<typeof taskCallRecord>[0],
+  agentUserId: number | null,
+  endedAt: Date,
+): Promise<void> {
   const recording = recordingFor(20, null);
   const { durationMs } = RECORDINGS[recording];
   await insertCallRecord(

@@ -34,7 +34,16 @@ export async function seedWorkbench(db: Db): Promise<void> {
           remark: own ? "老客户，偏好下午联系" : null,
           tags: JSON.stringify(own ? ["VIP", "分期客户"] : []),
         },
-        { tenant_id: tenant.id, name: own ? "钱进" : "周强", phone: "13912345678", gender: 0, company: null, address: null, remark: null, tags: "[]" },
+        {
+          tenant_id: tenant.id,
+          name: own ? "钱进" : "周强",
+          phone: "13912345678",
+          gender: 0,
+          company: null,
+          address: null,
+          remark: null,
+          tags: "[]",
+        },
       ])
       .execute();
     const flow = await db

@@ -48,10 +48,17 @@ import {
   takeHandoff,
 } from "#upstream/repositories/dialing";
 
-
 export const HANDOFF_TIMEOUT_MS = 2 * 60_000;
 
-export type Handoff = { id: number; tenantId: number; campaignId: number; batchId: number; taskCallId: number; phone: string; intent: string | null };
+export type Handoff = {
+  id: number;
+  tenantId: number;
+  campaignId: number;
+  batchId: number;
+  taskCallId: number;
+  phone: string;
+  intent: string | null;
+};
 export type HandoffListener = (handoff: Handoff) => void;
 
 export class SimClock {
@@ -144,14 +151,35 @@ export class Dialer {
         const outcome = simulateCall(call.id, call.attempts, call.campaign_type);
         const handOff = isHandedToAgent(call.campaign_type, outcome.intent);
         const recordId = await insertRobotCallRecord(trx, call, outcome, handOff, now);
-        await moveCall(trx, call, outcome.status, `机器人外呼：${resultName(outcome.callResult)}`, now, { hangup_party: outcome.hangupParty });
+        await moveCall(trx, call, outcome.status, `机器人外呼：${resultName(outcome.callResult)}`, now, {
+          hangup_party: outcome.hangupParty,
+        });
         if (handOff) {
           const row = await trx
             .insertInto("handoffs")
-            .values({ tenant_id: call.tenant_id, campaign_id: call.campaign_id, batch_id: call.batch_id, task_call_id: call.id, call_record_id: recordId, phone: call.phone, intent: outcome.intent, state: "waiting", created_at: now, updated_at: now })
+            .values({
+              tenant_id: call.tenant_id,
+              campaign_id: call.campaign_id,
+              batch_id: call.batch_id,
+              task_call_id: call.id,
+              call_record_id: recordId,
+              phone: call.phone,
+              intent: outcome.intent,
+              state: "waiting",
+              created_at: now,
+              updated_at: now,
+            })
             .returning("id")
             .executeTakeFirstOrThrow();
-          handoffs.push({ id: row.id, tenantId: call.tenant_id, campaignId: call.campaign_id, batchId: call.batch_id, taskCallId: call.id, phone: call.phone, intent: outcome.intent });
+          handoffs.push({
+            id: row.id,
+            tenantId: call.tenant_id,
+            campaignId: call.campaign_id,
+            batchId: call.batch_id,
+            taskCallId: call.id,
+            phone: call.phone,
+            intent: outcome.intent,
+          });
         }
       });
     }
@@ -201,9 +229,14 @@ export class Dialer {
       await moveBatch(trx, batch, decision.to, decision.reason, now);
       status = decision.to;
       if (decision.to === BatchStatus.restingCycle) {
-        await trx.updateTable("task_batches").set({ next_run_at: nextWindowStart(windows, new Date(now.getTime() + 12 * 3600_000)) }).where("id", "=", batch.id).execute();
+        await trx
+          .updateTable("task_batches")
+          .set({ next_run_at: nextWindowStart(windows, new Date(now.getTime() + 12 * 3600_000)) })
+          .where("id", "=", batch.id)
+          .execute();
       }
-      if (decision.to === BatchStatus.timedOut) await moveCallsInBulk(trx, [batch.id], [CallStatus.waiting], CallStatus.cancelledSchedule, "超出调度时间", now);
+      if (decision.to === BatchStatus.timedOut)
+        await moveCallsInBulk(trx, [batch.id], [CallStatus.waiting], CallStatus.cancelledSchedule, "超出调度时间", now);
       if (decision.to === BatchStatus.scheduling && batch.status === BatchStatus.preparing) await this.#screenBlacklist(trx, batch, now);
     }
     if (status !== BatchStatus.scheduling || !ROBOT_DIALLED_TYPES.includes(campaign.type)) return;
@@ -249,7 +282,12 @@ export class Dialer {
       .where("campaign_id", "=", campaign.id)
       .executeTakeFirstOrThrow();
     if (left.all > 0 && left.open === 0) {
-      await trx.updateTable("campaigns").set({ state: CampaignState.complete, updated_at: now }).where("id", "=", campaign.id).where("state", "=", CampaignState.running).execute();
+      await trx
+        .updateTable("campaigns")
+        .set({ state: CampaignState.complete, updated_at: now })
+        .where("id", "=", campaign.id)
+        .where("state", "=", CampaignState.running)
+        .execute();
     }
   }
 

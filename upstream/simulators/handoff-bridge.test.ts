@@ -14,7 +14,8 @@ describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`
     platform = await testPlatform();
     platform.app.cti.options.acwMs = 200;
     token = await loginAs(platform.app, "agent");
-    agentId = UserAuthResponseSchema.parse((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) })).json()).data!.id;
+    agentId = UserAuthResponseSchema.parse((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) })).json())
+      .data!.id;
   });
   afterAll(async () => platform?.close());
 
@@ -37,10 +38,20 @@ describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`
       .where("handoffs.state", "=", "waiting")
       .where("handoffs.call_record_id", "is not", null)
       .executeTakeFirstOrThrow();
-    const robotCall = await platform.db.selectFrom("call_records").select(["recording", "intent"]).where("id", "=", waiting.call_record_id!).executeTakeFirstOrThrow();
+    const robotCall = await platform.db
+      .selectFrom("call_records")
+      .select(["recording", "intent"])
+      .where("id", "=", waiting.call_record_id!)
+      .executeTakeFirstOrThrow();
     expect(robotCall.intent).toBe(waiting.intent);
     // The robot's part of its recording: the agent's part is still to come.
-    const robotLines = await platform.db.selectFrom("call_dialogs").select("content").where("call_record_id", "=", waiting.call_record_id!).where("dialog_type", "=", 1).orderBy("seq").execute();
+    const robotLines = await platform.db
+      .selectFrom("call_dialogs")
+      .select("content")
+      .where("call_record_id", "=", waiting.call_record_id!)
+      .where("dialog_type", "=", 1)
+      .orderBy("seq")
+      .execute();
     expect(robotLines.length).toBeGreaterThan(0);
 
     const call = await bridgeHandoffs(platform.app).offer({
@@ -59,18 +70,36 @@ describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`
 
     await phone("POST", "/cti/api/call/answer");
     const deadline = Date.now() + 5_000;
-    let handed = await platform.db.selectFrom("handoffs").select(["state", "agent_user_id"]).where("id", "=", waiting.id).executeTakeFirstOrThrow();
+    let handed = await platform.db
+      .selectFrom("handoffs")
+      .select(["state", "agent_user_id"])
+      .where("id", "=", waiting.id)
+      .executeTakeFirstOrThrow();
     while (handed.state !== "handed" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
-      handed = await platform.db.selectFrom("handoffs").select(["state", "agent_user_id"]).where("id", "=", waiting.id).executeTakeFirstOrThrow();
+      handed = await platform.db
+        .selectFrom("handoffs")
+        .select(["state", "agent_user_id"])
+        .where("id", "=", waiting.id)
+        .executeTakeFirstOrThrow();
     }
     expect(handed).toEqual({ state: "handed", agent_user_id: agentId });
 
     // The agent's leg is recorded with the robot call's recording and intent: they agree.
     await phone("POST", "/cti/api/call/hangup");
-    const agentLeg = await platform.db.selectFrom("call_records").select(["id", "recording", "intent"]).where("cti_call_id", "=", call!.ctiCallId).executeTakeFirstOrThrow();
+    const agentLeg = await platform.db
+      .selectFrom("call_records")
+      .select(["id", "recording", "intent"])
+      .where("cti_call_id", "=", call!.ctiCallId)
+      .executeTakeFirstOrThrow();
     expect(agentLeg).toMatchObject({ recording: robotCall.recording, intent: waiting.intent });
-    const customer = await platform.db.selectFrom("call_dialogs").select(["nlu_result", "dialog_type"]).where("call_record_id", "=", agentLeg.id).where("this_role", "=", CUSTOMER_ROLE).orderBy("seq").execute();
+    const customer = await platform.db
+      .selectFrom("call_dialogs")
+      .select(["nlu_result", "dialog_type"])
+      .where("call_record_id", "=", agentLeg.id)
+      .where("this_role", "=", CUSTOMER_ROLE)
+      .orderBy("seq")
+      .execute();
     expect(customer.at(-1)).toEqual({ nlu_result: waiting.intent, dialog_type: 2 });
   });
 });

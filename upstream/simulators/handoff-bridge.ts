@@ -15,7 +15,9 @@ export function bridgeHandoffs(app: FastifyInstance) {
     const handoff = offered.get(ctiCallId);
     if (!handoff) return;
     offered.delete(ctiCallId);
-    void app.dialer.acceptHandoff(handoff.tenantId, handoff.handoffId, agentUserId).catch((error) => app.log.error(error, "accepting a hand-off failed"));
+    void app.dialer
+      .acceptHandoff(handoff.tenantId, handoff.handoffId, agentUserId)
+      .catch((error) => app.log.error(error, "accepting a hand-off failed"));
   });
 
   /** Offers one hand-off to the CTI; the call it becomes, or null when the hand-off is unknown. */
@@ -23,7 +25,9 @@ export function bridgeHandoffs(app: FastifyInstance) {
     const row = await app.db
       .selectFrom("handoffs")
       .innerJoin("campaigns", "campaigns.id", "handoffs.campaign_id")
-      .leftJoin("call_records", (join) => join.onRef("call_records.id", "=", "handoffs.call_record_id").onRef("call_records.tenant_id", "=", "handoffs.tenant_id"))
+      .leftJoin("call_records", (join) =>
+        join.onRef("call_records.id", "=", "handoffs.call_record_id").onRef("call_records.tenant_id", "=", "handoffs.tenant_id"),
+      )
       .select(["handoffs.call_record_id", "campaigns.queue_name", "campaigns.flow_id", "call_records.recording"])
       .where("handoffs.id", "=", handoff.id)
       .where("handoffs.tenant_id", "=", handoff.tenantId)

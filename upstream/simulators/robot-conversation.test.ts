@@ -21,7 +21,10 @@ it.each([1, 2])("every connected robot call of campaign type %i says its intent 
       expect(customer.at(-1)?.nluResult, at).toBe(outcome.intent);
       expect(outcome.durationMs, at).toBe(recording.durationMs);
       // A customer handed to an agent is heard talking to the agent; the others only to the robot.
-      expect(recording.lines.some((line) => line.dialogType === 2), at).toBe(isHandedToAgent(campaignType, outcome.intent));
+      expect(
+        recording.lines.some((line) => line.dialogType === 2),
+        at,
+      ).toBe(isHandedToAgent(campaignType, outcome.intent));
       intents.add(outcome.intent!);
     }
   }

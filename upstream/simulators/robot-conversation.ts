@@ -22,7 +22,8 @@ function hash(text: string): number {
 }
 
 /** As if an agent takes every hand-off: the dialer marks the ones still waiting or lost. */
-const outcomeOf = (campaignType: number, callResult: number, intent: string | null) => outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true });
+const outcomeOf = (campaignType: number, callResult: number, intent: string | null) =>
+  outcomeFor({ campaignType, callResult, intent, agentTookHandOff: true });
 
 export function simulateCall(taskCallId: number, attempt: number, campaignType: number): CallOutcome {
   const roll = hash(`${taskCallId}:${attempt}`);
@@ -30,10 +31,30 @@ export function simulateCall(taskCallId: number, attempt: number, campaignType: 
   const gender = roll % 3 === 2 ? -1 : roll % 2;
   if (bucket < 15) {
     const callResult = [408, 486, 480][roll % 3];
-    return { status: CallStatus.notConnected, hangupParty: 5, callResult, isAnswer: 0, outcome: outcomeOf(campaignType, callResult, null), intent: null, durationMs: 0, gender, recording: null };
+    return {
+      status: CallStatus.notConnected,
+      hangupParty: 5,
+      callResult,
+      isAnswer: 0,
+      outcome: outcomeOf(campaignType, callResult, null),
+      intent: null,
+      durationMs: 0,
+      gender,
+      recording: null,
+    };
   }
   if (bucket < 20) {
-    return { status: CallStatus.abnormal, hangupParty: 4, callResult: 502, isAnswer: 0, outcome: outcomeOf(campaignType, 502, null), intent: null, durationMs: 3_000, gender, recording: null };
+    return {
+      status: CallStatus.abnormal,
+      hangupParty: 4,
+      callResult: 502,
+      isAnswer: 0,
+      outcome: outcomeOf(campaignType, 502, null),
+      intent: null,
+      durationMs: 3_000,
+      gender,
+      recording: null,
+    };
   }
   const intent = INTENTS[roll % INTENTS.length];
   // The recording is one where the customer says that intent (in a hand-off, to the agent too).

@@ -19,7 +19,16 @@ const QuerySchema = KeysetPageSchema.extend({ status: z.coerce.number().int().mi
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema);
-  return { query, page: await listCampaignData(access.caller, { ...pagination(query), after: query.after, before: query.before, status: query.status, mine: true }) };
+  return {
+    query,
+    page: await listCampaignData(access.caller, {
+      ...pagination(query),
+      after: query.after,
+      before: query.before,
+      status: query.status,
+      mine: true,
+    }),
+  };
 }
 
 export default function BusinessRecord() {

@@ -23,7 +23,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   if (params.id === undefined) throw redirect("/agentTask/my");
   const query = parseListQuery(request, QuerySchema);
-  const task = await getTask(access.caller, idParam(params.id), { ...pagination(query), after: query.after, before: query.before, isCalling: 0, callType: query.status ?? -1 });
+  const task = await getTask(access.caller, idParam(params.id), {
+    ...pagination(query),
+    after: query.after,
+    before: query.before,
+    isCalling: 0,
+    callType: query.status ?? -1,
+  });
   return { task, query };
 }
 

@@ -1,7 +1,17 @@
 import { useEffect, useRef, useState } from "react";
 import { CUSTOMER_ROLE, DIALOG_ROLES, DIALOG_TYPES, labelOf } from "#contracts/codes";
 import type { CallingResult } from "#contracts/contact";
-import { NO_RECORDING_TEXT, RECORDING_EXPORTED_TEXT, SPEED, SPEED_HINT, TABLE_MAX_HEIGHT_PX, UNSUPPORTED_TEXT, clampSpeed, lineAt, speedKey } from "#app/lib/call-detail";
+import {
+  NO_RECORDING_TEXT,
+  RECORDING_EXPORTED_TEXT,
+  SPEED,
+  SPEED_HINT,
+  TABLE_MAX_HEIGHT_PX,
+  UNSUPPORTED_TEXT,
+  clampSpeed,
+  lineAt,
+  speedKey,
+} from "#app/lib/call-detail";
 import { maskDialogue } from "#app/lib/format";
 
 /** Spec §9: the audio loads about 1 second after the detail opens. */
@@ -16,7 +26,15 @@ type Audio = { state: "waiting" } | { state: "ready"; url: string; blob: Blob } 
  * agent's remembered speed, exports the file, seeks when a customer line is clicked and
  * highlights the line being played.
  */
-export function Conversation({ callingResults, recordingHref, agentId }: { callingResults: CallingResult[]; recordingHref: string; agentId: number }) {
+export function Conversation({
+  callingResults,
+  recordingHref,
+  agentId,
+}: {
+  callingResults: CallingResult[];
+  recordingHref: string;
+  agentId: number;
+}) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [hydrated, setHydrated] = useState(false);
   const [audio, setAudio] = useState<Audio>({ state: "waiting" });
@@ -168,10 +186,19 @@ export function Conversation({ callingResults, recordingHref, agentId }: { calli
                 const current = lineIndex === playing;
                 const text = maskDialogue(line.dialogContent);
                 return (
-                  <li key={lineIndex} className={`sb-line ${customer ? "sb-line--left" : "sb-line--right"}${current ? " sb-line--playing" : ""}`} aria-current={current ? "true" : undefined}>
+                  <li
+                    key={lineIndex}
+                    className={`sb-line ${customer ? "sb-line--left" : "sb-line--right"}${current ? " sb-line--playing" : ""}`}
+                    aria-current={current ? "true" : undefined}
+                  >
                     <span className="sb-line-role">{labelOf(DIALOG_ROLES, line.thisRole)}</span>
                     {customer ? (
-                      <button type="button" className="sb-line-bubble sb-line-seek" onClick={() => seek(line.recordStartTime)} title="点击播放该句录音">
+                      <button
+                        type="button"
+                        className="sb-line-bubble sb-line-seek"
+                        onClick={() => seek(line.recordStartTime)}
+                        title="点击播放该句录音"
+                      >
                         {text}
                       </button>
                     ) : (
@@ -188,7 +215,10 @@ export function Conversation({ callingResults, recordingHref, agentId }: { calli
         <div className="p-toast p-component p-toast-top-center sb-toast" role="status" aria-live="polite">
           <div key={toast.id} className={`p-toast-message p-toast-message-${toast.severity}`}>
             <div className="p-toast-message-content">
-              <span className={`p-toast-message-icon pi ${toast.severity === "success" ? "pi-check" : "pi-exclamation-triangle"}`} aria-hidden="true" />
+              <span
+                className={`p-toast-message-icon pi ${toast.severity === "success" ? "pi-check" : "pi-exclamation-triangle"}`}
+                aria-hidden="true"
+              />
               <div className="p-toast-message-text">
                 <span className="p-toast-summary">{toast.text}</span>
               </div>

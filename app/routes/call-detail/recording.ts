@@ -19,6 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Never stored: a cached copy would outlive sign-out and be served to the next user of the browser.
   const headers = new Headers({ "Content-Type": recording.type, "Cache-Control": "no-store" });
   if (typeof recording.length === "string") headers.set("Content-Length", recording.length);
-  if (new URL(request.url).searchParams.get("download") === "1") headers.set("Content-Disposition", `attachment; filename="recording-${callId}.mp3"`);
+  if (new URL(request.url).searchParams.get("download") === "1")
+    headers.set("Content-Disposition", `attachment; filename="recording-${callId}.mp3"`);
   return new Response(Readable.toWeb(recording.body) as ReadableStream<Uint8Array>, { headers });
 }

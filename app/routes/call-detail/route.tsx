@@ -69,14 +69,35 @@ export default function CallDetailDialog() {
     ["活动类型", detail.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, detail.campaignType)],
     ["性别", labelOf(GENDERS, detail.gender)],
     ["通话时长", formatDuration(detail.callDuration)],
-    ["结果码", <CodeTag key="r" tone={resultCodeTone(detail.callResult)}>{`${detail.callResult} ${detail.callResultName || labelOf(RESULT_CODES, detail.callResult)}`}</CodeTag>],
-    ["外呼结果", detail.outboundResult ? <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>{labelOf(OUTCOME_CODES, detail.outboundResult)}</CodeTag> : "-"],
+    [
+      "结果码",
+      <CodeTag
+        key="r"
+        tone={resultCodeTone(detail.callResult)}
+      >{`${detail.callResult} ${detail.callResultName || labelOf(RESULT_CODES, detail.callResult)}`}</CodeTag>,
+    ],
+    [
+      "外呼结果",
+      detail.outboundResult ? (
+        <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>
+          {labelOf(OUTCOME_CODES, detail.outboundResult)}
+        </CodeTag>
+      ) : (
+        "-"
+      ),
+    ],
     ["通话结论", detail.attachData.conclusion ?? "-"],
   ];
 
   return (
     <div className="p-dialog-mask p-component-overlay sb-dialog-mask">
-      <div className="p-dialog p-component sb-call-dialog" role="dialog" aria-modal="true" aria-labelledby="call-detail-title" style={{ width: DIALOG_WIDTH_PX }}>
+      <div
+        className="p-dialog p-component sb-call-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="call-detail-title"
+        style={{ width: DIALOG_WIDTH_PX }}
+      >
         <div className="p-dialog-header">
           <h2 id="call-detail-title" className="p-dialog-title">
             通话详情
@@ -106,9 +127,19 @@ export default function CallDetailDialog() {
             <div className="p-tabview-nav-container">
               <ul className="p-tabview-nav" role="tablist">
                 {tabs.map((t) => (
-                  <li key={t.key} className={`p-unselectable-text${t.key === tab ? " p-tabview-selected p-highlight" : ""}${t.enabled ? "" : " p-disabled"}`} role="presentation">
+                  <li
+                    key={t.key}
+                    className={`p-unselectable-text${t.key === tab ? " p-tabview-selected p-highlight" : ""}${t.enabled ? "" : " p-disabled"}`}
+                    role="presentation"
+                  >
                     {t.enabled ? (
-                      <a href={tabHref(t.key)} className="p-tabview-nav-link" role="tab" aria-selected={t.key === tab} aria-controls="call-detail-panel">
+                      <a
+                        href={tabHref(t.key)}
+                        className="p-tabview-nav-link"
+                        role="tab"
+                        aria-selected={t.key === tab}
+                        aria-controls="call-detail-panel"
+                      >
                         <span className="p-tabview-title">{t.label}</span>
                       </a>
                     ) : (
@@ -128,7 +159,16 @@ export default function CallDetailDialog() {
                   caption={tab === "state" ? "输出状态" : "流程入参"}
                   rowKey="variable"
                   emptyMessage={tab === "state" ? "暂无输出状态" : "暂无入参"}
-                  config={{ list: items, total: items.length, maxHeight: TABLE_MAX_HEIGHT_PX, attributes: { index: true }, eleItem: [{ prop: "name", label: "名称" }, { prop: "variable", label: "变量" }] }}
+                  config={{
+                    list: items,
+                    total: items.length,
+                    maxHeight: TABLE_MAX_HEIGHT_PX,
+                    attributes: { index: true },
+                    eleItem: [
+                      { prop: "name", label: "名称" },
+                      { prop: "variable", label: "变量" },
+                    ],
+                  }}
                 />
               ) : (
                 <p className="sb-muted">该通话未接通，暂无通话内容。</p>

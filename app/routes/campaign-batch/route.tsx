@@ -37,7 +37,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   // A batch reached through another campaign's URL is not found there.
   if (task.batch.campaignId !== campaignId) throw data({ message: "批次不存在", status: 404, what: "获取批次" }, { status: 404 });
-  return { task, transitions: transitions.filter((t) => t.taskCallId === null), callMoves: transitions.filter((t) => t.taskCallId !== null).slice(0, 50), query };
+  return {
+    task,
+    transitions: transitions.filter((t) => t.taskCallId === null),
+    callMoves: transitions.filter((t) => t.taskCallId !== null).slice(0, 50),
+    query,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

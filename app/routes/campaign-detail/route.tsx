@@ -16,7 +16,16 @@ import { UploadProgressScript } from "#app/components/upload-progress";
 import type { RouteHandle } from "#app/lib/handle";
 import { ListPageSchema, idParam, pagination, parseListQuery } from "#app/server/page-query.server";
 import { CAMPAIGN_TITLES } from "#app/lib/screens";
-import { changeCampaignState, checkScheduler, getCampaign, getTransTemplate, listBatches, listCampaignImports, setCampaignRatio, uploadContacts } from "#app/services/outbound.server";
+import {
+  changeCampaignState,
+  checkScheduler,
+  getCampaign,
+  getTransTemplate,
+  listBatches,
+  listCampaignImports,
+  setCampaignRatio,
+  uploadContacts,
+} from "#app/services/outbound.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 import { maskPhone } from "#app/lib/format";
 
@@ -24,19 +33,36 @@ export const handle: RouteHandle = { title: CAMPAIGN_TITLES.detail };
 
 /** The user's moves from each campaign state (the scheduler has the last word). */
 const STATE_ACTIONS: Record<number, Array<{ to: number; label: string }>> = {
-  0: [{ to: 1, label: "启动" }, { to: 4, label: "取消活动" }],
-  1: [{ to: 2, label: "暂停" }, { to: 4, label: "取消活动" }],
-  2: [{ to: 1, label: "恢复" }, { to: 4, label: "取消活动" }],
+  0: [
+    { to: 1, label: "启动" },
+    { to: 4, label: "取消活动" },
+  ],
+  1: [
+    { to: 2, label: "暂停" },
+    { to: 4, label: "取消活动" },
+  ],
+  2: [
+    { to: 1, label: "恢复" },
+    { to: 4, label: "取消活动" },
+  ],
 };
 
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("state"), state: z.coerce.number().int() }),
-  z.object({ intent: z.literal("ratio"), ratio: z.coerce.number({ invalid_type_error: "外呼比例应为数字" }).min(0.1, "外呼比例应在0.1到5之间").max(5, "外呼比例应在0.1到5之间") }),
+  z.object({
+    intent: z.literal("ratio"),
+    ratio: z.coerce.number({ invalid_type_error: "外呼比例应为数字" }).min(0.1, "外呼比例应在0.1到5之间").max(5, "外呼比例应在0.1到5之间"),
+  }),
   z.object({ intent: z.literal("import") }),
 ]);
 
 /** What an action answers when it does not redirect: a refusal (with the value typed) or an import's outcome. */
-type ActionResult = { intent: "state" | "ratio" | "import"; error?: string; value?: string; result?: Awaited<ReturnType<typeof uploadContacts>> };
+type ActionResult = {
+  intent: "state" | "ratio" | "import";
+  error?: string;
+  value?: string;
+  result?: Awaited<ReturnType<typeof uploadContacts>>;
+};
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
@@ -57,7 +83,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const parsed = ActionSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
   if (!parsed.success) {
     const intent = form.get("intent");
-    if (intent === "ratio") return data<ActionResult>({ intent, error: parsed.error.issues[0]?.message ?? "外呼比例不正确", value: String(form.get("ratio") ?? "") }, { status: 400 });
+    if (intent === "ratio")
+      return data<ActionResult>(
+        { intent, error: parsed.error.issues[0]?.message ?? "外呼比例不正确", value: String(form.get("ratio") ?? "") },
+        { status: 400 },
+      );
     throw data({ message: "请求参数错误", status: 400, what: "操作" }, { status: 400 });
   }
   const input = parsed.data;
@@ -74,10 +104,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirect(`/campaign/${id}`);
     }
     const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) return data<ActionResult>({ intent: "import", error: "请选择要导入的 CSV 或 XLSX 文件" }, { status: 400 });
+    if (!(file instanceof File) || file.size === 0)
+      return data<ActionResult>({ intent: "import", error: "请选择要导入的 CSV 或 XLSX 文件" }, { status: 400 });
     return data<ActionResult>({ intent: "import", result: await uploadContacts(access.caller, id, file) });
   } catch (error) {
-    if (isUpstreamError(error) && error.data.status === 400) return data<ActionResult>({ intent: input.intent, error: error.data.message, value: "" }, { status: 400 });
+    if (isUpstreamError(error) && error.data.status === 400)
+      return data<ActionResult>({ intent: input.intent, error: error.data.message, value: "" }, { status: 400 });
     throw error;
   }
 }
@@ -133,11 +165,7 @@ export default function CampaignDetail() {
         <h2 id="state-title" className="sb-section-title">
           活动状态
         </h2>
-        {errorOf("state") ? (
-          <Notice tone="error">
-            调度检查未通过：{errorOf("state")}
-          </Notice>
-        ) : null}
+        {errorOf("state") ? <Notice tone="error">调度检查未通过：{errorOf("state")}</Notice> : null}
         <div className="sb-inline-forms">
           {(STATE_ACTIONS[campaign.state] ?? []).map((move) => (
             <form method="post" key={move.to}>
@@ -203,11 +231,7 @@ export default function CampaignDetail() {
           <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
         </form>
         <UploadProgressScript />
-        {errorOf("import") ? (
-          <Notice tone="error">
-            {errorOf("import")}
-          </Notice>
-        ) : null}
+        {errorOf("import") ? <Notice tone="error">{errorOf("import")}</Notice> : null}
         {imported ? (
           <Notice tone="info">
             导入完成：成功 {imported.accepted} 条，失败 {imported.rejected} 条。
@@ -245,7 +269,11 @@ export default function CampaignDetail() {
                 { prop: "accepted", label: "成功" },
                 { prop: "rejected", label: "失败" },
                 { prop: "createdAt", label: "导入时间", type: "datetime", minWidth: 150 },
-                { prop: "id", label: "失败数据", render: (i) => (i.rejected > 0 ? <a href={`/campaign/${campaign.id}/imports/${i.id}/errors`}>下载</a> : "-") },
+                {
+                  prop: "id",
+                  label: "失败数据",
+                  render: (i) => (i.rejected > 0 ? <a href={`/campaign/${campaign.id}/imports/${i.id}/errors`}>下载</a> : "-"),
+                },
               ],
             }}
           />

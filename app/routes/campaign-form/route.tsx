@@ -23,14 +23,22 @@ export const handle: RouteHandle = { title: CAMPAIGN_TITLES.create };
 /** One module for /campaign/new and /campaign/:id/edit. */
 /** The tenant's robots, caller numbers and transfer templates, each from its own endpoint. */
 async function loadChoices(caller: Caller): Promise<CampaignChoices> {
-  const [robots, callerNumbers, templates] = await Promise.all([listRobotInstances(caller), listCallerIdNumbers(caller), listTransTemplates(caller)]);
+  const [robots, callerNumbers, templates] = await Promise.all([
+    listRobotInstances(caller),
+    listCallerIdNumbers(caller),
+    listTransTemplates(caller),
+  ]);
   return { robots, callerNumbers, templates };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const id = params.id === undefined ? undefined : idParam(params.id);
-  const [init, choices, campaign] = await Promise.all([getCampaignInit(access.caller), loadChoices(access.caller), id === undefined ? null : getCampaign(access.caller, id)]);
+  const [init, choices, campaign] = await Promise.all([
+    getCampaignInit(access.caller),
+    loadChoices(access.caller),
+    id === undefined ? null : getCampaign(access.caller, id),
+  ]);
   return { init, choices, campaign };
 }
 
@@ -48,7 +56,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(`/campaign/${saved}`);
   } catch (error) {
     // The platform's refusals (a name taken meanwhile, dates) come back on the form.
-    if (isUpstreamError(error) && error.data.status === 400) return data(submission.reply({ formErrors: [error.data.message] }), { status: 400 });
+    if (isUpstreamError(error) && error.data.status === 400)
+      return data(submission.reply({ formErrors: [error.data.message] }), { status: 400 });
     throw error;
   }
 }
@@ -56,7 +65,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function CampaignFormPage() {
   const { init, choices, campaign } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const [w1, w2] = campaign?.windows ?? [{ start: "09:00", end: "12:00" }, { start: "13:30", end: "18:00" }];
+  const [w1, w2] = campaign?.windows ?? [
+    { start: "09:00", end: "12:00" },
+    { start: "13:30", end: "18:00" },
+  ];
   const [form, fields] = useForm({
     id: "campaign",
     lastResult,
@@ -85,11 +97,13 @@ export default function CampaignFormPage() {
   });
   const title = campaign ? CAMPAIGN_TITLES.edit : CAMPAIGN_TITLES.create;
   const options = (items: ReadonlyArray<{ code: number; label: string }>) =>
-    items.filter((i) => i.code !== -1).map((i) => (
-      <option key={i.code} value={i.code}>
-        {i.label}
-      </option>
-    ));
+    items
+      .filter((i) => i.code !== -1)
+      .map((i) => (
+        <option key={i.code} value={i.code}>
+          {i.label}
+        </option>
+      ));
   const choicesOf = (items: Array<{ value: string | number; label: string }>) => [
     <option key="" value="">
       （不选）
@@ -131,7 +145,11 @@ export default function CampaignFormPage() {
           <input {...getInputProps(fields.maxAttempts, { type: "number" })} className={inputClass(fields.maxAttempts)} />
         </Field>
         <Field field={fields.callingListName} label="名单名称">
-          <input {...getInputProps(fields.callingListName, { type: "text" })} list="calling-list-names" className={inputClass(fields.callingListName)} />
+          <input
+            {...getInputProps(fields.callingListName, { type: "text" })}
+            list="calling-list-names"
+            className={inputClass(fields.callingListName)}
+          />
           <datalist id="calling-list-names">
             {init.callingListNames.map((n) => (
               <option key={n} value={n} />
@@ -159,13 +177,21 @@ export default function CampaignFormPage() {
           </select>
         </Field>
         <Field field={fields.window1Start} label="时段一开始">
-          <input {...getInputProps(fields.window1Start, { type: "text" })} placeholder="09:00" className={inputClass(fields.window1Start)} />
+          <input
+            {...getInputProps(fields.window1Start, { type: "text" })}
+            placeholder="09:00"
+            className={inputClass(fields.window1Start)}
+          />
         </Field>
         <Field field={fields.window1End} label="时段一结束">
           <input {...getInputProps(fields.window1End, { type: "text" })} placeholder="12:00" className={inputClass(fields.window1End)} />
         </Field>
         <Field field={fields.window2Start} label="时段二开始">
-          <input {...getInputProps(fields.window2Start, { type: "text" })} placeholder="13:30" className={inputClass(fields.window2Start)} />
+          <input
+            {...getInputProps(fields.window2Start, { type: "text" })}
+            placeholder="13:30"
+            className={inputClass(fields.window2Start)}
+          />
         </Field>
         <Field field={fields.window2End} label="时段二结束">
           <input {...getInputProps(fields.window2End, { type: "text" })} placeholder="18:00" className={inputClass(fields.window2End)} />

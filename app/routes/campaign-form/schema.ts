@@ -6,7 +6,8 @@ const optionalText = (max: number, message: string) => z.string().trim().max(max
 const time = (label: string) => z.string({ required_error: `请填写${label}` }).regex(HHMM, `${label}格式应为 时:分，如 09:00`);
 const optionalTime = (label: string) => z.string().regex(HHMM, `${label}格式应为 时:分，如 13:30`).optional();
 const optionalId = (message: string) => z.coerce.number({ invalid_type_error: message }).int(message).positive(message).optional();
-const oneOf = (codes: number[], message: string) => z.coerce.number({ invalid_type_error: message }).refine((n) => codes.includes(n), message);
+const oneOf = (codes: number[], message: string) =>
+  z.coerce.number({ invalid_type_error: message }).refine((n) => codes.includes(n), message);
 
 /** A choice the tenant does not have (unknown, or another tenant's): the field's message. */
 export const CHOICE_MESSAGES = {
@@ -19,11 +20,21 @@ export const CHOICE_MESSAGES = {
 export const CampaignFormSchema = z
   .object({
     name: z.string({ required_error: "请填写活动名称" }).trim().min(1, "请填写活动名称").max(64, "活动名称不能超过64个字符"),
-    type: oneOf(codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1), "请选择活动类型"),
+    type: oneOf(
+      codesOf(CAMPAIGN_TYPES).filter((c) => c !== -1),
+      "请选择活动类型",
+    ),
     taskType: oneOf(codesOf(TASK_TYPES), "请选择任务类型"),
     cycle: oneOf(codesOf(SCHEDULE_CYCLES), "请选择调度周期"),
-    ratio: z.coerce.number({ required_error: "请填写外呼比例", invalid_type_error: "外呼比例应为数字" }).min(0.1, "外呼比例应在0.1到5之间").max(5, "外呼比例应在0.1到5之间"),
-    maxAttempts: z.coerce.number({ required_error: "请填写最大呼叫次数", invalid_type_error: "最大呼叫次数应为整数" }).int("最大呼叫次数应为整数").min(1, "最大呼叫次数应在1到5之间").max(5, "最大呼叫次数应在1到5之间"),
+    ratio: z.coerce
+      .number({ required_error: "请填写外呼比例", invalid_type_error: "外呼比例应为数字" })
+      .min(0.1, "外呼比例应在0.1到5之间")
+      .max(5, "外呼比例应在0.1到5之间"),
+    maxAttempts: z.coerce
+      .number({ required_error: "请填写最大呼叫次数", invalid_type_error: "最大呼叫次数应为整数" })
+      .int("最大呼叫次数应为整数")
+      .min(1, "最大呼叫次数应在1到5之间")
+      .max(5, "最大呼叫次数应在1到5之间"),
     callingListName: optionalText(64, "名单名称不能超过64个字符"),
     robotId: optionalId(CHOICE_MESSAGES.robotId),
     queueName: optionalText(64, "队列名称不能超过64个字符"),
@@ -38,10 +49,14 @@ export const CampaignFormSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.window1End <= v.window1Start) ctx.addIssue({ code: "custom", path: ["window1End"], message: "结束时间应晚于开始时间" });
-    if (Boolean(v.window2Start) !== Boolean(v.window2End)) ctx.addIssue({ code: "custom", path: [v.window2Start ? "window2End" : "window2Start"], message: "时段二需同时填写开始和结束时间" });
-    if (v.window2Start && v.window2End && v.window2End <= v.window2Start) ctx.addIssue({ code: "custom", path: ["window2End"], message: "结束时间应晚于开始时间" });
-    if (v.startDate && v.endDate && v.endDate < v.startDate) ctx.addIssue({ code: "custom", path: ["endDate"], message: "结束日期不能早于开始日期" });
-    if ((v.type === 1 || v.type === 2) && !v.robotId) ctx.addIssue({ code: "custom", path: ["robotId"], message: "机器人外呼和人机协同外呼需选择机器人" });
+    if (Boolean(v.window2Start) !== Boolean(v.window2End))
+      ctx.addIssue({ code: "custom", path: [v.window2Start ? "window2End" : "window2Start"], message: "时段二需同时填写开始和结束时间" });
+    if (v.window2Start && v.window2End && v.window2End <= v.window2Start)
+      ctx.addIssue({ code: "custom", path: ["window2End"], message: "结束时间应晚于开始时间" });
+    if (v.startDate && v.endDate && v.endDate < v.startDate)
+      ctx.addIssue({ code: "custom", path: ["endDate"], message: "结束日期不能早于开始日期" });
+    if ((v.type === 1 || v.type === 2) && !v.robotId)
+      ctx.addIssue({ code: "custom", path: ["robotId"], message: "机器人外呼和人机协同外呼需选择机器人" });
     if (v.type !== 1 && !v.queueName) ctx.addIssue({ code: "custom", path: ["queueName"], message: "该活动类型需选择坐席队列" });
   });
 export type CampaignForm = z.infer<typeof CampaignFormSchema>;
@@ -57,8 +72,10 @@ export type CampaignChoices = {
 export function choiceErrors(form: CampaignForm, choices: CampaignChoices): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (form.robotId !== undefined && !choices.robots.some((r) => r.id === form.robotId)) errors.robotId = [CHOICE_MESSAGES.robotId];
-  if (form.callerNumber && !choices.callerNumbers.some((n) => n.number === form.callerNumber)) errors.callerNumber = [CHOICE_MESSAGES.callerNumber];
-  if (form.transTemplateId !== undefined && !choices.templates.some((t) => t.id === form.transTemplateId)) errors.transTemplateId = [CHOICE_MESSAGES.transTemplateId];
+  if (form.callerNumber && !choices.callerNumbers.some((n) => n.number === form.callerNumber))
+    errors.callerNumber = [CHOICE_MESSAGES.callerNumber];
+  if (form.transTemplateId !== undefined && !choices.templates.some((t) => t.id === form.transTemplateId))
+    errors.transTemplateId = [CHOICE_MESSAGES.transTemplateId];
   return errors;
 }
 

@@ -27,7 +27,10 @@ const QuerySchema = ListPageSchema.extend({
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema);
-  return { query, page: await listManagedCampaigns(access.caller, { ...pagination(query), name: query.name, state: query.state, type: query.type }) };
+  return {
+    query,
+    page: await listManagedCampaigns(access.caller, { ...pagination(query), name: query.name, state: query.state, type: query.type }),
+  };
 }
 
 export default function CampaignList() {
@@ -47,8 +50,22 @@ export default function CampaignList() {
           <label htmlFor="filter-name">活动名称</label>
           <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={64} />
         </div>
-        <CodeSelect id="filter-state" name="state" label="状态" table={CAMPAIGN_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
-        <CodeSelect id="filter-type" name="type" label="活动类型" table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)} defaultValue={String(query.type ?? "")} empty="全部" />
+        <CodeSelect
+          id="filter-state"
+          name="state"
+          label="状态"
+          table={CAMPAIGN_STATES}
+          defaultValue={String(query.state ?? "")}
+          empty="全部"
+        />
+        <CodeSelect
+          id="filter-type"
+          name="type"
+          label="活动类型"
+          table={CAMPAIGN_TYPES.filter((t) => t.code !== -1)}
+          defaultValue={String(query.type ?? "")}
+          empty="全部"
+        />
       </FilterBar>
       <DataTable<CampaignSummary>
         caption="外呼活动"

@@ -27,7 +27,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...page, filter: filter.data, pages };
 }
 
-
 export default function Page() {
   const { list, total, filter, pages } = useLoaderData<typeof loader>();
   const linkTo = (pageNo: number) => {
@@ -42,7 +41,14 @@ export default function Page() {
     <Screen title={title}>
       <Form method="get" className="sb-filters" aria-label="筛选">
         <label htmlFor="filter-phone">客户电话</label>
-        <input id="filter-phone" name="phone" className="p-inputtext p-component" defaultValue={filter.phone ?? ""} maxLength={20} inputMode="tel" />
+        <input
+          id="filter-phone"
+          name="phone"
+          className="p-inputtext p-component"
+          defaultValue={filter.phone ?? ""}
+          maxLength={20}
+          inputMode="tel"
+        />
         <label htmlFor="filter-result">通话结果</label>
         <select id="filter-result" name="callResult" className="p-inputtext p-component" defaultValue={filter.callResult ?? ""}>
           <option value="">全部</option>
@@ -81,7 +87,11 @@ export default function Page() {
                   <td>{new Date(r.createdAt).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" })}</td>
                   <td>{maskPhone(r.phone)}</td>
                   <td>
-                    <span className={`p-tag p-tag-${toneOf(CALL_RESULTS, r.callResult) === "none" ? "info" : toneOf(CALL_RESULTS, r.callResult)}`}>{labelOf(CALL_RESULTS, r.callResult)}</span>
+                    <span
+                      className={`p-tag p-tag-${toneOf(CALL_RESULTS, r.callResult) === "none" ? "info" : toneOf(CALL_RESULTS, r.callResult)}`}
+                    >
+                      {labelOf(CALL_RESULTS, r.callResult)}
+                    </span>
                   </td>
                   <td>{r.intent ? labelOf(INTENT_LABELS, r.intent) : "—"}</td>
                   <td>{r.remark || "—"}</td>

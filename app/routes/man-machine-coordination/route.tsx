@@ -35,7 +35,14 @@ export default function Coordination() {
   return (
     <Screen title={title}>
       <FilterBar label="筛选转人工记录" size={query.size}>
-        <CodeSelect id="filter-state" name="state" label="转人工状态" table={HANDOFF_STATES} defaultValue={String(query.state ?? "")} empty="全部" />
+        <CodeSelect
+          id="filter-state"
+          name="state"
+          label="转人工状态"
+          table={HANDOFF_STATES}
+          defaultValue={String(query.state ?? "")}
+          empty="全部"
+        />
       </FilterBar>
       <DataTable<Handoff>
         caption="转人工记录"

@@ -20,7 +20,10 @@ export const handle: RouteHandle = { title };
 
 /** Campaigns whose contacts agents dial themselves. */
 const MANUAL_TYPES = [3, 4, 5];
-const QuerySchema = z.object({ campaignId: z.coerce.number().int().positive().optional(), assigned: z.coerce.number().int().min(0).optional() });
+const QuerySchema = z.object({
+  campaignId: z.coerce.number().int().positive().optional(),
+  assigned: z.coerce.number().int().min(0).optional(),
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
@@ -29,17 +32,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Without a choice, the first running campaign (the one most likely to need its data shared).
   const campaign = campaigns.find((c) => c.id === query.campaignId) ?? campaigns.find((c) => c.state === 1) ?? campaigns[0] ?? null;
   const agents = users.list.filter((u) => u.workType !== 3);
-  return { campaigns, campaign, agents, assigned: query.assigned ?? null, unassigned: campaign ? await unassignedCount(access.caller, campaign.id) : 0 };
+  return {
+    campaigns,
+    campaign,
+    agents,
+    assigned: query.assigned ?? null,
+    unassigned: campaign ? await unassignedCount(access.caller, campaign.id) : 0,
+  };
 }
 
 type Refusal = { error: string; values: Record<string, string>; chosen: number[] };
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  const values = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "csrf"));
+  const values = Object.fromEntries(
+    [...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "csrf"),
+  );
   const campaignId = Number(values.campaignId);
   const mode = values.mode === "count" ? "count" : "even";
-  const agentIds = form.getAll("agent").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const agentIds = form
+    .getAll("agent")
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const refuse = (error: string) => data<Refusal>({ error, values, chosen: agentIds }, { status: 400 });
   if (!Number.isInteger(campaignId) || campaignId <= 0) return refuse("请选择活动");
   if (agentIds.length === 0) return refuse("请至少选择一名坐席");
@@ -77,16 +91,8 @@ export default function DataDistribution() {
           查看
         </button>
       </form>
-      {assigned !== null ? (
-        <Notice tone="success">
-          已分配 {assigned} 条数据。
-        </Notice>
-      ) : null}
-      {refused ? (
-        <Notice tone="error">
-          {refused.error}
-        </Notice>
-      ) : null}
+      {assigned !== null ? <Notice tone="success">已分配 {assigned} 条数据。</Notice> : null}
+      {refused ? <Notice tone="error">{refused.error}</Notice> : null}
       {campaign ? (
         <form method="post" className="sb-form">
           <AuthenticityTokenInput name="csrf" />
@@ -108,12 +114,20 @@ export default function DataDistribution() {
             {agents.map((agent) => (
               <div key={agent.id} className="sb-inline-forms">
                 <label>
-                  <input type="checkbox" name="agent" value={agent.id} defaultChecked={chosen.has(agent.id)} /> {agent.realName}（{agent.userName}）
+                  <input type="checkbox" name="agent" value={agent.id} defaultChecked={chosen.has(agent.id)} /> {agent.realName}（
+                  {agent.userName}）
                 </label>
                 <label htmlFor={`count-${agent.id}`} className="p-hidden-accessible">
                   {agent.realName}的分配数量
                 </label>
-                <input id={`count-${agent.id}`} name={`count-${agent.id}`} type="number" min={0} className="p-inputtext" defaultValue={values[`count-${agent.id}`] ?? ""} />
+                <input
+                  id={`count-${agent.id}`}
+                  name={`count-${agent.id}`}
+                  type="number"
+                  min={0}
+                  className="p-inputtext"
+                  defaultValue={values[`count-${agent.id}`] ?? ""}
+                />
               </div>
             ))}
           </fieldset>

@@ -71,16 +71,8 @@ export default function Preview() {
   const waiting = contact?.call.status === 0;
   return (
     <Screen title={title}>
-      {done ? (
-        <Notice tone="info">
-          {DONE_MESSAGES[done]}
-        </Notice>
-      ) : null}
-      {refused ? (
-        <Notice tone="error">
-          {refused.skipError}
-        </Notice>
-      ) : null}
+      {done ? <Notice tone="info">{DONE_MESSAGES[done]}</Notice> : null}
+      {refused ? <Notice tone="error">{refused.skipError}</Notice> : null}
       {!waiting ? (
         <form method="post">
           <AuthenticityTokenInput name="csrf" />

@@ -39,7 +39,13 @@ export default function Shell() {
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="sidebar" value={sidebarOpen ? "closed" : "open"} />
           <input type="hidden" name="redirectTo" value={here} />
-          <button type="submit" className="p-button p-button-text p-button-icon-only" aria-expanded={sidebarOpen} aria-controls="sb-sidebar" title={sidebarOpen ? "收起菜单" : "展开菜单"}>
+          <button
+            type="submit"
+            className="p-button p-button-text p-button-icon-only"
+            aria-expanded={sidebarOpen}
+            aria-controls="sb-sidebar"
+            title={sidebarOpen ? "收起菜单" : "展开菜单"}
+          >
             <i className="pi pi-bars" aria-hidden="true" />
             <span className="p-hidden-accessible">{sidebarOpen ? "收起菜单" : "展开菜单"}</span>
           </button>

@@ -20,7 +20,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const url = new URL(request.url);
   const { query, problem } = readListQuery(url, { keyword: z.string().trim().max(50).default("") });
-  const page = await listChatBusinessRecords(caller, { pageNo: query.pageNo, pageSize: query.pageSize, keyword: query.keyword || undefined });
+  const page = await listChatBusinessRecords(caller, {
+    pageNo: query.pageNo,
+    pageSize: query.pageSize,
+    keyword: query.keyword || undefined,
+  });
   return { page, query, problem, url: request.url };
 }
 
@@ -48,7 +52,16 @@ export default function Page() {
           查询
         </button>
       </form>
-      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} caption="文本业务记录" rowKey="sessionId" empty="暂无业务记录" />
+      <ListResults
+        url={url}
+        problem={problem}
+        page={page}
+        query={query}
+        columns={columns}
+        caption="文本业务记录"
+        rowKey="sessionId"
+        empty="暂无业务记录"
+      />
     </Screen>
   );
 }

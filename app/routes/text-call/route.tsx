@@ -63,7 +63,16 @@ export default function Page() {
           查询
         </button>
       </form>
-      <ListResults url={url} problem={problem} page={page} query={query} columns={columns} caption="文本会话记录" rowKey="sessionId" empty="暂无会话记录" />
+      <ListResults
+        url={url}
+        problem={problem}
+        page={page}
+        query={query}
+        columns={columns}
+        caption="文本会话记录"
+        rowKey="sessionId"
+        empty="暂无会话记录"
+      />
     </Screen>
   );
 }

@@ -8,7 +8,12 @@ import { isUpstreamError } from "#app/services/upstream.server";
 
 /** What the text workbench asks of the console; every intent names its session. */
 export const WorkbenchActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("send"), sessionId: z.string().min(1), content: ChatMessageInputSchema.shape.content, clientId: z.string().min(1).max(64) }),
+  z.object({
+    intent: z.literal("send"),
+    sessionId: z.string().min(1),
+    content: ChatMessageInputSchema.shape.content,
+    clientId: z.string().min(1).max(64),
+  }),
   z.object({ intent: z.literal("close"), sessionId: z.string().min(1) }),
   z.object({ intent: z.literal("join"), sessionId: z.string().min(1) }),
   ChatBusinessRecordInputSchema.extend({ intent: z.literal("record") }),
@@ -48,7 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ ok: true, result } satisfies WorkbenchAnswer);
   } catch (error) {
     // The platform's refusal or absence keeps its status: the workbench retries on 5xx only.
-    if (isUpstreamError(error)) return Response.json({ ok: false, error: error.data.message } satisfies WorkbenchAnswer, { status: error.init.status });
+    if (isUpstreamError(error))
+      return Response.json({ ok: false, error: error.data.message } satisfies WorkbenchAnswer, { status: error.init.status });
     throw error;
   }
 }

@@ -19,10 +19,25 @@ import {
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "#contracts/codes";
 import type { AgentEvent } from "#contracts/events";
 import { CodeSelect } from "#app/components/code-select";
-import { DRAFTS_KEY, PENDING_KEY, readDrafts, readPendingReplies, writeDrafts, writePendingReplies, type PendingReply } from "#app/client/chat-drafts";
+import {
+  DRAFTS_KEY,
+  PENDING_KEY,
+  readDrafts,
+  readPendingReplies,
+  writeDrafts,
+  writePendingReplies,
+  type PendingReply,
+} from "#app/client/chat-drafts";
 import { formatDateTime, formatTime } from "#app/lib/chat-format";
 import { maskPhone } from "#app/lib/format";
-import { initialSessions, neighbourId, sessionsReducer, unreadCount, type SessionAction, type WorkbenchSession } from "#app/client/chat-sessions";
+import {
+  initialSessions,
+  neighbourId,
+  sessionsReducer,
+  unreadCount,
+  type SessionAction,
+  type WorkbenchSession,
+} from "#app/client/chat-sessions";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import type { WorkbenchAnswer } from "./actions";
 
@@ -43,7 +58,9 @@ const toWorkbench = (session: ChatSession): WorkbenchSession => ({
 
 /** A client id for a message, also where crypto.randomUUID is missing (plain http). */
 const newClientId = () =>
-  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 /** Posts one intent; null when the console could not be reached at all. */
 async function post(csrf: string, fields: Record<string, string>): Promise<{ status: number; answer: WorkbenchAnswer } | null> {
@@ -85,7 +102,14 @@ function stored(key: string): string | null {
   }
 }
 
-const pendingLine = (reply: PendingReply) => ({ id: `pending-${reply.clientId}`, role: "agent" as const, content: reply.content, at: reply.at, clientId: reply.clientId, pending: true });
+const pendingLine = (reply: PendingReply) => ({
+  id: `pending-${reply.clientId}`,
+  role: "agent" as const,
+  content: reply.content,
+  at: reply.at,
+  clientId: reply.clientId,
+  pending: true,
+});
 
 /**
  * Messages leave in order, one at a time. When the console or the platform cannot be reached the
@@ -138,7 +162,10 @@ function useOutbox(
   // After hydration (so the server's markup and the first client render agree): what a reload
   // interrupted is shown as pending again and sent.
   useEffect(() => {
-    const open = loaded.map((s) => ({ sessionId: s.sessionId, storedClientIds: s.dialogs.flatMap((d) => (d.clientId ? [d.clientId] : [])) }));
+    const open = loaded.map((s) => ({
+      sessionId: s.sessionId,
+      storedClientIds: s.dialogs.flatMap((d) => (d.clientId ? [d.clientId] : [])),
+    }));
     const restored = readPendingReplies(stored(PENDING_KEY), open);
     for (const reply of restored) dispatch({ type: "update", sessionId: reply.sessionId, role: "agent", dialogs: [pendingLine(reply)] });
     const queued = new Set(queue.current.map((reply) => reply.clientId));
@@ -278,7 +305,11 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
         {outbox.unreachable ? <span className="sb-chat-warning">暂时无法连接平台，待发送的消息将在恢复后自动发送</span> : null}
         <span className="sb-chat-shortcuts">快捷键：Alt+↑ / Alt+↓ 切换会话，Alt+E 结束当前会话，输入 / 搜索快捷回复</span>
       </div>
-      {notice ? <p className="sb-message p-message-error" role="alert">{notice}</p> : null}
+      {notice ? (
+        <p className="sb-message p-message-error" role="alert">
+          {notice}
+        </p>
+      ) : null}
       <div className="sb-chat-grid">
         <nav className="sb-chat-sessions" aria-label="会话列表">
           <h2 className="sb-chat-heading">当前会话（{state.sessions.length}）</h2>
@@ -317,7 +348,11 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
                 {waiting.map((session) => (
                   <li key={session.sessionId} className="sb-chat-waiting">
                     <span>{session.customer.name}</span>
-                    <button type="button" className="p-button p-button-sm p-button-outlined" onClick={() => void joinSession(session.sessionId)}>
+                    <button
+                      type="button"
+                      className="p-button p-button-sm p-button-outlined"
+                      onClick={() => void joinSession(session.sessionId)}
+                    >
                       接入
                     </button>
                   </li>
@@ -539,7 +574,12 @@ function ContactCard({ session }: { session: WorkbenchSession }) {
   );
 }
 
-function BusinessRecordForm(props: { csrf: string; sessionId: string; record: ChatBusinessRecord | null; onSaved: (record: ChatBusinessRecord) => void }) {
+function BusinessRecordForm(props: {
+  csrf: string;
+  sessionId: string;
+  record: ChatBusinessRecord | null;
+  onSaved: (record: ChatBusinessRecord) => void;
+}) {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -569,11 +609,32 @@ function BusinessRecordForm(props: { csrf: string; sessionId: string; record: Ch
       <h2 id="sb-chat-record-title" className="sb-chat-heading">
         业务记录
       </h2>
-      <CodeSelect id="sb-record-category" name="category" label="业务类型" table={CHAT_BUSINESS_CATEGORIES} defaultValue={props.record?.category ?? ""} empty="请选择" required />
-      <CodeSelect id="sb-record-result" name="result" label="处理结果" table={CALL_RESULTS} defaultValue={String(props.record?.result ?? 0)} />
+      <CodeSelect
+        id="sb-record-category"
+        name="category"
+        label="业务类型"
+        table={CHAT_BUSINESS_CATEGORIES}
+        defaultValue={props.record?.category ?? ""}
+        empty="请选择"
+        required
+      />
+      <CodeSelect
+        id="sb-record-result"
+        name="result"
+        label="处理结果"
+        table={CALL_RESULTS}
+        defaultValue={String(props.record?.result ?? 0)}
+      />
       <div className="sb-field">
         <label htmlFor="sb-record-remark">备注</label>
-        <textarea id="sb-record-remark" name="remark" className="p-inputtextarea p-inputtext" rows={3} maxLength={500} defaultValue={props.record?.remark ?? ""} />
+        <textarea
+          id="sb-record-remark"
+          name="remark"
+          className="p-inputtextarea p-inputtext"
+          rows={3}
+          maxLength={500}
+          defaultValue={props.record?.remark ?? ""}
+        />
       </div>
       {message ? (
         <p className={message.ok ? "sb-chat-saved" : "p-error"} role={message.ok ? "status" : "alert"}>

@@ -1,14 +1,29 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { CALL_RESULTS, INTENT_LABELS } from "#contracts/codes";
 import { BUSINESS_FIELDS } from "#contracts/workbench";
-import { createOutbox, OUTBOX_STATE_LABELS, type ConclusionDraft, type Outbox, type OutboxItem, type SendResult } from "#app/client/conclusion-outbox";
+import {
+  createOutbox,
+  OUTBOX_STATE_LABELS,
+  type ConclusionDraft,
+  type Outbox,
+  type OutboxItem,
+  type SendResult,
+} from "#app/client/conclusion-outbox";
 import { maskPhone } from "#app/lib/format";
 import { softphone } from "#app/client/softphone";
 
 /** Sends one queued conclusion through the SDK and says whether to retry. */
 async function sendConclusion(item: OutboxItem): Promise<SendResult> {
   const { ctiCallId, phone, callResult, intent, remark, fields } = item.draft;
-  const answer = await softphone().act("conclusion", { ctiCallId, phone, callResult, intentLabel: intent, remark, fields, idempotencyKey: item.key });
+  const answer = await softphone().act("conclusion", {
+    ctiCallId,
+    phone,
+    callResult,
+    intentLabel: intent,
+    remark,
+    fields,
+    idempotencyKey: item.key,
+  });
   if (answer.ok) return { kind: "saved" };
   const message = answer.body?.message ?? (answer.status === 0 ? "网络已断开，恢复后自动重试" : "保存失败，稍后自动重试");
   return answer.status === 400 ? { kind: "refused", message } : { kind: "retry", message };
@@ -89,14 +104,27 @@ export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: strin
           <div style={{ display: "flex", gap: "1rem" }}>
             {CALL_RESULTS.map((r) => (
               <label key={r.code}>
-                <input type="radio" name="callResult" value={r.code} checked={draft.callResult === String(r.code)} onChange={() => change({ callResult: String(r.code) })} /> {r.label}
+                <input
+                  type="radio"
+                  name="callResult"
+                  value={r.code}
+                  checked={draft.callResult === String(r.code)}
+                  onChange={() => change({ callResult: String(r.code) })}
+                />{" "}
+                {r.label}
               </label>
             ))}
           </div>
         </fieldset>
         <div className="sb-form-row">
           <label htmlFor="intent-label">意向标签</label>
-          <select id="intent-label" className="p-inputtext p-component" value={draft.intent} disabled={submitted} onChange={(e) => change({ intent: e.target.value })}>
+          <select
+            id="intent-label"
+            className="p-inputtext p-component"
+            value={draft.intent}
+            disabled={submitted}
+            onChange={(e) => change({ intent: e.target.value })}
+          >
             <option value="">未选择</option>
             {INTENT_LABELS.map((l) => (
               <option key={l.code} value={l.code}>
@@ -121,7 +149,15 @@ export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: strin
         ))}
         <div className="sb-form-row">
           <label htmlFor="conclusion-remark">备注</label>
-          <textarea id="conclusion-remark" className="p-inputtextarea p-inputtext p-component" rows={3} maxLength={500} value={draft.remark} disabled={submitted} onChange={(e) => change({ remark: e.target.value })} />
+          <textarea
+            id="conclusion-remark"
+            className="p-inputtextarea p-inputtext p-component"
+            rows={3}
+            maxLength={500}
+            value={draft.remark}
+            disabled={submitted}
+            onChange={(e) => change({ remark: e.target.value })}
+          />
         </div>
         {problem ? (
           <p className="sb-phonebar-error" role="alert">

@@ -49,7 +49,13 @@ export function KnowledgeLookup() {
     <section className="sb-wb-card" aria-label="知识库查询">
       <form onSubmit={search} className="sb-phonebar-actions">
         <label htmlFor="knowledge-keyword">关键词</label>
-        <input id="knowledge-keyword" className="p-inputtext p-component p-inputtext-sm" value={keyword} maxLength={50} onChange={(e) => setKeyword(e.target.value)} />
+        <input
+          id="knowledge-keyword"
+          className="p-inputtext p-component p-inputtext-sm"
+          value={keyword}
+          maxLength={50}
+          onChange={(e) => setKeyword(e.target.value)}
+        />
         <button type="submit" className="p-button p-button-sm">
           查询
         </button>

@@ -75,7 +75,9 @@ export function PhoneBar(props: {
         <span className={`sb-phonebar-dot sb-phonebar-dot--${toneOf(AGENT_STATES, agent.state)}`} aria-hidden="true" />
         <span>{labelOf(AGENT_STATES, agent.state)}</span>
         {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(NOT_READY_REASONS, agent.reason)}）</span> : null}
-        {agent.state === "ACW" && acwEnd ? <span data-testid="acw-countdown">剩余 {Math.max(0, Math.ceil((acwEnd - now) / 1000))} 秒</span> : null}
+        {agent.state === "ACW" && acwEnd ? (
+          <span data-testid="acw-countdown">剩余 {Math.max(0, Math.ceil((acwEnd - now) / 1000))} 秒</span>
+        ) : null}
         {agent.muted ? <span>（已静音）</span> : null}
       </div>
       {call && agent.state === "RINGING" ? (
@@ -89,35 +91,80 @@ export function PhoneBar(props: {
             签入
           </button>
         ) : null}
-        <button type="button" className="p-button p-button-success p-button-sm" disabled={!can.answer} aria-keyshortcuts={shortcuts.answer} onClick={() => act("call", { action: "answer" })}>
+        <button
+          type="button"
+          className="p-button p-button-success p-button-sm"
+          disabled={!can.answer}
+          aria-keyshortcuts={shortcuts.answer}
+          onClick={() => act("call", { action: "answer" })}
+        >
           接听<kbd>{shortcuts.answer}</kbd>
         </button>
-        <button type="button" className="p-button p-button-danger p-button-sm" disabled={!can.hangup} aria-keyshortcuts={shortcuts.hangup} onClick={() => act("call", { action: "hangup" })}>
+        <button
+          type="button"
+          className="p-button p-button-danger p-button-sm"
+          disabled={!can.hangup}
+          aria-keyshortcuts={shortcuts.hangup}
+          onClick={() => act("call", { action: "hangup" })}
+        >
           挂机<kbd>{shortcuts.hangup}</kbd>
         </button>
-        <button type="button" className="p-button p-button-sm" disabled={!can.ready} aria-keyshortcuts={shortcuts.ready} onClick={() => act("state", { command: "ready" })}>
+        <button
+          type="button"
+          className="p-button p-button-sm"
+          disabled={!can.ready}
+          aria-keyshortcuts={shortcuts.ready}
+          onClick={() => act("state", { command: "ready" })}
+        >
           就绪<kbd>{shortcuts.ready}</kbd>
         </button>
         <label className="p-sr-only" htmlFor="not-ready-reason">
           未就绪原因
         </label>
-        <select id="not-ready-reason" className="p-inputtext p-component p-inputtext-sm" value={reason} onChange={(e) => setReason(e.target.value)}>
+        <select
+          id="not-ready-reason"
+          className="p-inputtext p-component p-inputtext-sm"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        >
           {NOT_READY_REASONS.map((r) => (
             <option key={r.code} value={r.code}>
               {r.label}
             </option>
           ))}
         </select>
-        <button type="button" className="p-button p-button-warning p-button-sm" disabled={!can.notReady} aria-keyshortcuts={shortcuts.notReady} onClick={() => act("notReady", { reason })}>
+        <button
+          type="button"
+          className="p-button p-button-warning p-button-sm"
+          disabled={!can.notReady}
+          aria-keyshortcuts={shortcuts.notReady}
+          onClick={() => act("notReady", { reason })}
+        >
           未就绪<kbd>{shortcuts.notReady}</kbd>
         </button>
-        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!inCall} onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}>
+        <button
+          type="button"
+          className="p-button p-button-outlined p-button-sm"
+          disabled={!inCall}
+          onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}
+        >
           {agent.state === "HOLD" ? "恢复" : "保持"}
         </button>
-        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={agent.state !== "TALKING"} onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}>
+        <button
+          type="button"
+          className="p-button p-button-outlined p-button-sm"
+          disabled={agent.state !== "TALKING"}
+          onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}
+        >
           {agent.muted ? "取消静音" : "静音"}
         </button>
-        <button type="button" className="p-button p-button-outlined p-button-sm" disabled={agent.state !== "TALKING"} aria-expanded={showKeypad} onClick={() => setShowKeypad(!showKeypad)}>
+        <button
+          type="button"
+          className="p-button p-button-outlined p-button-sm"
+          disabled={agent.state !== "TALKING"}
+          aria-expanded={showKeypad}
+          onClick={() => setShowKeypad(!showKeypad)}
+        >
           拨号盘
         </button>
         {agent.state !== "SIGNED_OUT" && !call ? (
@@ -153,7 +200,11 @@ export function PhoneBar(props: {
           aria-describedby="dial-hint"
           onChange={(e) => setDialNumber(e.target.value)}
         />
-        <button type="submit" className="p-button p-button-sm" disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}>
+        <button
+          type="submit"
+          className="p-button p-button-sm"
+          disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}
+        >
           呼叫
         </button>
         <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
@@ -161,7 +212,13 @@ export function PhoneBar(props: {
       {inCall ? (
         <div className="sb-phonebar-actions">
           <label htmlFor="transfer-to">转接/咨询目标</label>
-          <select id="transfer-to" className="p-inputtext p-component p-inputtext-sm" value={transferTo} onFocus={() => void props.refreshColleagues()} onChange={(e) => setTransferTo(e.target.value)}>
+          <select
+            id="transfer-to"
+            className="p-inputtext p-component p-inputtext-sm"
+            value={transferTo}
+            onFocus={() => void props.refreshColleagues()}
+            onChange={(e) => setTransferTo(e.target.value)}
+          >
             <option value="">请选择</option>
             <optgroup label="坐席">
               {props.colleagues.map((c) => (
@@ -174,10 +231,20 @@ export function PhoneBar(props: {
               <option value={agent.queueName}>{agent.queueName}</option>
             </optgroup>
           </select>
-          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo} onClick={() => void transfer(transferTo === agent.queueName ? "queue" : "agent")}>
+          <button
+            type="button"
+            className="p-button p-button-outlined p-button-sm"
+            disabled={!transferTo}
+            onClick={() => void transfer(transferTo === agent.queueName ? "queue" : "agent")}
+          >
             转接
           </button>
-          <button type="button" className="p-button p-button-outlined p-button-sm" disabled={!transferTo || transferTo === agent.queueName} onClick={() => act("consult", { agentId: transferTo })}>
+          <button
+            type="button"
+            className="p-button p-button-outlined p-button-sm"
+            disabled={!transferTo || transferTo === agent.queueName}
+            onClick={() => act("consult", { agentId: transferTo })}
+          >
             咨询
           </button>
           {call?.consultAgent ? <span>已咨询：{call.consultAgent}</span> : null}
@@ -187,7 +254,9 @@ export function PhoneBar(props: {
         <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
         自动接听
       </label>
-      {transferred && agent.state === "ACW" && call?.ctiCallId === transferred.ctiCallId ? <span role="status">{transferred.text}</span> : null}
+      {transferred && agent.state === "ACW" && call?.ctiCallId === transferred.ctiCallId ? (
+        <span role="status">{transferred.text}</span>
+      ) : null}
       {error ? (
         <p className="sb-phonebar-error" role="alert">
           {error}

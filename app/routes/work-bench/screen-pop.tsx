@@ -142,7 +142,13 @@ function WorkOrder({ ctiCallId, linked }: { ctiCallId: string; linked: WorkOrder
       <form onSubmit={submit} className="sb-form" noValidate>
         <div className="sb-field">
           <label htmlFor="work-order-title">工单标题</label>
-          <input id="work-order-title" name="title" maxLength={100} className="p-inputtext p-component" aria-invalid={error ? true : undefined} />
+          <input
+            id="work-order-title"
+            name="title"
+            maxLength={100}
+            className="p-inputtext p-component"
+            aria-invalid={error ? true : undefined}
+          />
         </div>
         <div className="sb-field">
           <label htmlFor="work-order-content">工单内容</label>

@@ -136,7 +136,17 @@ export function VoiceWorkbench({ title }: { title: string }) {
       <header className="sb-screen-header">
         <h1 id="screen-title">{title}</h1>
       </header>
-      <PhoneBar phone={phone} stream={stream} can={can} act={act} reason={reason} setReason={setReason} error={error} colleagues={panels.colleagues} refreshColleagues={refreshColleagues} />
+      <PhoneBar
+        phone={phone}
+        stream={stream}
+        can={can}
+        act={act}
+        reason={reason}
+        setReason={setReason}
+        error={error}
+        colleagues={panels.colleagues}
+        refreshColleagues={refreshColleagues}
+      />
       {notice ? (
         <p className="p-message p-message-info" role="status">
           {notice}{" "}
@@ -147,7 +157,15 @@ export function VoiceWorkbench({ title }: { title: string }) {
       ) : null}
       <div className="p-tabview-nav" role="tablist" aria-label="工作台">
         {TABS.map((t) => (
-          <button key={t.key} type="button" role="tab" id={`tab-${t.key}`} aria-selected={tab === t.key} className={`p-button ${tab === t.key ? "" : "p-button-outlined"} p-button-sm`} onClick={() => setTab(t.key)}>
+          <button
+            key={t.key}
+            type="button"
+            role="tab"
+            id={`tab-${t.key}`}
+            aria-selected={tab === t.key}
+            className={`p-button ${tab === t.key ? "" : "p-button-outlined"} p-button-sm`}
+            onClick={() => setTab(t.key)}
+          >
             {t.label}
           </button>
         ))}
@@ -170,7 +188,11 @@ export function VoiceWorkbench({ title }: { title: string }) {
                   <dt>今日通话</dt>
                   <dd>{panels.satisfaction.calls}</dd>
                   <dt>满意度</dt>
-                  <dd>{panels.satisfaction.rated ? `${Math.round((panels.satisfaction.satisfied / panels.satisfaction.rated) * 100)}%（${panels.satisfaction.rated}条评价）` : "暂无评价"}</dd>
+                  <dd>
+                    {panels.satisfaction.rated
+                      ? `${Math.round((panels.satisfaction.satisfied / panels.satisfaction.rated) * 100)}%（${panels.satisfaction.rated}条评价）`
+                      : "暂无评价"}
+                  </dd>
                   <dt>待外呼</dt>
                   <dd>{panels.needCall}</dd>
                 </dl>

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CALL_ACTIONS, ConsultRequestSchema, DialRequestSchema, DtmfRequestSchema, TransferRequestSchema, type PhoneCall } from "#contracts/cti";
+import {
+  CALL_ACTIONS,
+  ConsultRequestSchema,
+  DialRequestSchema,
+  DtmfRequestSchema,
+  TransferRequestSchema,
+  type PhoneCall,
+} from "#contracts/cti";
 import { ConclusionRequestSchema } from "#contracts/workbench";
 import type { Access } from "#app/server/access.server";
 import * as cti from "#app/services/cti.server";
@@ -70,7 +77,12 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("dtmf") }).merge(DtmfRequestSchema),
   z.object({ intent: z.literal("autoAnswer"), autoAnswer: z.enum(["true", "false"]) }),
   z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
-  z.object({ intent: z.literal("workOrder"), ctiCallId: z.string().min(1), title: z.string().trim().min(1, "请填写工单标题").max(100), content: z.string().max(2000).default("") }),
+  z.object({
+    intent: z.literal("workOrder"),
+    ctiCallId: z.string().min(1),
+    title: z.string().trim().min(1, "请填写工单标题").max(100),
+    content: z.string().max(2000).default(""),
+  }),
 ]);
 
 const answer = (body: object, status = 200) => Response.json({ ok: status < 400, ...body }, { status });

@@ -34,12 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Every tenant-scoped read is "this tenant's users, by id" (lists are ordered by id).
   await db.schema.createIndex("users_tenant_id_idx").on("users").columns(["tenant_id", "id"]).execute();
   // Agent ids are the softphone's identity: unique within a tenant, looked up by later services.
-  await db.schema
-    .createIndex("users_tenant_agent_id_key")
-    .on("users")
-    .columns(["tenant_id", "agent_id"])
-    .unique()
-    .execute();
+  await db.schema.createIndex("users_tenant_agent_id_key").on("users").columns(["tenant_id", "agent_id"]).unique().execute();
 
   await db.schema
     .createTable("access_tokens")
@@ -50,11 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
   // A login purges that user's expired tokens; revoking a user's sessions is by user too.
-  await db.schema
-    .createIndex("access_tokens_user_id_expires_at_idx")
-    .on("access_tokens")
-    .columns(["user_id", "expires_at"])
-    .execute();
+  await db.schema.createIndex("access_tokens_user_id_expires_at_idx").on("access_tokens").columns(["user_id", "expires_at"]).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -106,8 +106,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
   // Lists page newest first with a (call_time, id) keyset, per tenant and per filter.
-  await db.schema.createIndex("call_records_tenant_time_idx").on("call_records").columns(["tenant_id", "call_time desc", "id desc"]).execute();
-  await db.schema.createIndex("call_records_tenant_phone_idx").on("call_records").columns(["tenant_id", "phone", "call_time desc"]).execute();
+  await db.schema
+    .createIndex("call_records_tenant_time_idx")
+    .on("call_records")
+    .columns(["tenant_id", "call_time desc", "id desc"])
+    .execute();
+  await db.schema
+    .createIndex("call_records_tenant_phone_idx")
+    .on("call_records")
+    .columns(["tenant_id", "phone", "call_time desc"])
+    .execute();
   await db.schema
     .createIndex("call_records_tenant_campaign_idx")
     .on("call_records")

@@ -54,7 +54,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_by", "integer", (col) => col.references("users.id").onDelete("set null"))
     .addColumn("created_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("work_order_records_tenant_number_key").on("work_order_records").columns(["tenant_id", "number"]).unique().execute();
+  await db.schema
+    .createIndex("work_order_records_tenant_number_key")
+    .on("work_order_records")
+    .columns(["tenant_id", "number"])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable("business_records")
@@ -73,8 +78,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
   // One record per call (a later save updates it); a replayed key finds the save it repeats.
-  await db.schema.createIndex("business_records_tenant_call_key").on("business_records").columns(["tenant_id", "cti_call_id"]).unique().execute();
-  await db.schema.createIndex("business_records_tenant_key_key").on("business_records").columns(["tenant_id", "idempotency_key"]).unique().execute();
+  await db.schema
+    .createIndex("business_records_tenant_call_key")
+    .on("business_records")
+    .columns(["tenant_id", "cti_call_id"])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex("business_records_tenant_key_key")
+    .on("business_records")
+    .columns(["tenant_id", "idempotency_key"])
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -9,7 +9,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("tenant_id", "integer", (col) => col.notNull().references("tenants.id").onDelete("cascade"))
     .addColumn("session_key", "text", (col) => col.notNull().unique())
     .addColumn("queue_name", "text", (col) => col.notNull())
-    .addColumn("state", "text", (col) => col.notNull().defaultTo("waiting").check(sql`state in ('waiting', 'active', 'closed')`))
+    .addColumn("state", "text", (col) =>
+      col
+        .notNull()
+        .defaultTo("waiting")
+        .check(sql`state in ('waiting', 'active', 'closed')`),
+    )
     .addColumn("agent_user_id", "integer", (col) => col.references("users.id").onDelete("set null"))
     .addColumn("customer_name", "text", (col) => col.notNull())
     .addColumn("customer_phone", "text", (col) => col.notNull())
@@ -45,7 +50,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("remark", "text", (col) => col.notNull().defaultTo(""))
     .addColumn("updated_at", "timestamptz", (col) => col.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("chat_business_records_tenant_idx").on("chat_business_records").columns(["tenant_id", "updated_at"]).execute();
+  await db.schema
+    .createIndex("chat_business_records_tenant_idx")
+    .on("chat_business_records")
+    .columns(["tenant_id", "updated_at"])
+    .execute();
 
   await db.schema
     .createTable("chat_knowledge_nodes")

@@ -22,7 +22,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("tenant_id", "integer", (col) => col.notNull().references("tenants.id").onDelete("cascade"))
     .addColumn("number", "text", (col) => col.notNull())
     .execute();
-  await db.schema.createIndex("caller_id_numbers_tenant_number_key").on("caller_id_numbers").columns(["tenant_id", "number"]).unique().execute();
+  await db.schema
+    .createIndex("caller_id_numbers_tenant_number_key")
+    .on("caller_id_numbers")
+    .columns(["tenant_id", "number"])
+    .unique()
+    .execute();
 
   await db.schema
     .alterTable("campaigns")

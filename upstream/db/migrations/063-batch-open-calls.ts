@@ -9,8 +9,13 @@ import { sql, type Kysely } from "kysely";
 const OPEN = "(0, 1)";
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("task_batches").addColumn("open_calls", "integer", (col) => col.notNull().defaultTo(0)).execute();
-  await sql`UPDATE task_batches b SET open_calls = (SELECT count(*) FROM task_calls t WHERE t.batch_id = b.id AND t.status IN ${sql.raw(OPEN)})`.execute(db);
+  await db.schema
+    .alterTable("task_batches")
+    .addColumn("open_calls", "integer", (col) => col.notNull().defaultTo(0))
+    .execute();
+  await sql`UPDATE task_batches b SET open_calls = (SELECT count(*) FROM task_calls t WHERE t.batch_id = b.id AND t.status IN ${sql.raw(OPEN)})`.execute(
+    db,
+  );
   // Adds, per batch, the open rows of `added` and removes those of `removed` (either may be empty).
   await sql
     .raw(
@@ -28,9 +33,21 @@ export async function up(db: Kysely<any>): Promise<void> {
       END $$`,
     )
     .execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_open_insert AFTER INSERT ON task_calls REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()").execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_open_update AFTER UPDATE ON task_calls REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()").execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_open_delete AFTER DELETE ON task_calls REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()").execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_open_insert AFTER INSERT ON task_calls REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()",
+    )
+    .execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_open_update AFTER UPDATE ON task_calls REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()",
+    )
+    .execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_open_delete AFTER DELETE ON task_calls REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_open()",
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("calls", "integer", (col) => col.notNull())
     .addPrimaryKeyConstraint("task_batch_call_counts_pkey", ["batch_id", "status"])
     .execute();
-  await sql`INSERT INTO task_batch_call_counts (batch_id, status, calls) SELECT batch_id, status, count(*) FROM task_calls GROUP BY batch_id, status`.execute(db);
+  await sql`INSERT INTO task_batch_call_counts (batch_id, status, calls) SELECT batch_id, status, count(*) FROM task_calls GROUP BY batch_id, status`.execute(
+    db,
+  );
   // Inserted rows add to their (batch, status); deleted rows take away from a count that exists
   // (or went with its batch); an update moves rows between statuses, net of those it left alone.
   await sql
@@ -40,9 +42,21 @@ export async function up(db: Kysely<any>): Promise<void> {
       END $$`,
     )
     .execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_count_insert AFTER INSERT ON task_calls REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()").execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_count_update AFTER UPDATE ON task_calls REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()").execute(db);
-  await sql.raw("CREATE TRIGGER task_calls_count_delete AFTER DELETE ON task_calls REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()").execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_count_insert AFTER INSERT ON task_calls REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()",
+    )
+    .execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_count_update AFTER UPDATE ON task_calls REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()",
+    )
+    .execute(db);
+  await sql
+    .raw(
+      "CREATE TRIGGER task_calls_count_delete AFTER DELETE ON task_calls REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION task_batches_count_calls()",
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
