@@ -61,6 +61,7 @@ export default [
     route("campaign/:id", "routes/campaign-detail/route.tsx"),
     route("campaign/:id/batch/:batchId", "routes/campaign-batch/route.tsx"),
     route("text/call/:id", "routes/text-call-detail/route.tsx"),
+    route("audit", "routes/audit/route.tsx"),
   ]),
   route("campaign/:id/export", "routes/campaign-export/data.ts"),
   route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),

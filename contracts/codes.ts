@@ -271,3 +271,25 @@ export const CHAT_BUSINESS_CATEGORIES: CodeTable<string> = [
   { code: "after_sales", label: "售后服务" },
   { code: "other", label: "其他" },
 ];
+
+/**
+ * What an audit row records (the audit log of every administrative and supervisor change). Each
+ * area adds its actions here; the audit screen filters by them.
+ */
+export const AUDIT_ACTIONS: CodeTable<string> = [
+  { code: "campaign.create", label: "新建外呼活动" },
+  { code: "campaign.update", label: "编辑外呼活动" },
+  { code: "campaign.state", label: "变更活动状态" },
+  { code: "campaign.ratio", label: "设置外呼比例" },
+  { code: "campaign.import", label: "导入名单" },
+  { code: "campaign.distribute", label: "分配数据" },
+  { code: "batch.recover", label: "恢复批次" },
+];
+
+/** What an audit row is about (the kind of its target). */
+export const AUDIT_TARGETS: CodeTable<string> = [
+  { code: "campaign", label: "外呼活动" },
+  { code: "batch", label: "批次" },
+  { code: "agent", label: "坐席" },
+  { code: "tenant", label: "租户" },
+];

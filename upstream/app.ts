@@ -22,6 +22,7 @@ import { contactTraceRoutes } from "#upstream/routes/contact-trace";
 import { fileUploadRoutes } from "#upstream/routes/file-upload";
 import { Dialer } from "#upstream/simulators/dialer";
 import { workbenchRoutes } from "#upstream/routes/workbench";
+import { auditRoutes } from "#upstream/routes/audit";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -84,6 +85,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(fileUploadRoutes);
   app.register(ctiRoutes);
   app.register(workbenchRoutes);
+  app.register(auditRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

@@ -55,7 +55,7 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
         <i className={`p-paginator-icon pi ${icon}`} aria-hidden="true" />
       </a>
     ) : (
-      <span className={`${className} p-paginator-element p-link p-disabled`} aria-label={label} aria-disabled="true">
+      <span className={`${className} p-paginator-element p-link p-disabled`} role="link" aria-label={label} aria-disabled="true">
         <i className={`p-paginator-icon pi ${icon}`} aria-hidden="true" />
       </span>
     );

@@ -26,6 +26,8 @@ export const SCREEN_TITLES = {
   "/user/registe": "注册",
   "/user/fillInformation": "完善信息",
   "/error/restore": "系统恢复",
+  // Screens of our own beyond spec §2's tree, served by the platform's menus.
+  "/audit": "操作日志",
 } as const;
 
 /** Outbound campaign management (admin menu /campaign, issue 4). */

@@ -1,4 +1,6 @@
-import { expect, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { expect, test, type Page } from "@playwright/test";
 
 /** Demo accounts seeded by the reference platform (README). */
 export const PASSWORD = "Switchboard@2026";
@@ -19,3 +21,26 @@ export async function signOut(page: Page) {
 export async function menuNames(page: Page): Promise<string[]> {
   return page.locator('nav[aria-label="主菜单"] a').allTextContents();
 }
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Runs axe-core on the page as it is now and expects no violation (WCAG 2.1 A and AA rules).
+ * Injected through the DevTools protocol, so the page's CSP does not apply; skipped with
+ * JavaScript off, where nothing can run in the page.
+ */
+export async function expectAccessible(page: Page, { exclude = [] as string[] } = {}) {
+  if (test.info().project.use.javaScriptEnabled === false) return;
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (excluded) => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } })
+      .axe;
+    const result = await axe.run(
+      { exclude: excluded.map((selector) => [selector]) },
+      { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } },
+    );
+    return result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, exclude);
+  expect(violations, "axe-core violations").toEqual([]);
+}
+type AxeViolation = { id: string; help: string; nodes: Array<{ target: string[] }> };

@@ -12,6 +12,7 @@ import * as m061 from "#upstream/db/migrations/061-campaign-choices";
 import * as m062 from "#upstream/db/migrations/062-batch-history";
 import * as m063 from "#upstream/db/migrations/063-batch-open-calls";
 import * as m064 from "#upstream/db/migrations/064-batch-call-counts";
+import * as m070 from "#upstream/db/migrations/070-audit-log";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "062-batch-history": m062,
   "063-batch-open-calls": m063,
   "064-batch-call-counts": m064,
+  "070-audit-log": m070,
 };
 
 function migrator(db: Db): Migrator {

@@ -322,6 +322,7 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   chat_business_records: ChatBusinessRecordsTable;
   chat_knowledge_nodes: ChatKnowledgeNodesTable;
+  audit_log: AuditLogTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */
@@ -421,3 +422,18 @@ export type CallDialog = Selectable<CallDialogsTable>;
 export type NewCallDialog = Insertable<CallDialogsTable>;
 /** A transcript line as a call is recorded, before it belongs to a record. */
 export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">;
+
+/** Migration 070: one row per administrative or supervisor change (repositories/audit-log.ts writes it). */
+export interface AuditLogTable {
+  id: BigId;
+  tenant_id: number;
+  actor_user_id: number | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  summary: string;
+  reason: string | null;
+  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}

@@ -76,6 +76,7 @@ const catalogue: readonly CatalogueEntry[] = [
   { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
   { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
+  { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
 ];
 
 /** Menu profiles: agents split by work type (spec §5: a text agent gets the chat screens). */

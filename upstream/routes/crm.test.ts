@@ -62,6 +62,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/businessTemplate/record",
     "/campaign",
     "/achievement",
+    "/audit",
   ],
 };
 EXPECTED_SCREENS["other-admin"] = EXPECTED_SCREENS.admin;

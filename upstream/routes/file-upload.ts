@@ -2,6 +2,7 @@ import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { readRows } from "#upstream/domain/contact-file";
+import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { HttpError, ok } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import { ImportRefused, importContacts } from "#upstream/repositories/contact-imports";
@@ -31,16 +32,21 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
     if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
     if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
     try {
-      return ok(
-        await importContacts(
-          app.db,
-          user.tenantId,
-          campaignId,
-          file.name.slice(0, 120),
-          readRows(file.content, file.name),
-          app.dialer.clock.now(),
-        ),
+      const result = await importContacts(
+        app.db,
+        user.tenantId,
+        campaignId,
+        file.name.slice(0, 120),
+        readRows(file.content, file.name),
+        app.dialer.clock.now(),
       );
+      await writeAudit(app.db, actorOf(user), {
+        action: "campaign.import",
+        target: { type: "campaign", id: campaignId },
+        summary: `活动 ${campaignId}：导入名单「${file.name.slice(0, 120)}」，成功 ${result.accepted} 条，失败 ${result.rejected} 条`,
+        detail: { importId: result.importId, accepted: result.accepted, rejected: result.rejected },
+      });
+      return ok(result);
     } catch (error) {
       if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
       // A file exceljs cannot read is the user's problem, not the platform's.

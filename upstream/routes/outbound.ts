@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { z } from "zod";
-import { CALL_STATUSES, hangupPartyLabel, labelOf } from "#contracts/codes";
+import { CALL_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, hangupPartyLabel, labelOf } from "#contracts/codes";
 import { csvLine } from "#upstream/domain/contact-file";
 import {
   CampaignListQuerySchema,
@@ -26,6 +26,7 @@ import {
   type Campaign,
   type TaskCall,
 } from "#contracts/outbound";
+import { writeAudit, actorOf } from "#upstream/repositories/audit-log";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
@@ -188,7 +189,14 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     requireAdmin(user);
     const input = parseInput(CampaignSaveSchema, request.body);
     try {
-      return ok({ id: await saveCampaign(app.db, user.tenantId, user.id, input) });
+      const id = await saveCampaign(app.db, user.tenantId, user.id, input);
+      await writeAudit(app.db, actorOf(user), {
+        action: input.id === undefined ? "campaign.create" : "campaign.update",
+        target: { type: "campaign", id },
+        summary: `活动「${input.name}」：${input.id === undefined ? "新建" : "编辑"}（${labelOf(CAMPAIGN_TYPES, input.type)}）`,
+        detail: { campaign: input },
+      });
+      return ok({ id });
     } catch (error) {
       if (error instanceof CampaignRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
       throw error;
@@ -216,6 +224,12 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
       if (error instanceof CampaignRefused) throw new HttpError(400, error.message);
       throw error;
     }
+    await writeAudit(app.db, actorOf(user), {
+      action: "campaign.state",
+      target: { type: "campaign", id: campaignId },
+      summary: `活动「${campaign.name}」：${labelOf(CAMPAIGN_STATES, campaign.state)} → ${labelOf(CAMPAIGN_STATES, state)}`,
+      detail: { from: campaign.state, to: state },
+    });
     return ok({ id: campaignId });
   });
 
@@ -230,7 +244,14 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const user = requireUser(request);
     requireAdmin(user);
     const { campaignId, ratio } = parseInput(RatioSchema, request.body);
+    const campaign = await requireCampaign(app, user, campaignId);
     if (!(await setRatio(app.db, user.tenantId, campaignId, ratio))) throw new HttpError(404, "活动不存在");
+    await writeAudit(app.db, actorOf(user), {
+      action: "campaign.ratio",
+      target: { type: "campaign", id: campaignId },
+      summary: `活动「${campaign.name}」：外呼比例 ${campaign.ratio} → ${ratio}`,
+      detail: { from: campaign.ratio, to: ratio },
+    });
     return ok({ campaignId, ratio });
   });
 
@@ -315,6 +336,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const outcome = await recoverBatch(app.db, user.tenantId, id, now());
     if (outcome === "not-found") throw new HttpError(404, "批次不存在");
     if (outcome === "refused") throw new HttpError(400, "只有已暂停或准备失败的批次可以恢复");
+    await writeAudit(app.db, actorOf(user), { action: "batch.recover", target: { type: "batch", id }, summary: `批次 ${id}：恢复` });
     return ok({ id });
   });
 
@@ -420,7 +442,14 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
       .execute();
     if (agents.length !== new Set(input.agents.map((a) => a.userId)).size) throw new HttpError(400, "坐席不存在");
     if (input.mode === "count" && input.agents.every((a) => !a.count)) throw new HttpError(400, "请填写分配数量");
-    return ok({ assigned: await distributeContacts(app.db, user.tenantId, input.campaignId, input.mode, input.agents, now()) });
+    const assigned = await distributeContacts(app.db, user.tenantId, input.campaignId, input.mode, input.agents, now());
+    await writeAudit(app.db, actorOf(user), {
+      action: "campaign.distribute",
+      target: { type: "campaign", id: input.campaignId },
+      summary: `活动「${campaign.name}」：分配 ${assigned} 条数据给 ${input.agents.length} 名坐席`,
+      detail: { mode: input.mode, agents: input.agents, assigned },
+    });
+    return ok({ assigned });
   });
 
   // ---- the simulator's clock, for end-to-end tests only (never registered in production) ----

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES } from "#contracts/codes";
@@ -15,7 +14,9 @@ import { CAMPAIGN_TITLES } from "#app/lib/screens";
 import { listCallerIdNumbers } from "#app/services/config.server";
 import { countCampaignsNamed, getCampaign, getCampaignInit, listTransTemplates, saveCampaign } from "#app/services/outbound.server";
 import { listRobotInstances } from "#app/services/robot.server";
-import { isUpstreamError, type Caller } from "#app/services/upstream.server";
+import type { Caller } from "#app/services/upstream.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { redirectWithToast } from "#app/server/toast.server";
 import { CampaignFormSchema, choiceErrors, toSave, type CampaignChoices } from "./schema";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.create };
@@ -46,20 +47,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = params.id === undefined ? undefined : idParam(params.id);
   const submission = parseWithZod(form, { schema: CampaignFormSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return rejectForm(submission);
   const [named, choices] = await Promise.all([countCampaignsNamed(access.caller, submission.value.name, id), loadChoices(access.caller)]);
   const fieldErrors = choiceErrors(submission.value, choices);
   if (named > 0) fieldErrors.name = ["活动名称已存在，请换一个名称"];
-  if (Object.keys(fieldErrors).length > 0) return data(submission.reply({ fieldErrors }), { status: 400 });
-  try {
-    const saved = await saveCampaign(access.caller, toSave(submission.value, id));
-    return redirect(`/campaign/${saved}`);
-  } catch (error) {
-    // The platform's refusals (a name taken meanwhile, dates) come back on the form.
-    if (isUpstreamError(error) && error.data.status === 400)
-      return data(submission.reply({ formErrors: [error.data.message] }), { status: 400 });
-    throw error;
-  }
+  if (Object.keys(fieldErrors).length > 0) return rejectForm(submission, { fieldErrors });
+  // The platform's refusals (a name taken meanwhile, dates) come back on the form.
+  const saved = await attempt(() => saveCampaign(access.caller, toSave(submission.value, id)));
+  if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
+  return redirectWithToast(`/campaign/${saved.value}`, id === undefined ? "活动已创建" : "活动已保存");
 }
 
 export default function CampaignFormPage() {

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -9,16 +9,19 @@ import { activeMenuUrl } from "#app/lib/access";
 import { labelOf, ROLES, workTypeLabel } from "#contracts/codes";
 import { useRootData } from "#app/root";
 import { isSidebarOpen } from "#app/server/session.server";
+import { takeToast } from "#app/server/toast.server";
+import { FlashToast } from "#app/components/toast";
 
 /** The root layout '/' of spec §2: top bar, the entitled menu, and the screen. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const { realName, userName, role, workType } = access.user;
-  return { user: { realName, userName, role, workType }, menu: access.menu, sidebarOpen: await isSidebarOpen(request) };
+  const [sidebarOpen, { toast, headers }] = await Promise.all([isSidebarOpen(request), takeToast(request)]);
+  return data({ user: { realName, userName, role, workType }, menu: access.menu, sidebarOpen, toast }, { headers });
 }
 
 export default function Shell() {
-  const { user, menu, sidebarOpen } = useLoaderData<typeof loader>();
+  const { user, menu, sidebarOpen, toast } = useLoaderData<typeof loader>();
   const root = useRootData();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
@@ -71,6 +74,7 @@ export default function Shell() {
         <MenuTree items={menu} active={activeMenuUrl(location.pathname, menu)} />
       </nav>
       <main id="main" ref={main} className="sb-main" tabIndex={-1}>
+        <FlashToast toast={toast} />
         <Outlet />
       </main>
     </div>

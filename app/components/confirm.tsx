@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import { CsrfInput } from "./csrf-input";
+
+/**
+ * The confirmation step of a destructive or bulk action (design.md §9): the first post answers
+ * with this instead of acting; it names what will happen and posts the same fields again with
+ * `confirmed=1`. A page, not a script, so it works without JavaScript.
+ */
+export function ConfirmStep({
+  title,
+  children,
+  fields,
+  confirmLabel,
+  cancelHref,
+  danger = true,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  /** The fields to post again (intent, ids, reason...). */
+  fields: Record<string, string | readonly string[]>;
+  confirmLabel: string;
+  cancelHref: string;
+  danger?: boolean;
+  action?: string;
+}) {
+  return (
+    <section className="sb-confirm" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-body">
+      <h2 id="confirm-title">{title}</h2>
+      <div id="confirm-body">{children}</div>
+      <form method="post" action={action} className="sb-inline-forms">
+        <CsrfInput />
+        {Object.entries(fields).flatMap(([name, value]) =>
+          (Array.isArray(value) ? value : [value]).map((one, i) => <input key={`${name}-${i}`} type="hidden" name={name} value={one} />),
+        )}
+        <input type="hidden" name="confirmed" value="1" />
+        <button type="submit" className={`p-button${danger ? " p-button-danger" : ""}`} autoFocus>
+          {confirmLabel}
+        </button>
+        <a className="p-button p-button-text" href={cancelHref}>
+          取消
+        </a>
+      </form>
+    </section>
+  );
+}

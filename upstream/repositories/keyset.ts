@@ -1,0 +1,44 @@
+import { sql, type SelectQueryBuilder } from "kysely";
+import type { Db } from "#upstream/db";
+import { countCapped } from "./counting";
+
+/** A page of a list that is read newest first, as the console's paginator asks for it. */
+export type KeysetRequest = { pageNo: number; pageSize: number; after?: number; before?: number };
+
+/**
+ * One page of a filtered list, newest first by `idColumn`, and its total. A cursor from the page
+ * shown (`after`: its last id, `before`: its first) makes the page a seek on the id index, as fast
+ * at page 50,000 as at page 1; a page number alone is an offset (the jumper). Large totals are the
+ * planner's estimate, flagged (counting.ts).
+ */
+export async function keysetPage<DB, TB extends keyof DB, O extends { id: number | string }>(
+  db: Db,
+  base: SelectQueryBuilder<DB, TB, {}>,
+  columns: (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: KeysetRequest,
+): Promise<{ list: O[]; total: number; estimated?: true }> {
+  const id = sql.ref(idColumn);
+  const rows = async () => {
+    if (page.after !== undefined) {
+      return columns(base.where(sql<boolean>`${id} < ${page.after}`))
+        .orderBy(id, "desc")
+        .limit(page.pageSize)
+        .execute();
+    }
+    if (page.before !== undefined) {
+      const older = await columns(base.where(sql<boolean>`${id} > ${page.before}`))
+        .orderBy(id, "asc")
+        .limit(page.pageSize)
+        .execute();
+      return older.reverse();
+    }
+    return columns(base)
+      .orderBy(id, "desc")
+      .limit(page.pageSize)
+      .offset((page.pageNo - 1) * page.pageSize)
+      .execute();
+  };
+  const [list, total] = await Promise.all([rows(), countCapped(db, base)]);
+  return { list: list as O[], ...total };
+}
