@@ -293,3 +293,17 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "agent", label: "坐席" },
   { code: "tenant", label: "租户" },
 ];
+
+/** An SMS in the outbox: queued, handed to the carrier, delivered to the phone, or failed (with a reason). */
+export const SMS_STATUSES: CodeTable<string> = [
+  { code: "queued", label: "待发送", tone: "info" },
+  { code: "sent", label: "已发送", tone: "warning" },
+  { code: "delivered", label: "已送达", tone: "success" },
+  { code: "failed", label: "发送失败", tone: "danger" },
+];
+
+/** What an SMS is for: a verification code (sign-up, password reset) or a message a tenant sends. */
+export const SMS_KINDS: CodeTable<string> = [
+  { code: "code", label: "验证码" },
+  { code: "message", label: "业务短信" },
+];

@@ -8,6 +8,7 @@ import { migrateToLatest } from "#upstream/db/migrate";
 import { startSimulatedTraffic } from "#upstream/cti/traffic";
 import { keepStatistics } from "#upstream/db/statistics";
 import { seedDemo } from "#upstream/seed/demo";
+import { createSmsCarrier } from "#upstream/simulators/sms-carrier";
 import { readSettings } from "./settings";
 
 /**
@@ -49,6 +50,9 @@ if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
 const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.events));
 if (settings.chatSimulator) chatSimulator.start();
+// The SMS outbox always moves: a message is never left "sent" without an answer.
+const smsCarrier = createSmsCarrier(database.db);
+smsCarrier.start();
 
 // Events are replayable for an hour; older ones go.
 const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);
@@ -60,6 +64,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   closing = true;
   try {
     chatSimulator.stop();
+    await smsCarrier.stop();
     stopStatistics();
     await app.close();
     await database.close();

@@ -13,6 +13,7 @@ import * as m062 from "#upstream/db/migrations/062-batch-history";
 import * as m063 from "#upstream/db/migrations/063-batch-open-calls";
 import * as m064 from "#upstream/db/migrations/064-batch-call-counts";
 import * as m070 from "#upstream/db/migrations/070-audit-log";
+import * as m075 from "#upstream/db/migrations/075-sms-outbox";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   "063-batch-open-calls": m063,
   "064-batch-call-counts": m064,
   "070-audit-log": m070,
+  "075-sms-outbox": m075,
 };
 
 function migrator(db: Db): Migrator {

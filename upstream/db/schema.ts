@@ -323,6 +323,7 @@ export interface Database {
   chat_business_records: ChatBusinessRecordsTable;
   chat_knowledge_nodes: ChatKnowledgeNodesTable;
   audit_log: AuditLogTable;
+  sms_messages: SmsMessagesTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */
@@ -436,4 +437,21 @@ export interface AuditLogTable {
   reason: string | null;
   detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Timestamp;
+}
+
+/** Migration 075: the SMS outbox (repositories/sms-outbox.ts; the carrier simulator moves each message). */
+export interface SmsMessagesTable {
+  id: BigId;
+  tenant_id: number | null;
+  phone: string;
+  content: string;
+  signature: Defaulted<string>;
+  kind: string;
+  segments: number;
+  status: Defaulted<"queued" | "sent" | "delivered" | "failed">;
+  failure_reason: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
 }
