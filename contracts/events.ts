@@ -1,18 +1,32 @@
+import { createParser } from "eventsource-parser";
 import { z } from "zod";
 import { envelope } from "./envelope";
 
 /**
- * Real-time events for one user (the agent's phone bar and chat), numbered so that a client
- * that reconnects with the last id it saw receives every event it missed, once, in order.
- * Types are namespaced by the service that publishes them: `cti.*` (voice), `chat.*` (text).
+ * A notification: a numbered, stored, replayable real-time message of the platform for an audience,
+ * a user (their phone bar and chat) or a tenant's supervisors (the monitor). A client that
+ * reconnects with the last id it saw receives every notification it missed, once, in order.
+ * Types are namespaced by the service that publishes them: `cti.*` (voice), `chat.*` (text),
+ * `monitor.*` (what supervisors follow). (Named apart from the other "events" of the code base in
+ * docs/architecture.md: a stream frame carries a notification.)
  */
-export const AgentEventSchema = z.object({
+export const RealtimeNotificationSchema = z.object({
   id: z.number().int().positive(),
   type: z.string().min(1),
   at: z.string(),
   payload: z.unknown(),
 });
-export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type RealtimeNotification = z.infer<typeof RealtimeNotificationSchema>;
+
+/**
+ * Whose notifications a stream carries: the caller's own (the default), or, for supervisors and
+ * administrators, their tenant's (`scope=tenant`), optionally about one queue (`queue`).
+ */
+export const StreamScopeSchema = z.object({
+  scope: z.enum(["user", "tenant"]).default("user"),
+  queue: z.string().trim().min(1).max(64).optional(),
+});
+export type StreamScope = z.infer<typeof StreamScopeSchema>;
 
 /**
  * GET /config/global/mqconfig — where and how the real-time channel runs, and the caller's
@@ -43,43 +57,39 @@ export function formatSse(frame: SseFrame): string {
 }
 
 /**
- * The frame of an agent event: its id is the replay point; it is an unnamed message (the type
+ * The frame of a notification: its id is the replay point; it is an unnamed message (the type
  * travels inside) so a browser's EventSource hands every event to one `onmessage`.
  */
-export function eventFrame(event: AgentEvent): string {
+export function eventFrame(event: RealtimeNotification): string {
   return formatSse({ id: String(event.id), data: JSON.stringify(event) });
 }
 
 /**
- * Incremental parser: feed it chunks as they arrive, get whole frames back. Comments (lines
- * starting with ':') are dropped; a frame without data is dropped, as browsers do.
+ * Incremental parser (eventsource-parser, the WHATWG algorithm): feed it chunks as they arrive,
+ * get whole frames back. Comments are dropped; a frame without data is dropped, as browsers do.
+ * The library parses about six times faster than the hand-written parser it replaced
+ * (100,000 frames in 16 KB chunks: 10–14 ms against 66–103 ms, decision 013).
  */
 export function createSseParser() {
-  let buffer = "";
-  return function push(chunk: string): SseFrame[] {
-    buffer += chunk;
-    const frames: SseFrame[] = [];
-    let boundary: RegExpExecArray | null;
-    const separator = /\r\n\r\n|\n\n|\r\r/;
-    while ((boundary = separator.exec(buffer))) {
-      const block = buffer.slice(0, boundary.index);
-      buffer = buffer.slice(boundary.index + boundary[0].length);
-      const frame: SseFrame = { data: "" };
-      const data: string[] = [];
-      for (const line of block.split(/\r\n|\r|\n/)) {
-        if (line === "" || line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "data") data.push(value);
-        else if (field === "id") frame.id = value;
-        else if (field === "event") frame.event = value;
-        else if (field === "retry" && /^\d+$/.test(value)) frame.retry = Number(value);
+  let frames: SseFrame[] = [];
+  let retry: number | undefined;
+  const parser = createParser({
+    onEvent: ({ id, event, data }) => {
+      const frame: SseFrame = { data };
+      if (id !== undefined) frame.id = id;
+      if (event !== undefined) frame.event = event;
+      if (retry !== undefined) {
+        frame.retry = retry;
+        retry = undefined;
       }
-      if (data.length === 0) continue;
-      frame.data = data.join("\n");
       frames.push(frame);
-    }
-    return frames;
+    },
+    onRetry: (ms) => (retry = ms),
+  });
+  return function push(chunk: string): SseFrame[] {
+    parser.feed(chunk);
+    const out = frames;
+    frames = [];
+    return out;
   };
 }

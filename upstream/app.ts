@@ -3,7 +3,7 @@ import { useChineseValidationMessages } from "#common/zod-chinese";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
-import { createEventBus, type EventBus } from "#upstream/events/bus";
+import { createNotificationBus, type NotificationBus } from "#upstream/notifications/bus";
 import { authPlugin } from "#upstream/plugins/auth";
 import { dbPlugin } from "#upstream/plugins/db";
 import { errorsPlugin } from "#upstream/plugins/errors";
@@ -26,8 +26,8 @@ import { auditRoutes } from "#upstream/routes/audit";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** Real-time events per user: services publish, the event stream route delivers. */
-    events: EventBus;
+    /** Real-time notifications for users and supervisors: services publish, the stream route delivers. */
+    notifications: NotificationBus;
     /** Agents' phones and calls (cti/service.ts); the dialer hands robot calls over through it. */
     cti: Cti;
   }
@@ -66,10 +66,10 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   errorsPlugin(app);
   authPlugin(app, { clientId, clientSecret });
   app.register(formbody);
-  app.decorate("events", createEventBus(db));
+  app.decorate("notifications", createNotificationBus(db));
   app.decorate("dialer", new Dialer(db));
   app.addHook("onClose", async () => app.dialer.stop());
-  app.decorate("cti", createCti(db, app.events, { ...DEFAULT_CTI_OPTIONS, ...cti }));
+  app.decorate("cti", createCti(db, app.notifications, { ...DEFAULT_CTI_OPTIONS, ...cti }));
   app.addHook("onClose", async () => app.cti.close());
 
   app.register(healthRoutes);

@@ -48,14 +48,19 @@ app.dialer.start({ speed: settings.dialerSpeed });
 if (settings.dialerSpeed > 0) bridgeHandoffs(app);
 if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
-const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.events));
+const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.notifications));
 if (settings.chatSimulator) chatSimulator.start();
 // The SMS outbox always moves: a message is never left "sent" without an answer.
 const smsCarrier = createSmsCarrier(database.db);
 smsCarrier.start();
 
-// Events are replayable for an hour; older ones go.
-const pruning = setInterval(() => void app.events.prune().catch((error) => app.log.error(error, "pruning events failed")), 5 * 60_000);
+// Notifications are replayable for an hour; older ones go. On PostgreSQL, other platform
+// processes' notifications reach this one's streams.
+const pruning = setInterval(
+  () => void app.notifications.prune().catch((error) => app.log.error(error, "pruning notifications failed")),
+  5 * 60_000,
+);
+const stopListening = await app.notifications.listenAcrossProcesses();
 pruning.unref();
 
 let closing = false;
@@ -65,6 +70,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   try {
     chatSimulator.stop();
     await smsCarrier.stop();
+    await stopListening();
     stopStatistics();
     await app.close();
     await database.close();

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "#contracts/events";
+import type { RealtimeNotification } from "#contracts/events";
 
 /**
  * The client's place in its event stream: events are numbered, so one already seen (a replay
@@ -11,7 +11,7 @@ export function createEventCursor(start: number) {
       return last;
     },
     /** True when the event is new and should be handled. */
-    accept(event: AgentEvent): boolean {
+    accept(event: RealtimeNotification): boolean {
       if (event.id <= last) return false;
       last = event.id;
       return true;

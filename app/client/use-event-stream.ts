@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { AgentEventSchema, HEARTBEAT_EVENT, type AgentEvent } from "#contracts/events";
+import { RealtimeNotificationSchema, HEARTBEAT_EVENT, type RealtimeNotification } from "#contracts/events";
 import { createEventCursor } from "./event-cursor";
 
 export type StreamStatus = "connecting" | "open" | "reconnecting" | "offline";
@@ -15,7 +15,7 @@ const MAX_FAILED_OPENS = 4;
  * browser resends Last-Event-ID on its own reconnects, and when this hook reopens the stream
  * itself (a dead connection, the network coming back) it passes the last id as `?lastEventId=`.
  */
-export function useEventStream(url: string, startId: number, onEvent: (event: AgentEvent) => void): StreamStatus {
+export function useEventStream(url: string, startId: number, onEvent: (event: RealtimeNotification) => void): StreamStatus {
   const [status, setStatus] = useState<StreamStatus>("connecting");
   const handler = useRef(onEvent);
   handler.current = onEvent;
@@ -38,7 +38,7 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Ag
       };
       next.onmessage = (message) => {
         lastSign = Date.now();
-        const parsed = AgentEventSchema.safeParse(JSON.parse(message.data));
+        const parsed = RealtimeNotificationSchema.safeParse(JSON.parse(message.data));
         if (parsed.success && cursor.accept(parsed.data)) handler.current(parsed.data);
       };
       next.addEventListener(HEARTBEAT_EVENT, () => (lastSign = Date.now()));

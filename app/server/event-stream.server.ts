@@ -1,18 +1,21 @@
-import { eventFrame, formatSse, HEARTBEAT_EVENT } from "#contracts/events";
+import { eventFrame, formatSse, HEARTBEAT_EVENT, type StreamScope } from "#contracts/events";
 import type { Access } from "./access.server";
-import { streamAgentEvents } from "#app/services/events.server";
+import { streamNotifications } from "#app/services/events.server";
 
 const HEARTBEAT_MS = 15_000;
 /** Tells the browser how soon to reconnect after the stream ends. */
 const RETRY_MS = 2_000;
 
+/** What an island's stream relays: notification types starting with one of `topics`, of a scope. */
+export type StreamOf = { topics: readonly string[]; scope?: StreamScope };
+
 /**
- * The browser's event stream for a workbench: the platform's events of this user whose type
- * starts with `prefix`, as Server-Sent Events, with the browser's Last-Event-ID (or
+ * The browser's event stream for an island: the platform's notifications of this user (or of the
+ * tenant, for a supervisor's `scope`) whose type starts with one of `topics`, as Server-Sent Events, with the browser's Last-Event-ID (or
  * `?lastEventId=`, for a client that reopens the stream itself) passed on so missed events replay.
  * Heartbeats every 15 s let the client notice a dead connection (a sleeping laptop).
  */
-export function eventStreamResponse(request: Request, access: Access, prefix: "cti." | "chat."): Response {
+export function eventStreamResponse(request: Request, access: Access, { topics, scope }: StreamOf): Response {
   const lastEventId = request.headers.get("Last-Event-ID") ?? new URL(request.url).searchParams.get("lastEventId") ?? undefined;
   const upstream = new AbortController();
   request.signal.addEventListener("abort", () => upstream.abort());
@@ -25,8 +28,9 @@ export function eventStreamResponse(request: Request, access: Access, prefix: "c
       write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: RETRY_MS }));
       heartbeat = setInterval(() => write(formatSse({ event: HEARTBEAT_EVENT, data: "" })), HEARTBEAT_MS);
       try {
-        for await (const event of streamAgentEvents(access.caller, { lastEventId: lastEventId || undefined, signal: upstream.signal })) {
-          if (event.type.startsWith(prefix)) write(eventFrame(event));
+        const notifications = streamNotifications(access.caller, { lastEventId: lastEventId || undefined, signal: upstream.signal, scope });
+        for await (const notification of notifications) {
+          if (topics.some((topic) => notification.type.startsWith(topic))) write(eventFrame(notification));
         }
       } catch (error) {
         // The platform went away or the browser left: end the stream; the browser reconnects.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSseParser, type AgentEvent } from "#contracts/events";
+import { createSseParser, type RealtimeNotification } from "#contracts/events";
 import { consoleAgainstPlatform } from "./support";
 
 type Setup = Awaited<ReturnType<typeof consoleAgainstPlatform>>;
@@ -23,7 +23,7 @@ async function open(loader: Loader, path: string, account: string, lastEventId?:
     params: {},
     context: {},
   });
-  const events: AgentEvent[] = [];
+  const events: RealtimeNotification[] = [];
   let heartbeats = 0;
   const parse = createSseParser();
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -55,7 +55,7 @@ async function open(loader: Loader, path: string, account: string, lastEventId?:
 }
 
 const publish = (account: string, type: string, payload: unknown) =>
-  setup.platform.app.events.publish({ tenantId: setup.users[account].tenantId, userId: setup.users[account].id }, type, payload);
+  setup.platform.app.notifications.publish({ tenantId: setup.users[account].tenantId, userId: setup.users[account].id }, type, payload);
 
 describe("the workbenches' event streams relay the platform's events", () => {
   it("relays the voice agent's cti events, and only those, as an event stream", async () => {

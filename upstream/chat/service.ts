@@ -1,6 +1,6 @@
 import { CHAT_EVENT, type ChatCustomer, type ChatDialog, type ChatSession } from "#contracts/chat";
 import type { Db } from "#upstream/db";
-import type { EventBus } from "#upstream/events/bus";
+import type { NotificationBus } from "#upstream/notifications/bus";
 import { HttpError } from "#upstream/http";
 import {
   assignSession,
@@ -21,7 +21,7 @@ export type ChatActor = { tenantId: number; userId: number };
  * published as a `chat.*` event to the agent the session is assigned to, so the agent's screen
  * follows without asking (and a reconnecting screen replays what it missed).
  */
-export function createChatService(db: Db, events: EventBus) {
+export function createChatService(db: Db, events: NotificationBus) {
   const agentScope = (actor: ChatActor): ChatScope => ({ tenantId: actor.tenantId, ownerId: actor.userId });
 
   async function requireSession(scope: ChatScope, sessionKey: string): Promise<SessionRow> {

@@ -4,7 +4,7 @@ import { labelOf, RESULT_CODES } from "#contracts/codes";
 import { CTI_EVENTS, type AsrEntry, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
 import type { Db } from "#upstream/db";
 import { recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
-import type { EventBus } from "#upstream/events/bus";
+import type { NotificationBus } from "#upstream/notifications/bus";
 import { HttpError } from "#upstream/http";
 import type { NewDialogLine } from "#upstream/db/schema";
 import { insertCallRecord } from "#upstream/repositories/call-records";
@@ -85,7 +85,7 @@ const DIAL_RESULT: Record<DialOutcome, { callResult: number; outcome: string }> 
 
 const CAMPAIGN_TYPE_OF: Record<PhoneCall["origin"], number> = { inbound: 20, manual: -1, handoff: 2 };
 
-export function createCti(db: Db, events: EventBus, options: CtiOptions = DEFAULT_CTI_OPTIONS) {
+export function createCti(db: Db, events: NotificationBus, options: CtiOptions = DEFAULT_CTI_OPTIONS) {
   const tenants = new Map<number, Tenant>();
   const calls = new Map<string, Call>();
   /** Told when a call is answered for the first time (the hand-off bridge marks hand-offs handed). */

@@ -14,6 +14,7 @@ import * as m063 from "#upstream/db/migrations/063-batch-open-calls";
 import * as m064 from "#upstream/db/migrations/064-batch-call-counts";
 import * as m070 from "#upstream/db/migrations/070-audit-log";
 import * as m075 from "#upstream/db/migrations/075-sms-outbox";
+import * as m080 from "#upstream/db/migrations/080-notifications";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   "064-batch-call-counts": m064,
   "070-audit-log": m070,
   "075-sms-outbox": m075,
+  "080-notifications": m080,
 };
 
 function migrator(db: Db): Migrator {

@@ -172,13 +172,25 @@ export interface CallDialogsTable {
   record_end_ms: number | null;
 }
 
-export interface AgentEventsTable {
+/** Migration 003, renamed by 080: a numbered, replayable real-time notification for a user or a tenant's supervisors. */
+export interface NotificationsTable {
   id: BigId;
   tenant_id: number;
-  user_id: number;
+  /** The user of a "user" notification; null for a tenant's. */
+  user_id: number | null;
+  audience: Defaulted<"user" | "tenant">;
+  /** The queue a tenant notification is about (supervisors may follow one queue). */
+  queue_name: string | null;
   type: string;
   payload: Json<unknown>;
   created_at: Timestamp;
+}
+
+/** Migration 080: when each user's real-time stream was last seen open. */
+export interface UserPresenceTable {
+  user_id: number;
+  tenant_id: number;
+  last_seen_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 /** A robot flow's input parameters and output states (migration 010). */
@@ -303,7 +315,8 @@ export interface Database {
   task_calls: TaskCallsTable;
   call_records: CallRecordsTable;
   call_dialogs: CallDialogsTable;
-  agent_events: AgentEventsTable;
+  notifications: NotificationsTable;
+  user_presence: UserPresenceTable;
   flow_params: FlowParamsTable;
   task_transitions: TaskTransitionsTable;
   handoffs: HandoffsTable;

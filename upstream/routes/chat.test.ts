@@ -22,7 +22,7 @@ describeDb(`chat service on ${TEST_DB}`, () => {
 
   const request = async (name: string, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
     platform.app.inject({ method, url, headers: bearer(users[name].token), payload });
-  const eventsOf = async (name: string) => platform.app.events.replay(users[name].id, 0);
+  const eventsOf = async (name: string) => platform.app.notifications.replay({ kind: "user", userId: users[name].id }, 0);
   const arrive = async (content = "你好，在吗？") =>
     ChatSessionResponseSchema.parse((await request("chat", "POST", "/chat/simulator/customers", { content })).json()).data!;
 
@@ -170,7 +170,7 @@ describeDb(`chat service on ${TEST_DB}`, () => {
 
   it("the simulator's customers write after a realistic pause, and new ones arrive", async () => {
     const session = await arrive();
-    const simulator = createChatSimulator(platform.db, createChatService(platform.db, platform.app.events), () => 0);
+    const simulator = createChatSimulator(platform.db, createChatService(platform.db, platform.app.notifications), () => 0);
     const count = async () =>
       ChatSessionResponseSchema.parse((await request("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json()).data!.dialogs
         .length;

@@ -35,7 +35,7 @@ const actorOf = (request: FastifyRequest) => {
 
 /** The chat service (`/chat`, spec §7; decision 008 for the calls spec.md does not list). */
 export const chatRoutes: FastifyPluginAsync = async (app) => {
-  const chat = createChatService(app.db, app.events);
+  const chat = createChatService(app.db, app.notifications);
 
   app.get("/chat/api/sessions", async (request) => {
     const query = parseInput(ChatSessionQuerySchema, request.query);
@@ -85,7 +85,7 @@ export const chatRoutes: FastifyPluginAsync = async (app) => {
  * with SIMULATOR_CONTROL=1. Acts in the caller's tenant; a new customer joins the caller's queue.
  */
 export const chatSimulatorRoutes: FastifyPluginAsync = async (app) => {
-  const chat = createChatService(app.db, app.events);
+  const chat = createChatService(app.db, app.notifications);
 
   app.post("/chat/simulator/customers", async (request) => {
     const user = requireUser(request);

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "#contracts/config";
-import type { MqConfigSchema } from "#contracts/events";
+import { StreamScopeSchema, type MqConfigSchema } from "#contracts/events";
 import { brandLogo } from "#upstream/domain/logos";
-import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS } from "#upstream/events/bus";
+import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
@@ -46,14 +46,16 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     });
   });
 
-  // Where the softphone's and chat's real-time channel runs (routes/events.ts).
+  // Where the real-time channel runs (routes/events.ts), and where the caller's stream (or, with
+  // scope=tenant, their tenant's) stands now.
   app.get("/config/global/mqconfig", async (request) => {
     const user = requireUser(request);
+    const subscription = subscriptionOf(user, parseInput(StreamScopeSchema, request.query));
     return ok<MqConfig>({
       streamPath: "/events/api/stream",
       heartbeatMs: HEARTBEAT_MS,
       retentionSeconds: EVENT_RETENTION_SECONDS,
-      lastEventId: await app.events.latestId(user.id),
+      lastEventId: await app.notifications.latestId(subscription),
     });
   });
 

@@ -72,7 +72,7 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
 
     // Every change reached the agent's event stream, numbered, in order.
     await cti().settled();
-    const events = await platform.app.events.replay(users.agent.id, 0);
+    const events = await platform.app.notifications.replay({ kind: "user", userId: users.agent.id }, 0);
     const states = events.filter((e) => e.type === "cti.state").map((e) => (e.payload as { agent: { state: string } }).agent.state);
     expect(states).toEqual(["NOT_READY", "READY", "RINGING", "TALKING", "HOLD", "TALKING", "ACW"]);
     expect(events.find((e) => e.type === "cti.asr")?.payload).toEqual({ ctiCallId: call.ctiCallId, entry: customerLine });
@@ -178,7 +178,9 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     const consulting = await phone("admin", "POST", "/cti/api/call/consult", { agentId });
     expect(consulting.call!.consultAgent).toBe("张伟");
     await cti().settled();
-    const told = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.consult").at(-1);
+    const told = (await platform.app.notifications.replay({ kind: "user", userId: users.agent.id }, 0))
+      .filter((e) => e.type === "cti.consult")
+      .at(-1);
     expect(told?.payload).toEqual({ ctiCallId: call.ctiCallId, fromAgent: "王建国", phone: "13912345678" });
     const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
     expect(transferred.agent.state).toBe("ACW");
@@ -327,7 +329,7 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
 
   it("a stopping platform records the calls it cuts; once restarted it tells agents they are signed out", async () => {
     // Two services on the same database and event store: the platform before and after a restart.
-    const stopping = createCti(platform.db, platform.app.events, cti().options);
+    const stopping = createCti(platform.db, platform.app.notifications, cti().options);
     await stopping.command(demo(), { type: "signIn" });
     await stopping.command(demo(), { type: "ready" });
     const call = await stopping.offerInbound(users.agent.tenantId, { phone: "13655550004", queueName: "demo-voice" });
@@ -344,10 +346,12 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     const agentState = () =>
       platform.db.selectFrom("users").select("agent_state").where("id", "=", users.agent.id).executeTakeFirstOrThrow();
     expect(await agentState()).toEqual({ agent_state: "TALKING" });
-    const restarted = createCti(platform.db, platform.app.events, cti().options);
+    const restarted = createCti(platform.db, platform.app.notifications, cti().options);
     await restarted.signOutAfterRestart();
     await restarted.settled();
-    const states = (await platform.app.events.replay(users.agent.id, 0)).filter((e) => e.type === "cti.state");
+    const states = (await platform.app.notifications.replay({ kind: "user", userId: users.agent.id }, 0)).filter(
+      (e) => e.type === "cti.state",
+    );
     expect(states.at(-1)?.payload).toMatchObject({ agent: { state: "SIGNED_OUT" }, call: null });
     expect(await agentState()).toEqual({ agent_state: "SIGNED_OUT" });
     await restarted.close();

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createSseParser, type AgentEvent, type SseFrame } from "#contracts/events";
+import { createSseParser, type RealtimeNotification, type SseFrame } from "#contracts/events";
 import { MqConfigResponseSchema } from "#contracts/events";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import type { PreparedPlatform } from "#upstream/testing";
+import { createNotificationBus } from "#upstream/notifications/bus";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
 /** Reads a live event stream over real HTTP, collecting the frames that carry events. */
-async function openStream(url: string, token: string, lastEventId?: number) {
+async function openStream(url: string, token: string, lastEventId?: number, query = "") {
   const controller = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-  const response = await fetch(`${url}/events/api/stream`, { headers, signal: controller.signal });
-  const events: AgentEvent[] = [];
+  const response = await fetch(`${url}/events/api/stream${query}`, { headers, signal: controller.signal });
+  const events: RealtimeNotification[] = [];
   const parse = createSseParser();
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let first = true;
@@ -27,7 +28,7 @@ async function openStream(url: string, token: string, lastEventId?: number) {
             first = false;
             ready();
           }
-          if (frame.id) events.push(JSON.parse(frame.data) as AgentEvent);
+          if (frame.id) events.push(JSON.parse(frame.data) as RealtimeNotification);
         }
       }
     } catch {
@@ -54,7 +55,7 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
   beforeAll(async () => {
     platform = await testPlatform();
     url = await platform.app.listen({ host: "127.0.0.1", port: 0 });
-    for (const name of ["agent", "chat", "other-admin"]) {
+    for (const name of ["agent", "chat", "supervisor", "other-admin"]) {
       const token = await loginAs(platform.app, name);
       const who = UserAuthResponseSchema.parse(
         (await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) })).json(),
@@ -65,7 +66,7 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
   afterAll(async () => platform?.close());
 
   const publish = (name: string, type: string, payload: unknown) =>
-    platform.app.events.publish({ tenantId: users[name].tenantId, userId: users[name].id }, type, payload);
+    platform.app.notifications.publish({ tenantId: users[name].tenantId, userId: users[name].id }, type, payload);
 
   it("delivers a user's new events live, as Server-Sent Events", async () => {
     const stream = await openStream(url, users.agent.token);
@@ -114,11 +115,83 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
   it("forgets events past their retention", async () => {
     const old = await publish("agent", "cti.old", {});
     await platform.db
-      .updateTable("agent_events")
+      .updateTable("notifications")
       .set({ created_at: new Date(Date.now() - 2 * 3_600_000) })
       .where("id", "=", old.id)
       .execute();
-    await platform.app.events.prune();
-    expect((await platform.app.events.replay(users.agent.id, old.id - 1)).map((e) => e.id)).not.toContain(old.id);
+    await platform.app.notifications.prune();
+    expect((await platform.app.notifications.replay({ kind: "user", userId: users.agent.id }, old.id - 1)).map((e) => e.id)).not.toContain(
+      old.id,
+    );
   });
+
+  const toSupervisors = (name: string, type: string, payload: unknown, queueName?: string) =>
+    platform.app.notifications.publish({ tenantId: users[name].tenantId, supervisors: true, queueName }, type, payload);
+
+  it("delivers a tenant's notifications to its supervisors, one queue's when asked, and replays them", async () => {
+    const all = await openStream(url, users.supervisor.token, undefined, "?scope=tenant");
+    const voiceOnly = await openStream(url, users.supervisor.token, undefined, "?scope=tenant&queue=demo-voice");
+    const own = await openStream(url, users.agent.token);
+    const voice = await toSupervisors("agent", "monitor.agent", { userId: users.agent.id, state: "READY" }, "demo-voice");
+    const text = await toSupervisors("chat", "monitor.agent", { userId: users.chat.id, state: "READY" }, "demo-text");
+    await until(() => all.events.length === 2 && voiceOnly.events.length === 1, "the tenant's notifications");
+    expect(all.events).toEqual([voice, text]);
+    expect(voiceOnly.events).toEqual([voice]);
+    // An agent's own stream carries none of the supervisors' notifications.
+    const mine = await publish("agent", "cti.state", { state: "READY" });
+    await until(() => own.events.length === 1, "the agent's own notification");
+    expect(own.events).toEqual([mine]);
+
+    const replayed = await openStream(url, users.supervisor.token, voice.id - 1, "?scope=tenant");
+    await until(() => replayed.events.length === 2, "the replayed tenant notifications");
+    expect(replayed.events.map((e) => e.id)).toEqual([voice.id, text.id]);
+    const config = MqConfigResponseSchema.parse(
+      (await platform.app.inject({ url: "/config/global/mqconfig?scope=tenant", headers: bearer(users.supervisor.token) })).json(),
+    ).data!;
+    expect(config.lastEventId).toBe(text.id);
+    for (const stream of [all, voiceOnly, own, replayed]) stream.close();
+  });
+
+  it("keeps another tenant's notifications from its supervisors, and refuses agents the tenant's", async () => {
+    const other = await openStream(url, users["other-admin"].token, 0, "?scope=tenant");
+    const ours = await toSupervisors("agent", "monitor.agent", { secret: true });
+    const theirs = await toSupervisors("other-admin", "monitor.agent", { theirs: true });
+    await until(() => other.events.length === 1, "the other tenant's own notification");
+    expect(other.events.map((e) => e.id)).toEqual([theirs.id]);
+    expect(other.events.map((e) => e.id)).not.toContain(ours.id);
+    other.close();
+
+    const refused = await fetch(`${url}/events/api/stream?scope=tenant`, { headers: bearer(users.agent.token) });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { msg: string }).msg).toBe("仅主管或管理员可以查看坐席实时状态");
+    const config = await platform.app.inject({ url: "/config/global/mqconfig?scope=tenant", headers: bearer(users.agent.token) });
+    expect(config.statusCode).toBe(403);
+  });
+
+  it("records that a user's stream is open, so the monitor can tell a live client from a lost one", async () => {
+    const before = new Date();
+    const stream = await openStream(url, users.chat.token);
+    const seen = async () =>
+      (await platform.db.selectFrom("user_presence").select("last_seen_at").where("user_id", "=", users.chat.id).executeTakeFirst())
+        ?.last_seen_at;
+    const deadline = Date.now() + 5_000;
+    while (!((await seen())?.getTime() ?? 0 >= before.getTime() - 1_000) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await seen())?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1_000);
+    stream.close();
+  });
+
+  if (TEST_DB === "postgres") {
+    it("delivers a notification published by another platform process on the same database", async () => {
+      const elsewhere = createNotificationBus(platform.db);
+      const stopListening = await elsewhere.listenAcrossProcesses();
+      const received: RealtimeNotification[] = [];
+      const unsubscribe = elsewhere.subscribe({ kind: "tenant", tenantId: users.supervisor.tenantId }, (n) => received.push(n));
+      const sent = await toSupervisors("agent", "monitor.agent", { from: "the other process" });
+      await until(() => received.length === 1, "the notification of the other process");
+      expect(received).toEqual([sent]);
+      unsubscribe();
+      await stopListening();
+    });
+  }
 });

@@ -1,23 +1,26 @@
-import type { FastifyPluginAsync } from "fastify";
-import { parseInput } from "#upstream/http";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { eventFrame, formatSse, HEARTBEAT_EVENT, type AgentEvent } from "#contracts/events";
-import { HEARTBEAT_MS } from "#upstream/events/bus";
+import { eventFrame, formatSse, HEARTBEAT_EVENT, StreamScopeSchema, type RealtimeNotification } from "#contracts/events";
+import { parseInput } from "#upstream/http";
+import { HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { requireUser } from "#upstream/plugins/auth";
 
-const StreamQuerySchema = z.object({ lastEventId: z.coerce.number().int().nonnegative().optional() });
+const StreamQuerySchema = StreamScopeSchema.extend({ lastEventId: z.coerce.number().int().nonnegative().optional() });
 
 /**
- * GET /events/api/stream — the caller's real-time events as Server-Sent Events. A client that
- * sends `Last-Event-ID` (or `?lastEventId=`) first receives every stored event after it, then
- * live ones, each exactly once and in order; without one it starts from now.
+ * GET /events/api/stream — the caller's notifications as Server-Sent Events (`scope=tenant` for a
+ * supervisor's view of the tenant, `queue=` for one queue). A client that sends `Last-Event-ID`
+ * (or `?lastEventId=`) first receives every stored notification after it, then live ones, each
+ * exactly once and in order; without one it starts from now. While the stream is open, the
+ * caller's presence is kept (each heartbeat), which tells the monitor the client is alive.
  */
 export const eventRoutes: FastifyPluginAsync = async (app) => {
-  app.get("/events/api/stream", async (request, reply) => {
+  app.get("/events/api/stream", async (request: FastifyRequest, reply) => {
     const user = requireUser(request);
+    const query = parseInput(StreamQuerySchema, request.query);
+    const subscription = subscriptionOf(user, query);
     const header = request.headers["last-event-id"];
-    const fromHeader = typeof header === "string" && /^\d+$/.test(header) ? Number(header) : undefined;
-    const since = fromHeader ?? parseInput(StreamQuerySchema, request.query).lastEventId;
+    const since = typeof header === "string" && /^\d+$/.test(header) ? Number(header) : query.lastEventId;
 
     reply.hijack();
     const out = reply.raw;
@@ -28,18 +31,22 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       "X-Accel-Buffering": "no",
     });
 
-    // Subscribe before reading the backlog, hold live events until it is sent, then drop any
-    // the backlog already carried: nothing is lost between the two and nothing arrives twice.
+    // Subscribe before reading the backlog, hold live notifications until it is sent, then drop
+    // any the backlog already carried: nothing is lost between the two and nothing arrives twice.
     let sentUpTo = 0;
     let backlogSent = false;
-    const held: AgentEvent[] = [];
-    const send = (event: AgentEvent) => {
-      if (event.id <= sentUpTo) return;
-      sentUpTo = event.id;
-      out.write(eventFrame(event));
+    const held: RealtimeNotification[] = [];
+    const send = (notification: RealtimeNotification) => {
+      if (notification.id <= sentUpTo) return;
+      sentUpTo = notification.id;
+      out.write(eventFrame(notification));
     };
-    const unsubscribe = app.events.subscribe(user.id, (event) => (backlogSent ? send(event) : held.push(event)));
-    const heartbeat = setInterval(() => out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" })), HEARTBEAT_MS);
+    const unsubscribe = app.notifications.subscribe(subscription, (n) => (backlogSent ? send(n) : held.push(n)));
+    const present = () => app.notifications.touchPresence(user).catch((error) => request.log.error(error, "recording presence failed"));
+    const heartbeat = setInterval(() => {
+      out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" }));
+      void present();
+    }, HEARTBEAT_MS);
     const close = () => {
       clearInterval(heartbeat);
       unsubscribe();
@@ -48,9 +55,14 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
 
     try {
       out.write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: 2_000 }));
-      if (since === undefined) sentUpTo = await app.events.latestId(user.id);
-      else for (const event of await app.events.replay(user.id, since)) send(event);
-      for (const event of held.sort((a, b) => a.id - b.id)) send(event);
+      void present();
+      if (since === undefined) {
+        // From now: what was published since subscribing is held and goes out, even if the
+        // newest id read here already counts it.
+        const latest = await app.notifications.latestId(subscription);
+        sentUpTo = Math.min(latest, ...held.map((n) => n.id - 1));
+      } else for (const notification of await app.notifications.replay(subscription, since)) send(notification);
+      for (const notification of held.sort((a, b) => a.id - b.id)) send(notification);
       backlogSent = true;
     } catch (error) {
       request.log.error(error, "event stream failed");

@@ -17,7 +17,7 @@ import {
   type QuickReply,
 } from "#contracts/chat";
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "#contracts/codes";
-import type { AgentEvent } from "#contracts/events";
+import type { RealtimeNotification } from "#contracts/events";
 import { CodeSelect } from "#app/components/code-select";
 import {
   DRAFTS_KEY,
@@ -235,7 +235,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     dispatch({ type: "add", session: toWorkbench(session) });
   };
 
-  const onEvent = (event: AgentEvent) => {
+  const onEvent = (event: RealtimeNotification) => {
     if (event.type === CHAT_EVENT.add) {
       const payload = ChatAddPayloadSchema.safeParse(event.payload);
       if (payload.success) addSession(payload.data.session);

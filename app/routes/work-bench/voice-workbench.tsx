@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
 import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
-import type { AgentEvent } from "#contracts/events";
+import type { RealtimeNotification } from "#contracts/events";
 import { useNonce } from "#app/lib/nonce";
 import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
@@ -52,7 +52,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
     if (fresh) setPanels((current) => ({ ...current, colleagues: fresh.colleagues }));
   }, []);
 
-  const onEvent = useCallback((event: AgentEvent) => {
+  const onEvent = useCallback((event: RealtimeNotification) => {
     if (event.type === CTI_EVENTS.state) {
       const parsed = PhoneSnapshotSchema.safeParse(event.payload);
       if (parsed.success) setPhone((current) => laterPhone(current, parsed.data));

@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import { sql } from "kysely";
+import type pg from "pg";
+import type { RealtimeNotification } from "#contracts/events";
+import type { StreamScope } from "#contracts/events";
+import { poolOf, type Db } from "#upstream/db";
+import { HttpError } from "#upstream/http";
+import type { AuthUser } from "#upstream/repositories/users";
+
+/** How long notifications stay replayable: long enough for a laptop to sleep through a break. */
+export const EVENT_RETENTION_SECONDS = 60 * 60;
+export const HEARTBEAT_MS = 15_000;
+
+/** Who a notification is for: one user, or the supervisors of a tenant (about one queue, if any). */
+export type Audience = { tenantId: number; userId: number } | { tenantId: number; supervisors: true; queueName?: string | null };
+
+/** What a stream follows: a user's own notifications, or a tenant's (optionally one queue's). */
+export type Subscription = { kind: "user"; userId: number } | { kind: "tenant"; tenantId: number; queueName?: string };
+
+/**
+ * What a caller's stream follows: their own notifications, or (supervisors and administrators)
+ * their tenant's, optionally one queue's. Agents asking for the tenant's are refused.
+ */
+export function subscriptionOf(user: AuthUser, scope: StreamScope): Subscription {
+  if (scope.scope === "user") return { kind: "user", userId: user.id };
+  if (user.role === "agent") throw new HttpError(403, "仅主管或管理员可以查看坐席实时状态");
+  return { kind: "tenant", tenantId: user.tenantId, queueName: scope.queue };
+}
+
+type Row = {
+  id: number | string;
+  type: string;
+  payload: unknown;
+  created_at: Date;
+  tenant_id: number;
+  user_id: number | null;
+  queue_name: string | null;
+};
+const toNotification = (row: Row): RealtimeNotification => ({
+  id: Number(row.id),
+  type: row.type,
+  payload: row.payload,
+  at: row.created_at.toISOString(),
+});
+
+const channelOf = (row: Pick<Row, "tenant_id" | "user_id">) => (row.user_id === null ? `tenant:${row.tenant_id}` : `user:${row.user_id}`);
+const channelFor = (subscription: Subscription) =>
+  subscription.kind === "user" ? `user:${subscription.userId}` : `tenant:${subscription.tenantId}`;
+
+/** The PostgreSQL channel every platform process listens on (see `listenAcrossProcesses`). */
+const PG_CHANNEL = "switchboard_notifications";
+
+/**
+ * The notification bus: a notification is stored first (so it can be replayed by id), then
+ * delivered to whoever listens live in this process. On PostgreSQL, where several platform
+ * processes may share the database, each publish also sends `NOTIFY` with the new id; every other
+ * process, listening on its own connection, reads that row and delivers it to its subscribers.
+ * (PGlite is one process's database, so there is no one else to tell.)
+ */
+export function createNotificationBus(db: Db) {
+  const live = new EventEmitter();
+  live.setMaxListeners(0);
+  const origin = randomUUID();
+  const shared = poolOf(db) !== undefined;
+
+  const deliver = (row: Row) => {
+    const notification = toNotification(row);
+    live.emit(channelOf(row), notification, row.queue_name);
+  };
+
+  const scoped = (subscription: Subscription) => {
+    let query = db.selectFrom("notifications").select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"]);
+    if (subscription.kind === "user") return query.where("user_id", "=", subscription.userId);
+    query = query.where("tenant_id", "=", subscription.tenantId).where("audience", "=", "tenant");
+    return subscription.queueName ? query.where("queue_name", "=", subscription.queueName) : query;
+  };
+
+  const bus = {
+    async publish(audience: Audience, type: string, payload: unknown): Promise<RealtimeNotification> {
+      const forUser = "userId" in audience;
+      const row = (await db
+        .insertInto("notifications")
+        .values({
+          tenant_id: audience.tenantId,
+          user_id: forUser ? audience.userId : null,
+          audience: forUser ? "user" : "tenant",
+          queue_name: forUser ? null : (audience.queueName ?? null),
+          type,
+          payload: JSON.stringify(payload ?? {}),
+        })
+        .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+        .executeTakeFirstOrThrow()) as Row;
+      deliver(row);
+      if (shared) await sql`SELECT pg_notify(${PG_CHANNEL}, ${`${origin}:${row.id}`})`.execute(db);
+      return toNotification(row);
+    },
+
+    /** Every notification of a subscription after `afterId`, oldest first. */
+    async replay(subscription: Subscription, afterId: number, limit = 1_000): Promise<RealtimeNotification[]> {
+      const rows = await scoped(subscription).where("id", ">", afterId).orderBy("id").limit(limit).execute();
+      return (rows as Row[]).map(toNotification);
+    },
+
+    /** The newest id of a subscription's notifications (0 when none): where a fresh client starts. */
+    async latestId(subscription: Subscription): Promise<number> {
+      const row = await scoped(subscription)
+        .clearSelect()
+        .select(sql<number>`coalesce(max(id), 0)`.as("id"))
+        .executeTakeFirst();
+      return Number(row?.id ?? 0);
+    },
+
+    subscribe(subscription: Subscription, listener: (notification: RealtimeNotification) => void): () => void {
+      const channel = channelFor(subscription);
+      const queue = subscription.kind === "tenant" ? subscription.queueName : undefined;
+      const filtered = (notification: RealtimeNotification, queueName: string | null) => {
+        if (queue === undefined || queue === queueName) listener(notification);
+      };
+      live.on(channel, filtered);
+      return () => live.off(channel, filtered);
+    },
+
+    /** When a user's real-time stream was last seen open (the monitor's 失联 rule reads it). */
+    async touchPresence(user: { id: number; tenantId: number }, at = new Date()): Promise<void> {
+      await db
+        .insertInto("user_presence")
+        .values({ user_id: user.id, tenant_id: user.tenantId, last_seen_at: at })
+        .onConflict((oc) => oc.column("user_id").doUpdateSet({ last_seen_at: at }))
+        .execute();
+    },
+
+    async prune(olderThanSeconds = EVENT_RETENTION_SECONDS): Promise<void> {
+      await db
+        .deleteFrom("notifications")
+        .where("created_at", "<", sql<Date>`now() - make_interval(secs => ${olderThanSeconds})`)
+        .execute();
+    },
+
+    /**
+     * On PostgreSQL: listen for the other processes' notifications on a connection of its own and
+     * deliver them here. Answers the way to stop listening.
+     */
+    async listenAcrossProcesses(): Promise<() => Promise<void>> {
+      const pool = poolOf(db);
+      if (!pool) return async () => undefined;
+      const client: pg.PoolClient = await pool.connect();
+      client.on("notification", (message) => {
+        const [from, id] = (message.payload ?? "").split(":");
+        if (from === origin || !id) return;
+        void db
+          .selectFrom("notifications")
+          .select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+          .where("id", "=", Number(id))
+          .executeTakeFirst()
+          .then((row) => row && deliver(row as Row))
+          .catch((error) => console.error("notifications: reading a notification of another process failed", error));
+      });
+      await client.query(`LISTEN ${PG_CHANNEL}`);
+      return async () => {
+        await client.query(`UNLISTEN ${PG_CHANNEL}`).catch(() => undefined);
+        client.release();
+      };
+    },
+  };
+  return bus;
+}
+
+export type NotificationBus = ReturnType<typeof createNotificationBus>;
