@@ -84,7 +84,9 @@ async function publish({ usernames, rounds, periodMs }: { usernames: string[]; r
       const wait = start + round * periodMs + i * step - performance.now();
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
       const sentAt = performance.timeOrigin + performance.now();
-      pending.push(app.notifications.publish({ tenantId: user.tenant_id, userId: user.id }, "cti.bench", { sentAt, round }).catch(() => failed++));
+      pending.push(
+        app.notifications.publish({ tenantId: user.tenant_id, userId: user.id }, "cti.bench", { sentAt, round }).catch(() => failed++),
+      );
     }
   }
   await Promise.all(pending);

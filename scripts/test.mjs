@@ -30,7 +30,17 @@ for (const file of ["vitest.json", "playwright.json"]) rmSync(join(cache, file),
 
 let ok = step("lint: ESLint", bin("eslint"), ["."]);
 ok = step("lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]) && ok;
-ok = step("lint: layers (dependency-cruiser)", bin("depcruise"), ["app", "upstream", "contracts", "common", "tests", "bench", "--config", ".dependency-cruiser.cjs"]) && ok;
+ok =
+  step("lint: layers (dependency-cruiser)", bin("depcruise"), [
+    "app",
+    "upstream",
+    "contracts",
+    "common",
+    "tests",
+    "bench",
+    "--config",
+    ".dependency-cruiser.cjs",
+  ]) && ok;
 ok = step("type check", bin("tsc"), ["--noEmit", "-p", "."]) && ok;
 ok =
   step("unit, platform and integration tests (vitest)", bin("vitest"), [

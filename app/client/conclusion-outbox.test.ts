@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, createOutbox, type ConclusionDraft, type SendResult } from "./conclusion-outbox";
+import { createConclusionOutbox as createOutbox, type ConclusionDraft } from "./conclusion-outbox";
+import { backoffMs, type SendResult } from "./outbox";
 
 function memoryStorage() {
   const data = new Map<string, string>();

@@ -1,14 +1,13 @@
 /**
- * Typed access to the softphone SDK (public/cti/*.js), which the voice workbench routes load.
- * The SDK talks only to the console (its actions endpoint); events come on the event stream.
+ * Typed access to the softphone SDK (public/cti/*.js), which the voice workbench routes load: the
+ * phone's local side (keyboard shortcuts, ring and keypad tones). Actions go to the console as
+ * every island's do (app/client/island.ts); events come on the event stream.
  */
-export type SoftphoneAnswer = { ok: boolean; status: number; body: { ok?: boolean; message?: string; [key: string]: unknown } | null };
+export type ShortcutAction = "answer" | "hangup" | "ready" | "notReady";
 
 type SoftphoneSdk = {
-  configure(options: { endpoint: string; csrf: string }): void;
-  act(intent: string, fields?: Record<string, unknown>): Promise<SoftphoneAnswer>;
-  read(query?: Record<string, string>): Promise<unknown>;
-  shortcuts: Record<"answer" | "hangup" | "ready" | "notReady", string>;
+  on(name: "shortcut", handler: (detail: { action: ShortcutAction }) => void): () => void;
+  shortcuts: Record<ShortcutAction, string>;
   tone(digit: string): void;
   ring(on: boolean): void;
 };

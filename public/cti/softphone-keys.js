@@ -1,7 +1,7 @@
 /*
  * Switchboard softphone SDK: keyboard shortcuts of the phone bar. Alt+A answers, Alt+H hangs up,
- * Alt+R goes ready, Alt+N not ready. Each press is announced as a `softphone:shortcut` event
- * carrying the action, which the phone bar performs when its state allows.
+ * Alt+R goes ready, Alt+N not ready. Each press is reported as a "shortcut" carrying the action
+ * (Softphone.on("shortcut", ...)), which the phone bar performs when its state allows.
  */
 (function () {
   var Softphone = (window.Softphone = window.Softphone || {});
@@ -15,6 +15,6 @@
     var action = letter && keys[letter[1].toLowerCase()];
     if (!action) return;
     event.preventDefault();
-    window.dispatchEvent(new CustomEvent("softphone:shortcut", { detail: { action: action } }));
+    if (Softphone.emit) Softphone.emit("shortcut", { action: action });
   });
 })();

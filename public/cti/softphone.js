@@ -1,60 +1,30 @@
 /*
- * Switchboard softphone SDK: the phone bar's transport. It talks only to the console that served
- * the page — the actions endpoint (form posts carrying the CSRF token) — never to the platform,
- * so no upstream token reaches the browser. Events arrive on the console's event stream.
+ * Switchboard softphone SDK: the phone's local side in the agent's browser. This core defines the
+ * `Softphone` namespace and a small hub through which the SDK tells the page what the agent did
+ * (softphone-keys.js: keyboard shortcuts); softphone-tones.js plays the ring and keypad tones.
+ * The SDK never talks to a server: the phone bar posts its actions to the console like every
+ * island (app/client/island.ts), and events arrive on the console's event stream.
  *
- *   Softphone.configure({ endpoint: "/workBench/phone", csrf: "<token>" });
- *   Softphone.act("call", { action: "answer" })  // → Promise<{ ok, status, body }>
+ *   var off = Softphone.on("shortcut", function (detail) { ... detail.action ... });
  */
 (function () {
-  var config = { endpoint: "/workBench/phone", csrf: "" };
   var Softphone = (window.Softphone = window.Softphone || {});
+  var handlers = {};
+  Softphone.version = "2.0";
 
-  Softphone.configure = function (options) {
-    for (var key in options) config[key] = options[key];
+  /** Calls `handler` with each `name` the SDK reports; answers the way to stop. */
+  Softphone.on = function (name, handler) {
+    (handlers[name] = handlers[name] || []).push(handler);
+    return function () {
+      handlers[name] = (handlers[name] || []).filter(function (h) {
+        return h !== handler;
+      });
+    };
   };
 
-  /** Posts one action; never throws: a network failure answers { ok: false, status: 0 }. */
-  Softphone.act = function (intent, fields) {
-    var form = new URLSearchParams();
-    form.set("csrf", config.csrf);
-    form.set("intent", intent);
-    for (var key in fields || {}) {
-      var value = fields[key];
-      if (value !== undefined && value !== null) form.set(key, typeof value === "string" ? value : JSON.stringify(value));
-    }
-    return fetch(config.endpoint, {
-      method: "POST",
-      body: form,
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-    }).then(
-      function (response) {
-        return response
-          .json()
-          .catch(function () {
-            return null;
-          })
-          .then(function (body) {
-            return { ok: response.ok && !!body && body.ok === true, status: response.status, body: body };
-          });
-      },
-      function () {
-        return { ok: false, status: 0, body: null };
-      },
-    );
-  };
-
-  /** Reads the screen pop of the agent's current call (customer, script, records). */
-  Softphone.read = function (query) {
-    var url = config.endpoint + (query ? "?" + new URLSearchParams(query).toString() : "");
-    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(
-      function (response) {
-        return response.ok ? response.json() : null;
-      },
-      function () {
-        return null;
-      },
-    );
+  Softphone.emit = function (name, detail) {
+    (handlers[name] || []).slice().forEach(function (handler) {
+      handler(detail);
+    });
   };
 })();

@@ -1,21 +1,17 @@
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { CALL_RESULTS, INTENT_LABELS } from "#contracts/codes";
 import { BUSINESS_FIELDS } from "#contracts/workbench";
-import {
-  createOutbox,
-  OUTBOX_STATE_LABELS,
-  type ConclusionDraft,
-  type Outbox,
-  type OutboxItem,
-  type SendResult,
-} from "#app/client/conclusion-outbox";
+import { createConclusionOutbox, type ConclusionDraft, type ConclusionItem, type ConclusionOutbox } from "#app/client/conclusion-outbox";
+import { isRetryable, postAction } from "#app/client/island";
+import { OUTBOX_STATE_LABELS, type SendResult } from "#app/client/outbox";
 import { maskPhone } from "#app/lib/format";
-import { softphone } from "#app/client/softphone";
+import { PHONE_ENDPOINT } from "./types";
 
-/** Sends one queued conclusion through the SDK and says whether to retry. */
-async function sendConclusion(item: OutboxItem): Promise<SendResult> {
-  const { ctiCallId, phone, callResult, intent, remark, fields } = item.draft;
-  const answer = await softphone().act("conclusion", {
+/** Sends one queued conclusion and says whether to retry. */
+async function sendConclusion(csrf: string, item: ConclusionItem): Promise<SendResult> {
+  const { ctiCallId, phone, callResult, intent, remark, fields } = item.payload;
+  const answer = await postAction(PHONE_ENDPOINT, csrf, "conclusion", {
     ctiCallId,
     phone,
     callResult,
@@ -25,18 +21,23 @@ async function sendConclusion(item: OutboxItem): Promise<SendResult> {
     idempotencyKey: item.key,
   });
   if (answer.ok) return { kind: "saved" };
-  const message = answer.body?.message ?? (answer.status === 0 ? "网络已断开，恢复后自动重试" : "保存失败，稍后自动重试");
-  return answer.status === 400 ? { kind: "refused", message } : { kind: "retry", message };
+  const message = answer.status === 0 ? "网络已断开，恢复后自动重试" : answer.error;
+  return isRetryable(answer) ? { kind: "retry", message } : { kind: "refused", message };
 }
 
 /** One outbox per page (browser only), shared by the form and the status list. */
-let pageOutbox: Outbox | null = null;
-export function sharedOutbox(): Outbox {
-  pageOutbox ??= createOutbox({ storage: window.localStorage, send: sendConclusion, newKey: () => crypto.randomUUID() });
+let pageOutbox: ConclusionOutbox | null = null;
+export function sharedOutbox(csrf: string): ConclusionOutbox {
+  pageOutbox ??= createConclusionOutbox({
+    storage: window.localStorage,
+    send: (item) => sendConclusion(csrf, item),
+    newKey: () => crypto.randomUUID(),
+  });
   return pageOutbox;
 }
-function useOutbox(): [Outbox, OutboxItem[]] {
-  const outbox = useMemo(sharedOutbox, []);
+function useOutbox(): [ConclusionOutbox, ConclusionItem[]] {
+  const csrf = useAuthenticityToken();
+  const [outbox] = useState(() => sharedOutbox(csrf));
   const [items, setItems] = useState(outbox.items());
   useEffect(() => {
     const unsubscribe = outbox.subscribe(setItems);
@@ -66,7 +67,7 @@ export function OutboxPanel() {
           .slice(0, 5)
           .map((item) => (
             <li key={item.key} className={`sb-outbox-${item.state === "saved" ? "saved" : item.state === "failed" ? "failed" : "pending"}`}>
-              <span>{maskPhone(item.draft.phone)}</span>
+              <span>{maskPhone(item.payload.phone)}</span>
               <span>{OUTBOX_STATE_LABELS[item.state]}</span>
               {item.error && item.state !== "saved" ? <span>{item.error}</span> : null}
             </li>
@@ -81,7 +82,7 @@ export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: strin
   const empty: ConclusionDraft = { ctiCallId: call.ctiCallId, phone: call.phone, callResult: "", intent: "", remark: "", fields: {} };
   const [draft, setDraft] = useState<ConclusionDraft>(() => outbox.loadDraft(call.ctiCallId) ?? empty);
   const [problem, setProblem] = useState<string | null>(null);
-  const submitted = items.some((i) => i.draft.ctiCallId === call.ctiCallId && i.state !== "failed");
+  const submitted = items.some((i) => i.payload.ctiCallId === call.ctiCallId && i.state !== "failed");
   const change = (patch: Partial<ConclusionDraft>) => {
     const next = { ...draft, ...patch };
     setDraft(next);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, labelOf } from "#contracts/codes";
 import { maskPhone } from "#app/lib/format";
-import { softphone } from "#app/client/softphone";
+import { readJson } from "#app/client/island";
+import { PHONE_ENDPOINT } from "./types";
 import type { WorkbenchData } from "./types";
 
 const seconds = (ms: number) => `${Math.floor(ms / 60_000)}分${Math.round((ms % 60_000) / 1000)}秒`;
@@ -42,7 +43,7 @@ export function KnowledgeLookup() {
   const [nodes, setNodes] = useState<Array<{ id: number; title: string; content: string; groupName: string }> | null>(null);
   const search = async (event: FormEvent) => {
     event.preventDefault();
-    const answer = (await softphone().read({ keyword })) as { knowledge?: typeof nodes } | null;
+    const answer = await readJson<{ knowledge?: typeof nodes }>(PHONE_ENDPOINT, { keyword });
     setNodes(answer?.knowledge ?? []);
   };
   return (

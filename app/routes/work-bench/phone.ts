@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { answerAction } from "#app/server/island.server";
 import { phoneAction, readPhone } from "./workbench.server";
 
 /**
- * The softphone SDK's endpoint (public/cti/softphone.js), entitled with the voice workbench:
- * GET reads the screen pop and panels (or searches knowledge), POST performs a phone action.
+ * The voice workbench island's endpoint, entitled with the workbench: GET reads the screen pop and
+ * panels (or searches knowledge, or lists colleagues), POST performs a phone action.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
@@ -13,5 +14,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  return phoneAction(access, form);
+  return answerAction(request, () => phoneAction(access, form), { back: "/workBench" });
 }

@@ -3,7 +3,9 @@ import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS,
 import type { PhoneSnapshot } from "#contracts/cti";
 import { WorkOrderInfoSchema, type WorkOrderInfo } from "#contracts/workbench";
 import { maskPhone } from "#app/lib/format";
-import { softphone } from "#app/client/softphone";
+import { useAuthenticityToken } from "remix-utils/csrf/react";
+import { postAction } from "#app/client/island";
+import { PHONE_ENDPOINT } from "./types";
 import type { WorkbenchData } from "./types";
 
 /** The screen pop of the current call: customer, live transcript, script, previous record, work order. */
@@ -107,6 +109,7 @@ export function ScreenPop({ phone, pop }: { phone: PhoneSnapshot; pop: Workbench
 
 /** The call's work order: the linked one, or a form that creates one for this call. */
 function WorkOrder({ ctiCallId, linked }: { ctiCallId: string; linked: WorkOrderInfo | null }) {
+  const csrf = useAuthenticityToken();
   const [created, setCreated] = useState<WorkOrderInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -130,11 +133,15 @@ function WorkOrder({ ctiCallId, linked }: { ctiCallId: string; linked: WorkOrder
     setSaving(true);
     setError(null);
     // What was typed stays in the form until the platform has the order.
-    const answer = await softphone().act("workOrder", { ctiCallId, title, content: String(form.get("content") ?? "") });
+    const answer = await postAction<{ workOrder?: unknown }>(PHONE_ENDPOINT, csrf, "workOrder", {
+      ctiCallId,
+      title,
+      content: String(form.get("content") ?? ""),
+    });
     setSaving(false);
-    const order = WorkOrderInfoSchema.safeParse(answer.body?.workOrder);
-    if (answer.ok && order.success) setCreated(order.data);
-    else setError(answer.body?.message ?? (answer.status === 0 ? "网络已断开，工单未创建" : "创建工单失败"));
+    const order = answer.ok ? WorkOrderInfoSchema.safeParse(answer.result.workOrder) : null;
+    if (order?.success) setCreated(order.data);
+    else setError(answer.ok ? "创建工单失败" : answer.status === 0 ? "网络已断开，工单未创建" : answer.error);
   };
   return (
     <section className="sb-wb-card" aria-label="创建工单">

@@ -7,13 +7,15 @@ import type { RealtimeNotification } from "#contracts/events";
 import { useNonce } from "#app/lib/nonce";
 import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
+import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
-import type { WorkbenchData } from "./types";
+import { PHONE_ENDPOINT, type WorkbenchData } from "./types";
+import type { PhoneActionResult } from "./workbench.server";
 
 type Panels = Pick<WorkbenchData, "pop" | "today" | "satisfaction" | "needCall" | "colleagues">;
 
@@ -43,12 +45,12 @@ export function VoiceWorkbench({ title }: { title: string }) {
   }, []);
 
   const refresh = useCallback(async () => {
-    const fresh = (await softphone().read()) as (Panels & { phone: PhoneSnapshot }) | null;
+    const fresh = await readJson<Panels & { phone: PhoneSnapshot }>(PHONE_ENDPOINT);
     if (fresh) setPanels(fresh);
   }, []);
 
   const refreshColleagues = useCallback(async () => {
-    const fresh = (await softphone().read({ colleagues: "1" })) as Pick<Panels, "colleagues"> | null;
+    const fresh = await readJson<Pick<Panels, "colleagues">>(PHONE_ENDPOINT, { colleagues: "1" });
     if (fresh) setPanels((current) => ({ ...current, colleagues: fresh.colleagues }));
   }, []);
 
@@ -68,22 +70,24 @@ export function VoiceWorkbench({ title }: { title: string }) {
 
   const state = phone.agent.state;
   const call = phone.call;
-  useEffect(() => {
-    softphone().configure({ endpoint: "/workBench/phone", csrf });
-  }, [csrf]);
   // A new call: load its screen pop; keep it as the call to conclude, across reloads too.
-  // Keyed on the call's id only: the snapshot object changes with every phone event.
+  // Keyed on the call's id only (the snapshot object changes with every phone event), reading the
+  // rest as it is when the call changes.
+  const latest = useRef({ call, popCallId: panels.pop?.ctiCallId, refresh, csrf });
+  latest.current = { call, popCallId: panels.pop?.ctiCallId, refresh, csrf };
+  const callId = call?.ctiCallId;
   useEffect(() => {
-    const outbox = sharedOutbox();
+    const { call, popCallId, refresh, csrf } = latest.current;
+    const outbox = sharedOutbox(csrf);
     if (!call) {
       setFormCall((current) => current ?? outbox.openCall());
       return;
     }
     const opened = { ctiCallId: call.ctiCallId, phone: call.phone };
-    if (!outbox.items().some((i) => i.draft.ctiCallId === call.ctiCallId)) outbox.open(opened);
+    if (!outbox.items().some((i) => i.payload.ctiCallId === call.ctiCallId)) outbox.open(opened);
     setFormCall((current) => (current?.ctiCallId === call.ctiCallId ? current : opened));
-    if (panels.pop?.ctiCallId !== call.ctiCallId) void refresh();
-  }, [call?.ctiCallId]);
+    if (popCallId !== call.ctiCallId) void refresh();
+  }, [callId]);
   // A call ended (or never connected): today's calls and satisfaction changed.
   useEffect(() => {
     if (isIdle(state)) void refresh();
@@ -93,17 +97,20 @@ export function VoiceWorkbench({ title }: { title: string }) {
     return () => softphone().ring(false);
   }, [state, call?.origin]);
 
-  const act = useCallback(async (intent: string, fields: Record<string, unknown> = {}) => {
-    setError(null);
-    const answer = await softphone().act(intent, fields);
-    if (!answer.ok) {
-      setError(answer.body?.message ?? (answer.status === 0 ? "网络已断开，操作未发送" : "操作失败"));
-      return false;
-    }
-    const snapshot = PhoneSnapshotSchema.safeParse(answer.body?.phone);
-    if (snapshot.success) setPhone((current) => laterPhone(current, snapshot.data));
-    return true;
-  }, []);
+  const act = useCallback(
+    async (intent: string, fields: Record<string, unknown> = {}) => {
+      setError(null);
+      const answer = await postAction<PhoneActionResult>(PHONE_ENDPOINT, csrf, intent, fields);
+      if (!answer.ok) {
+        setError(answer.error);
+        return false;
+      }
+      const snapshot = PhoneSnapshotSchema.safeParse((answer.result as { phone?: unknown }).phone);
+      if (snapshot.success) setPhone((current) => laterPhone(current, snapshot.data));
+      return true;
+    },
+    [csrf],
+  );
 
   const can = {
     answer: state === "RINGING" && call?.origin !== "manual",
@@ -115,17 +122,16 @@ export function VoiceWorkbench({ title }: { title: string }) {
   canRef.current = can;
   const reasonRef = useRef(reason);
   reasonRef.current = reason;
-  useEffect(() => {
-    const onShortcut = (event: Event) => {
-      const action = (event as CustomEvent<{ action: keyof typeof can }>).detail.action;
-      if (!canRef.current[action]) return;
-      if (action === "answer" || action === "hangup") void act("call", { action });
-      else if (action === "ready") void act("state", { command: "ready" });
-      else void act("notReady", { reason: reasonRef.current });
-    };
-    window.addEventListener("softphone:shortcut", onShortcut);
-    return () => window.removeEventListener("softphone:shortcut", onShortcut);
-  }, [act]);
+  useEffect(
+    () =>
+      softphone().on("shortcut", ({ action }) => {
+        if (!canRef.current[action]) return;
+        if (action === "answer" || action === "hangup") void act("call", { action });
+        else if (action === "ready") void act("state", { command: "ready" });
+        else void act("notReady", { reason: reasonRef.current });
+      }),
+    [act],
+  );
 
   return (
     <section className="sb-screen" aria-labelledby="screen-title">

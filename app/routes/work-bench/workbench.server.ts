@@ -11,7 +11,8 @@ import { ConclusionRequestSchema } from "#contracts/workbench";
 import type { Access } from "#app/server/access.server";
 import * as cti from "#app/services/cti.server";
 import { getRealtimeStart } from "#app/services/events.server";
-import { isUpstreamError, type Caller } from "#app/services/upstream.server";
+import type { Caller } from "#app/services/upstream.server";
+import { refuse } from "#app/server/island.server";
 import * as workbench from "#app/services/workbench.server";
 
 /** Everything the screen pop shows for a call: who is calling, the script, what happened before. */
@@ -85,47 +86,41 @@ const ActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-const answer = (body: object, status = 200) => Response.json({ ok: status < 400, ...body }, { status });
-
 /**
- * POST /workBench/phone: one phone-bar or form action, answered as JSON for the softphone SDK.
- * Invalid input is a 400 with the Chinese reason; platform failures keep their status and message
- * (a 5xx or 503 tells the conclusion outbox to retry).
+ * One phone-bar or form action of the voice workbench (POST /workBench/phone, answered by
+ * answerAction): what it did, e.g. `{ phone }`, the phone's new state. Invalid input is refused in
+ * Chinese; the platform's refusals keep their status (a 5xx tells the conclusion outbox to retry).
  */
-export async function phoneAction(access: Access, form: FormData): Promise<Response> {
+export async function phoneAction(access: Access, form: FormData) {
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return answer({ message: parsed.error.issues[0]?.message ?? "请求参数错误" }, 400);
+  if (!parsed.success) refuse(parsed.error.issues);
   const caller = access.caller;
   const input = parsed.data;
-  try {
-    switch (input.intent) {
-      case "state":
-        return answer({ phone: await cti.changeAgentState(caller, { command: input.command }) });
-      case "notReady":
-        return answer({ phone: await cti.changeAgentState(caller, { command: "notReady", reason: input.reason }) });
-      case "call":
-        return answer({ phone: await cti.controlCall(caller, input.action) });
-      case "dial":
-        return answer({ phone: await cti.dial(caller, input.phone) });
-      case "transfer":
-        return answer({ phone: await cti.transferCall(caller, input.target, input.to) });
-      case "consult":
-        return answer({ phone: await cti.consult(caller, input.agentId) });
-      case "dtmf":
-        return answer({ phone: await cti.sendDtmf(caller, input.digits) });
-      case "autoAnswer":
-        return answer({ autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") });
-      case "workOrder":
-        return answer({ workOrder: await workbench.createWorkOrderForCall(caller, input) });
-      case "conclusion": {
-        // The form's `intent` names the action, so the intent label travels as `intentLabel`.
-        const conclusion = ConclusionRequestSchema.safeParse({ ...input, intent: form.get("intentLabel") || null });
-        if (!conclusion.success) return answer({ message: conclusion.error.issues[0]?.message ?? "请求参数错误" }, 400);
-        return answer({ record: await workbench.saveConclusion(caller, conclusion.data) });
-      }
+  switch (input.intent) {
+    case "state":
+      return { phone: await cti.changeAgentState(caller, { command: input.command }) };
+    case "notReady":
+      return { phone: await cti.changeAgentState(caller, { command: "notReady", reason: input.reason }) };
+    case "call":
+      return { phone: await cti.controlCall(caller, input.action) };
+    case "dial":
+      return { phone: await cti.dial(caller, input.phone) };
+    case "transfer":
+      return { phone: await cti.transferCall(caller, input.target, input.to) };
+    case "consult":
+      return { phone: await cti.consult(caller, input.agentId) };
+    case "dtmf":
+      return { phone: await cti.sendDtmf(caller, input.digits) };
+    case "autoAnswer":
+      return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
+    case "workOrder":
+      return { workOrder: await workbench.createWorkOrderForCall(caller, input) };
+    case "conclusion": {
+      // The form's `intent` names the action, so the intent label travels as `intentLabel`.
+      const conclusion = ConclusionRequestSchema.safeParse({ ...input, intent: form.get("intentLabel") || null });
+      if (!conclusion.success) refuse(conclusion.error.issues);
+      return { record: await workbench.saveConclusion(caller, conclusion.data) };
     }
-  } catch (error) {
-    if (isUpstreamError(error)) return answer({ message: error.data.message }, error.init.status);
-    throw error;
   }
 }
+export type PhoneActionResult = Awaited<ReturnType<typeof phoneAction>>;
