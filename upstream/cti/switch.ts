@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import { pickAgent, signedOut, transition, type AgentCommand } from "#contracts/agent-state";
+import { CTI_EVENTS, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
+import type { Db } from "#upstream/db";
+import { HttpError } from "#upstream/http";
+import type { NotificationBus } from "#upstream/notifications/bus";
+import { writeRecord } from "./call-record";
+import type { Agent, Call, Caller, CtiOptions, DialOutcome, NewCall, Tenant } from "./types";
+
+/**
+ * The switch: per tenant, the agents' phone states (the pure machine of contracts/agent-state.ts),
+ * queues named by each agent's defaultQueueName, and calls offered to ready agents. Every change
+ * of an agent is published to them as a `cti.state` notification carrying the whole phone state.
+ * cti/service.ts is what the platform's routes ask of it.
+ */
+export function createSwitch(db: Db, notifications: NotificationBus, options: CtiOptions) {
+  const tenants = new Map<number, Tenant>();
+  const calls = new Map<string, Call>();
+  /** Told when a call is answered for the first time (the hand-off bridge marks hand-offs handed). */
+  const answeredListeners = new Set<(answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Per-agent publishing chains, so an agent's events are stored in the order they happened. */
+  const chains = new Map<number, Promise<unknown>>();
+
+  const tenantOf = (tenantId: number): Tenant => {
+    let tenant = tenants.get(tenantId);
+    if (!tenant) {
+      tenant = { agents: new Map(), waiting: [], lastOffered: null, nextDialOutcome: null };
+      tenants.set(tenantId, tenant);
+    }
+    return tenant;
+  };
+
+  const later = (ms: number, run: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run().catch((error) => console.error("[cti] timer failed", error));
+    }, ms);
+    timers.add(timer);
+  };
+
+  async function agentOf(caller: Caller): Promise<Agent> {
+    const tenant = tenantOf(caller.tenantId);
+    const known = tenant.agents.get(caller.id);
+    if (known) return known;
+    const row = await db
+      .selectFrom("users")
+      .select(["id", "real_name", "agent_id", "default_queue_name", "auto_answer", "work_type"])
+      .where("tenant_id", "=", caller.tenantId)
+      .where("id", "=", caller.id)
+      .executeTakeFirst();
+    if (!row || row.agent_id === null) throw new HttpError(403, "当前账号不是坐席");
+    const agent: Agent = {
+      userId: row.id,
+      tenantId: caller.tenantId,
+      name: row.real_name,
+      agentId: row.agent_id,
+      queueName: row.default_queue_name,
+      autoAnswer: row.auto_answer,
+      status: signedOut(Date.now()),
+    };
+    // Another request may have loaded it meanwhile: keep the first.
+    if (!tenant.agents.has(caller.id)) tenant.agents.set(caller.id, agent);
+    return tenant.agents.get(caller.id)!;
+  }
+
+  function snapshot(agent: Agent): PhoneSnapshot {
+    const { status } = agent;
+    const call = status.callId ? calls.get(status.callId) : undefined;
+    return {
+      agent: {
+        agentId: agent.agentId,
+        queueName: agent.queueName,
+        autoAnswer: agent.autoAnswer,
+        state: status.state,
+        reason: status.reason,
+        since: new Date(status.since).toISOString(),
+        muted: status.muted,
+        acwEndsAt: status.acwEndsAt === null ? null : new Date(status.acwEndsAt).toISOString(),
+      },
+      call: call ? publicCall(call) : null,
+    };
+  }
+
+  function publicCall(call: Call): PhoneCall {
+    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, ...rest } = call;
+    return {
+      ...rest,
+      startedAt: new Date(call.startedAt).toISOString(),
+      answeredAt: call.answeredAt === null ? null : new Date(call.answeredAt).toISOString(),
+      transcript: [...call.transcript],
+    };
+  }
+
+  function publish(agent: Agent, type: string, payload: unknown): Promise<unknown> {
+    const previous = chains.get(agent.userId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => notifications.publish({ tenantId: agent.tenantId, userId: agent.userId }, type, payload));
+    chains.set(agent.userId, next);
+    return next;
+  }
+
+  /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
+  async function apply(agent: Agent, command: AgentCommand): Promise<void> {
+    // Each state starts strictly after the last, so the phone bar can tell a stale snapshot by its `since`.
+    const now = Math.max(Date.now(), agent.status.since + 1);
+    const next = transition(agent.status, command, now, options.acwMs);
+    if (!next.ok) throw new HttpError(400, next.error);
+    agent.status = next.status;
+    const state = next.status.state;
+    await Promise.all([
+      publish(agent, CTI_EVENTS.state, snapshot(agent)),
+      db.updateTable("users").set({ agent_state: state }).where("id", "=", agent.userId).execute(),
+    ]);
+    if (state === "ACW") {
+      const { callId } = next.status;
+      later(options.acwMs, async () => {
+        if (agent.status.state === "ACW" && agent.status.callId === callId) await apply(agent, { type: "acwDone" });
+      });
+    }
+    if (state === "READY") await dispatch(agent.tenantId);
+  }
+
+  /** Offers waiting calls to ready agents of their queue. */
+  async function dispatch(tenantId: number): Promise<void> {
+    const tenant = tenantOf(tenantId);
+    for (const callId of [...tenant.waiting]) {
+      const call = calls.get(callId);
+      if (!call || call.ended) {
+        tenant.waiting = tenant.waiting.filter((id) => id !== callId);
+        continue;
+      }
+      const ready = [...tenant.agents.values()].filter((a) => a.status.state === "READY" && a.queueName === call.queueName);
+      const chosen = pickAgent(
+        ready.map((a) => ({ userId: a.userId, idleSince: a.status.idleSince })),
+        options.routing,
+        tenant.lastOffered,
+      );
+      if (chosen === null) continue;
+      tenant.waiting = tenant.waiting.filter((id) => id !== callId);
+      tenant.lastOffered = chosen;
+      await offerTo(tenant.agents.get(chosen)!, call);
+    }
+  }
+
+  async function offerTo(agent: Agent, call: Call): Promise<void> {
+    call.agentUserId = agent.userId;
+    await apply(agent, { type: "offer", callId: call.ctiCallId });
+    if (agent.autoAnswer) await answerCall(agent, call);
+  }
+
+  async function answerCall(agent: Agent, call: Call): Promise<void> {
+    // The customer was connected at the first answer; a transferred call keeps that time.
+    const first = call.answeredAt === null;
+    call.answeredAt ??= Date.now();
+    await apply(agent, { type: "answer" });
+    if (first)
+      for (const listener of answeredListeners) listener({ tenantId: call.tenantId, ctiCallId: call.ctiCallId, agentUserId: agent.userId });
+  }
+
+  /** A new call into a queue; offered at once if someone is ready, else it waits. */
+  async function enqueue(tenantId: number, input: NewCall): Promise<Call> {
+    const call: Call = {
+      ctiCallId: `cti-${randomUUID()}`,
+      tenantId,
+      origin: input.origin,
+      phone: input.phone,
+      queueName: input.queueName,
+      startedAt: Date.now(),
+      answeredAt: null,
+      flowId: input.flowId ?? null,
+      campaignId: input.campaignId ?? null,
+      prevCtiCallId: input.prevCtiCallId ?? null,
+      workOrderId: input.workOrderId ?? null,
+      transcript: input.transcript ?? [],
+      dtmf: "",
+      consultAgent: null,
+      agentUserId: null,
+      ended: false,
+      robotCall: input.robotCall,
+    };
+    calls.set(call.ctiCallId, call);
+    tenantOf(tenantId).waiting.push(call.ctiCallId);
+    await dispatch(tenantId);
+    return call;
+  }
+
+  function callOf(agent: Agent): Call {
+    const call = agent.status.callId ? calls.get(agent.status.callId) : undefined;
+    if (!call || call.ended) throw new HttpError(400, "当前没有通话");
+    return call;
+  }
+
+  /** Ends a call: the agent goes to after-call work (or back, if it never connected), the record is written. */
+  async function finish(call: Call, hangupParty: number, outcome: DialOutcome | "ABANDONED" | null): Promise<void> {
+    if (call.ended) return;
+    call.ended = true;
+    const endedAt = Date.now();
+    const tenant = tenantOf(call.tenantId);
+    tenant.waiting = tenant.waiting.filter((id) => id !== call.ctiCallId);
+    // The record first: the agent's screen reloads its call history as soon as the state changes.
+    await writeRecord(db, call, { endedAt, hangupParty, outcome });
+    const agent = call.agentUserId === null ? undefined : tenant.agents.get(call.agentUserId);
+    if (agent && agent.status.callId === call.ctiCallId) {
+      await apply(agent, { type: agent.status.state === "RINGING" ? "drop" : "end" });
+    }
+  }
+
+  return {
+    tenants,
+    calls,
+    answeredListeners,
+    timers,
+    chains,
+    tenantOf,
+    later,
+    agentOf,
+    snapshot,
+    publicCall,
+    publish,
+    apply,
+    dispatch,
+    offerTo,
+    answerCall,
+    enqueue,
+    callOf,
+    finish,
+  };
+}
+
+export type Switch = ReturnType<typeof createSwitch>;

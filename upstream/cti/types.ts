@@ -1,0 +1,62 @@
+import type { AgentStatus, RoutingStrategy } from "#contracts/agent-state";
+import type { AsrEntry, PhoneCall } from "#contracts/cti";
+import type { RecordingName } from "#upstream/domain/recordings";
+
+/** The shapes the CTI service keeps in memory (cti/switch.ts holds them, cti/service.ts acts on them). */
+
+export type CtiOptions = {
+  /** After-call work period. */
+  acwMs: number;
+  routing: RoutingStrategy;
+  /** How long the simulated network takes to answer (or fail) a manual dial. */
+  dialMs: number;
+};
+
+export const DEFAULT_CTI_OPTIONS: CtiOptions = { acwMs: 30_000, routing: "longestIdle", dialMs: 1_500 };
+
+export type DialOutcome = "ANSWER" | "NO_ANSWER" | "BUSY";
+
+export type Agent = {
+  userId: number;
+  tenantId: number;
+  name: string;
+  agentId: string;
+  queueName: string;
+  autoAnswer: boolean;
+  status: AgentStatus;
+};
+
+export type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
+  tenantId: number;
+  startedAt: number;
+  answeredAt: number | null;
+  agentUserId: number | null;
+  ended: boolean;
+  /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
+  robotCall?: RobotCall;
+};
+
+export type RobotCall = { recording: RecordingName; intent: string | null };
+
+export type Tenant = {
+  agents: Map<number, Agent>;
+  /** Calls waiting in a queue for a ready agent, oldest first. */
+  waiting: string[];
+  lastOffered: number | null;
+  nextDialOutcome: DialOutcome | null;
+};
+
+/** Who asks: a signed-in user of a tenant. */
+export type Caller = { id: number; tenantId: number };
+
+export type NewCall = {
+  origin: PhoneCall["origin"];
+  phone: string;
+  queueName: string | null;
+  flowId?: number | null;
+  campaignId?: number | null;
+  prevCtiCallId?: string | null;
+  workOrderId?: number | null;
+  transcript?: AsrEntry[];
+  robotCall?: RobotCall;
+};
