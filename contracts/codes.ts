@@ -284,6 +284,11 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "campaign.import", label: "导入名单" },
   { code: "campaign.distribute", label: "分配数据" },
   { code: "batch.recover", label: "恢复批次" },
+  { code: "agent.forceSignOut", label: "强制签出" },
+  { code: "agent.forceState", label: "强制变更状态" },
+  { code: "agent.move", label: "调整坐席队列" },
+  { code: "agent.whisper", label: "发送密语" },
+  { code: "monitor.rules", label: "修改监控阈值" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -291,6 +296,7 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "campaign", label: "外呼活动" },
   { code: "batch", label: "批次" },
   { code: "agent", label: "坐席" },
+  { code: "monitor", label: "坐席监控" },
   { code: "tenant", label: "租户" },
 ];
 
@@ -306,4 +312,31 @@ export const SMS_STATUSES: CodeTable<string> = [
 export const SMS_KINDS: CodeTable<string> = [
   { code: "code", label: "验证码" },
   { code: "message", label: "业务短信" },
+];
+
+/**
+ * What the live monitor shows of an agent: the phone states of AGENT_STATES, and two of its own: a
+ * text agent serving chats, and an agent whose client stopped reporting (no heartbeat).
+ */
+export const MONITOR_STATES: CodeTable<string> = [
+  ...AGENT_STATES.filter((s) => s.code !== "SIGNED_OUT"),
+  { code: "ON_CHAT", label: "会话中", tone: "success" },
+  { code: "LOST", label: "失联", tone: "danger" },
+  { code: "SIGNED_OUT", label: "已签出", tone: "none" },
+];
+
+/** The monitor's thresholds: per state, and for the wait of a call in queue (warning, critical seconds). */
+export const MONITOR_RULE_KEYS: CodeTable<string> = [
+  { code: "NOT_READY", label: "未就绪" },
+  { code: "ACW", label: "话后整理" },
+  { code: "TALKING", label: "通话中" },
+  { code: "RINGING", label: "振铃中" },
+  { code: "QUEUE_WAIT", label: "排队等待" },
+];
+
+/** What a supervisor may set an agent to. */
+export const FORCED_STATES: CodeTable<string> = [
+  { code: "ready", label: "就绪" },
+  { code: "notReady", label: "未就绪" },
+  { code: "finishAcw", label: "结束话后整理" },
 ];

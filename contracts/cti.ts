@@ -56,7 +56,7 @@ export type PhoneSnapshot = z.infer<typeof PhoneSnapshotSchema>;
 export const PhoneSnapshotResponseSchema = envelope(PhoneSnapshotSchema);
 
 /** Event types on the bus: the whole phone state after each change, and live transcript lines. */
-export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", consult: "cti.consult" } as const;
+export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", consult: "cti.consult", supervisor: "cti.supervisor" } as const;
 export const AsrEventSchema = z.object({ ctiCallId: z.string(), entry: AsrEntrySchema });
 export const ConsultEventSchema = z.object({ ctiCallId: z.string(), fromAgent: z.string(), phone: z.string() });
 

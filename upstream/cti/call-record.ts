@@ -88,6 +88,7 @@ export async function writeRecord(
         flow_id: call.flowId,
         gender: call.transcript.find((line) => line.thisRole === 3)?.gender ?? -1,
         attach_data: JSON.stringify({ dtmf: call.dtmf, workOrderId: call.workOrderId, origin: call.origin }),
+        queue_wait_ms: call.queueWaitMs,
         recording,
       },
       dialogs,

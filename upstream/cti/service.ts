@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentCommand } from "#contracts/agent-state";
 import { CTI_EVENTS, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
+import { callLine, MONITOR_NOTIFICATIONS } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
@@ -44,9 +45,24 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     offerTo,
     answerCall,
     enqueue,
+    joinQueue,
     callOf,
     finish,
+    monitorState,
+    queueState,
+    publishToSupervisors,
+    notifyFromSupervisor,
   } = createSwitch(db, notifications, options);
+
+  /** An agent of the tenant, for a supervisor's action (loaded if the phone has not seen them yet). */
+  async function agentForSupervisor(tenantId: number, userId: number) {
+    try {
+      return await agentOf({ id: userId, tenantId });
+    } catch (error) {
+      if (error instanceof HttpError) throw new HttpError(404, "坐席不存在");
+      throw error;
+    }
+  }
 
   return {
     options,
@@ -98,6 +114,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         consultAgent: null,
         agentUserId: agent.userId,
         ended: false,
+        queuedAt: null,
+        queueWaitMs: null,
       };
       await apply(agent, { type: "dial", callId: call.ctiCallId });
       calls.set(call.ctiCallId, call);
@@ -125,10 +143,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         await offerTo(colleague, call);
       } else {
         await apply(agent, { type: "end" });
-        call.agentUserId = null;
-        call.queueName = target.to;
-        tenant.waiting.push(call.ctiCallId);
-        await dispatch(agent.tenantId);
+        await joinQueue(call, target.to);
       }
       return snapshot(agent);
     },
@@ -195,6 +210,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       call.transcript.push(entry);
       const agent = call.agentUserId === null ? undefined : tenantOf(tenantId).agents.get(call.agentUserId);
       if (agent && agent.status.callId === ctiCallId) await publish(agent, CTI_EVENTS.asr, { ctiCallId, entry });
+      // Supervisors listening to the call read it too.
+      await notifications.publish({ tenantId, supervisors: true, queueName: call.queueName }, MONITOR_NOTIFICATIONS.line, callLine(ctiCallId, entry));
     },
 
     /** The customer hangs up (or gives up while it rings). */
@@ -206,6 +223,74 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
 
     setNextDialOutcome(tenantId: number, outcome: DialOutcome) {
       tenantOf(tenantId).nextDialOutcome = outcome;
+    },
+
+    // ---- what supervisors see and do (the live monitor) ----
+
+    /** The phone state of every agent of a tenant the phone knows (the others are signed out). */
+    liveAgents(tenantId: number) {
+      return new Map([...tenantOf(tenantId).agents.values()].map((agent) => [agent.userId, monitorState(agent)]));
+    },
+
+    /** The calls waiting in each queue of a tenant that has any. */
+    queues(tenantId: number) {
+      const names = new Set(
+        tenantOf(tenantId)
+          .waiting.map((id) => calls.get(id)?.queueName)
+          .filter((name): name is string => !!name),
+      );
+      return [...names].map((name) => queueState(tenantId, name));
+    },
+
+    /**
+     * A supervisor signs an agent out. On a call, the agent is signed out when the call ends (never
+     * cut off); the agent's screen says so either way.
+     */
+    async forceSignOut(tenantId: number, userId: number, by: string, reason: string): Promise<"now" | "afterCall"> {
+      const agent = await agentForSupervisor(tenantId, userId);
+      if (agent.status.state === "SIGNED_OUT") throw new HttpError(400, "该坐席已签出");
+      if (["RINGING", "TALKING", "HOLD"].includes(agent.status.state)) {
+        agent.signOutPending = { by, reason };
+        await Promise.all([
+          publishToSupervisors(agent),
+          notifyFromSupervisor(agent, { kind: "signOutPending", from: by, message: `主管${by}将在本次通话结束后将您签出。原因：${reason}` }),
+        ]);
+        return "afterCall";
+      }
+      await apply(agent, { type: "signOut" });
+      await notifyFromSupervisor(agent, { kind: "signOut", from: by, message: `主管${by}已将您签出。原因：${reason}` });
+      return "now";
+    },
+
+    /** A supervisor sets an idle agent ready or not ready, or ends their after-call work. */
+    async forceState(tenantId: number, userId: number, command: AgentCommand, by: string, reason: string): Promise<void> {
+      const agent = await agentForSupervisor(tenantId, userId);
+      if (command.type === "acwDone" && agent.status.state !== "ACW") throw new HttpError(400, "该坐席不在话后整理中");
+      await apply(agent, command);
+      const label = command.type === "notReady" ? "未就绪" : "就绪";
+      await notifyFromSupervisor(agent, { kind: "state", from: by, message: `主管${by}已将您的状态改为${label}。原因：${reason}` });
+    },
+
+    /** A supervisor moves an agent to another queue: calls of the new queue are offered from now. */
+    async moveAgent(tenantId: number, userId: number, queueName: string, by: string, reason: string): Promise<void> {
+      const agent = await agentForSupervisor(tenantId, userId);
+      agent.queueName = queueName;
+      await Promise.all([publish(agent, CTI_EVENTS.state, snapshot(agent)), publishToSupervisors(agent)]);
+      await notifyFromSupervisor(agent, { kind: "move", from: by, message: `主管${by}已将您调整到队列 ${queueName}。原因：${reason}` });
+      if (agent.status.state === "READY") await dispatch(tenantId);
+    },
+
+    /** A note only the agent sees, on their workbench. */
+    async whisper(tenantId: number, userId: number, by: string, content: string): Promise<void> {
+      const agent = await agentForSupervisor(tenantId, userId);
+      await notifyFromSupervisor(agent, { kind: "whisper", from: by, message: content });
+    },
+
+    /** The call an agent is on, with its transcript so far (what a supervisor listens to). */
+    callOfAgent(tenantId: number, userId: number) {
+      const agent = tenantOf(tenantId).agents.get(userId);
+      const call = agent?.status.callId ? calls.get(agent.status.callId) : undefined;
+      return call && !call.ended ? { state: monitorState(agent!), call: publicCall(call) } : null;
     },
 
     /** Calls in progress, of every tenant (for the demo traffic). */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { pickAgent, signedOut, transition, type AgentCommand } from "#contracts/agent-state";
 import { CTI_EVENTS, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
+import { MONITOR_NOTIFICATIONS, type MonitorAgentState, type MonitorQueueState, type SupervisorNotice } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
@@ -58,6 +59,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       queueName: row.default_queue_name,
       autoAnswer: row.auto_answer,
       status: signedOut(Date.now()),
+      signOutPending: null,
     };
     // Another request may have loaded it meanwhile: keep the first.
     if (!tenant.agents.has(caller.id)) tenant.agents.set(caller.id, agent);
@@ -92,13 +94,91 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     };
   }
 
-  function publish(agent: Agent, type: string, payload: unknown): Promise<unknown> {
+  /** Runs `step` after the agent's earlier ones, so what is stored about an agent keeps its order. */
+  function inOrder(agent: Agent, step: () => Promise<unknown>): Promise<unknown> {
     const previous = chains.get(agent.userId) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(() => notifications.publish({ tenantId: agent.tenantId, userId: agent.userId }, type, payload));
+    const next = previous.catch(() => undefined).then(step);
     chains.set(agent.userId, next);
     return next;
+  }
+
+  function publish(agent: Agent, type: string, payload: unknown): Promise<unknown> {
+    return inOrder(agent, () => notifications.publish({ tenantId: agent.tenantId, userId: agent.userId }, type, payload));
+  }
+
+  /** What supervisors see of an agent now (contracts/monitor.ts). */
+  function monitorState(agent: Agent): MonitorAgentState {
+    const { status } = agent;
+    const call = status.callId ? calls.get(status.callId) : undefined;
+    return {
+      userId: agent.userId,
+      state: status.state,
+      reason: status.reason,
+      since: new Date(status.since).toISOString(),
+      queueName: agent.queueName,
+      work: call
+        ? {
+            kind: "call",
+            id: call.ctiCallId,
+            party: call.phone,
+            direction: call.origin === "inbound" ? "inbound" : "outbound",
+            campaignId: call.campaignId,
+            campaignName: null,
+            startedAt: new Date(call.startedAt).toISOString(),
+          }
+        : null,
+      chats: 0,
+      signOutPending: agent.signOutPending !== null,
+    };
+  }
+
+  /** Tells the tenant's supervisors an agent changed (the live monitor). */
+  function publishToSupervisors(agent: Agent): Promise<unknown> {
+    return inOrder(agent, () =>
+      notifications.publish({ tenantId: agent.tenantId, supervisors: true, queueName: agent.queueName }, MONITOR_NOTIFICATIONS.agent, monitorState(agent)),
+    );
+  }
+
+  /** Tells an agent what a supervisor did (their workbench shows it). */
+  function notifyFromSupervisor(agent: Agent, notice: Omit<SupervisorNotice, "at">): Promise<unknown> {
+    return publish(agent, CTI_EVENTS.supervisor, { ...notice, at: new Date().toISOString() });
+  }
+
+  /** The calls waiting in a queue, for supervisors. */
+  function queueState(tenantId: number, queueName: string): MonitorQueueState {
+    const waiting = tenantOf(tenantId)
+      .waiting.map((id) => calls.get(id))
+      .filter((call): call is Call => !!call && !call.ended && call.queueName === queueName);
+    const oldest = Math.min(...waiting.map((call) => call.queuedAt ?? call.startedAt));
+    return { queueName, waiting: waiting.length, oldestWaitingSince: waiting.length ? new Date(oldest).toISOString() : null };
+  }
+
+  function publishQueue(tenantId: number, queueName: string | null): Promise<unknown> {
+    if (queueName === null) return Promise.resolve();
+    return notifications.publish({ tenantId, supervisors: true, queueName }, MONITOR_NOTIFICATIONS.queue, queueState(tenantId, queueName));
+  }
+
+  /** Closes the agent's previous state period and opens the new one (today's handle times read them). */
+  async function logState(agent: Agent, at: Date): Promise<void> {
+    await db
+      .updateTable("agent_state_log")
+      .set({ ended_at: at })
+      .where("tenant_id", "=", agent.tenantId)
+      .where("user_id", "=", agent.userId)
+      .where("ended_at", "is", null)
+      .execute();
+    if (agent.status.state === "SIGNED_OUT") return;
+    await db
+      .insertInto("agent_state_log")
+      .values({
+        tenant_id: agent.tenantId,
+        user_id: agent.userId,
+        state: agent.status.state,
+        reason: agent.status.reason,
+        cti_call_id: agent.status.callId,
+        started_at: at,
+      })
+      .execute();
   }
 
   /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
@@ -107,12 +187,23 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     const now = Math.max(Date.now(), agent.status.since + 1);
     const next = transition(agent.status, command, now, options.acwMs);
     if (!next.ok) throw new HttpError(400, next.error);
+    const changed = next.status.state !== agent.status.state || next.status.reason !== agent.status.reason;
     agent.status = next.status;
     const state = next.status.state;
+    if (state === "SIGNED_OUT") agent.signOutPending = null;
     await Promise.all([
       publish(agent, CTI_EVENTS.state, snapshot(agent)),
       db.updateTable("users").set({ agent_state: state }).where("id", "=", agent.userId).execute(),
+      changed ? inOrder(agent, () => logState(agent, new Date(now))) : undefined,
+      publishToSupervisors(agent),
     ]);
+    // A supervisor's sign-out waited for the call to end: it ends now, before any after-call work.
+    if (state === "ACW" && agent.signOutPending) {
+      const { by, reason } = agent.signOutPending;
+      await apply(agent, { type: "signOut" });
+      await notifyFromSupervisor(agent, { kind: "signOut", from: by, message: `通话已结束，主管${by}已将您签出。原因：${reason}` });
+      return;
+    }
     if (state === "ACW") {
       const { callId } = next.status;
       later(options.acwMs, async () => {
@@ -140,7 +231,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       if (chosen === null) continue;
       tenant.waiting = tenant.waiting.filter((id) => id !== callId);
       tenant.lastOffered = chosen;
-      await offerTo(tenant.agents.get(chosen)!, call);
+      await Promise.all([offerTo(tenant.agents.get(chosen)!, call), publishQueue(tenantId, call.queueName)]);
     }
   }
 
@@ -154,6 +245,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     // The customer was connected at the first answer; a transferred call keeps that time.
     const first = call.answeredAt === null;
     call.answeredAt ??= Date.now();
+    if (call.queueWaitMs === null && call.queuedAt !== null) call.queueWaitMs = Date.now() - call.queuedAt;
     await apply(agent, { type: "answer" });
     if (first)
       for (const listener of answeredListeners) listener({ tenantId: call.tenantId, ctiCallId: call.ctiCallId, agentUserId: agent.userId });
@@ -178,12 +270,23 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       consultAgent: null,
       agentUserId: null,
       ended: false,
+      queuedAt: null,
+      queueWaitMs: null,
       robotCall: input.robotCall,
     };
     calls.set(call.ctiCallId, call);
-    tenantOf(tenantId).waiting.push(call.ctiCallId);
-    await dispatch(tenantId);
+    await joinQueue(call, input.queueName);
     return call;
+  }
+
+  /** Puts a call in a queue (new, or transferred there) and offers it to whoever is ready. */
+  async function joinQueue(call: Call, queueName: string | null): Promise<void> {
+    call.agentUserId = null;
+    call.queueName = queueName;
+    call.queuedAt = Date.now();
+    tenantOf(call.tenantId).waiting.push(call.ctiCallId);
+    await publishQueue(call.tenantId, queueName);
+    await dispatch(call.tenantId);
   }
 
   function callOf(agent: Agent): Call {
@@ -198,7 +301,10 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     call.ended = true;
     const endedAt = Date.now();
     const tenant = tenantOf(call.tenantId);
-    tenant.waiting = tenant.waiting.filter((id) => id !== call.ctiCallId);
+    if (tenant.waiting.includes(call.ctiCallId)) {
+      tenant.waiting = tenant.waiting.filter((id) => id !== call.ctiCallId);
+      await publishQueue(call.tenantId, call.queueName);
+    }
     // The record first: the agent's screen reloads its call history as soon as the state changes.
     await writeRecord(db, call, { endedAt, hangupParty, outcome });
     const agent = call.agentUserId === null ? undefined : tenant.agents.get(call.agentUserId);
@@ -224,8 +330,13 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     offerTo,
     answerCall,
     enqueue,
+    joinQueue,
     callOf,
     finish,
+    monitorState,
+    queueState,
+    publishToSupervisors,
+    notifyFromSupervisor,
   };
 }
 

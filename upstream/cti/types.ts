@@ -24,6 +24,8 @@ export type Agent = {
   queueName: string;
   autoAnswer: boolean;
   status: AgentStatus;
+  /** A supervisor signed the agent out during a call: done when the call ends (never mid-call). */
+  signOutPending: { by: string; reason: string } | null;
 };
 
 export type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
@@ -32,6 +34,10 @@ export type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
   answeredAt: number | null;
   agentUserId: number | null;
   ended: boolean;
+  /** When the call started waiting in its current queue (null: not waiting). */
+  queuedAt: number | null;
+  /** How long the customer waited in queue until an agent answered. */
+  queueWaitMs: number | null;
   /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
   robotCall?: RobotCall;
 };

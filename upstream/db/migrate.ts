@@ -15,6 +15,7 @@ import * as m064 from "#upstream/db/migrations/064-batch-call-counts";
 import * as m070 from "#upstream/db/migrations/070-audit-log";
 import * as m075 from "#upstream/db/migrations/075-sms-outbox";
 import * as m080 from "#upstream/db/migrations/080-notifications";
+import * as m085 from "#upstream/db/migrations/085-monitor";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "070-audit-log": m070,
   "075-sms-outbox": m075,
   "080-notifications": m080,
+  "085-monitor": m085,
 };
 
 function migrator(db: Db): Migrator {

@@ -155,6 +155,8 @@ export interface CallRecordsTable {
   group_dn: string | null;
   dn: string | null;
   recording: string | null;
+  /** Migration 085: how long the call waited in its queue before an agent answered. */
+  queue_wait_ms: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 
@@ -337,6 +339,8 @@ export interface Database {
   chat_knowledge_nodes: ChatKnowledgeNodesTable;
   audit_log: AuditLogTable;
   sms_messages: SmsMessagesTable;
+  monitor_rules: MonitorRulesTable;
+  agent_state_log: AgentStateLogTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */
@@ -467,4 +471,26 @@ export interface SmsMessagesTable {
   created_at: Timestamp;
   sent_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
+}
+
+/** Migration 085: a tenant's monitor thresholds (MONITOR_RULE_KEYS). */
+export interface MonitorRulesTable {
+  tenant_id: number;
+  rule_key: string;
+  warning_seconds: number;
+  critical_seconds: number;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+/** Migration 085: each period an agent spent in a phone state. */
+export interface AgentStateLogTable {
+  id: BigId;
+  tenant_id: number;
+  user_id: number;
+  state: string;
+  reason: string | null;
+  cti_call_id: string | null;
+  started_at: ColumnType<Date, Date | string, Date | string>;
+  ended_at: NullableTimestamp;
 }

@@ -5,6 +5,7 @@
  * decisions below only ever propose moves from the tables (dialer-states.test.ts proves it).
  */
 import type { CallingWindow } from "#upstream/db/schema";
+import { cstDate, cstMinuteOfDay, startOfCstDay } from "./china-time";
 
 export const BatchStatus = {
   scheduling: 2,
@@ -80,10 +81,8 @@ export const batchMove = (from: number, to: number) => move(BATCH_TRANSITIONS, "
 export const callMove = (from: number, to: number) => move(CALL_TRANSITIONS, "call", from, to);
 export const campaignMove = (from: number, to: number) => move(CAMPAIGN_TRANSITIONS, "campaign", from, to);
 
-/** Calling windows and dates are in China Standard Time (UTC+8, no daylight saving). */
-const CST_OFFSET_MS = 8 * 3600_000;
-export const cstMinuteOfDay = (at: Date) => Math.floor(((at.getTime() + CST_OFFSET_MS) % 86_400_000) / 60_000);
-export const cstDate = (at: Date) => new Date(at.getTime() + CST_OFFSET_MS).toISOString().slice(0, 10);
+/** Calling windows and dates are in China Standard Time (china-time.ts). */
+export { cstDate, cstMinuteOfDay };
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 export function inWindow(windows: readonly CallingWindow[], at: Date): boolean {
@@ -95,7 +94,7 @@ export function inWindow(windows: readonly CallingWindow[], at: Date): boolean {
 export function nextWindowStart(windows: readonly CallingWindow[], at: Date): Date | null {
   if (windows.length === 0) return null;
   const minute = cstMinuteOfDay(at);
-  const dayStart = at.getTime() - (minute * 60_000 + ((at.getTime() + CST_OFFSET_MS) % 60_000));
+  const dayStart = startOfCstDay(at).getTime();
   const starts = windows.map((w) => minutesOf(w.start)).sort((a, b) => a - b);
   const later = starts.find((s) => s > minute);
   return new Date(dayStart + (later ?? starts[0] + 1440) * 60_000);

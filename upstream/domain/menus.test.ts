@@ -25,6 +25,7 @@ const SCREEN_URLS = [
   "/businessTemplate/record",
   "/campaign",
   "/achievement",
+  "/audit",
 ];
 
 const flatten = (items: MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flatten(item.children ?? [])]);

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { TodayCall } from "#contracts/cti";
 import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "#contracts/workbench";
 import type { Db } from "#upstream/db";
+import { startOfCstDay } from "#upstream/domain/china-time";
 
 /** Repositories of the voice workbench: every read and write scoped to the caller's tenant. */
 
@@ -237,11 +238,8 @@ export async function searchKnowledge(db: Db, tenantId: number, keyword: string)
   return rows.map((row) => ({ id: row.id, title: row.title, content: row.content, groupName: row.group_name }));
 }
 
-/** Today's boundaries in the platform's time zone (spec §9: today as epoch ms). */
-function startOfToday(): Date {
-  const now = new Date();
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
-}
+/** Today begins at midnight China Standard Time, the tenant's zone, whatever the machine's. */
+const startOfToday = () => startOfCstDay();
 
 export async function listTodayCalls(db: Db, tenantId: number, userId: number): Promise<{ list: TodayCall[]; total: number }> {
   const rows = await db
