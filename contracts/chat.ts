@@ -109,7 +109,12 @@ export const QuickReplyListResponseSchema = envelope(z.object({ list: z.array(Qu
  * The `chat.*` events the platform publishes to the assigned agent (through /events/api/stream):
  * a session added to the agent, dialogs appended to one, and one leaving the agent's list.
  */
-export const CHAT_EVENT = { add: "chat.session.add", update: "chat.session.update", close: "chat.session.close" } as const;
+export const CHAT_EVENT = {
+  add: "chat.session.add",
+  update: "chat.session.update",
+  close: "chat.session.close",
+  supervisor: "chat.supervisor",
+} as const;
 export const ChatAddPayloadSchema = z.object({ session: ChatSessionSchema });
 export const ChatUpdatePayloadSchema = z.object({ sessionId: z.string(), role: ChatRoleSchema, dialogs: z.array(ChatDialogSchema) });
 export const ChatClosePayloadSchema = z.object({ sessionId: z.string() });

@@ -152,7 +152,10 @@ export const ForcedStateSchema = z.object({
   reason,
 });
 export const AgentChangeSchema = z.object({ agentUserId, queueName: z.string().trim().min(1, "请选择队列").max(64), reason });
-export const WhisperSchema = z.object({ agentUserId, content: z.string().trim().min(1, "请填写密语内容").max(500, "密语不能超过500个字符") });
+export const WhisperSchema = z.object({
+  agentUserId,
+  content: z.string().trim().min(1, "请填写密语内容").max(500, "密语不能超过500个字符"),
+});
 
 /** What an agent's workbench shows of a supervisor's action (`cti.supervisor` / `chat.supervisor`). */
 export const SupervisorNoticeSchema = z.object({

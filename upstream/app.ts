@@ -23,6 +23,7 @@ import { fileUploadRoutes } from "#upstream/routes/file-upload";
 import { Dialer } from "#upstream/simulators/dialer";
 import { workbenchRoutes } from "#upstream/routes/workbench";
 import { auditRoutes } from "#upstream/routes/audit";
+import { monitorRoutes } from "#upstream/routes/monitor";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -86,6 +87,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(ctiRoutes);
   app.register(workbenchRoutes);
   app.register(auditRoutes);
+  app.register(monitorRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

@@ -1,4 +1,5 @@
 import { CHAT_EVENT, type ChatCustomer, type ChatDialog, type ChatSession } from "#contracts/chat";
+import { MONITOR_NOTIFICATIONS, type MonitorLine } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
 import type { NotificationBus } from "#upstream/notifications/bus";
 import { HttpError } from "#upstream/http";
@@ -13,15 +14,17 @@ import {
   type ChatScope,
   type SessionRow,
 } from "#upstream/repositories/chat";
+import { textAgentState } from "#upstream/repositories/monitor";
 
 export type ChatActor = { tenantId: number; userId: number };
 
 /**
  * What happens in a chat, for the routes and the simulator alike: each change is stored, then
- * published as a `chat.*` event to the agent the session is assigned to, so the agent's screen
- * follows without asking (and a reconnecting screen replays what it missed).
+ * published as a `chat.*` notification to the agent the session is assigned to, so the agent's
+ * screen follows without asking (and a reconnecting screen replays what it missed); supervisors
+ * are told of the agent's load (`monitor.agent`) and of every line (`monitor.line`, listening).
  */
-export function createChatService(db: Db, events: NotificationBus) {
+export function createChatService(db: Db, notifications: NotificationBus) {
   const agentScope = (actor: ChatActor): ChatScope => ({ tenantId: actor.tenantId, ownerId: actor.userId });
 
   async function requireSession(scope: ChatScope, sessionKey: string): Promise<SessionRow> {
@@ -36,9 +39,31 @@ export function createChatService(db: Db, events: NotificationBus) {
     return session;
   }
 
+  /** Tells the tenant's supervisors how many chats a text agent now serves. */
+  async function tellSupervisors(tenantId: number, userId: number) {
+    const agent = await db
+      .selectFrom("users")
+      .select("default_queue_name")
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    if (!agent) return;
+    const state = await textAgentState(db, tenantId, userId, agent.default_queue_name);
+    await notifications.publish({ tenantId, supervisors: true, queueName: agent.default_queue_name }, MONITOR_NOTIFICATIONS.agent, state);
+  }
+
   async function publishDialog(session: SessionRow, dialog: ChatDialog) {
+    if (session.state === "closed") return;
+    const line: MonitorLine = {
+      kind: "chat",
+      id: session.session_key,
+      role: dialog.role === "user" ? "customer" : dialog.role === "agent" ? "agent" : "system",
+      content: dialog.content,
+      at: dialog.at,
+    };
+    await notifications.publish({ tenantId: session.tenant_id, supervisors: true }, MONITOR_NOTIFICATIONS.line, line);
     if (session.agent_user_id === null || session.state !== "active") return;
-    await events.publish({ tenantId: session.tenant_id, userId: session.agent_user_id }, CHAT_EVENT.update, {
+    await notifications.publish({ tenantId: session.tenant_id, userId: session.agent_user_id }, CHAT_EVENT.update, {
       sessionId: session.session_key,
       role: dialog.role,
       dialogs: [dialog],
@@ -56,7 +81,10 @@ export function createChatService(db: Db, events: NotificationBus) {
       const scope = { tenantId };
       await insertMessage(db, await requireSession(scope, sessionKey), "user", input.content);
       const session = await detail(scope, sessionKey);
-      if (agentUserId !== undefined) await events.publish({ tenantId, userId: agentUserId }, CHAT_EVENT.add, { session });
+      if (agentUserId !== undefined) {
+        await notifications.publish({ tenantId, userId: agentUserId }, CHAT_EVENT.add, { session });
+        await tellSupervisors(tenantId, agentUserId);
+      }
       return session;
     },
 
@@ -86,7 +114,10 @@ export function createChatService(db: Db, events: NotificationBus) {
       const wasWaiting = session.state === "waiting";
       if (!(await assignSession(db, session, actor.userId))) throw new HttpError(400, "会话已由其他坐席接入");
       const joined = await detail(agentScope(actor), sessionKey);
-      if (wasWaiting) await events.publish(actor, CHAT_EVENT.add, { session: joined });
+      if (wasWaiting) {
+        await notifications.publish(actor, CHAT_EVENT.add, { session: joined });
+        await tellSupervisors(actor.tenantId, actor.userId);
+      }
       return joined;
     },
 
@@ -94,7 +125,10 @@ export function createChatService(db: Db, events: NotificationBus) {
     async agentCloses(actor: ChatActor, sessionKey: string): Promise<ChatSession> {
       const session = await requireSession(agentScope(actor), sessionKey);
       if (session.state === "waiting") throw new HttpError(400, "会话尚未接入");
-      if (await closeSession(db, session)) await events.publish(actor, CHAT_EVENT.close, { sessionId: sessionKey });
+      if (await closeSession(db, session)) {
+        await notifications.publish(actor, CHAT_EVENT.close, { sessionId: sessionKey });
+        await tellSupervisors(actor.tenantId, actor.userId);
+      }
       return detail(agentScope(actor), sessionKey);
     },
   };

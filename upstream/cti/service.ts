@@ -211,7 +211,11 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       const agent = call.agentUserId === null ? undefined : tenantOf(tenantId).agents.get(call.agentUserId);
       if (agent && agent.status.callId === ctiCallId) await publish(agent, CTI_EVENTS.asr, { ctiCallId, entry });
       // Supervisors listening to the call read it too.
-      await notifications.publish({ tenantId, supervisors: true, queueName: call.queueName }, MONITOR_NOTIFICATIONS.line, callLine(ctiCallId, entry));
+      await notifications.publish(
+        { tenantId, supervisors: true, queueName: call.queueName },
+        MONITOR_NOTIFICATIONS.line,
+        callLine(ctiCallId, entry),
+      );
     },
 
     /** The customer hangs up (or gives up while it rings). */
@@ -253,7 +257,11 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         agent.signOutPending = { by, reason };
         await Promise.all([
           publishToSupervisors(agent),
-          notifyFromSupervisor(agent, { kind: "signOutPending", from: by, message: `主管${by}将在本次通话结束后将您签出。原因：${reason}` }),
+          notifyFromSupervisor(agent, {
+            kind: "signOutPending",
+            from: by,
+            message: `主管${by}将在本次通话结束后将您签出。原因：${reason}`,
+          }),
         ]);
         return "afterCall";
       }

@@ -135,7 +135,11 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   /** Tells the tenant's supervisors an agent changed (the live monitor). */
   function publishToSupervisors(agent: Agent): Promise<unknown> {
     return inOrder(agent, () =>
-      notifications.publish({ tenantId: agent.tenantId, supervisors: true, queueName: agent.queueName }, MONITOR_NOTIFICATIONS.agent, monitorState(agent)),
+      notifications.publish(
+        { tenantId: agent.tenantId, supervisors: true, queueName: agent.queueName },
+        MONITOR_NOTIFICATIONS.agent,
+        monitorState(agent),
+      ),
     );
   }
 

@@ -1,0 +1,199 @@
+import { sql } from "kysely";
+import { MONITOR_RULE_KEYS, codesOf } from "#contracts/codes";
+import { SERVICE_LEVEL_SECONDS, type MonitorAgentState, type MonitorRule } from "#contracts/monitor";
+import type { Db } from "#upstream/db";
+import { startOfCstDay } from "#upstream/domain/china-time";
+import { WorkType } from "#upstream/domain/work-type";
+import type { Trx } from "./dialing";
+
+/** The agents a supervisor watches: every agent account of the tenant, with when its client last reported. */
+export async function monitorRoster(db: Db, tenantId: number) {
+  return db
+    .selectFrom("users as u")
+    .leftJoin("user_presence as p", "p.user_id", "u.id")
+    .select(["u.id", "u.real_name", "u.agent_id", "u.work_type", "u.default_queue_name", "p.last_seen_at"])
+    .where("u.tenant_id", "=", tenantId)
+    .where("u.role", "=", "agent")
+    .where("u.agent_id", "is not", null)
+    .orderBy("u.agent_id")
+    .execute();
+}
+export type RosterRow = Awaited<ReturnType<typeof monitorRoster>>[number];
+
+/** Handle time counts the talk, the hold and the after-call work of each handled call. */
+const HANDLING_STATES = ["TALKING", "HOLD", "ACW"];
+
+/** Today's figures per agent (China Standard Time): calls, chats, average handle time, satisfaction. */
+export async function agentFiguresToday(db: Db, tenantId: number, now = new Date()) {
+  const since = startOfCstDay(now);
+  const [calls, chats, handling] = await Promise.all([
+    db
+      .selectFrom("call_records")
+      .select([
+        "agent_user_id",
+        sql<number>`count(*)`.as("calls"),
+        sql<number>`count(attach_data->>'satisfaction')`.as("rated"),
+        sql<number>`count(*) filter (where (attach_data->>'satisfaction')::int >= 4)`.as("satisfied"),
+      ])
+      .where("tenant_id", "=", tenantId)
+      .where("agent_user_id", "is not", null)
+      .where("call_time", ">=", since)
+      .groupBy("agent_user_id")
+      .execute(),
+    db
+      .selectFrom("chat_sessions")
+      .select(["agent_user_id", sql<number>`count(*)`.as("chats")])
+      .where("tenant_id", "=", tenantId)
+      .where("agent_user_id", "is not", null)
+      .where("created_at", ">=", since)
+      .groupBy("agent_user_id")
+      .execute(),
+    db
+      .selectFrom("agent_state_log")
+      .select([
+        "user_id",
+        sql<number>`sum(extract(epoch from (coalesce(ended_at, ${now}) - started_at)) * 1000)`.as("ms"),
+        sql<number>`count(distinct cti_call_id)`.as("handled"),
+      ])
+      .where("tenant_id", "=", tenantId)
+      .where("started_at", ">=", since)
+      .where("state", "in", HANDLING_STATES)
+      .groupBy("user_id")
+      .execute(),
+  ]);
+  const figures = new Map<number, { calls: number; chats: number; averageHandleMs: number | null; satisfaction: number | null }>();
+  const of = (userId: number) => {
+    let entry = figures.get(userId);
+    if (!entry) figures.set(userId, (entry = { calls: 0, chats: 0, averageHandleMs: null, satisfaction: null }));
+    return entry;
+  };
+  for (const row of calls) {
+    const entry = of(row.agent_user_id!);
+    entry.calls = Number(row.calls);
+    entry.satisfaction = Number(row.rated) > 0 ? Number(row.satisfied) / Number(row.rated) : null;
+  }
+  for (const row of chats) of(row.agent_user_id!).chats = Number(row.chats);
+  for (const row of handling)
+    if (Number(row.handled) > 0) of(row.user_id).averageHandleMs = Math.round(Number(row.ms) / Number(row.handled));
+  return figures;
+}
+
+/** Today's queue figures: answered and abandoned inbound calls, and how many were answered within the service level. */
+export async function queueFiguresToday(db: Db, tenantId: number, now = new Date()) {
+  const rows = await db
+    .selectFrom("call_records")
+    .select([
+      "queue_name",
+      sql<number>`count(*) filter (where is_answer = 1)`.as("answered"),
+      sql<number>`count(*) filter (where is_answer = 0)`.as("abandoned"),
+      sql<number>`count(*) filter (where is_answer = 1 and queue_wait_ms <= ${SERVICE_LEVEL_SECONDS * 1000})`.as("inTime"),
+    ])
+    .where("tenant_id", "=", tenantId)
+    .where("direction", "=", "inbound")
+    .where("queue_name", "is not", null)
+    .where("call_time", ">=", startOfCstDay(now))
+    .groupBy("queue_name")
+    .execute();
+  return new Map(
+    rows.map((row) => [row.queue_name!, { answered: Number(row.answered), abandoned: Number(row.abandoned), inTime: Number(row.inTime) }]),
+  );
+}
+
+/** The live state of a text agent: serving chats, or free for the next. */
+export async function textAgentState(db: Db, tenantId: number, userId: number, queueName: string): Promise<MonitorAgentState> {
+  const sessions = await db
+    .selectFrom("chat_sessions")
+    .select(["session_key", "customer_phone", "created_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("agent_user_id", "=", userId)
+    .where("state", "=", "active")
+    .orderBy("created_at")
+    .execute();
+  const first = sessions[0];
+  return {
+    userId,
+    state: sessions.length > 0 ? "ON_CHAT" : "READY",
+    reason: null,
+    since: (first?.created_at ?? new Date()).toISOString(),
+    queueName,
+    work: first
+      ? {
+          kind: "chat",
+          id: first.session_key,
+          party: first.customer_phone,
+          direction: "inbound",
+          campaignId: null,
+          campaignName: null,
+          startedAt: first.created_at.toISOString(),
+        }
+      : null,
+    chats: sessions.length,
+    signOutPending: false,
+  };
+}
+
+/** Every text agent's live state at once (the snapshot). */
+export async function textAgentStates(db: Db, tenantId: number, agents: ReadonlyArray<{ id: number; queueName: string }>) {
+  return new Map(await Promise.all(agents.map(async (a) => [a.id, await textAgentState(db, tenantId, a.id, a.queueName)] as const)));
+}
+
+export const isTextAgent = (row: { work_type: number }) => row.work_type === WorkType.text;
+
+/** The thresholds when a tenant has set none: warning, critical seconds. */
+export const DEFAULT_RULES: Record<string, [number, number]> = {
+  NOT_READY: [300, 900],
+  ACW: [60, 180],
+  TALKING: [600, 1200],
+  RINGING: [15, 30],
+  QUEUE_WAIT: [30, 90],
+};
+
+export async function monitorRules(db: Db, tenantId: number): Promise<MonitorRule[]> {
+  const rows = await db.selectFrom("monitor_rules").selectAll().where("tenant_id", "=", tenantId).execute();
+  return codesOf(MONITOR_RULE_KEYS).map((key) => {
+    const row = rows.find((r) => r.rule_key === key);
+    const [warningSeconds, criticalSeconds] = row ? [row.warning_seconds, row.critical_seconds] : DEFAULT_RULES[key];
+    return { key, warningSeconds, criticalSeconds };
+  });
+}
+
+export async function saveMonitorRules(db: Trx, tenantId: number, userId: number, rules: readonly MonitorRule[]): Promise<void> {
+  for (const rule of rules) {
+    await db
+      .insertInto("monitor_rules")
+      .values({
+        tenant_id: tenantId,
+        rule_key: rule.key,
+        warning_seconds: rule.warningSeconds,
+        critical_seconds: rule.criticalSeconds,
+        updated_by: userId,
+      })
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "rule_key"]).doUpdateSet({
+          warning_seconds: rule.warningSeconds,
+          critical_seconds: rule.criticalSeconds,
+          updated_by: userId,
+          updated_at: new Date(),
+        }),
+      )
+      .execute();
+  }
+}
+
+/** The queues of a tenant: every agent's queue. */
+export async function tenantQueues(db: Db, tenantId: number): Promise<string[]> {
+  const rows = await db.selectFrom("users").select("default_queue_name").distinct().where("tenant_id", "=", tenantId).execute();
+  return rows.map((row) => row.default_queue_name).sort();
+}
+
+/** Moves an agent to another queue; false when no such agent is in the tenant. */
+export async function moveAgentQueue(db: Trx, tenantId: number, userId: number, queueName: string): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ default_queue_name: queueName })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", userId)
+    .where("agent_id", "is not", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,321 @@
+import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import { CHAT_EVENT } from "#contracts/chat";
+import { AGENT_STATES, FORCED_STATES, labelOf, NOT_READY_REASONS } from "#contracts/codes";
+import {
+  AgentChangeSchema,
+  callLine,
+  ForcedLogoutSchema,
+  ForcedStateSchema,
+  MonitorAgentQuerySchema,
+  MonitorRulesUpdateSchema,
+  PRESENCE_TIMEOUT_MS,
+  WhisperSchema,
+  type MonitorAgent,
+  type MonitorAgentState,
+  type MonitorGroup,
+  type MonitorLine,
+} from "#contracts/monitor";
+import { HttpError, ok, parseInput } from "#upstream/http";
+import { requireRole, requireUser } from "#upstream/plugins/auth";
+import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
+import { sessionDetail } from "#upstream/repositories/chat";
+import {
+  agentFiguresToday,
+  isTextAgent,
+  monitorRoster,
+  monitorRules,
+  moveAgentQueue,
+  queueFiguresToday,
+  saveMonitorRules,
+  tenantQueues,
+  textAgentStates,
+  type RosterRow,
+} from "#upstream/repositories/monitor";
+import type { AuthUser } from "#upstream/repositories/users";
+
+const SUPERVISORS_ONLY = "仅主管或管理员可以使用坐席监控";
+const supervisor = (request: Parameters<typeof requireUser>[0]) =>
+  requireRole(requireUser(request), ["supervisor", "admin"], SUPERVISORS_ONLY);
+
+/**
+ * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for
+ * text agents, and 失联 (LOST) for an agent who should be working but whose client has not
+ * reported for PRESENCE_TIMEOUT_MS.
+ */
+async function agentRows(app: FastifyInstance, tenantId: number, now = new Date()): Promise<MonitorAgent[]> {
+  const roster = await monitorRoster(app.db, tenantId);
+  const live = app.cti.liveAgents(tenantId);
+  const [texts, figures, campaigns] = await Promise.all([
+    textAgentStates(
+      app.db,
+      tenantId,
+      roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
+    ),
+    agentFiguresToday(app.db, tenantId, now),
+    app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute(),
+  ]);
+  const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
+  return roster.map((row) => {
+    const present = row.last_seen_at !== null && now.getTime() - row.last_seen_at.getTime() < PRESENCE_TIMEOUT_MS;
+    const state = isTextAgent(row) ? texts.get(row.id)! : (live.get(row.id) ?? signedOutState(row));
+    const working = isTextAgent(row) ? state.chats > 0 : state.state !== "SIGNED_OUT";
+    const shown: MonitorAgentState = present
+      ? state
+      : working
+        ? { ...state, state: "LOST", reason: null, since: (row.last_seen_at ?? new Date(state.since)).toISOString() }
+        : signedOutState(row);
+    const work = shown.work && {
+      ...shown.work,
+      campaignName: shown.work.campaignId ? (campaignName.get(shown.work.campaignId) ?? null) : null,
+    };
+    return {
+      ...shown,
+      work,
+      name: row.real_name,
+      agentId: row.agent_id!,
+      workType: row.work_type,
+      lastSeenAt: row.last_seen_at?.toISOString() ?? null,
+      today: figures.get(row.id) ?? { calls: 0, chats: 0, averageHandleMs: null, satisfaction: null },
+    };
+  });
+}
+
+const signedOutState = (row: RosterRow): MonitorAgentState => ({
+  userId: row.id,
+  state: "SIGNED_OUT",
+  reason: null,
+  since: (row.last_seen_at ?? new Date(0)).toISOString(),
+  queueName: row.default_queue_name,
+  work: null,
+  chats: 0,
+  signOutPending: false,
+});
+
+/** The figures of a set of agents and queue states (one queue's, or the tenant's in total). */
+function groupOf(queueName: string | null, agents: MonitorAgent[], waiting: Array<{ waiting: number; oldestWaitingSince: string | null }>) {
+  const count = (...states: string[]) => agents.filter((a) => states.includes(a.state)).length;
+  const notReady: Record<string, number> = {};
+  for (const agent of agents)
+    if (agent.state === "NOT_READY") notReady[agent.reason ?? "BREAK"] = (notReady[agent.reason ?? "BREAK"] ?? 0) + 1;
+  const oldest = waiting
+    .map((w) => w.oldestWaitingSince)
+    .filter((at): at is string => at !== null)
+    .sort()[0];
+  return {
+    queueName,
+    signedIn: agents.filter((a) => a.state !== "SIGNED_OUT").length,
+    ready: count("READY"),
+    onCall: count("RINGING", "TALKING", "HOLD"),
+    onChat: count("ON_CHAT"),
+    afterCallWork: count("ACW"),
+    notReady,
+    lost: count("LOST"),
+    waiting: waiting.reduce((sum, w) => sum + w.waiting, 0),
+    oldestWaitingSince: oldest ?? null,
+  };
+}
+
+async function groupRows(app: FastifyInstance, tenantId: number) {
+  const now = new Date();
+  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now), queueFiguresToday(app.db, tenantId, now)]);
+  const queues = app.cti.queues(tenantId);
+  const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
+  const today = (names: string[]) => {
+    const rows = names.map((name) => figures.get(name)).filter((f) => f !== undefined);
+    const answered = rows.reduce((sum, f) => sum + f.answered, 0);
+    const abandoned = rows.reduce((sum, f) => sum + f.abandoned, 0);
+    const inTime = rows.reduce((sum, f) => sum + f.inTime, 0);
+    return {
+      answeredToday: answered,
+      abandonedToday: abandoned,
+      serviceLevel: answered + abandoned > 0 ? inTime / (answered + abandoned) : null,
+    };
+  };
+  const list: MonitorGroup[] = names.map((name) => ({
+    ...groupOf(
+      name,
+      agents.filter((a) => a.queueName === name),
+      queues.filter((q) => q.queueName === name),
+    ),
+    ...today([name]),
+  }));
+  return { list, total: { ...groupOf(null, agents, queues), ...today(names) }, at: now.toISOString() };
+}
+
+/** The agent a supervisor acts on: one of the tenant's agent accounts, or 404 as for an unknown id. */
+async function agentOfTenant(app: FastifyInstance, user: AuthUser, agentUserId: number): Promise<RosterRow> {
+  const row = (await monitorRoster(app.db, user.tenantId)).find((r) => r.id === agentUserId);
+  if (!row) throw new HttpError(404, "坐席不存在");
+  return row;
+}
+
+const voiceOnly = (row: RosterRow) => {
+  if (isTextAgent(row)) throw new HttpError(400, "文本坐席不使用话机，不能变更话机状态");
+};
+
+/**
+ * The live monitor (`/analysis/monitor`, and the supervisor's actions under `/config/agents`,
+ * decision 014): snapshots of agents and queues, thresholds, and the actions, each with a reason
+ * and an audit row, each told to the agent's workbench.
+ */
+export const monitorRoutes: FastifyPluginAsync = async (app) => {
+  app.post("/analysis/monitor/agent", async (request) => {
+    const user = supervisor(request);
+    const filter = parseInput(MonitorAgentQuerySchema, request.body);
+    const rows = await agentRows(app, user.tenantId);
+    const list = rows.filter(
+      (row) =>
+        (!filter.queueName || row.queueName === filter.queueName) &&
+        (!filter.state || row.state === filter.state) &&
+        (!filter.name || row.name.includes(filter.name) || row.agentId.includes(filter.name)),
+    );
+    return ok({ list, at: new Date().toISOString() });
+  });
+
+  app.post("/analysis/monitor/group", async (request) => {
+    const user = supervisor(request);
+    return ok(await groupRows(app, user.tenantId));
+  });
+
+  app.get("/analysis/monitor/rules", async (request) => {
+    const user = supervisor(request);
+    return ok({ rules: await monitorRules(app.db, user.tenantId) });
+  });
+
+  app.put("/analysis/monitor/rules", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(MonitorRulesUpdateSchema, request.body);
+    if (new Set(input.rules.map((r) => r.key)).size !== input.rules.length) throw new HttpError(400, "阈值重复");
+    const before = await monitorRules(app.db, user.tenantId);
+    await app.db.transaction().execute(async (trx) => {
+      await saveMonitorRules(trx, user.tenantId, user.id, input.rules);
+      const changed = input.rules.filter((rule) => {
+        const was = before.find((b) => b.key === rule.key);
+        return was?.warningSeconds !== rule.warningSeconds || was?.criticalSeconds !== rule.criticalSeconds;
+      });
+      await writeAudit(trx, actorOf(user), {
+        action: "monitor.rules",
+        target: { type: "monitor" },
+        summary: changed.length
+          ? `监控阈值：${changed.map((r) => `${r.key} ${r.warningSeconds}/${r.criticalSeconds} 秒`).join("，")}`
+          : "监控阈值：未变化",
+        reason: input.reason,
+        detail: { before, after: input.rules },
+      });
+    });
+    return ok({ rules: await monitorRules(app.db, user.tenantId) });
+  });
+
+  app.post("/config/agents/forced/logout", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(ForcedLogoutSchema, request.body);
+    const agent = await agentOfTenant(app, user, input.agentUserId);
+    voiceOnly(agent);
+    const when = await app.cti.forceSignOut(user.tenantId, agent.id, user.realName, input.reason);
+    const message = when === "now" ? `已将 ${agent.real_name} 签出` : `${agent.real_name} 正在通话，将在通话结束后签出`;
+    await writeAudit(app.db, actorOf(user), {
+      action: "agent.forceSignOut",
+      target: { type: "agent", id: agent.agent_id },
+      summary: `坐席 ${agent.real_name}（${agent.agent_id}）：${when === "now" ? "强制签出" : "通话结束后签出"}`,
+      reason: input.reason,
+    });
+    return ok({ message });
+  });
+
+  app.post("/config/agents/state", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(ForcedStateSchema, request.body);
+    const agent = await agentOfTenant(app, user, input.agentUserId);
+    voiceOnly(agent);
+    if (input.command === "notReady" && !input.notReadyReason) throw new HttpError(400, "请选择未就绪原因");
+    const command =
+      input.command === "ready"
+        ? ({ type: "ready" } as const)
+        : input.command === "finishAcw"
+          ? ({ type: "acwDone" } as const)
+          : ({ type: "notReady", reason: input.notReadyReason! } as const);
+    await app.cti.forceState(user.tenantId, agent.id, command, user.realName, input.reason);
+    const to =
+      input.command === "notReady"
+        ? `${labelOf(AGENT_STATES, "NOT_READY")}（${labelOf(NOT_READY_REASONS, input.notReadyReason)}）`
+        : labelOf(FORCED_STATES, input.command);
+    await writeAudit(app.db, actorOf(user), {
+      action: "agent.forceState",
+      target: { type: "agent", id: agent.agent_id },
+      summary: `坐席 ${agent.real_name}（${agent.agent_id}）：${to}`,
+      reason: input.reason,
+      detail: { command: input.command, notReadyReason: input.notReadyReason ?? null },
+    });
+    return ok({ message: `已将 ${agent.real_name} 设为${to}` });
+  });
+
+  app.put("/config/agents/change", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(AgentChangeSchema, request.body);
+    const agent = await agentOfTenant(app, user, input.agentUserId);
+    if (!(await tenantQueues(app.db, user.tenantId)).includes(input.queueName)) throw new HttpError(400, "队列不存在");
+    if (agent.default_queue_name === input.queueName) throw new HttpError(400, "坐席已在该队列");
+    await app.db.transaction().execute(async (trx) => {
+      await moveAgentQueue(trx, user.tenantId, agent.id, input.queueName);
+      await writeAudit(trx, actorOf(user), {
+        action: "agent.move",
+        target: { type: "agent", id: agent.agent_id },
+        summary: `坐席 ${agent.real_name}（${agent.agent_id}）：${agent.default_queue_name} → ${input.queueName}`,
+        reason: input.reason,
+        detail: { from: agent.default_queue_name, to: input.queueName },
+      });
+    });
+    if (isTextAgent(agent))
+      await notifyTextAgent(app, user, agent, "move", `主管${user.realName}已将您调整到队列 ${input.queueName}。原因：${input.reason}`);
+    else await app.cti.moveAgent(user.tenantId, agent.id, input.queueName, user.realName, input.reason);
+    return ok({ message: `已将 ${agent.real_name} 调整到 ${input.queueName}` });
+  });
+
+  app.post("/analysis/monitor/whisper", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(WhisperSchema, request.body);
+    const agent = await agentOfTenant(app, user, input.agentUserId);
+    if (isTextAgent(agent)) await notifyTextAgent(app, user, agent, "whisper", input.content);
+    else await app.cti.whisper(user.tenantId, agent.id, user.realName, input.content);
+    await writeAudit(app.db, actorOf(user), {
+      action: "agent.whisper",
+      target: { type: "agent", id: agent.agent_id },
+      summary: `坐席 ${agent.real_name}（${agent.agent_id}）：密语`,
+      reason: input.content,
+    });
+    return ok({ message: `密语已发送给 ${agent.real_name}` });
+  });
+
+  // What a supervisor listening to an agent reads first: the call's transcript or the chat so far.
+  app.get("/analysis/monitor/listen/:agentUserId", async (request) => {
+    const user = supervisor(request);
+    const { agentUserId } = parseInput(ForcedLogoutSchema.pick({ agentUserId: true }), request.params);
+    const agent = await agentOfTenant(app, user, agentUserId);
+    if (!isTextAgent(agent)) {
+      const live = app.cti.callOfAgent(user.tenantId, agent.id);
+      if (!live) return ok({ work: null, lines: [] });
+      const at = new Date(live.call.startedAt);
+      return ok({ work: live.state.work, lines: live.call.transcript.map((entry) => callLine(live.call.ctiCallId, entry, at)) });
+    }
+    const [state] = (await textAgentStates(app.db, user.tenantId, [{ id: agent.id, queueName: agent.default_queue_name }])).values();
+    if (!state.work) return ok({ work: null, lines: [] });
+    const session = await sessionDetail(app.db, { tenantId: user.tenantId }, state.work.id);
+    const lines: MonitorLine[] = (session?.dialogs ?? []).map((dialog) => ({
+      kind: "chat",
+      id: state.work!.id,
+      role: dialog.role === "user" ? "customer" : dialog.role === "agent" ? "agent" : "system",
+      content: dialog.content,
+      at: dialog.at,
+    }));
+    return ok({ work: state.work, lines });
+  });
+};
+
+async function notifyTextAgent(app: FastifyInstance, user: AuthUser, agent: RosterRow, kind: "move" | "whisper", message: string) {
+  await app.notifications.publish({ tenantId: user.tenantId, userId: agent.id }, CHAT_EVENT.supervisor, {
+    kind,
+    from: user.realName,
+    message,
+    at: new Date().toISOString(),
+  });
+}
