@@ -25,6 +25,7 @@ export default [
   route("workBench/events", "routes/work-bench/events.ts"),
   route("workBench/phone", "routes/work-bench/phone.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
+  route("monitor/agent/events", "routes/monitor-agent/events.ts"),
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
   route("callLog/export", "routes/call-log/export.ts"),
@@ -52,6 +53,8 @@ export default [
     route("manual/dataDistribution", "routes/manual-data-distribution/route.tsx"),
     route("manual/preview", "routes/manual-preview/route.tsx"),
     route("monitor/agent", "routes/monitor-agent/route.tsx"),
+    route("monitor/agent/:userId", "routes/monitor-agent-detail/route.tsx"),
+    route("monitor/rules", "routes/monitor-rules/route.tsx"),
     route("text/businessRecord", "routes/text-business-record/route.tsx"),
     route("text/call", "routes/text-call/route.tsx"),
     // Outbound campaign management (admin menu /campaign).

@@ -31,3 +31,7 @@ export const CustomerResponseSchema = envelope(CustomerSchema);
 /** GET /config/tenants/{id}/callerIdNumbers: the numbers the tenant's outbound calls show. */
 export const CallerIdNumberSchema = z.object({ id: z.number().int(), number: z.string() });
 export const CallerIdNumbersResponseSchema = envelope(z.array(CallerIdNumberSchema));
+
+/** GET /config/queues/list: the tenant's queues (every agent's queue) and how many agents each has. */
+export const QueueSchema = z.object({ name: z.string(), agents: z.number().int().nonnegative() });
+export const QueueListResponseSchema = envelope(z.object({ list: z.array(QueueSchema), total: z.number().int().nonnegative() }));

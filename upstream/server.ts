@@ -7,8 +7,10 @@ import { openDatabase } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
 import { startSimulatedTraffic } from "#upstream/cti/traffic";
 import { keepStatistics } from "#upstream/db/statistics";
+import { watchPresence } from "#upstream/monitor/presence";
 import { seedDemo } from "#upstream/seed/demo";
 import { createSmsCarrier } from "#upstream/simulators/sms-carrier";
+import { startSalesTeam } from "#upstream/seed/sales-team";
 import { readSettings } from "./settings";
 
 /**
@@ -50,6 +52,9 @@ if (settings.simulatedTraffic) startSimulatedTraffic(app);
 
 const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.notifications));
 if (settings.chatSimulator) chatSimulator.start();
+// The demo's sales team at work, so the monitor has a floor to watch.
+const population = settings.agentSimulator ? await startSalesTeam(app) : null;
+
 // The SMS outbox always moves: a message is never left "sent" without an answer.
 const smsCarrier = createSmsCarrier(database.db);
 smsCarrier.start();
@@ -61,6 +66,9 @@ const pruning = setInterval(
   5 * 60_000,
 );
 const stopListening = await app.notifications.listenAcrossProcesses();
+// Supervisors learn when an agent's client stops reporting (失联) or reports again.
+const presence = watchPresence(app);
+presence.start();
 pruning.unref();
 
 let closing = false;
@@ -69,8 +77,10 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   closing = true;
   try {
     chatSimulator.stop();
+    await population?.stop();
     await smsCarrier.stop();
     await stopListening();
+    await presence.stop();
     stopStatistics();
     await app.close();
     await database.close();

@@ -24,6 +24,8 @@ export interface Settings {
   simulatedTraffic: boolean;
   /** Simulated chat customers write by themselves (demos); CHAT_SIMULATOR=0 turns them off. */
   chatSimulator: boolean;
+  /** The demo's sales team works its queue by itself (AGENT_SIMULATOR, on with the demo data; 0 turns it off). */
+  agentSimulator: boolean;
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
@@ -44,5 +46,6 @@ export function readSettings(env: NodeJS.ProcessEnv): Settings {
     acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
     simulatedTraffic: env.CTI_SIMULATED_TRAFFIC === "1",
     chatSimulator: env.CHAT_SIMULATOR !== "0" && env.CHAT_SIMULATOR !== "false",
+    agentSimulator: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false" && env.AGENT_SIMULATOR !== "0" && env.AGENT_SIMULATOR !== "false",
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { SALES_TEAM } from "#upstream/seed/demo";
 import { CustomerResponseSchema } from "#contracts/config";
 import { UsersResponseSchema } from "#contracts/crm";
 import { FailureSchema } from "#contracts/envelope";
@@ -28,7 +29,7 @@ describeDb(`tenant isolation on ${TEST_DB}`, () => {
   const get = (url: string) => platform.app.inject({ url, headers: bearer(otherToken) });
 
   it("cannot read a demo agent's config or customer id", async () => {
-    expect(demoUserIds).toHaveLength(4);
+    expect(demoUserIds).toHaveLength(4 + SALES_TEAM.length);
     for (const id of demoUserIds) {
       for (const url of [`/config/agents/detail/${id}`, `/crm/job/customerid/${id}`]) {
         const response = await get(url);

@@ -3,6 +3,7 @@ import {
   CallerIdNumbersResponseSchema,
   CustomerResponseSchema,
   LogoResponseSchema,
+  QueueListResponseSchema,
   type BrandKey,
 } from "#contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
@@ -45,4 +46,10 @@ export async function listCallerIdNumbers(caller: Caller) {
     caller,
   });
   return requireData(answer, "获取主叫号码");
+}
+
+/** GET /config/queues/list — the tenant's queues. */
+export async function listQueues(caller: Caller) {
+  return requireData(await call({ path: "/config/queues/list", schema: QueueListResponseSchema, what: "获取队列", caller }), "获取队列")
+    .list;
 }

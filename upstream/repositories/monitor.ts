@@ -180,11 +180,19 @@ export async function saveMonitorRules(db: Trx, tenantId: number, userId: number
   }
 }
 
-/** The queues of a tenant: every agent's queue. */
-export async function tenantQueues(db: Db, tenantId: number): Promise<string[]> {
-  const rows = await db.selectFrom("users").select("default_queue_name").distinct().where("tenant_id", "=", tenantId).execute();
-  return rows.map((row) => row.default_queue_name).sort();
+/** The queues of a tenant: every agent's queue, with how many agents it has. */
+export async function listQueues(db: Db, tenantId: number): Promise<Array<{ name: string; agents: number }>> {
+  const rows = await db
+    .selectFrom("users")
+    .select(["default_queue_name", sql<number>`count(*) filter (where agent_id is not null)`.as("agents")])
+    .where("tenant_id", "=", tenantId)
+    .groupBy("default_queue_name")
+    .orderBy("default_queue_name")
+    .execute();
+  return rows.map((row) => ({ name: row.default_queue_name, agents: Number(row.agents) }));
 }
+
+export const tenantQueues = async (db: Db, tenantId: number) => (await listQueues(db, tenantId)).map((q) => q.name);
 
 /** Moves an agent to another queue; false when no such agent is in the tenant. */
 export async function moveAgentQueue(db: Trx, tenantId: number, userId: number, queueName: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS, subscriptionOf } from "#upstream
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
+import { listQueues } from "#upstream/repositories/monitor";
 import { findTenant } from "#upstream/repositories/tenants";
 import { findUserInTenant } from "#upstream/repositories/users";
 
@@ -57,6 +58,12 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       retentionSeconds: EVENT_RETENTION_SECONDS,
       lastEventId: await app.notifications.latestId(subscription),
     });
+  });
+
+  app.get("/config/queues/list", async (request) => {
+    const user = requireUser(request);
+    const list = await listQueues(app.db, user.tenantId);
+    return ok({ list, total: list.length });
   });
 
   app.get("/config/api/customer", async (request) => {

@@ -10,6 +10,7 @@ import {
 import { FailureSchema } from "#contracts/envelope";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
+import { SALES_TEAM } from "#upstream/seed/demo";
 
 /** Screens (leaf urls) each demo account's menu must hold: exactly these. */
 const EXPECTED_SCREENS: Record<string, string[]> = {
@@ -117,15 +118,15 @@ describeDb(`crm on ${TEST_DB}`, () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toMatch(/password|scrypt/i);
     const page = UsersResponseSchema.parse(response.json()).data!;
-    expect(page.total).toBe(4);
-    expect(page.list.map((user) => user.userName)).toEqual(["admin", "supervisor", "agent", "chat"]);
+    expect(page.total).toBe(4 + SALES_TEAM.length);
+    expect(page.list.map((user) => user.userName)).toEqual(["admin", "supervisor", "agent", "chat", ...SALES_TEAM.map(([name]) => name)]);
     expect(page.list.find((user) => user.userName === "chat")).toMatchObject({ role: "agent", workType: 3, realName: "刘洋" });
   });
 
   it("pages the users list", async () => {
     const response = await get("admin", "/crm/api/users?pageNo=2&pageSize=10");
     const page = UsersResponseSchema.parse(response.json()).data!;
-    expect(page).toEqual({ list: [], total: 4 });
+    expect(page).toEqual({ list: [], total: 4 + SALES_TEAM.length });
     const bad = await get("admin", "/crm/api/users?pageSize=7");
     expect(bad.statusCode).toBe(400);
     expect(FailureSchema.parse(bad.json()).code).toBe(400);

@@ -10,6 +10,7 @@ import {
 } from "#contracts/monitor";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import { createChatService } from "#upstream/chat/service";
+import { watchPresence } from "#upstream/monitor/presence";
 import type { PreparedPlatform } from "#upstream/testing";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
@@ -62,8 +63,21 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
       .where("user_id", "=", users.agent.id)
       .execute();
     expect((await row("agent")).state).toBe("LOST");
+    const watcher = watchPresence(platform.app);
+    await watcher.sweep();
+    const toldLost = await platform.app.notifications.replay({ kind: "tenant", tenantId: users.agent.tenantId }, 0);
+    expect(
+      toldLost
+        .filter((n) => n.type === "monitor.agent")
+        .map((n) => (n.payload as { state: string }).state)
+        .at(-1),
+    ).toBe("LOST");
     await present("agent");
     expect((await row("agent")).state).toBe("READY");
+    const last = toldLost.at(-1)!.id;
+    await watcher.sweep();
+    const toldBack = await platform.app.notifications.replay({ kind: "tenant", tenantId: users.agent.tenantId }, last);
+    expect(toldBack.map((n) => (n.payload as { state: string }).state)).toEqual(["READY"]);
 
     // Filters: state, queue, name.
     const ready = MonitorAgentListResponseSchema.parse(await ok("supervisor", "POST", "/analysis/monitor/agent", { state: "READY" })).data!

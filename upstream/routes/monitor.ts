@@ -8,24 +8,19 @@ import {
   ForcedStateSchema,
   MonitorAgentQuerySchema,
   MonitorRulesUpdateSchema,
-  PRESENCE_TIMEOUT_MS,
   WhisperSchema,
-  type MonitorAgent,
-  type MonitorAgentState,
-  type MonitorGroup,
   type MonitorLine,
 } from "#contracts/monitor";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { sessionDetail } from "#upstream/repositories/chat";
+import { agentRows, groupRows } from "#upstream/monitor/snapshot";
 import {
-  agentFiguresToday,
   isTextAgent,
   monitorRoster,
   monitorRules,
   moveAgentQueue,
-  queueFiguresToday,
   saveMonitorRules,
   tenantQueues,
   textAgentStates,
@@ -36,111 +31,6 @@ import type { AuthUser } from "#upstream/repositories/users";
 const SUPERVISORS_ONLY = "仅主管或管理员可以使用坐席监控";
 const supervisor = (request: Parameters<typeof requireUser>[0]) =>
   requireRole(requireUser(request), ["supervisor", "admin"], SUPERVISORS_ONLY);
-
-/**
- * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for
- * text agents, and 失联 (LOST) for an agent who should be working but whose client has not
- * reported for PRESENCE_TIMEOUT_MS.
- */
-async function agentRows(app: FastifyInstance, tenantId: number, now = new Date()): Promise<MonitorAgent[]> {
-  const roster = await monitorRoster(app.db, tenantId);
-  const live = app.cti.liveAgents(tenantId);
-  const [texts, figures, campaigns] = await Promise.all([
-    textAgentStates(
-      app.db,
-      tenantId,
-      roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
-    ),
-    agentFiguresToday(app.db, tenantId, now),
-    app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute(),
-  ]);
-  const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
-  return roster.map((row) => {
-    const present = row.last_seen_at !== null && now.getTime() - row.last_seen_at.getTime() < PRESENCE_TIMEOUT_MS;
-    const state = isTextAgent(row) ? texts.get(row.id)! : (live.get(row.id) ?? signedOutState(row));
-    const working = isTextAgent(row) ? state.chats > 0 : state.state !== "SIGNED_OUT";
-    const shown: MonitorAgentState = present
-      ? state
-      : working
-        ? { ...state, state: "LOST", reason: null, since: (row.last_seen_at ?? new Date(state.since)).toISOString() }
-        : signedOutState(row);
-    const work = shown.work && {
-      ...shown.work,
-      campaignName: shown.work.campaignId ? (campaignName.get(shown.work.campaignId) ?? null) : null,
-    };
-    return {
-      ...shown,
-      work,
-      name: row.real_name,
-      agentId: row.agent_id!,
-      workType: row.work_type,
-      lastSeenAt: row.last_seen_at?.toISOString() ?? null,
-      today: figures.get(row.id) ?? { calls: 0, chats: 0, averageHandleMs: null, satisfaction: null },
-    };
-  });
-}
-
-const signedOutState = (row: RosterRow): MonitorAgentState => ({
-  userId: row.id,
-  state: "SIGNED_OUT",
-  reason: null,
-  since: (row.last_seen_at ?? new Date(0)).toISOString(),
-  queueName: row.default_queue_name,
-  work: null,
-  chats: 0,
-  signOutPending: false,
-});
-
-/** The figures of a set of agents and queue states (one queue's, or the tenant's in total). */
-function groupOf(queueName: string | null, agents: MonitorAgent[], waiting: Array<{ waiting: number; oldestWaitingSince: string | null }>) {
-  const count = (...states: string[]) => agents.filter((a) => states.includes(a.state)).length;
-  const notReady: Record<string, number> = {};
-  for (const agent of agents)
-    if (agent.state === "NOT_READY") notReady[agent.reason ?? "BREAK"] = (notReady[agent.reason ?? "BREAK"] ?? 0) + 1;
-  const oldest = waiting
-    .map((w) => w.oldestWaitingSince)
-    .filter((at): at is string => at !== null)
-    .sort()[0];
-  return {
-    queueName,
-    signedIn: agents.filter((a) => a.state !== "SIGNED_OUT").length,
-    ready: count("READY"),
-    onCall: count("RINGING", "TALKING", "HOLD"),
-    onChat: count("ON_CHAT"),
-    afterCallWork: count("ACW"),
-    notReady,
-    lost: count("LOST"),
-    waiting: waiting.reduce((sum, w) => sum + w.waiting, 0),
-    oldestWaitingSince: oldest ?? null,
-  };
-}
-
-async function groupRows(app: FastifyInstance, tenantId: number) {
-  const now = new Date();
-  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now), queueFiguresToday(app.db, tenantId, now)]);
-  const queues = app.cti.queues(tenantId);
-  const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
-  const today = (names: string[]) => {
-    const rows = names.map((name) => figures.get(name)).filter((f) => f !== undefined);
-    const answered = rows.reduce((sum, f) => sum + f.answered, 0);
-    const abandoned = rows.reduce((sum, f) => sum + f.abandoned, 0);
-    const inTime = rows.reduce((sum, f) => sum + f.inTime, 0);
-    return {
-      answeredToday: answered,
-      abandonedToday: abandoned,
-      serviceLevel: answered + abandoned > 0 ? inTime / (answered + abandoned) : null,
-    };
-  };
-  const list: MonitorGroup[] = names.map((name) => ({
-    ...groupOf(
-      name,
-      agents.filter((a) => a.queueName === name),
-      queues.filter((q) => q.queueName === name),
-    ),
-    ...today([name]),
-  }));
-  return { list, total: { ...groupOf(null, agents, queues), ...today(names) }, at: now.toISOString() };
-}
 
 /** The agent a supervisor acts on: one of the tenant's agent accounts, or 404 as for an unknown id. */
 async function agentOfTenant(app: FastifyInstance, user: AuthUser, agentUserId: number): Promise<RosterRow> {

@@ -155,6 +155,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       "其他租户推广名单",
     ]);
     expect(json(CampaignInitResponseSchema, await inject("admin", "GET", "/outbound/campaign/init")).data!.queues).toEqual([
+      "demo-sales",
       "demo-text",
       "demo-voice",
     ]);

@@ -1,4 +1,5 @@
 import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import { SALES_QUEUE } from "./sales-team";
 import type { Db } from "#upstream/db";
 import type { NewCallDialog, NewCallRecord } from "#upstream/db/schema";
 import { outcomeFor } from "#upstream/domain/outcomes";
@@ -139,6 +140,7 @@ async function voiceAgents(db: Db, tenantId: number): Promise<number[]> {
     .select(["id", "user_name"])
     .where("tenant_id", "=", tenantId)
     .where("work_type", "=", 1)
+    .where("default_queue_name", "<>", SALES_QUEUE)
     .orderBy("id")
     .execute();
   const agentFirst = users.sort((a, b) => Number(b.user_name === "agent") - Number(a.user_name === "agent")).map((u) => u.id);

@@ -8,6 +8,9 @@ import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
 import { seedWorkbench } from "./workbench";
 import { seedChat } from "./chat";
+import { SALES_QUEUE, SALES_TEAM } from "./sales-team";
+
+export { SALES_QUEUE, SALES_TEAM };
 
 /** Every demo account's password (design §8). */
 export const DEMO_PASSWORD = "Switchboard@2026";
@@ -49,6 +52,16 @@ const demoTenants: Array<{ code: string; name: string; customerId: string; users
         default_queue_name: "demo-voice",
       },
       { user_name: "chat", real_name: "刘洋", role: "agent", work_type: WorkType.text, agent_id: "1003", default_queue_name: "demo-text" },
+      // The sales team: a queue of its own, so the demo's monitor has a floor to watch (the agent
+      // population simulator works them) without taking the calls of the accounts above.
+      ...SALES_TEAM.map(([user_name, real_name], i) => ({
+        user_name,
+        real_name,
+        role: "agent" as const,
+        work_type: WorkType.voice,
+        agent_id: String(1101 + i),
+        default_queue_name: SALES_QUEUE,
+      })),
     ],
   },
   {

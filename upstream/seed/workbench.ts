@@ -1,5 +1,6 @@
 import { RESULT_CODES, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
+import { SALES_QUEUE } from "./sales-team";
 
 /** Demo customer who calls in the e2e test and the demo: has a previous call, its record and a work order. */
 export const DEMO_CALLER = { phone: "13800138000", name: "赵敏", prevCtiCallId: "cti-demo-prev-0001" };
@@ -19,6 +20,7 @@ export async function seedWorkbench(db: Db): Promise<void> {
       .where("tenant_id", "=", tenant.id)
       .where("agent_id", "is not", null)
       .where("work_type", "=", 1)
+      .where("default_queue_name", "<>", SALES_QUEUE)
       .orderBy("id", "desc")
       .executeTakeFirstOrThrow();
     await db

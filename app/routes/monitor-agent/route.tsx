@@ -1,20 +1,53 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "#app/server/access.server";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { MONITOR_STATES, codesOf } from "#contracts/codes";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
+import { requireAccess } from "#app/server/access.server";
+import { parseListQuery } from "#app/server/page-query.server";
+import { getRealtimeStart } from "#app/services/events.server";
+import { getMonitorRules, listMonitorAgents, listMonitorGroups } from "#app/services/monitor.server";
+import { Monitor } from "./monitor";
 
 const title = SCREEN_TITLES["/monitor/agent"];
-export const handle: RouteHandle = { title };
+export const handle: RouteHandle = { title, hydrate: true };
+
+/** The filters, in the URL (GET form): a supervisor can bookmark their view. */
+export const MonitorQuerySchema = z.object({
+  queueName: z.string().trim().max(64).optional(),
+  state: z.enum(codesOf(MONITOR_STATES) as [string, ...string[]]).optional(),
+  name: z.string().trim().max(32).optional(),
+  sort: z.enum(["since"]).optional(),
+});
+export type MonitorQuery = z.infer<typeof MonitorQuerySchema>;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const { caller } = await requireAccess(request);
+  const query = parseListQuery(request, MonitorQuerySchema);
+  // The stream starts where the tenant's notifications are now, before the snapshot is read:
+  // whatever changes in between arrives again, and newer states replace older ones.
+  const startId = await getRealtimeStart(caller, { scope: "tenant" });
+  const [agents, groups, rules] = await Promise.all([listMonitorAgents(caller, {}), listMonitorGroups(caller), getMonitorRules(caller)]);
+  return { startId, agents: agents.list, groups, rules, at: agents.at, query };
 }
 
 export default function Page() {
-  return <Screen title={title} />;
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Screen
+      title={title}
+      actions={
+        <a className="p-button p-button-outlined" href="/monitor/rules">
+          监控阈值
+        </a>
+      }
+    >
+      <Monitor {...data} />
+    </Screen>
+  );
 }
 
 export function ErrorBoundary() {

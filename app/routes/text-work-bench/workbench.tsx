@@ -12,6 +12,8 @@ import {
   type QuickReply,
 } from "#contracts/chat";
 import type { RealtimeNotification } from "#contracts/events";
+import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
+import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { DRAFTS_KEY, readDrafts, writeDrafts } from "#app/client/chat-drafts";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type WorkbenchSession } from "#app/client/chat-sessions";
 import { postAction } from "#app/client/island";
@@ -65,6 +67,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState("");
+  const [supervisorNotice, setSupervisorNotice] = useState<SupervisorNotice | null>(null);
 
   // Drafts survive a reload of the tab: saved on every change once the stored ones are restored
   // (after hydration, so the server's markup and the first client render agree).
@@ -99,6 +102,9 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     } else if (event.type === CHAT_EVENT.update) {
       const payload = ChatUpdatePayloadSchema.safeParse(event.payload);
       if (payload.success) dispatch({ type: "update", ...payload.data });
+    } else if (event.type === CHAT_EVENT.supervisor) {
+      const payload = SupervisorNoticeSchema.safeParse(event.payload);
+      if (payload.success) setSupervisorNotice(payload.data);
     } else if (event.type === CHAT_EVENT.close) {
       const payload = ChatClosePayloadSchema.safeParse(event.payload);
       if (payload.success) dispatch({ type: "close", sessionId: payload.data.sessionId });
@@ -162,6 +168,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
         {outbox.unreachable ? <span className="sb-chat-warning">暂时无法连接平台，待发送的消息将在恢复后自动发送</span> : null}
         <span className="sb-chat-shortcuts">快捷键：Alt+↑ / Alt+↓ 切换会话，Alt+E 结束当前会话，输入 / 搜索快捷回复</span>
       </div>
+      <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       {notice ? (
         <p className="sb-message p-message-error" role="alert">
           {notice}

@@ -4,6 +4,8 @@ import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
 import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
 import type { RealtimeNotification } from "#contracts/events";
+import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
+import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { useNonce } from "#app/lib/nonce";
 import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
@@ -34,6 +36,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
   const [panels, setPanels] = useState<Panels>(data);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [supervisorNotice, setSupervisorNotice] = useState<SupervisorNotice | null>(null);
   const [tab, setTab] = useState<(typeof TABS)[number]["key"]>("business");
   const [reason, setReason] = useState("BREAK");
   /** The call whose conclusion is being written: the current one, or the last until it is submitted. */
@@ -61,6 +64,9 @@ export function VoiceWorkbench({ title }: { title: string }) {
     } else if (event.type === CTI_EVENTS.asr) {
       const parsed = AsrEventSchema.safeParse(event.payload);
       if (parsed.success) setPhone((current) => withAsr(current, parsed.data.ctiCallId, parsed.data.entry));
+    } else if (event.type === CTI_EVENTS.supervisor) {
+      const parsed = SupervisorNoticeSchema.safeParse(event.payload);
+      if (parsed.success) setSupervisorNotice(parsed.data);
     } else if (event.type === CTI_EVENTS.consult) {
       const parsed = ConsultEventSchema.safeParse(event.payload);
       if (parsed.success) setNotice(`${parsed.data.fromAgent} 请求咨询（来电 ${maskPhone(parsed.data.phone)}）`);
@@ -153,6 +159,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
       />
+      <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       {notice ? (
         <p className="p-message p-message-info" role="status">
           {notice}{" "}

@@ -1,0 +1,65 @@
+import { useCallback, useState } from "react";
+import type { RealtimeNotification } from "#contracts/events";
+import { MONITOR_NOTIFICATIONS, MonitorAgentStateSchema, MonitorLineSchema, type MonitorLine, type MonitorWork } from "#contracts/monitor";
+import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
+import { formatTime, maskPhone } from "#app/lib/format";
+
+const ROLE_LABELS: Record<MonitorLine["role"], string> = { customer: "客户", agent: "坐席", robot: "机器人", system: "系统" };
+
+/**
+ * Listening to an agent, read-only: the call's live transcript or the chat's messages as they are
+ * said or written (`monitor.line`), following the agent to their next call or chat. Without
+ * JavaScript it is the snapshot of the page.
+ */
+export function Listening({
+  agentUserId,
+  startId,
+  initial,
+}: {
+  agentUserId: number;
+  startId: number;
+  initial: { work: MonitorWork | null; lines: MonitorLine[] };
+}) {
+  const [listened, setListened] = useState(initial);
+  const { work, lines } = listened;
+  const onNotification = useCallback(
+    (notification: RealtimeNotification) => {
+      if (notification.type === MONITOR_NOTIFICATIONS.agent) {
+        const state = MonitorAgentStateSchema.safeParse(notification.payload);
+        if (!state.success || state.data.userId !== agentUserId) return;
+        // The agent moved on to another call or chat (or to none): its lines start anew.
+        setListened((current) => (current.work?.id === state.data.work?.id ? current : { work: state.data.work, lines: [] }));
+      } else if (notification.type === MONITOR_NOTIFICATIONS.line) {
+        const line = MonitorLineSchema.safeParse(notification.payload);
+        if (!line.success) return;
+        setListened((current) => (current.work?.id === line.data.id ? { ...current, lines: [...current.lines, line.data] } : current));
+      }
+    },
+    [agentUserId],
+  );
+  const status = useEventStream("/monitor/agent/events?lines", startId, onNotification);
+  return (
+    <section className="sb-section" aria-labelledby="listen-title">
+      <h2 id="listen-title" className="sb-section-title">
+        监听（只读）
+      </h2>
+      <p className="sb-hint">
+        {work ? `${work.kind === "chat" ? "文本会话" : "通话"}：${maskPhone(work.party)}` : "该坐席当前没有通话或会话"}
+        <span role="status"> · 实时连接：{STREAM_STATUS_LABELS[status]}</span>
+      </p>
+      {work ? (
+        <ol className="sb-chat-log sb-listen-log" aria-label="实时内容" aria-live="polite">
+          {lines.map((line, index) => (
+            <li key={`${line.at}-${index}`} className={`sb-chat-line is-${line.role === "customer" ? "user" : "agent"}`}>
+              <span className="sb-chat-who">{ROLE_LABELS[line.role]}</span>
+              <p>{line.content}</p>
+              <span className="sb-chat-meta">
+                <time dateTime={line.at}>{formatTime(Date.parse(line.at))}</time>
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}

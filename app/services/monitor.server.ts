@@ -1,0 +1,94 @@
+import { type z } from "zod";
+import {
+  ActionDoneResponseSchema,
+  MonitorAgentListResponseSchema,
+  MonitorGroupListResponseSchema,
+  MonitorListenResponseSchema,
+  MonitorRulesResponseSchema,
+  type AgentChangeSchema,
+  type ForcedLogoutSchema,
+  type ForcedStateSchema,
+  type MonitorAgentQuerySchema,
+  type MonitorRule,
+  type WhisperSchema,
+} from "#contracts/monitor";
+import { call, requireData, type Caller } from "./upstream.server";
+
+/** The live monitor's service (contracts/monitor.ts): snapshots, thresholds and supervisor actions. */
+
+export async function listMonitorAgents(caller: Caller, filter: z.infer<typeof MonitorAgentQuerySchema>) {
+  const answer = await call({
+    method: "POST",
+    path: "/analysis/monitor/agent",
+    json: filter,
+    schema: MonitorAgentListResponseSchema,
+    what: "获取坐席状态",
+    caller,
+  });
+  return requireData(answer, "获取坐席状态");
+}
+
+export async function listMonitorGroups(caller: Caller) {
+  const answer = await call({
+    method: "POST",
+    path: "/analysis/monitor/group",
+    json: {},
+    schema: MonitorGroupListResponseSchema,
+    what: "获取队列状态",
+    caller,
+  });
+  return requireData(answer, "获取队列状态");
+}
+
+export async function getMonitorRules(caller: Caller) {
+  const answer = await call({ path: "/analysis/monitor/rules", schema: MonitorRulesResponseSchema, what: "获取监控阈值", caller });
+  return requireData(answer, "获取监控阈值").rules;
+}
+
+export async function saveMonitorRules(caller: Caller, rules: MonitorRule[], reason: string) {
+  const answer = await call({
+    method: "PUT",
+    path: "/analysis/monitor/rules",
+    json: { rules, reason },
+    schema: MonitorRulesResponseSchema,
+    what: "保存监控阈值",
+    caller,
+  });
+  return requireData(answer, "保存监控阈值").rules;
+}
+
+export async function listenToAgent(caller: Caller, agentUserId: number) {
+  const answer = await call({
+    path: `/analysis/monitor/listen/${agentUserId}`,
+    schema: MonitorListenResponseSchema,
+    what: "获取实时会话",
+    caller,
+  });
+  return requireData(answer, "获取实时会话");
+}
+
+const done = async (promise: Promise<z.infer<typeof ActionDoneResponseSchema>>, what: string) => requireData(await promise, what).message;
+
+export const forceSignOut = (caller: Caller, input: z.infer<typeof ForcedLogoutSchema>) =>
+  done(
+    call({ method: "POST", path: "/config/agents/forced/logout", json: input, schema: ActionDoneResponseSchema, what: "强制签出", caller }),
+    "强制签出",
+  );
+
+export const forceAgentState = (caller: Caller, input: z.infer<typeof ForcedStateSchema>) =>
+  done(
+    call({ method: "POST", path: "/config/agents/state", json: input, schema: ActionDoneResponseSchema, what: "变更坐席状态", caller }),
+    "变更坐席状态",
+  );
+
+export const moveAgent = (caller: Caller, input: z.infer<typeof AgentChangeSchema>) =>
+  done(
+    call({ method: "PUT", path: "/config/agents/change", json: input, schema: ActionDoneResponseSchema, what: "调整坐席队列", caller }),
+    "调整坐席队列",
+  );
+
+export const whisperToAgent = (caller: Caller, input: z.infer<typeof WhisperSchema>) =>
+  done(
+    call({ method: "POST", path: "/analysis/monitor/whisper", json: input, schema: ActionDoneResponseSchema, what: "发送密语", caller }),
+    "发送密语",
+  );

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from "fastify";
+import { liveCounts, PRESENCE_TIMEOUT_MS, type MonitorAgent, type MonitorAgentState, type MonitorGroup } from "#contracts/monitor";
+import {
+  agentFiguresToday,
+  isTextAgent,
+  monitorRoster,
+  queueFiguresToday,
+  textAgentStates,
+  type RosterRow,
+} from "#upstream/repositories/monitor";
+
+/**
+ * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for
+ * text agents, and 失联 (LOST) for an agent who should be working but whose client has not
+ * reported for PRESENCE_TIMEOUT_MS.
+ */
+export async function agentRows(app: FastifyInstance, tenantId: number, now = new Date()): Promise<MonitorAgent[]> {
+  const roster = await monitorRoster(app.db, tenantId);
+  const live = app.cti.liveAgents(tenantId);
+  const [texts, figures, campaigns] = await Promise.all([
+    textAgentStates(
+      app.db,
+      tenantId,
+      roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
+    ),
+    agentFiguresToday(app.db, tenantId, now),
+    app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute(),
+  ]);
+  const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
+  return roster.map((row) => {
+    const present = row.last_seen_at !== null && now.getTime() - row.last_seen_at.getTime() < PRESENCE_TIMEOUT_MS;
+    const state = isTextAgent(row) ? texts.get(row.id)! : (live.get(row.id) ?? signedOutState(row));
+    const working = isTextAgent(row) ? state.chats > 0 : state.state !== "SIGNED_OUT";
+    const shown: MonitorAgentState = present
+      ? state
+      : working
+        ? { ...state, state: "LOST", reason: null, since: (row.last_seen_at ?? new Date(state.since)).toISOString() }
+        : signedOutState(row);
+    const work = shown.work && {
+      ...shown.work,
+      campaignName: shown.work.campaignId ? (campaignName.get(shown.work.campaignId) ?? null) : null,
+    };
+    return {
+      ...shown,
+      work,
+      name: row.real_name,
+      agentId: row.agent_id!,
+      workType: row.work_type,
+      lastSeenAt: row.last_seen_at?.toISOString() ?? null,
+      today: figures.get(row.id) ?? { calls: 0, chats: 0, averageHandleMs: null, satisfaction: null },
+    };
+  });
+}
+
+const signedOutState = (row: RosterRow): MonitorAgentState => ({
+  userId: row.id,
+  state: "SIGNED_OUT",
+  reason: null,
+  since: (row.last_seen_at ?? new Date(0)).toISOString(),
+  queueName: row.default_queue_name,
+  work: null,
+  chats: 0,
+  signOutPending: false,
+});
+
+export async function groupRows(app: FastifyInstance, tenantId: number) {
+  const now = new Date();
+  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now), queueFiguresToday(app.db, tenantId, now)]);
+  const queues = app.cti.queues(tenantId);
+  const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
+  const today = (names: string[]) => {
+    const rows = names.map((name) => figures.get(name)).filter((f) => f !== undefined);
+    const answered = rows.reduce((sum, f) => sum + f.answered, 0);
+    const abandoned = rows.reduce((sum, f) => sum + f.abandoned, 0);
+    const inTime = rows.reduce((sum, f) => sum + f.inTime, 0);
+    return {
+      answeredToday: answered,
+      abandonedToday: abandoned,
+      serviceLevel: answered + abandoned > 0 ? inTime / (answered + abandoned) : null,
+    };
+  };
+  const list: MonitorGroup[] = names.map((name) => ({
+    ...liveCounts(
+      name,
+      agents.filter((a) => a.queueName === name),
+      queues.filter((q) => q.queueName === name),
+    ),
+    ...today([name]),
+  }));
+  return { list, total: { ...liveCounts(null, agents, queues), ...today(names) }, at: now.toISOString() };
+}
