@@ -101,7 +101,8 @@ export function liveCounts(
 ) {
   const count = (...states: string[]) => agents.filter((a) => states.includes(a.state)).length;
   const notReady: Record<string, number> = {};
-  for (const agent of agents) if (agent.state === "NOT_READY") notReady[agent.reason ?? "BREAK"] = (notReady[agent.reason ?? "BREAK"] ?? 0) + 1;
+  for (const agent of agents)
+    if (agent.state === "NOT_READY") notReady[agent.reason ?? "BREAK"] = (notReady[agent.reason ?? "BREAK"] ?? 0) + 1;
   const oldest = waiting
     .map((w) => w.oldestWaitingSince)
     .filter((at): at is string => at !== null)
@@ -127,7 +128,10 @@ export function ruleKeyOf(state: string): string | null {
 }
 
 /** How far past its thresholds a duration is: none, warning or critical. */
-export function levelOf(seconds: number, rule: { warningSeconds: number; criticalSeconds: number } | undefined): "none" | "warning" | "critical" {
+export function levelOf(
+  seconds: number,
+  rule: { warningSeconds: number; criticalSeconds: number } | undefined,
+): "none" | "warning" | "critical" {
   if (!rule) return "none";
   if (seconds >= rule.criticalSeconds) return "critical";
   return seconds >= rule.warningSeconds ? "warning" : "none";
