@@ -48,6 +48,9 @@ export const JS_BUDGETS = {
   "/callLog/:id": 120 * KB,
   "/incoming/call/:id": 120 * KB,
   "/incoming/history/:id": 120 * KB,
+  // The live monitor and an agent's page (its forms validate as the agent types; listening is live).
+  "/monitor/agent": 120 * KB,
+  "/monitor/agent/:userId": 150 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;
