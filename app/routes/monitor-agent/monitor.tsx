@@ -15,7 +15,7 @@ import {
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { CodeTag } from "#app/components/code-tag";
 import { formatDuration, formatTime, maskPhone } from "#app/lib/format";
-import type { MonitorQuery } from "./route";
+import type { MonitorQuery } from "./query";
 
 type Props = {
   startId: number;

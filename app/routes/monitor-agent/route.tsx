@@ -1,7 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { MONITOR_STATES, codesOf } from "#contracts/codes";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -11,18 +9,10 @@ import { parseListQuery } from "#app/server/page-query.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import { getMonitorRules, listMonitorAgents, listMonitorGroups } from "#app/services/monitor.server";
 import { Monitor } from "./monitor";
+import { MonitorQuerySchema } from "./query";
 
 const title = SCREEN_TITLES["/monitor/agent"];
 export const handle: RouteHandle = { title, hydrate: true };
-
-/** The filters, in the URL (GET form): a supervisor can bookmark their view. */
-export const MonitorQuerySchema = z.object({
-  queueName: z.string().trim().max(64).optional(),
-  state: z.enum(codesOf(MONITOR_STATES) as [string, ...string[]]).optional(),
-  name: z.string().trim().max(32).optional(),
-  sort: z.enum(["since"]).optional(),
-});
-export type MonitorQuery = z.infer<typeof MonitorQuerySchema>;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);

@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { MONITOR_STATES, codesOf } from "#contracts/codes";
+
+/** The filters, in the URL (GET form): a supervisor can bookmark their view. */
+export const MonitorQuerySchema = z.object({
+  queueName: z.string().trim().max(64).optional(),
+  state: z.enum(codesOf(MONITOR_STATES) as [string, ...string[]]).optional(),
+  name: z.string().trim().max(32).optional(),
+  sort: z.enum(["since"]).optional(),
+});
+export type MonitorQuery = z.infer<typeof MonitorQuerySchema>;
