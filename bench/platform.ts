@@ -9,7 +9,8 @@ import { keepStatistics } from "#upstream/db/statistics";
 import { WorkType } from "#upstream/domain/work-type";
 import { DEMO_PASSWORD, seedDemo } from "#upstream/seed/demo";
 import { readSettings } from "#upstream/settings";
-import { benchAgent } from "./config.mjs";
+import { createAgentPopulation, type AgentPopulation } from "#upstream/simulators/agent-population";
+import { benchAgent, benchSupervisor, MONITOR } from "./config.mjs";
 
 /**
  * The reference platform as `npm run bench` runs it: the same app as upstream/server.ts, plus
@@ -49,7 +50,22 @@ if (agents > 0) {
         role: "agent" as const,
         work_type: WorkType.voice,
         agent_id: String(9000 + i),
-        default_queue_name: "demo-voice",
+        default_queue_name: MONITOR.queue,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto("users")
+    .values(
+      Array.from({ length: MONITOR.supervisors }, (_, i) => ({
+        tenant_id: tenant.id,
+        user_name: benchSupervisor(i),
+        real_name: `压测主管${i + 1}`,
+        password_hash: passwordHash,
+        role: "supervisor" as const,
+        work_type: WorkType.voice,
+        agent_id: null,
+        default_queue_name: MONITOR.queue,
       })),
     )
     .execute();
@@ -93,6 +109,37 @@ async function publish({ usernames, rounds, periodMs }: { usernames: string[]; r
   return { users: users.length, published: users.length * rounds - failed, failed };
 }
 
+/**
+ * The monitor's floor: the agent population over the first `agents` bench agents, on their own
+ * queue; `burst` places that many calls at once (a wave of customers).
+ */
+let population: AgentPopulation | null = null;
+async function floor(input: { agents?: number; stop?: boolean; burst?: number }) {
+  const users = await db
+    .selectFrom("users")
+    .select(["id", "tenant_id"])
+    .where("user_name", "like", "bench-agent-%")
+    .orderBy("id")
+    .execute();
+  if (input.stop) {
+    await population?.stop();
+    population = null;
+  } else if (input.burst) {
+    for (let i = 0; i < input.burst; i++)
+      await app.cti.offerInbound(users[0].tenant_id, { phone: `139${String(i).padStart(8, "0")}`, queueName: MONITOR.queue });
+  } else if (!population) {
+    const team = users.slice(0, input.agents ?? users.length);
+    population = createAgentPopulation(app, {
+      tenantId: team[0].tenant_id,
+      userIds: team.map((u) => u.id),
+      queueName: MONITOR.queue,
+      breakChance: 0.01,
+    });
+    population.start();
+  }
+  return { agents: users.length, running: population !== null };
+}
+
 /** The control routes listen apart from the platform's API (and its auth), on loopback only. */
 const control = createServer(async (request, response) => {
   const chunks: Buffer[] = [];
@@ -105,11 +152,13 @@ const control = createServer(async (request, response) => {
     answer(recording ?? []);
     recording = null;
   } else if (request.url === "/publish") answer(await publish(JSON.parse(Buffer.concat(chunks).toString())));
+  else if (request.url === "/floor") answer(await floor(JSON.parse(Buffer.concat(chunks).toString() || "{}")));
   else response.writeHead(404).end();
 });
 
 const shutdown = async () => {
   control.close();
+  await population?.stop();
   await app.close();
   await database.close();
   process.exit(0);

@@ -7,7 +7,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
-import { ACCOUNTS, EVENTS, PORTS } from "./config.mjs";
+import { ACCOUNTS, EVENTS, MONITOR, PORTS } from "./config.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
@@ -20,6 +20,7 @@ const { lighthouse } = await import("./sections/lighthouse.mjs");
 const { scale } = await import("./sections/scale.mjs");
 const { events } = await import("./sections/events.mjs");
 const { outbound } = await import("./sections/outbound.mjs");
+const { monitor } = await import("./sections/monitor.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -28,6 +29,7 @@ const SECTIONS = [
   ["Lighthouse (mobile, simulated throttling)", lighthouse],
   ["Scale (1M call records)", scale],
   [`Event latency (${EVENTS.agents} agents)`, events],
+  [`Live monitor (${MONITOR.agents} agents, ${MONITOR.supervisors} supervisors)`, monitor],
   // Last: its 100,000 imported contacts stay in the bench platform's database.
   ["Outbound (100,000-contact campaign)", outbound],
 ];
@@ -50,7 +52,7 @@ try {
   const { platformUrl, consoleUrl, controlUrl, platform, consoleProcess } = await startServers({
     ports: PORTS,
     dataDir: join(tmp, "data"),
-    platformEnv: { BENCH_AGENTS: String(EVENTS.agents) },
+    platformEnv: { BENCH_AGENTS: String(Math.max(EVENTS.agents, MONITOR.agents)), AGENT_SIMULATOR: "0" },
     log,
   });
 

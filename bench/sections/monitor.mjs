@@ -1,0 +1,113 @@
+// The live monitor at scale: the platform's agent population works a floor of MONITOR.agents
+// simulated agents (sign-in, ready, calls offered by a steady stream of customers and by bursts,
+// talk, after-call work, breaks) through the real CTI service; MONITOR.supervisors signed-in
+// supervisors each follow the console's monitor stream (/monitor/agent/events). Latency is a
+// state change's `at` (stamped by the platform's database as it is published) to the moment a
+// supervisor's stream delivers it; then the snapshot page under load, and the console's CPU while
+// twenty supervisors sit idle with nothing changing.
+import { performance } from "node:perf_hooks";
+import { createSseParser } from "../../contracts/events.ts";
+import { benchSupervisor, MONITOR, TARGETS } from "../config.mjs";
+import { signIn } from "../lib/http.mjs";
+import { cpuMs, warmLoad } from "../lib/processes.mjs";
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consoleProcess }) {
+  const agents = quick ? MONITOR.quickAgents : MONITOR.agents;
+  const seconds = quick ? MONITOR.quickSeconds : MONITOR.seconds;
+  const floor = (body) => fetch(`${controlUrl}/floor`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
+  const cookies = [];
+  for (let i = 0; i < MONITOR.supervisors; i++) cookies.push(await signIn(consoleUrl, benchSupervisor(i)));
+
+  const latencies = [];
+  let measuring = false;
+  let delivered = 0;
+  const abort = new AbortController();
+  let connected = 0;
+  const follow = async (cookie) => {
+    const parse = createSseParser();
+    const response = await fetch(`${consoleUrl}/monitor/agent/events`, { headers: { Cookie: cookie }, signal: abort.signal });
+    if (response.status !== 200) throw new Error(`monitor stream answered ${response.status}`);
+    connected++;
+    try {
+      for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
+        const now = performance.timeOrigin + performance.now();
+        for (const frame of parse(chunk)) {
+          if (!frame.id) continue;
+          delivered++;
+          const notification = JSON.parse(frame.data);
+          if (measuring && notification.type === "monitor.agent") latencies.push(now - Date.parse(notification.at));
+        }
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) throw error;
+    }
+  };
+  const streams = cookies.map(follow);
+  const failures = [];
+  for (const stream of streams) stream.catch((error) => failures.push(error));
+  while (connected < cookies.length && failures.length === 0) await sleep(50);
+
+  // The floor signs in and settles, then is measured while it works, with a wave of customers
+  // every 15 s (a burst of a tenth of the floor's size in calls).
+  await floor({ agents });
+  await sleep(10_000);
+  measuring = true;
+  const started = Date.now();
+  while (Date.now() - started < seconds * 1_000) {
+    await sleep(15_000);
+    await floor({ burst: Math.ceil(agents / 10) });
+  }
+  measuring = false;
+  const measuredSeconds = (Date.now() - started) / 1_000;
+
+  // The snapshot page while the floor still works.
+  const page = await warmLoad(
+    { url: `${consoleUrl}/monitor/agent`, connections: 10, seconds: quick ? 5 : 15, headers: { Cookie: cookies[0] } },
+    consoleProcess.pid,
+    warmUp,
+  );
+
+  // Idle: nothing changes, the supervisors stay connected; the console's CPU over the period.
+  await floor({ stop: true });
+  await sleep(3_000);
+  const idleStart = cpuMs(consoleProcess.pid);
+  await sleep(MONITOR.idleSeconds * 1_000);
+  const idleCpuPercent = ((cpuMs(consoleProcess.pid) - idleStart) / (MONITOR.idleSeconds * 1_000)) * 100;
+  abort.abort();
+  await Promise.allSettled(streams);
+  if (failures.length > 0) throw failures[0];
+
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  const p99 = percentile(sorted, 99);
+  const command = `npm run bench${quick ? " -- --quick" : ""} (section monitor)`;
+  const changesPerSecond = sorted.length / MONITOR.supervisors / measuredSeconds;
+  return [
+    {
+      figure: `state change → supervisor's screen, p50 / p99 (${agents} agents, ${MONITOR.supervisors} supervisors)`,
+      value: `${p50?.toFixed(0)} / ${p99?.toFixed(0)} ms (${sorted.length} deliveries, ${changesPerSecond.toFixed(1)} changes/s, ${delivered} frames)`,
+      target: `p99 ≤ ${TARGETS.monitorP99Ms} ms (aim ${TARGETS.monitorAimMs} ms)`,
+      met: p99 !== undefined && p99 <= TARGETS.monitorP99Ms,
+      command,
+      note: "Latency from the platform's publish time (database clock) to the stream's delivery in the bench process; bursts of calls every 15 s.",
+    },
+    {
+      figure: "monitor snapshot page /monitor/agent, p99",
+      value: `${page.p99} ms (${page.rps.toFixed(0)} req/s, ${page.errors} errors)`,
+      target: `≤ ${TARGETS.monitorPageP99Ms} ms`,
+      met: page.p99 <= TARGETS.monitorPageP99Ms && page.errors === 0,
+      command: page.command,
+      note: `While the floor works; console CPU ${page.cpuPerRequest?.toFixed(2)} ms per page.`,
+    },
+    {
+      figure: `console CPU, monitor idle with ${MONITOR.supervisors} supervisors connected`,
+      value: `${idleCpuPercent.toFixed(2)} % of one core`,
+      target: "stated",
+      command,
+      note: `Over ${MONITOR.idleSeconds} s with nothing changing: heartbeats only.`,
+    },
+  ];
+}
