@@ -1,4 +1,4 @@
-// The console's batch calls page alone (issue 4's list-page budget), for profiling and for CPU per
+// The console's batch calls page alone (the list-page budget), for profiling and for CPU per
 // request: starts only the bench platform and the console (the production build), imports a
 // campaign of `--contacts` contacts (unless `--data=<dir>` already holds one from an earlier run),
 // lists the platform calls one view of the page makes, then loads page 1 and a deep page by

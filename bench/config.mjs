@@ -17,18 +17,18 @@ export const LIST_PAGE = {
 export const LIGHTHOUSE_PAGES = [
   { name: "sign-in", path: "/user/login" },
   { name: "list", path: LIST_PAGE.path, account: LIST_PAGE.account },
-  { name: "voice workbench", path: "/workBench", account: "agent", hydrated: true, by: "issue 5" },
-  { name: "text workbench", path: "/textWorkBench", account: "chat", hydrated: true, by: "issue 6" },
+  { name: "voice workbench", path: "/workBench", account: "agent", hydrated: true },
+  { name: "text workbench", path: "/textWorkBench", account: "chat", hydrated: true },
 ];
 
 /** Accounts tried in turn to reach each screen (browser weight, budget tests). */
 export const ACCOUNTS = ["admin", "supervisor", "agent", "chat"];
 
-/** The 1M-record scale section runs once this generator exists (issue 3). */
-export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_000_000, deepPage: 950_000, by: "issue 3" };
+/** The 1M-record scale section: the generator it fills a database with, how many records, and the deep page. */
+export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_000_000, deepPage: 950_000 };
 
 /**
- * Outbound (issue 4): a campaign of this many contacts is imported into the bench platform, then
+ * Outbound: a campaign of this many contacts is imported into the bench platform, then
  * its batch page is loaded at page 1 and, by keyset cursor, at deepPage (20 calls a page).
  */
 export const OUTBOUND = { contacts: 100_000, quickContacts: 10_000, deepPage: 4_000, account: "admin" };
@@ -59,7 +59,7 @@ export const JS_BUDGETS = {
   "/workBench": 150 * KB,
   "/workBench/ty": 150 * KB,
   "/textWorkBench": 150 * KB,
-  // The call-detail dialog with its recording player, nested under each call list (issue 3).
+  // The call-detail dialog with its recording player, nested under each call list.
   "/callHistory/:id": 120 * KB,
   "/callLog/:id": 120 * KB,
   "/incoming/call/:id": 120 * KB,
@@ -71,7 +71,7 @@ export const JS_BUDGETS = {
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;
 
-/** The targets of issue 7 (set by issues 1, 3, 5 and 6), and the monitor's. */
+/** The targets every figure is measured against. */
 export const TARGETS = {
   listRps: 300,
   listP99Ms: 150,

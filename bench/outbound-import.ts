@@ -1,5 +1,5 @@
 /**
- * Outbound import budget (issue 4): a campaign of 100,000 contacts imports in under 30 s through
+ * Outbound import budget: a campaign of 100,000 contacts imports in under 30 s through
  * the real upload route. `npm run bench` runs `importContacts` against its own platform and then
  * loads the console's batch page of that campaign (bench/sections/outbound.mjs). Standalone, it
  * starts the platform in process (PGlite, or PostgreSQL with DATABASE_URL=...) and also times the

@@ -1,6 +1,6 @@
 // How fast the phone bar sees a new call: with N event streams open on one console process, the
 // time from the platform being asked to offer a call until the console's /workBench/events stream
-// delivers the agent's RINGING state (issue 5: p99 ≤ 300 ms with 200 agents connected).
+// delivers the agent's RINGING state (p99 ≤ 300 ms with 200 agents connected).
 //
 // Start a console and platform with the simulator's control routes first, e.g.
 //   SIMULATOR_CONTROL=1 COOKIE_SECURE=0 PORT=3132 UPSTREAM_PORT=3133 DATA_DIR=$(mktemp -d) node scripts/start.mjs

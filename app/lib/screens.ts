@@ -30,7 +30,7 @@ export const SCREEN_TITLES = {
   "/audit": "操作日志",
 } as const;
 
-/** Outbound campaign management (admin menu /campaign, issue 4). */
+/** Outbound campaign management (admin menu /campaign). */
 export const CAMPAIGN_TITLES = {
   list: "外呼活动管理",
   create: "新建外呼活动",

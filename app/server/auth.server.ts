@@ -10,7 +10,7 @@ import type { SignedIn } from "./session.server";
 export class SignInRefused extends Error {}
 
 /**
- * Sign-in (issue 2): the password grant, then who the token belongs to, the login data and the
+ * Sign-in: the password grant, then who the token belongs to, the login data and the
  * agent config. The session keeps only what every page needs.
  */
 export async function signIn(username: string, password: string): Promise<SignedIn> {

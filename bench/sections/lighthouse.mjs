@@ -50,7 +50,7 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
         value: "not measured",
         target: "",
         command,
-        note: `does not hydrate yet: measured once ${page.by} lands`,
+        note: "does not hydrate: measured once it does",
       });
       continue;
     }

@@ -1,4 +1,4 @@
-// Outbound at scale (issue 4): a campaign of 100,000 contacts is imported into the bench platform
+// Outbound at scale: a campaign of 100,000 contacts is imported into the bench platform
 // through the real upload route (bench/outbound-import.ts; target: under 30 s), then the console's
 // page of that batch's calls is loaded like the SSR section loads /callHistory, at page 1 and deep
 // in the batch by keyset cursor, against the list-page budget. --quick imports 10,000 contacts.

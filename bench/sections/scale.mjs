@@ -1,7 +1,7 @@
-// Scale at 1,000,000 call records (full mode only): the generator of issue 3 fills a database of
+// Scale at 1,000,000 call records (full mode only): the call-record generator fills a database of
 // its own, a second bench platform serves it, and the platform alone is timed — a page at depth 0
 // and at depth 950,000 by keyset cursor and by OFFSET, then CSV and XLSX exports with the
-// platform's peak resident memory. The endpoints are those of issue 3 (contracts/contact.ts).
+// platform's peak resident memory. The endpoints are the call lists' (contracts/contact.ts).
 // It runs on the embedded PGlite and, when BENCH_DATABASE_URL names an empty PostgreSQL database
 // the bench may fill, again on PostgreSQL (the production store): PGlite runs the database inside
 // the platform's own process and thread, so its figures include the database's work and memory.
@@ -29,7 +29,7 @@ export async function scale({ quick, tmp, log }) {
         value: "not measured",
         target: `keyset ≤ ${TARGETS.keysetMs} ms; CSV ≥ ${TARGETS.csvRowsPerSec / 1000}k rows/s, XLSX ≥ ${TARGETS.xlsxRowsPerSec / 1000}k rows/s, < ${TARGETS.exportRssMb} MB`,
         command: generatorCommand,
-        note: `needs ${SCALE.generator} (${SCALE.by})`,
+        note: `needs ${SCALE.generator}`,
       },
     ];
   }

@@ -97,7 +97,7 @@ async function upstreamOverhead({ consoleUrl, platformUrl, controlUrl, seconds, 
         value: "0",
         target: "reference",
         command: "npm run bench (bench/sections/ssr.mjs; bench/platform.ts records the calls)",
-        note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token); the list call comes with issue 3`,
+        note: `a warm ${LIST_PAGE.path} makes no platform call today (the menu is cached 30 s per token)`,
       },
     ];
   }

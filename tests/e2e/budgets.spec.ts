@@ -5,7 +5,7 @@ import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "#bench
 import { baseURL } from "../../playwright.config";
 
 /**
- * Budgets that cannot flake (issue 7): every screen of app/routes.ts, rendered by the production
+ * Budgets that cannot flake: every screen of app/routes.ts, rendered by the production
  * build for a demo account that may open it, ships no <script> element unless its route hydrates;
  * a hydrating route's JavaScript stays within its budget (bench/config.mjs); every page's CSS
  * stays within 40 KB gzip. Sizes are bytes, so the same build always gives the same answer.

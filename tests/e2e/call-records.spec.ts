@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
 import { signIn } from "./support";
 
-// Call lists and the call-detail dialog (issue 3), on the demo seed of upstream/seed/call-records.ts.
+// Call lists and the call-detail dialog, on the demo seed of upstream/seed/call-records.ts.
 // The seeded robot campaign '历史通话·机器人外呼' filtered to result 200, newest first: the first
 // call lost its audio (transcript without positions), the next ones have a recording.
 

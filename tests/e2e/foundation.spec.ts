@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import { menuNames, signIn, signOut } from "./support";
 
-// Menus by role (issue 2): what each demo account must and must not see.
+// Menus by role: what each demo account must and must not see.
 const ROLES = [
   {
     user: "agent",

@@ -12,7 +12,7 @@
  * with real time times DIALER_SPEED (0 turns the dialer off); tests call `tick` themselves, and the
  * e2e platform, started with SIMULATOR_CONTROL=1, exposes `POST /outbound/simulator/tick`.
  *
- * THE HAND-OFF SEAM (for the voice workbench, issue 5): in collaborative campaigns (type 2) a
+ * THE HAND-OFF SEAM (for the voice workbench): in collaborative campaigns (type 2) a
  * customer whose intent is interested becomes a row in `handoffs` with state `waiting`, and every
  * listener registered with `dialer.onHandoff(fn)` is called with it (in process, after the tick's
  * transaction commits). The workbench offers it to an available agent and calls

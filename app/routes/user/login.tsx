@@ -23,7 +23,7 @@ const LoginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-/** At most 10 failed sign-ins per account per 15 minutes (issue 2). */
+/** At most 10 failed sign-ins per account per 15 minutes. */
 const throttle = createLoginThrottle();
 
 export async function loader({ request }: LoaderFunctionArgs) {

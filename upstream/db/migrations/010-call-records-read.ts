@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Reading call records (issue 3): inbound lists page by direction with the same (call_time, id)
+// Reading call records: inbound lists page by direction with the same (call_time, id)
 // keyset as the others, and robot flows carry their input parameters and output states, which
 // the call-detail dialog shows (spec §3 "Flow parameter item").
 

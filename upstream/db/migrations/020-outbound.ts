@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Outbound (issue 4): the history of every batch and call transition, robot hand-offs to agents
+// Outbound: the history of every batch and call transition, robot hand-offs to agents
 // in collaborative campaigns, contact imports with their rejected rows, the tenant blacklist,
 // transfer templates, and what an agent's preview skip leaves on a call.
 

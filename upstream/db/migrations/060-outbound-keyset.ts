@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// Outbound lists page by keyset (issue 4): a batch's calls and a campaign's data, filtered by
+// Outbound lists page by keyset: a batch's calls and a campaign's data, filtered by
 // tenant and optionally by call status, in id order. Each index leads with the tenant so that the
 // seek, the capped count and the tenant check are one index range.
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// What the campaign form offers (issue 4): each tenant's robot instances (with the flow they run)
+// What the campaign form offers: each tenant's robot instances (with the flow they run)
 // and caller-id numbers, and the robot and transfer template a campaign chose, by id, so that a
 // campaign can only name its own tenant's.
 

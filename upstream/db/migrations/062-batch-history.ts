@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// A batch's own status history, read apart from its calls' (issue 4): a batch of 100,000 calls
+// A batch's own status history, read apart from its calls': a batch of 100,000 calls
 // has hundreds of thousands of call changes, and its few own changes must not be searched for
 // among them.
 
