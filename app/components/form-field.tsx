@@ -1,4 +1,4 @@
-import type { FieldMetadata } from "@conform-to/react";
+import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 
 /** The PrimeReact input class, marked invalid when the field has an error. */
@@ -26,4 +26,15 @@ export function FormErrors({ id, errors }: { id: string; errors: string[] | unde
       {errors.join("；")}
     </div>
   ) : null;
+}
+
+/** The first message of a refused submission: the form's own, else its first field's. */
+export function firstError(reply: SubmissionResult<string[]>): string | null {
+  return (
+    reply.error?.[""]?.[0] ??
+    Object.values(reply.error ?? {})
+      .flat()
+      .find((message): message is string => !!message) ??
+    null
+  );
 }

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
@@ -14,7 +15,9 @@ import type { RouteHandle } from "#app/lib/handle";
 import { KeysetPageSchema, idParam, pagination, parseListQuery } from "#app/server/page-query.server";
 import { CAMPAIGN_TITLES } from "#app/lib/screens";
 import { getTask, recoverTask } from "#app/services/outbound.server";
-import { isUpstreamError } from "#app/services/upstream.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { firstError } from "#app/components/form-field";
 import { TransitionList } from "./transitions";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.batch };
@@ -45,17 +48,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+/** The batch page's one action: recover a paused or failed batch. */
+const ActionSchema = z.object({ intent: z.literal("recover") });
+
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { access } = await requireActionAccess(request);
+  const { access, form } = await requireActionAccess(request);
   const campaignId = idParam(params.id);
   const batchId = idParam(params.batchId);
-  try {
-    await recoverTask(access.caller, batchId);
-  } catch (error) {
-    if (isUpstreamError(error) && error.data.status === 400) return data({ error: error.data.message }, { status: 400 });
-    throw error;
-  }
-  return redirect(`/campaign/${campaignId}/batch/${batchId}`);
+  const submission = parseWithZod(form, { schema: ActionSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const recovered = await attempt(() => recoverTask(access.caller, batchId));
+  if (!recovered.ok) return rejectForm(submission, { formErrors: [recovered.message] }, recovered.status);
+  return redirectWithToast(`/campaign/${campaignId}/batch/${batchId}`, "批次已恢复");
 }
 
 export default function BatchPage() {
@@ -87,12 +91,13 @@ export default function BatchPage() {
       {batch.status === 3 || batch.status === 14 ? (
         <form method="post">
           <AuthenticityTokenInput name="csrf" />
+          <input type="hidden" name="intent" value="recover" />
           <button type="submit" className="p-button">
             恢复批次
           </button>
         </form>
       ) : null}
-      {refused ? <Notice tone="error">{refused.error}</Notice> : null}
+      {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
 
       <section aria-labelledby="calls-title" className="sb-section">
         <h2 id="calls-title" className="sb-section-title">

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
@@ -26,7 +27,9 @@ import {
   setCampaignRatio,
   uploadContacts,
 } from "#app/services/outbound.server";
-import { isUpstreamError } from "#app/services/upstream.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { firstError } from "#app/components/form-field";
 import { maskPhone } from "#app/lib/format";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.detail };
@@ -57,13 +60,6 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 /** What an action answers when it does not redirect: a refusal (with the value typed) or an import's outcome. */
-type ActionResult = {
-  intent: "state" | "ratio" | "import";
-  error?: string;
-  value?: string;
-  result?: Awaited<ReturnType<typeof uploadContacts>>;
-};
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const id = idParam(params.id);
@@ -80,46 +76,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
-  const parsed = ActionSchema.safeParse(Object.fromEntries([...form].filter(([, v]) => typeof v === "string")));
-  if (!parsed.success) {
-    const intent = form.get("intent");
-    if (intent === "ratio")
-      return data<ActionResult>(
-        { intent, error: parsed.error.issues[0]?.message ?? "外呼比例不正确", value: String(form.get("ratio") ?? "") },
-        { status: 400 },
-      );
-    throw data({ message: "请求参数错误", status: 400, what: "操作" }, { status: 400 });
-  }
-  const input = parsed.data;
-  try {
-    if (input.intent === "state") {
-      // Spec §4: every state change is preceded by the scheduler's check; its refusal says why.
-      const check = await checkScheduler(access.caller, id, input.state);
-      if (!check.allowed) return data<ActionResult>({ intent: "state", error: check.reason ?? "调度检查未通过" }, { status: 400 });
-      await changeCampaignState(access.caller, id, input.state);
-      return redirect(`/campaign/${id}`);
-    }
-    if (input.intent === "ratio") {
-      await setCampaignRatio(access.caller, id, input.ratio);
-      return redirect(`/campaign/${id}`);
-    }
+  const submission = parseWithZod(form, { schema: ActionSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  if (input.intent === "import") {
     const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0)
-      return data<ActionResult>({ intent: "import", error: "请选择要导入的 CSV 或 XLSX 文件" }, { status: 400 });
-    return data<ActionResult>({ intent: "import", result: await uploadContacts(access.caller, id, file) });
-  } catch (error) {
-    if (isUpstreamError(error) && error.data.status === 400)
-      return data<ActionResult>({ intent: input.intent, error: error.data.message, value: "" }, { status: 400 });
-    throw error;
+    if (!(file instanceof File) || file.size === 0) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
+    // The import's outcome is shown here, with its refused rows: a page, not a redirect.
+    const imported = await attempt(() => uploadContacts(access.caller, id, file));
+    if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);
+    return data({ imported: imported.value });
   }
+  if (input.intent === "state") {
+    // Spec §4: every state change is preceded by the scheduler's check; its refusal says why.
+    const check = await checkScheduler(access.caller, id, input.state);
+    if (!check.allowed) return rejectForm(submission, { formErrors: [`调度检查未通过：${check.reason ?? "未知原因"}`] });
+  }
+  const done = await attempt(() =>
+    input.intent === "state" ? changeCampaignState(access.caller, id, input.state) : setCampaignRatio(access.caller, id, input.ratio),
+  );
+  if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+  const message = input.intent === "state" ? `活动已${labelOf(CAMPAIGN_STATES, input.state)}` : `外呼比例已设为 ${input.ratio}`;
+  return redirectWithToast(`/campaign/${id}`, message);
 }
 
 export default function CampaignDetail() {
   const { campaign, template, batches, imports, query } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const result = useActionData<typeof action>();
+  // A refusal names its form by the intent it was posted with; an import answers its outcome.
+  const refusal = result && "initialValue" in result ? result : undefined;
+  const errorOf = (intent: string) => (refusal?.initialValue?.intent === intent ? firstError(refusal) : null);
+  const imported = result && "imported" in result ? result.imported : undefined;
   const { pathname, search } = useLocation();
-  const errorOf = (intent: ActionResult["intent"]) => (result?.intent === intent ? (result.error ?? null) : null);
-  const imported = result?.intent === "import" ? result.result : undefined;
   return (
     <Screen
       title={`${CAMPAIGN_TITLES.detail}：${campaign.name}`}
@@ -165,7 +153,7 @@ export default function CampaignDetail() {
         <h2 id="state-title" className="sb-section-title">
           活动状态
         </h2>
-        {errorOf("state") ? <Notice tone="error">调度检查未通过：{errorOf("state")}</Notice> : null}
+        {errorOf("state") ? <Notice tone="error">{errorOf("state")}</Notice> : null}
         <div className="sb-inline-forms">
           {(STATE_ACTIONS[campaign.state] ?? []).map((move) => (
             <form method="post" key={move.to}>
@@ -199,7 +187,7 @@ export default function CampaignDetail() {
               max="5"
               required
               className={`p-inputtext${errorOf("ratio") ? " p-invalid" : ""}`}
-              defaultValue={result?.intent === "ratio" ? result.value : campaign.ratio}
+              defaultValue={refusal?.initialValue?.intent === "ratio" ? String(refusal.initialValue.ratio ?? "") : campaign.ratio}
               aria-describedby={errorOf("ratio") ? "ratio-error" : undefined}
             />
             {errorOf("ratio") ? (

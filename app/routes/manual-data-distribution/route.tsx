@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
@@ -13,7 +13,9 @@ import { parseListQuery } from "#app/server/page-query.server";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { listUsers } from "#app/services/crm.server";
 import { distributeContacts, selectCampaigns, unassignedCount } from "#app/services/outbound.server";
-import { isUpstreamError } from "#app/services/upstream.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { firstError } from "#app/components/form-field";
 
 const title = SCREEN_TITLES["/manual/dataDistribution"];
 export const handle: RouteHandle = { title };
@@ -22,7 +24,6 @@ export const handle: RouteHandle = { title };
 const MANUAL_TYPES = [3, 4, 5];
 const QuerySchema = z.object({
   campaignId: z.coerce.number().int().positive().optional(),
-  assigned: z.coerce.number().int().min(0).optional(),
 });
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -36,44 +37,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
     campaigns,
     campaign,
     agents,
-    assigned: query.assigned ?? null,
     unassigned: campaign ? await unassignedCount(access.caller, campaign.id) : 0,
   };
 }
 
-type Refusal = { error: string; values: Record<string, string>; chosen: number[] };
+/**
+ * The distribution form: a campaign, a mode, the agents chosen and, by count, how many each gets
+ * (`count-<userId>` fields, one per agent listed).
+ */
+const DistributionSchema = z
+  .object({
+    campaignId: z.coerce.number({ required_error: "请选择活动", invalid_type_error: "请选择活动" }).int().positive("请选择活动"),
+    mode: z.enum(["even", "count"]).default("even"),
+    agent: z.array(z.coerce.number().int().positive(), { required_error: "请至少选择一名坐席" }).min(1, "请至少选择一名坐席"),
+  })
+  .passthrough()
+  .transform((form, ctx) => {
+    const agents = form.agent.map((userId) => {
+      const raw = (form as Record<string, unknown>)[`count-${userId}`];
+      return { userId, count: form.mode === "count" ? Number(raw || 0) : undefined };
+    });
+    if (form.mode === "count" && agents.some((a) => !Number.isInteger(a.count) || (a.count ?? 0) < 0)) {
+      ctx.addIssue({ code: "custom", message: "分配数量应为不小于0的整数" });
+    } else if (form.mode === "count" && agents.every((a) => !a.count)) {
+      ctx.addIssue({ code: "custom", message: "请填写分配数量" });
+    }
+    return { campaignId: form.campaignId, mode: form.mode, agents };
+  });
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  const values = Object.fromEntries(
-    [...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "csrf"),
-  );
-  const campaignId = Number(values.campaignId);
-  const mode = values.mode === "count" ? "count" : "even";
-  const agentIds = form
-    .getAll("agent")
-    .map(Number)
-    .filter((n) => Number.isInteger(n) && n > 0);
-  const refuse = (error: string) => data<Refusal>({ error, values, chosen: agentIds }, { status: 400 });
-  if (!Number.isInteger(campaignId) || campaignId <= 0) return refuse("请选择活动");
-  if (agentIds.length === 0) return refuse("请至少选择一名坐席");
-  const agents = agentIds.map((userId) => ({ userId, count: mode === "count" ? Number(values[`count-${userId}`] || 0) : undefined }));
-  if (mode === "count" && agents.some((a) => !Number.isInteger(a.count) || (a.count ?? 0) < 0)) return refuse("分配数量应为不小于0的整数");
-  if (mode === "count" && agents.every((a) => !a.count)) return refuse("请填写分配数量");
-  try {
-    const assigned = await distributeContacts(access.caller, { campaignId, mode, agents });
-    return redirect(`/manual/dataDistribution?campaignId=${campaignId}&assigned=${assigned.reduce((n, a) => n + a.count, 0)}`);
-  } catch (error) {
-    if (isUpstreamError(error) && (error.data.status === 400 || error.data.status === 403)) return refuse(error.data.message);
-    throw error;
-  }
+  const submission = parseWithZod(form, { schema: DistributionSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  const distributed = await attempt(() => distributeContacts(access.caller, input));
+  if (!distributed.ok) return rejectForm(submission, { formErrors: [distributed.message] }, distributed.status);
+  const assigned = distributed.value.reduce((n, a) => n + a.count, 0);
+  return redirectWithToast(`/manual/dataDistribution?campaignId=${input.campaignId}`, `已分配 ${assigned} 条数据。`);
 }
 
 export default function DataDistribution() {
-  const { campaigns, campaign, agents, assigned, unassigned } = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>() as Refusal | undefined;
-  const values = refused?.values ?? {};
-  const chosen = new Set(refused?.chosen ?? []);
+  const { campaigns, campaign, agents, unassigned } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  // What was typed comes back with the refusal.
+  const values = (refused?.initialValue ?? {}) as Record<string, string | string[] | undefined>;
+  const chosen = new Set([values.agent ?? []].flat().map(Number));
   return (
     <Screen title={title}>
       <form method="get" className="sb-filters" aria-label="选择活动">
@@ -91,8 +99,7 @@ export default function DataDistribution() {
           查看
         </button>
       </form>
-      {assigned !== null ? <Notice tone="success">已分配 {assigned} 条数据。</Notice> : null}
-      {refused ? <Notice tone="error">{refused.error}</Notice> : null}
+      {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
       {campaign ? (
         <form method="post" className="sb-form">
           <AuthenticityTokenInput name="csrf" />
@@ -126,7 +133,7 @@ export default function DataDistribution() {
                   type="number"
                   min={0}
                   className="p-inputtext"
-                  defaultValue={values[`count-${agent.id}`] ?? ""}
+                  defaultValue={String(values[`count-${agent.id}`] ?? "")}
                 />
               </div>
             ))}

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
-import { CALL_STATUSES, SKIP_REASONS, hangupPartyLabel, labelOf } from "#contracts/codes";
+import { CALL_STATUSES, SKIP_REASONS, codesOf, hangupPartyLabel, labelOf } from "#contracts/codes";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -14,7 +15,8 @@ import type { RouteHandle } from "#app/lib/handle";
 import { parseListQuery } from "#app/server/page-query.server";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { beforeCall, dialPreview, skipPreview, takeNextPreview } from "#app/services/outbound.server";
-import { isUpstreamError } from "#app/services/upstream.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { firstError } from "#app/components/form-field";
 import { maskPhone } from "#app/lib/format";
 
 const title = SCREEN_TITLES["/manual/preview"];
@@ -30,7 +32,14 @@ const DONE_MESSAGES = { dialled: "已拨打，通话已记录。", skipped: "已
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("next") }),
   z.object({ intent: z.literal("dial"), taskCallId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("skip"), taskCallId: z.coerce.number().int().positive(), reason: z.string().optional() }),
+  z.object({
+    intent: z.literal("skip"),
+    taskCallId: z.coerce.number().int().positive(),
+    reason: z.enum(codesOf(SKIP_REASONS) as [string, ...string[]], {
+      required_error: "请选择跳过原因",
+      invalid_type_error: "请选择跳过原因",
+    }),
+  }),
 ]);
 
 /** Preview dialling: take the next contact, see it before dialling, dial it or skip it with a reason. */
@@ -43,26 +52,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  const parsed = ActionSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw data({ message: "请求参数错误", status: 400, what: "预览外呼" }, { status: 400 });
-  const input = parsed.data;
-  try {
+  const submission = parseWithZod(form, { schema: ActionSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  const done = await attempt(async () => {
     if (input.intent === "next") {
       const next = await takeNextPreview(access.caller);
-      return redirect(next ? `/manual/preview?batch=${next.batchId}&task=${next.id}` : "/manual/preview?done=empty");
+      return next ? `/manual/preview?batch=${next.batchId}&task=${next.id}` : "/manual/preview?done=empty";
     }
     if (input.intent === "dial") {
       await dialPreview(access.caller, input.taskCallId);
-      return redirect("/manual/preview?done=dialled");
+      return "/manual/preview?done=dialled";
     }
-    const reason = labelOf(SKIP_REASONS, input.reason ?? "", "");
-    if (!reason) return data({ skipError: "请选择跳过原因" }, { status: 400 });
-    await skipPreview(access.caller, input.taskCallId, reason);
-    return redirect("/manual/preview?done=skipped");
-  } catch (error) {
-    if (isUpstreamError(error) && error.data.status === 404) return data({ skipError: error.data.message }, { status: 404 });
-    throw error;
-  }
+    await skipPreview(access.caller, input.taskCallId, labelOf(SKIP_REASONS, input.reason));
+    return "/manual/preview?done=skipped";
+  });
+  if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+  return redirect(done.value);
 }
 
 export default function Preview() {
@@ -72,7 +78,7 @@ export default function Preview() {
   return (
     <Screen title={title}>
       {done ? <Notice tone="info">{DONE_MESSAGES[done]}</Notice> : null}
-      {refused ? <Notice tone="error">{refused.skipError}</Notice> : null}
+      {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
       {!waiting ? (
         <form method="post">
           <AuthenticityTokenInput name="csrf" />
