@@ -64,7 +64,8 @@ if (agents > 0) {
         password_hash: passwordHash,
         role: "supervisor" as const,
         work_type: WorkType.voice,
-        agent_id: null,
+        // Every account signs in with an agent config (the console reads it at sign-in).
+        agent_id: String(8000 + i),
         default_queue_name: MONITOR.queue,
       })),
     )

@@ -118,6 +118,8 @@ export const CallDetailSchema = z.object({
   userData: z.object({ data: z.string().nullish() }).passthrough(),
   groupDn: z.string().nullable(),
   dn: z.string().nullable(),
+  /** Whether the call has a recording: without one, the detail shows no player at all. */
+  hasRecording: z.boolean(),
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const CallDetailResponseSchema = envelope(CallDetailSchema);

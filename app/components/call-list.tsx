@@ -12,7 +12,7 @@ import {
   type CodeTable,
 } from "#contracts/codes";
 import type { CallRecordRow } from "#contracts/contact";
-import { withParams } from "#app/lib/list-url";
+import { recordHref, withParams } from "#app/lib/list-url";
 import type { loadCallList } from "#app/server/call-list.server";
 import { maskPhone } from "#app/lib/format";
 import { CodeTag } from "./code-tag";
@@ -26,6 +26,8 @@ export type CallListKind = "all" | "outbound" | "inbound";
 type Props = {
   title: string;
   kind: CallListKind;
+  /** The list's own path (not the current URL, which may be a call's dialog under it). */
+  path: string;
   /** The list's export resource route (callLog), offered as CSV and XLSX downloads. */
   exportPath?: string;
 };
@@ -35,9 +37,9 @@ type Props = {
  * form kept in the URL, the lean table, pagination links, and the call-detail dialog (a nested
  * route) rendered over it by the <Outlet/>.
  */
-export function CallListScreen({ title, kind, exportPath }: Props) {
+export function CallListScreen({ title, kind, path: pathname, exportPath }: Props) {
   const loaded = useLoaderData<typeof loadCallList>();
-  const { pathname, search } = useLocation();
+  const { search } = useLocation();
   const columns = callColumns(kind, pathname, search);
   const campaignName =
     loaded.ok && loaded.values.campaign
@@ -182,7 +184,7 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       prop: "callId",
       label: "操作",
       render: (row) => (
-        <a href={`${pathname}/${row.callId}${search}`} aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}>
+        <a href={recordHref(pathname, row.callId, search)} aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}>
           查看
         </a>
       ),

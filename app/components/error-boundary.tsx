@@ -7,17 +7,18 @@ export const NOT_FOUND_TEXT = "This page could not be found";
 export const BACK_HOME_TEXT = "Back to the home page";
 export const FORBIDDEN_TEXT = "无权访问该页面";
 
-/** Spec §8: errors are a message and a status code, defaulting to 500 and 'Error'. */
-export function describeError(error: unknown): { status: number; message: string } {
+/** Spec §8: errors are a message and a status code, defaulting to 500 and 'Error' (and, when known, what failed). */
+export function describeError(error: unknown): { status: number; message: string; what?: string } {
   if (isRouteErrorResponse(error)) {
-    const body = error.data as { message?: unknown } | string | null;
+    const body = error.data as { message?: unknown; what?: unknown } | string | null;
+    const what = body && typeof body === "object" && typeof body.what === "string" ? body.what : undefined;
     const message =
       typeof body === "string" && body
         ? body
         : body && typeof body === "object" && typeof body.message === "string"
           ? body.message
           : error.statusText || "Error";
-    return { status: error.status || 500, message: error.status === 404 && !message ? NOT_FOUND_TEXT : message };
+    return { status: error.status || 500, message: error.status === 404 && !message ? NOT_FOUND_TEXT : message, what };
   }
   if (error instanceof Error) return { status: 500, message: error.message || "Error" };
   return { status: 500, message: "Error" };
@@ -49,15 +50,22 @@ export function ForbiddenPage({ message = FORBIDDEN_TEXT }: { message?: string }
   );
 }
 
-export function ErrorPage({ status, message }: { status: number; message: string }) {
+/** What failed when a form's security check refused it: an expired page, not a missing permission. */
+const SECURITY_CHECK = "安全校验";
+
+export function ErrorPage({ status, message, what }: { status: number; message: string; what?: string }) {
   const { pathname, search } = useLocation();
   if (status === 404) return <NotFoundPage />;
-  if (status === 403) return <ForbiddenPage message={message} />;
+  if (status === 403 && what !== SECURITY_CHECK) return <ForbiddenPage message={message} />;
   return (
     <section className="sb-error-page" role="alert" aria-labelledby="error-title">
       <p className="sb-error-status">{status}</p>
       <h1 id="error-title">{message}</h1>
-      <p className="sb-error-hint">请稍后重试；如果问题持续存在，请联系管理员。</p>
+      <p className="sb-error-hint">
+        {what === SECURITY_CHECK
+          ? "为了账号安全，页面打开过久后需要刷新再提交；您填写的内容请在刷新后重新填写。"
+          : "请稍后重试；如果问题持续存在，请联系管理员。"}
+      </p>
       <a href={`${pathname}${search}`} className="p-button p-button-outlined">
         重新加载
       </a>

@@ -23,3 +23,11 @@ export const cursorOfRow = (row: { callTime: number; callId: number }) => `${row
 /** The keyset cursors of a page of rows in id order (the outbound lists of calls). */
 export const idCursors = (rows: ReadonlyArray<{ id: number }>) =>
   rows.length > 0 ? { first: String(rows[0].id), last: String(rows[rows.length - 1].id) } : undefined;
+
+/**
+ * The one way to link to a record of a list: under the list's own path, keeping the list's
+ * filters and page, so a record opened from another record's dialog (or in a new tab) is found.
+ */
+export function recordHref(listPath: string, id: string | number, search = ""): string {
+  return `${listPath}/${encodeURIComponent(String(id))}${search}`;
+}

@@ -1,6 +1,6 @@
 import { createCookie, data } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
-import { Honeypot, SpamError } from "remix-utils/honeypot/server";
+import { Honeypot } from "remix-utils/honeypot/server";
 import { secrets, secureCookies } from "./session.server";
 
 export const CSRF_FIELD = "csrf";
@@ -25,14 +25,14 @@ export async function requireCsrf(request: Request, form: FormData): Promise<voi
   }
 }
 
-/** A filled honeypot is a robot: refuse quietly with 400. */
+/**
+ * A filled honeypot is a robot: refuse quietly with 400. A tampered timestamp field is refused the
+ * same way: it cannot be decrypted, and the library throws its decryption error, not a SpamError.
+ */
 export function requireHuman(form: FormData): void {
   try {
     honeypot.check(form);
-  } catch (error) {
-    if (error instanceof SpamError) {
-      throw data({ message: "提交无效，请刷新页面后重试", status: 400, what: "安全校验" }, { status: 400 });
-    }
-    throw error;
+  } catch {
+    throw data({ message: "提交无效，请刷新页面后重试", status: 400, what: "安全校验" }, { status: 400 });
   }
 }

@@ -65,7 +65,8 @@ export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consolePr
 
   // The snapshot page while the floor still works.
   const page = await warmLoad(
-    { url: `${consoleUrl}/monitor/agent`, connections: 10, seconds: quick ? 5 : 15, headers: { Cookie: cookies[0] } },
+    // Two at a time: twenty supervisors reloading now and then, not hammering the page.
+    { url: `${consoleUrl}/monitor/agent`, connections: 2, seconds: quick ? 5 : 15, headers: { Cookie: cookies[0] } },
     consoleProcess.pid,
     warmUp,
   );

@@ -176,11 +176,18 @@ test.describe("recording player", () => {
     await page.goto("/callHistory");
     await signIn(page, "admin");
     await openRobotCalls(page);
+    const recordingRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/recording")) recordingRequests.push(request.url());
+    });
     await openRow(page, 1);
     const audio = dialog(page).locator("audio");
-    // The audio arrives about a second after the dialog opens.
-    await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
+    await expect(audio).toHaveAttribute("src", /\/callHistory\/\d+\/recording$/);
+    await expect(audio).toHaveAttribute("preload", "none");
     await expect(dialog(page).getByText("可设置1-2之间播放倍速，如1.5")).toBeVisible();
+    // Nothing of the recording is fetched until the agent asks for it.
+    await page.waitForTimeout(1_500);
+    expect(recordingRequests).toEqual([]);
     await dialog(page).getByLabel("播放倍速").fill("1.5");
     expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
     await dialog(page).getByLabel("播放倍速").fill("5");
@@ -189,6 +196,7 @@ test.describe("recording player", () => {
 
     const customer = dialog(page).locator(".sb-line--left").nth(1);
     await customer.getByRole("button").click();
+    await expect.poll(() => recordingRequests.length).toBeGreaterThan(0);
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
     await expect(customer).toHaveAttribute("aria-current", "true");
 
@@ -202,19 +210,25 @@ test.describe("recording player", () => {
     await openRow(page, 2);
     await expect(dialog(page).locator(".sb-line--left").last()).toContainText("不需要，谢谢。");
     await expect(dialog(page).getByLabel("播放倍速")).toHaveValue("1.5");
-    await expect(audio).toHaveAttribute("src", /^blob:/, { timeout: 5_000 });
-    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
   });
 
   test("a call without audio: no recording to export, lines cannot seek", async ({ page }) => {
     await page.goto("/callHistory");
     await signIn(page, "admin");
     await openRobotCalls(page);
+    const recordingRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/recording")) recordingRequests.push(request.url());
+    });
     await openRow(page, 0);
-    await expect(dialog(page).getByText("暂无录音可下载")).toBeVisible({ timeout: 5_000 });
+    await expect(dialog(page).getByText("暂无录音可下载")).toBeVisible();
+    // No player at all, and nothing asked of the platform's recordings.
+    await expect(dialog(page).locator("audio")).toHaveCount(0);
     await dialog(page).getByRole("button", { name: "导出录音" }).click();
     await expect(page.getByRole("status")).toHaveText("暂无录音可下载");
     await dialog(page).locator(".sb-line--left").first().getByRole("button").click();
     await expect(page.getByRole("status")).toHaveText("暂不支持");
+    expect(recordingRequests).toEqual([]);
   });
 });

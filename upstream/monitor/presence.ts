@@ -18,7 +18,7 @@ export function watchPresence(app: FastifyInstance, { everyMs = 10_000 }: { ever
     // Tenants with someone seen lately: the others have nobody whose presence can change.
     const tenants = await app.db.selectFrom("user_presence").select("tenant_id").distinct().where("last_seen_at", ">=", since).execute();
     for (const { tenant_id: tenantId } of tenants) {
-      for (const agent of await agentRows(app, tenantId, now)) {
+      for (const agent of await agentRows(app, tenantId, now, { figures: false })) {
         const isLost = agent.state === "LOST";
         if ((lost.get(agent.userId) ?? false) === isLost) continue;
         lost.set(agent.userId, isLost);

@@ -14,17 +14,23 @@ import {
  * text agents, and 失联 (LOST) for an agent who should be working but whose client has not
  * reported for PRESENCE_TIMEOUT_MS.
  */
-export async function agentRows(app: FastifyInstance, tenantId: number, now = new Date()): Promise<MonitorAgent[]> {
+export async function agentRows(
+  app: FastifyInstance,
+  tenantId: number,
+  now = new Date(),
+  { figures: withFigures = true }: { figures?: boolean } = {},
+): Promise<MonitorAgent[]> {
   const roster = await monitorRoster(app.db, tenantId);
   const live = app.cti.liveAgents(tenantId);
+  // The live states only (queues' counts, presence) need neither today's figures nor names.
   const [texts, figures, campaigns] = await Promise.all([
     textAgentStates(
       app.db,
       tenantId,
       roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
     ),
-    agentFiguresToday(app.db, tenantId, now),
-    app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute(),
+    withFigures ? agentFiguresToday(app.db, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
+    withFigures ? app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute() : [],
   ]);
   const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
   return roster.map((row) => {
@@ -65,7 +71,10 @@ const signedOutState = (row: RosterRow): MonitorAgentState => ({
 
 export async function groupRows(app: FastifyInstance, tenantId: number) {
   const now = new Date();
-  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now), queueFiguresToday(app.db, tenantId, now)]);
+  const [agents, figures] = await Promise.all([
+    agentRows(app, tenantId, now, { figures: false }),
+    queueFiguresToday(app.db, tenantId, now),
+  ]);
   const queues = app.cti.queues(tenantId);
   const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
   const today = (names: string[]) => {

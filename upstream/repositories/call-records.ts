@@ -363,6 +363,7 @@ export async function findCallDetail(db: Db, tenantId: number, callId: number): 
     userData: record.user_data,
     groupDn: record.group_dn,
     dn: record.dn,
+    hasRecording: record.recording !== null,
   };
 }
 

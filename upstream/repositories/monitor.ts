@@ -101,14 +101,12 @@ export async function queueFiguresToday(db: Db, tenantId: number, now = new Date
 
 /** The live state of a text agent: serving chats, or free for the next. */
 export async function textAgentState(db: Db, tenantId: number, userId: number, queueName: string): Promise<MonitorAgentState> {
-  const sessions = await db
-    .selectFrom("chat_sessions")
-    .select(["session_key", "customer_phone", "created_at"])
-    .where("tenant_id", "=", tenantId)
-    .where("agent_user_id", "=", userId)
-    .where("state", "=", "active")
-    .orderBy("created_at")
-    .execute();
+  return (await textAgentStates(db, tenantId, [{ id: userId, queueName }])).get(userId)!;
+}
+
+type ActiveSession = { session_key: string; customer_phone: string; created_at: Date };
+
+function textAgentStateOf(userId: number, queueName: string, sessions: readonly ActiveSession[]): MonitorAgentState {
   const first = sessions[0];
   return {
     userId,
@@ -132,9 +130,27 @@ export async function textAgentState(db: Db, tenantId: number, userId: number, q
   };
 }
 
-/** Every text agent's live state at once (the snapshot). */
+/** Every text agent's live state at once (the snapshot), in one query. */
 export async function textAgentStates(db: Db, tenantId: number, agents: ReadonlyArray<{ id: number; queueName: string }>) {
-  return new Map(await Promise.all(agents.map(async (a) => [a.id, await textAgentState(db, tenantId, a.id, a.queueName)] as const)));
+  if (agents.length === 0) return new Map<number, MonitorAgentState>();
+  const sessions = await db
+    .selectFrom("chat_sessions")
+    .select(["agent_user_id", "session_key", "customer_phone", "created_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("state", "=", "active")
+    .where(
+      "agent_user_id",
+      "in",
+      agents.map((a) => a.id),
+    )
+    .orderBy("created_at")
+    .execute();
+  return new Map(
+    agents.map((agent) => {
+      const own = sessions.filter((s) => s.agent_user_id === agent.id);
+      return [agent.id, textAgentStateOf(agent.id, agent.queueName, own)] as const;
+    }),
+  );
 }
 
 export const isTextAgent = (row: { work_type: number }) => row.work_type === WorkType.text;

@@ -257,6 +257,23 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(audio.rawPayload.length).toBeGreaterThan(10_000);
     // An MP3 frame sync (or an ID3 tag) starts the file.
     expect(audio.rawPayload[0] === 0xff || audio.rawPayload.subarray(0, 3).toString() === "ID3").toBe(true);
+    expect(audio.headers["accept-ranges"]).toBe("bytes");
+    // Seeking asks for a range: those bytes only, and the same bytes as in the whole file.
+    const size = audio.rawPayload.length;
+    const ranged = (range: string) =>
+      platform.app.inject({
+        method: "POST",
+        url: `/records/records/${withAudio.id}`,
+        payload: { tenantID },
+        headers: { ...bearer(tokens.admin), range },
+      });
+    const middle = await ranged("bytes=1000-1999");
+    expect(middle.statusCode).toBe(206);
+    expect(middle.headers["content-range"]).toBe(`bytes 1000-1999/${size}`);
+    expect(middle.rawPayload.equals(audio.rawPayload.subarray(1000, 2000))).toBe(true);
+    const tail = await ranged("bytes=-10");
+    expect(tail.rawPayload.equals(audio.rawPayload.subarray(size - 10))).toBe(true);
+    expect((await ranged(`bytes=${size}-`)).statusCode).toBe(416);
     const silent = records.find((r) => !r.recording)!;
     const none = await post(`/records/records/${silent.id}`, { tenantID });
     expect(none.statusCode).toBe(200);

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { FastifyPluginAsync } from "fastify";
+import { byteRange } from "#common/byte-range";
 import { z } from "zod";
 import { RecordingRequestSchema } from "#contracts/records";
 import { recordingPath } from "#upstream/domain/recordings";
@@ -26,6 +27,15 @@ export const recordsRoutes: FastifyPluginAsync = async (app) => {
       () => null,
     );
     if (size === null) return ok(null);
-    return reply.header("Content-Type", "audio/mpeg").header("Content-Length", size).send(createReadStream(filePath));
+    // Seeking in a long recording asks for a range: only those bytes are read and sent.
+    const range = byteRange(request.headers.range, size);
+    reply.header("Content-Type", "audio/mpeg").header("Accept-Ranges", "bytes");
+    if (range === "unsatisfiable") return reply.code(416).header("Content-Range", `bytes */${size}`).send();
+    if (range === null) return reply.header("Content-Length", size).send(createReadStream(filePath));
+    return reply
+      .code(206)
+      .header("Content-Range", `bytes ${range.start}-${range.end}/${size}`)
+      .header("Content-Length", range.end - range.start + 1)
+      .send(createReadStream(filePath, { start: range.start, end: range.end }));
   });
 };

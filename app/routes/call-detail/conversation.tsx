@@ -14,61 +14,41 @@ import {
 } from "#app/lib/call-detail";
 import { maskDialogue } from "#app/lib/format";
 
-/** Spec §9: the audio loads about 1 second after the detail opens. */
-const LOAD_DELAY_MS = 1000;
-
 type Toast = { severity: "success" | "warn"; text: string; id: number };
-type Audio = { state: "waiting" } | { state: "ready"; url: string; blob: Blob } | { state: "none" };
 
 /**
- * The conversation tab: the recording player and the transcript. Server-rendered it is a native
- * audio player with a download link; hydrated, it fetches the audio after a second, plays at the
- * agent's remembered speed, exports the file, seeks when a customer line is clicked and
- * highlights the line being played.
+ * The conversation tab: the recording player and the transcript. The player is a native audio
+ * element that fetches nothing until the agent plays or seeks (preload="none"): a long call on a
+ * slow link costs nothing until it is wanted, and the recording route answers ranges, so seeking
+ * fetches from where it is needed. A call without a recording has no player at all. Hydrated, it
+ * plays at the agent's remembered speed, exports the file, seeks when a customer line is clicked
+ * and highlights the line being played.
  */
 export function Conversation({
   callingResults,
   recordingHref,
+  hasRecording,
   agentId,
 }: {
   callingResults: CallingResult[];
   recordingHref: string;
+  hasRecording: boolean;
   agentId: number;
 }) {
   const audioRef = useRef<HTMLAudioElement>(null);
   const [hydrated, setHydrated] = useState(false);
-  const [audio, setAudio] = useState<Audio>({ state: "waiting" });
   const [speed, setSpeed] = useState<number>(SPEED.default);
   const [playingMs, setPlayingMs] = useState(-1);
   const [toast, setToast] = useState<Toast | null>(null);
-  const pendingSeek = useRef<number | null>(null);
   const lines = callingResults.flatMap((section) => section.dialogResults);
+  const downloadHref = `${recordingHref}?download=1`;
 
   const notify = (severity: Toast["severity"], text: string) => setToast({ severity, text, id: Date.now() });
 
   useEffect(() => {
     setHydrated(true);
     setSpeed(clampSpeed(window.localStorage.getItem(speedKey(agentId)) ?? SPEED.default));
-    let url: string | null = null;
-    const controller = new AbortController();
-    const timer = window.setTimeout(async () => {
-      try {
-        const response = await fetch(recordingHref, { signal: controller.signal });
-        const type = response.headers.get("Content-Type") ?? "";
-        if (!response.ok || !type.startsWith("audio/")) return setAudio({ state: "none" });
-        const blob = await response.blob();
-        url = URL.createObjectURL(blob);
-        setAudio({ state: "ready", url, blob });
-      } catch {
-        if (!controller.signal.aborted) setAudio({ state: "none" });
-      }
-    }, LOAD_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [recordingHref, agentId]);
+  }, [agentId]);
 
   useEffect(() => {
     if (!toast) return;
@@ -76,13 +56,12 @@ export function Conversation({
     return () => window.clearTimeout(timer);
   }, [toast]);
 
-  // The element is re-created with a new src once loaded: apply speed and any waiting seek.
   useEffect(() => {
     const element = audioRef.current;
     if (!element) return;
     element.playbackRate = speed;
     element.defaultPlaybackRate = speed;
-  }, [speed, audio]);
+  }, [speed]);
 
   const changeSpeed = (value: string) => {
     const next = clampSpeed(value);
@@ -91,9 +70,9 @@ export function Conversation({
   };
 
   const exportRecording = () => {
-    if (audio.state !== "ready") return notify("warn", NO_RECORDING_TEXT);
+    if (!hasRecording) return notify("warn", NO_RECORDING_TEXT);
     const link = document.createElement("a");
-    link.href = audio.url;
+    link.href = downloadHref;
     link.download = `${recordingHref.split("/").slice(-2, -1)[0]}.mp3`;
     document.body.append(link);
     link.click();
@@ -101,27 +80,13 @@ export function Conversation({
     notify("success", RECORDING_EXPORTED_TEXT);
   };
 
+  // Seeking loads the audio (the first press is the agent asking for it).
   const seek = (startMs: number | null) => {
     const element = audioRef.current;
-    if (startMs === null || audio.state === "none" || !element) return notify("warn", UNSUPPORTED_TEXT);
-    if (audio.state === "waiting") {
-      pendingSeek.current = startMs;
-      return;
-    }
+    if (startMs === null || !hasRecording || !element) return notify("warn", UNSUPPORTED_TEXT);
     element.currentTime = startMs / 1000;
     setPlayingMs(startMs);
     void element.play().catch(() => undefined);
-  };
-
-  const onLoaded = () => {
-    const element = audioRef.current;
-    if (!element) return;
-    element.playbackRate = speed;
-    if (pendingSeek.current !== null) {
-      const start = pendingSeek.current;
-      pendingSeek.current = null;
-      seek(start);
-    }
   };
 
   const playing = lineAt(lines, playingMs);
@@ -130,21 +95,22 @@ export function Conversation({
   return (
     <div className="sb-conversation">
       <div className="sb-player">
-        <audio
-          key={audio.state === "ready" ? audio.url : "server"}
-          ref={audioRef}
-          controls
-          preload="none"
-          src={audio.state === "ready" ? audio.url : hydrated ? undefined : recordingHref}
-          onLoadedMetadata={onLoaded}
-          onTimeUpdate={(event) => setPlayingMs(event.currentTarget.currentTime * 1000)}
-          onRateChange={(event) => {
-            // Keep the element at the chosen speed if the browser resets it (e.g. on a new source).
-            if (Math.abs(event.currentTarget.playbackRate - speed) > 0.01) event.currentTarget.playbackRate = speed;
-          }}
-          aria-label="通话录音"
-          data-speed={speed}
-        />
+        {hasRecording ? (
+          <audio
+            ref={audioRef}
+            controls
+            preload="none"
+            src={recordingHref}
+            onLoadedMetadata={(event) => (event.currentTarget.playbackRate = speed)}
+            onTimeUpdate={(event) => setPlayingMs(event.currentTarget.currentTime * 1000)}
+            onRateChange={(event) => {
+              // Keep the element at the chosen speed if the browser resets it (e.g. on a new source).
+              if (Math.abs(event.currentTarget.playbackRate - speed) > 0.01) event.currentTarget.playbackRate = speed;
+            }}
+            aria-label="通话录音"
+            data-speed={speed}
+          />
+        ) : null}
         <div className="sb-player-controls">
           <label htmlFor="sb-speed">播放倍速</label>
           <input
@@ -166,12 +132,12 @@ export function Conversation({
             <button type="button" className="p-button p-button-sm p-button-outlined" onClick={exportRecording}>
               <i className="pi pi-download" aria-hidden="true" /> 导出录音
             </button>
-          ) : (
-            <a className="p-button p-button-sm p-button-outlined" href={`${recordingHref}?download=1`} download>
+          ) : hasRecording ? (
+            <a className="p-button p-button-sm p-button-outlined" href={downloadHref} download>
               <i className="pi pi-download" aria-hidden="true" /> 下载录音
             </a>
-          )}
-          {audio.state === "none" ? <span className="sb-muted">{NO_RECORDING_TEXT}</span> : null}
+          ) : null}
+          {hasRecording ? null : <span className="sb-muted">{NO_RECORDING_TEXT}</span>}
         </div>
       </div>
       <div className="sb-dialogue" style={{ maxHeight: TABLE_MAX_HEIGHT_PX }}>

@@ -14,12 +14,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const callId = Number(params.id);
   const noAudio = () => new Response(NO_RECORDING_TEXT, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   if (!/^\d{1,15}$/.test(params.id ?? "") || !Number.isSafeInteger(callId) || callId <= 0) return noAudio();
-  const recording = await fetchRecording(caller, callId, user.tenantId);
+  // A Range (the player seeking in a long recording) is passed on; the platform sends those bytes.
+  const recording = await fetchRecording(caller, callId, user.tenantId, request.headers.get("Range"));
   if (!recording) return noAudio();
   // Never stored: a cached copy would outlive sign-out and be served to the next user of the browser.
-  const headers = new Headers({ "Content-Type": recording.type, "Cache-Control": "no-store" });
-  if (typeof recording.length === "string") headers.set("Content-Length", recording.length);
+  const headers = new Headers({ "Content-Type": recording.type, "Cache-Control": "no-store", "Accept-Ranges": "bytes" });
+  if (recording.length) headers.set("Content-Length", recording.length);
+  if (recording.range) headers.set("Content-Range", recording.range);
   if (new URL(request.url).searchParams.get("download") === "1")
     headers.set("Content-Disposition", `attachment; filename="recording-${callId}.mp3"`);
-  return new Response(Readable.toWeb(recording.body) as ReadableStream<Uint8Array>, { headers });
+  return new Response(Readable.toWeb(recording.body) as ReadableStream<Uint8Array>, { status: recording.status, headers });
 }

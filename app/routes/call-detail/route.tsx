@@ -153,7 +153,13 @@ export default function CallDetailDialog() {
             </div>
             <div className="p-tabview-panels" id="call-detail-panel" role="tabpanel">
               {tab === "call" ? (
-                <Conversation key={detail.callId} callingResults={detail.callingResults} recordingHref={recordingHref} agentId={agentId} />
+                <Conversation
+                  key={detail.callId}
+                  callingResults={detail.callingResults}
+                  recordingHref={recordingHref}
+                  hasRecording={detail.hasRecording}
+                  agentId={agentId}
+                />
               ) : tab === "state" || tab === "params" ? (
                 <DataTable<FlowParamItem>
                   caption={tab === "state" ? "输出状态" : "流程入参"}

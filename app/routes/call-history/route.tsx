@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Page() {
-  return <CallListScreen title={title} kind="all" />;
+  return <CallListScreen title={title} kind="all" path="/callHistory" />;
 }
 
 export function ErrorBoundary() {

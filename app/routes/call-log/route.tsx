@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Page() {
-  return <CallListScreen title={title} kind="outbound" exportPath="/callLog/export" />;
+  return <CallListScreen title={title} kind="outbound" path="/callLog" exportPath="/callLog/export" />;
 }
 
 export function ErrorBoundary() {

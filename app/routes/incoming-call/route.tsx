@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Page() {
-  return <CallListScreen title={title} kind="inbound" />;
+  return <CallListScreen title={title} kind="inbound" path="/incoming/call" />;
 }
 
 export function ErrorBoundary() {
