@@ -19,9 +19,8 @@ const compress = compression();
 /** @param {import("node:http").ServerResponse} res */
 const nosniff = (res) => res.setHeader("X-Content-Type-Options", "nosniff");
 const CLIENT_DIR = "build/console/client";
-// Fingerprinted assets never change; the softphone files under /cti are revalidated hourly.
+// Every file under /assets and /cti carries its content's hash in its name: it never changes.
 const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: false, setHeaders: nosniff });
-const softphone = serveStatic(CLIENT_DIR, { maxAge: "1h", index: false, setHeaders: nosniff });
 
 /**
  * The Fetch API request Remix expects, aborted when the browser goes away before the answer ends.
@@ -94,8 +93,7 @@ const server = createServer((req, res) => {
   compress(expressReq, expressRes, () => {
     const next = () => void page(req, res);
     const url = req.url ?? "/";
-    if (url.startsWith("/assets/")) assets(req, res, next);
-    else if (url.startsWith("/cti/")) softphone(req, res, next);
+    if (url.startsWith("/assets/") || url.startsWith("/cti/")) assets(req, res, next);
     else next();
   });
 });

@@ -14,6 +14,16 @@ export default defineConfig({
   resolve: { alias: consoleAliases },
   // PrimeReact ships no `exports` map; bundling it into the server build avoids an ESM crash.
   ssr: { noExternal: ["primereact"] },
-  build: { target: "es2022", assetsInlineLimit: 0 },
+  build: {
+    target: "es2022",
+    assetsInlineLimit: 0,
+    rollupOptions: {
+      output: {
+        // The softphone SDK is served from /cti (spec §2), under names with their content's hash.
+        assetFileNames: (asset) =>
+          asset.originalFileNames?.some((file) => file.includes("app/softphone/")) ? "cti/[name]-[hash][extname]" : "assets/[name]-[hash][extname]",
+      },
+    },
+  },
   server: { port: Number(process.env.PORT ?? 3000) },
 });

@@ -14,6 +14,9 @@ import { screenTitle, wantsHydration } from "#app/lib/handle";
 import { useNonce } from "#app/lib/nonce";
 import { csrf } from "#app/server/security.server";
 
+/** What every page says of itself to search engines and link previews. */
+const PAGE_DESCRIPTION = "呼叫中心坐席控制台：语音与文本坐席工作台、外呼活动、主管实时监控与质检、管理员配置。";
+
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: theme },
   { rel: "stylesheet", href: structure },
@@ -41,6 +44,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="description" content={PAGE_DESCRIPTION} />
         <title>{pageTitle(screenTitle(matches), root?.brand ?? BRANDS.default)}</title>
         {root?.logo ? <link rel="icon" href={root.logo} /> : null}
         <Meta />

@@ -13,7 +13,6 @@ const SOURCES = [
   "common",
   "contracts",
   "upstream",
-  "public",
   "package-lock.json",
   "vite.config.ts",
   "remix.config.ts",

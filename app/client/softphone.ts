@@ -1,3 +1,8 @@
+import softphoneCore from "#app/softphone/softphone.js?url";
+import softphoneKeys from "#app/softphone/softphone-keys.js?url";
+import softphoneTones from "#app/softphone/softphone-tones.js?url";
+import phoneBar from "#app/softphone/phonebar.css?url";
+
 /**
  * Typed access to the softphone SDK (public/cti/*.js), which the voice workbench routes load: the
  * phone's local side (keyboard shortcuts, ring and keypad tones). Actions go to the console as
@@ -18,9 +23,13 @@ declare global {
   }
 }
 
-/** The SDK scripts, in the order the page loads them (spec §2: a stylesheet and three scripts). */
-export const SOFTPHONE_SCRIPTS = ["/cti/softphone.js", "/cti/softphone-keys.js", "/cti/softphone-tones.js"] as const;
-export const PHONE_BAR_STYLESHEET = "/cti/phonebar.css";
+/**
+ * The SDK scripts, in the order the page loads them, and the phone bar's stylesheet (spec §2: a
+ * stylesheet and three scripts from a local /cti path). The build gives each a name with its
+ * content's hash under /cti (vite.config.ts), so they are cached for good and a release replaces them.
+ */
+export const SOFTPHONE_SCRIPTS = [softphoneCore, softphoneKeys, softphoneTones] as const;
+export const PHONE_BAR_STYLESHEET = phoneBar;
 
 export function softphone(): SoftphoneSdk {
   if (!window.Softphone) throw new Error("softphone SDK not loaded");

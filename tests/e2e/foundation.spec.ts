@@ -200,3 +200,41 @@ test("a sign-in posted without its CSRF token is refused and the form is shown a
   expect(html).toContain('value="agent"');
   expect(response.headers()["set-cookie"] ?? "").not.toContain("sb_session");
 });
+
+test("a tampered anti-robot field is a 400, every time, never a 500", async ({ request }) => {
+  for (let i = 0; i < 12; i++) {
+    const page = await request.get("/user/login");
+    const html = await page.text();
+    const form: Record<string, string> = {};
+    for (const tag of html.match(/<input\b[^>]*>/g) ?? []) {
+      const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+      if (name) form[name] = (/\svalue="([^"]*)"/.exec(tag)?.[1] ?? "").replace(/&amp;/g, "&");
+    }
+    // from__confirm carries the encrypted time the form was made; name__confirm is the honeypot itself.
+    expect(form).toHaveProperty("from__confirm");
+    const response = await request.post("/user/login", {
+      form: { ...form, from__confirm: `tampered-${i}-${"x".repeat(i)}`, username: "agent", password: "Switchboard@2026" },
+      maxRedirects: 0,
+    });
+    expect(response.status(), `post ${i}`).toBe(400);
+  }
+});
+
+test("the error pages answer the status they show", async ({ request }) => {
+  expect((await request.get("/error/404")).status()).toBe(404);
+  expect((await request.get("/error/403")).status()).toBe(403);
+});
+
+test("the softphone SDK is served from /cti under hashed names, kept for good", async ({ page }) => {
+  await page.goto("/user/login");
+  await signIn(page, "agent");
+  const html = await (await page.request.get("/workBench")).text();
+  const files = [...html.matchAll(/(?:src|href)="(\/cti\/[^"]+)"/g)].map((m) => m[1]);
+  expect(files.filter((f) => /\/cti\/softphone(-keys|-tones)?-[\w-]{6,}\.js$/.test(f))).toHaveLength(3);
+  expect(files.filter((f) => /\/cti\/phonebar-[\w-]{6,}\.css$/.test(f))).toHaveLength(1);
+  for (const file of files) {
+    const response = await page.request.get(file);
+    expect(response.status(), file).toBe(200);
+    expect(response.headers()["cache-control"], file).toContain("immutable");
+  }
+});

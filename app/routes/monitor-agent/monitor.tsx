@@ -14,12 +14,18 @@ import {
 } from "#contracts/monitor";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { CodeTag } from "#app/components/code-tag";
+import { Paginator } from "#app/components/paginator";
 import { formatDuration, formatTime, maskPhone } from "#app/lib/format";
 import type { MonitorQuery } from "./query";
 
+/** What the island keeps of every agent for the queues' counts; the page's rows are in full. */
+type LiveState = Pick<MonitorAgent, "userId" | "state" | "reason" | "since" | "queueName">;
+
 type Props = {
   startId: number;
-  agents: MonitorAgent[];
+  rows: MonitorAgent[];
+  total: number;
+  states: LiveState[];
   groups: { list: MonitorGroup[]; total: MonitorGroup; at: string };
   rules: MonitorRule[];
   at: string;
@@ -30,22 +36,14 @@ type Waiting = { waiting: number; oldestWaitingSince: string | null };
 /** The seconds since an ISO time, as of `now`. */
 const secondsSince = (iso: string | null, now: number) => (iso ? Math.max(0, Math.floor((now - Date.parse(iso)) / 1_000)) : 0);
 
-/** Whether an agent is shown under the URL's filters. */
-function shown(agent: MonitorAgent, query: MonitorQuery) {
-  return (
-    (!query.queueName || agent.queueName === query.queueName) &&
-    (!query.state || agent.state === query.state) &&
-    (!query.name || agent.name.includes(query.name) || agent.agentId.includes(query.name))
-  );
-}
-
 /**
  * The live monitor (an island): the server's snapshot first ("数据截至"), then every agent's and
  * queue's change from the tenant's stream; the clock runs every second, so times in state and the
  * threshold colours move without any message.
  */
 export function Monitor(props: Props) {
-  const [agents, setAgents] = useState(() => new Map(props.agents.map((a) => [a.userId, a])));
+  const [rows, setRows] = useState(() => new Map(props.rows.map((a) => [a.userId, a])));
+  const [states, setStates] = useState(() => new Map(props.states.map((a) => [a.userId, a])));
   const [waiting, setWaiting] = useState(() => new Map<string, Waiting>(props.groups.list.map((g) => [g.queueName ?? "", g])));
   const [updatedAt, setUpdatedAt] = useState(props.at);
   // On the server and in the first render: the snapshot's time; then the browser's clock.
@@ -60,9 +58,11 @@ export function Monitor(props: Props) {
     if (notification.type === MONITOR_NOTIFICATIONS.agent) {
       const state = MonitorAgentStateSchema.safeParse(notification.payload);
       if (!state.success) return;
-      setAgents((current) => {
-        const agent = current.get(state.data.userId);
-        return agent ? new Map(current).set(agent.userId, { ...agent, ...state.data }) : current;
+      const { userId } = state.data;
+      setStates((current) => (current.has(userId) ? new Map(current).set(userId, state.data) : current));
+      setRows((current) => {
+        const agent = current.get(userId);
+        return agent ? new Map(current).set(userId, { ...agent, ...state.data }) : current;
       });
     } else if (notification.type === MONITOR_NOTIFICATIONS.queue) {
       const queue = MonitorQueueStateSchema.safeParse(notification.payload);
@@ -73,9 +73,8 @@ export function Monitor(props: Props) {
   const status = useEventStream("/monitor/agent/events", props.startId, onNotification);
 
   const rules = useMemo(() => new Map(props.rules.map((rule) => [rule.key, rule])), [props.rules]);
-  const all = [...agents.values()];
-  const visible = all.filter((agent) => shown(agent, props.query));
-  if (props.query.sort === "since") visible.sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
+  const all = [...states.values()];
+  const visible = [...rows.values()];
   const figures = new Map(props.groups.list.map((g) => [g.queueName, g]));
   const queueNames = [...new Set([...props.groups.list.map((g) => g.queueName ?? ""), ...all.map((a) => a.queueName)])].sort();
   const group = (name: string | null): MonitorGroup => {
@@ -99,13 +98,24 @@ export function Monitor(props: Props) {
       </p>
       <GroupsTable groups={[...queueNames.map(group), group(null)]} now={now} queueRule={rules.get("QUEUE_WAIT")} />
       <Filters query={props.query} queues={queueNames} />
-      <AgentsTable agents={visible} now={now} rules={rules} />
+      <AgentsTable agents={visible} total={props.total} now={now} rules={rules} />
+      <Paginator
+        total={props.total}
+        pageNo={props.query.page}
+        pageSize={props.query.size}
+        pathname="/monitor/agent"
+        search={searchOf(props.query)}
+      />
     </div>
   );
 }
 
 const searchOf = (query: MonitorQuery) => {
-  const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => !!entry[1]));
+  const params = new URLSearchParams(
+    Object.entries(query)
+      .filter(([key, value]) => value !== undefined && value !== "" && !(key === "page" && value === 1))
+      .map(([key, value]) => [key, String(value)]),
+  );
   return params.size > 0 ? `?${params}` : "";
 };
 
@@ -223,12 +233,22 @@ function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
   );
 }
 
-function AgentsTable({ agents, now, rules }: { agents: MonitorAgent[]; now: number; rules: Map<string, MonitorRule> }) {
+function AgentsTable({
+  agents,
+  total,
+  now,
+  rules,
+}: {
+  agents: MonitorAgent[];
+  total: number;
+  now: number;
+  rules: Map<string, MonitorRule>;
+}) {
   return (
     <div className="p-datatable p-component p-datatable-gridlines p-datatable-sm sb-monitor-table">
       <div className="p-datatable-wrapper">
         <table className="p-datatable-table sb-monitor-agents">
-          <caption>坐席状态（{agents.length} 人）</caption>
+          <caption>坐席状态（共 {total} 人）</caption>
           <thead className="p-datatable-thead">
             <tr>
               <th scope="col">坐席</th>
