@@ -1,6 +1,10 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { installChineseValidationMessages } from "#common/zod-chinese";
+
+// Forms validate as the user types with the same Chinese messages as the server's.
+installChineseValidationMessages();
 
 // Spec §8: a failed chunk load (e.g. assets replaced by a new deployment) reloads the page.
 window.addEventListener("vite:preloadError", (event) => {

@@ -8,6 +8,10 @@ import { wantsHydration } from "#app/lib/handle";
 import { NonceContext } from "#app/lib/nonce";
 import { applySecurityHeaders, createNonce } from "#app/server/security-headers.server";
 import { errorPageFailureHtml } from "#app/components/error-page-failure";
+import { installChineseValidationMessages } from "#common/zod-chinese";
+
+// Validation messages in Chinese wherever a schema gives none of its own (forms, queries, islands).
+installChineseValidationMessages();
 
 const ABORT_DELAY_MS = 5_000;
 

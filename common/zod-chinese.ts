@@ -73,6 +73,6 @@ export const chineseErrorMap: ZodErrorMap = (issue, ctx) => {
 };
 
 /** Installs the map for this process (each process's entry point calls it once). */
-export function useChineseValidationMessages(): void {
+export function installChineseValidationMessages(): void {
   z.setErrorMap(chineseErrorMap);
 }

@@ -1,5 +1,5 @@
 import formbody from "@fastify/formbody";
-import { useChineseValidationMessages } from "#common/zod-chinese";
+import { installChineseValidationMessages } from "#common/zod-chinese";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
@@ -58,7 +58,7 @@ declare module "fastify" {
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
 export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
-  useChineseValidationMessages();
+  installChineseValidationMessages();
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commitSignedIn, getSignedIn, type SignedIn } from "./session.server";
+import { commitSignedIn, getSignedIn, safeRedirectTo, type SignedIn } from "./session.server";
 
 const user = {
   id: 7,
@@ -45,5 +45,33 @@ describe("reading the signed-in user from the session cookie", () => {
 
   it("has no user without a cookie", async () => {
     expect(await getSignedIn(new Request("http://console.test/"))).toBeNull();
+  });
+});
+
+describe("the one safe-redirect rule", () => {
+  it("keeps this site's paths with their queries", () => {
+    expect(safeRedirectTo("/callHistory?page=2")).toBe("/callHistory?page=2");
+    expect(safeRedirectTo("/monitor/agent")).toBe("/monitor/agent");
+  });
+
+  it("refuses every way out to another site, and what cannot go into a header", () => {
+    for (const target of [
+      "https://evil.com",
+      "//evil.com",
+      "/\\evil.com",
+      decodeURIComponent("%2Fuser%2F..%2F%5Cevil.com"),
+      "/\t/evil.com",
+      "/%09/evil.com".replace("%09", "\t"),
+      "/callHistory\nSet-Cookie: x=1",
+      "/call\u0000History",
+      "/\u3000/evil.com",
+      " /callHistory",
+      "/user/login?redirectTo=/user/login",
+      "/user/logout",
+      "",
+    ]) {
+      expect(safeRedirectTo(target), JSON.stringify(target)).toBe("/");
+    }
+    expect(safeRedirectTo(null)).toBe("/");
   });
 });

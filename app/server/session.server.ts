@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
+import { safeRedirect } from "remix-utils/safe-redirect";
 import { ExpiringCache } from "#common/expiring-cache";
 import type { Role } from "#contracts/uaa";
 
@@ -87,13 +88,19 @@ export async function destroySession(request: Request): Promise<string> {
   return storage.destroySession(await getSession(request));
 }
 
-/** Where sign-in sends the user back to; only same-site paths, never another origin. */
+/**
+ * The one rule for every redirect a request asks for (sign-in's `redirectTo`, the sidebar's way
+ * back): remix-utils' safeRedirect (a path of this site: no other origin, no `//`, no `/\\`, no
+ * `..`), and no whitespace or control character anywhere, since browsers drop a TAB or a newline
+ * inside a URL and what remains may be another site (and a newline cannot go into a header).
+ */
 export function safeRedirectTo(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+  if (typeof target !== "string" || /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(target)) {
     return fallback;
   }
-  if (target.startsWith("/user/login") || target.startsWith("/user/logout")) return fallback;
-  return target;
+  const safe = safeRedirect(target, fallback);
+  if (safe.startsWith("/user/login") || safe.startsWith("/user/logout")) return fallback;
+  return safe;
 }
 
 export function loginUrl(request: Request): string {

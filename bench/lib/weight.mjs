@@ -116,7 +116,9 @@ export async function firstEntitled(base, url, sessions) {
   let refused;
   for (const [account, cookie] of [["anonymous", undefined], ...Object.entries(sessions)]) {
     const page = await getPage(base, url, cookie);
-    if (page.status === 200) return { account, ...page };
+    // /error/404 answers 404 and /error/403 answers 403: an error page's own status is its success.
+    const expected = Number(/^\/error\/(\d{3})$/.exec(url)?.[1] ?? 200);
+    if (page.status === expected) return { account, ...page };
     if (page.status === 403) refused ??= { account: `${account}, 403`, ...page };
   }
   return refused;

@@ -5,16 +5,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { LIGHTHOUSE_PAGES, TARGETS } from "../config.mjs";
-import { loadServerBuild, ROOT, screenRoutes } from "../lib/weight.mjs";
+import { getPage } from "../lib/http.mjs";
+import { firstEntitled, loadServerBuild, ROOT, screenRoutes } from "../lib/weight.mjs";
 
 const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking";
 
-async function run(url, cookie, out) {
+async function run(url, cookie, out, categories = "performance") {
   const args = [
     join(ROOT, "node_modules/lighthouse/cli/index.js"),
     url,
     "--quiet",
-    "--only-categories=performance",
+    `--only-categories=${categories}`,
     "--output=json",
     `--output-path=${out}`,
     `--chrome-flags=${CHROME_FLAGS}`,
@@ -33,10 +34,29 @@ async function run(url, cookie, out) {
   return {
     benchmarkIndex: report.environment.benchmarkIndex,
     score: report.categories.performance.score,
+    accessibility: report.categories.accessibility?.score,
+    bestPractices: report.categories["best-practices"]?.score,
+    mainThreadMs: audit("mainthread-work-breakdown"),
     lcp: audit("largest-contentful-paint"),
     tbt: audit("total-blocking-time"),
     cls: audit("cumulative-layout-shift"),
   };
+}
+
+/**
+ * The call-detail dialogs to measure: the first calls of /callHistory with a recording (a player)
+ * and without one (no player).
+ */
+async function callDetails(consoleUrl, cookie) {
+  const list = await getPage(consoleUrl, "/callHistory", cookie);
+  const found = {};
+  for (const [, href] of list.html.matchAll(/href="(\/callHistory\/\d+)[?"]/g)) {
+    const detail = await getPage(consoleUrl, href, cookie);
+    const kind = detail.html.includes("<audio") ? "with a recording" : "without a recording";
+    found[kind] ??= href;
+    if (Object.keys(found).length === 2) break;
+  }
+  return Object.entries(found).map(([kind, path]) => ({ name: `call detail ${kind}`, path }));
 }
 
 export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) {
@@ -73,6 +93,33 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
       met,
       command,
       note: `${runs.length > 1 ? `scores ${runs.map((r) => Math.round(r.score * 100)).join(", ")}; ` : ""}CPU benchmarkIndex ${runs.map((r) => Math.round(r.benchmarkIndex)).join(", ")}`,
+    });
+  }
+  // Every screen, as the first demo account that may open it, and the call-detail dialogs: one run
+  // each, with the accessibility and best-practice categories too.
+  const sweep = [
+    ...screens.map((screen) => ({ name: screen.pattern, url: screen.url })),
+    ...(await callDetails(consoleUrl, sessions.admin)),
+  ];
+  for (const page of sweep) {
+    const entitled = await firstEntitled(consoleUrl, page.url ?? page.path, sessions);
+    const path = page.url ?? page.path;
+    if (!entitled || entitled.account.includes("403")) continue;
+    const account = entitled.account === "anonymous" ? undefined : entitled.account;
+    const result = await run(
+      `${consoleUrl}${path}`,
+      account ? sessions[account] : undefined,
+      join(tmp, `lh-all-${path.replace(/\W/g, "-")}.json`),
+      "performance,accessibility,best-practices",
+    );
+    const scores = [result.score, result.accessibility, result.bestPractices];
+    rows.push({
+      figure: `${page.name}${path !== page.name ? ` (${path})` : ""} as ${entitled.account}: performance / accessibility / best practices; TBT; main-thread work`,
+      value: `${scores.map((s) => Math.round((s ?? 0) * 100)).join(" / ")}; ${result.tbt.toFixed(0)} ms; ${(result.mainThreadMs / 1000).toFixed(1)} s`,
+      target: `each ≥ ${TARGETS.lighthouseScore * 100}`,
+      met: scores.every((s) => (s ?? 0) >= TARGETS.lighthouseScore),
+      command: `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${path} --only-categories=performance,accessibility,best-practices --chrome-flags="${CHROME_FLAGS}"`,
+      note: `one run; CPU benchmarkIndex ${Math.round(result.benchmarkIndex)}`,
     });
   }
   return rows;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { ExpiringCache } from "#common/expiring-cache";
 import { liveCounts, PRESENCE_TIMEOUT_MS, type MonitorAgent, type MonitorAgentState, type MonitorGroup } from "#contracts/monitor";
 import {
   agentFiguresToday,
@@ -10,10 +11,30 @@ import {
 } from "#upstream/repositories/monitor";
 
 /**
+ * Today's figures move slowly (a call ends, a chat closes) and reading them sums the whole day's
+ * calls and state periods of every agent: each tenant's are kept for FIGURES_KEPT_MS, so twenty
+ * supervisors' snapshots do not each sum the day again. Live states are never kept.
+ */
+const FIGURES_KEPT_MS = 5_000;
+type FiguresToday = ReturnType<typeof agentFiguresToday>;
+const figuresByPlatform = new WeakMap<FastifyInstance, ExpiringCache<number, FiguresToday>>();
+function figuresOfToday(app: FastifyInstance, tenantId: number, now: Date): FiguresToday {
+  let kept = figuresByPlatform.get(app);
+  if (!kept) figuresByPlatform.set(app, (kept = new ExpiringCache(1_000)));
+  const cached = kept.get(tenantId, now.getTime());
+  if (cached) return cached;
+  const fresh = agentFiguresToday(app.db, tenantId, now);
+  kept.set(tenantId, fresh, now.getTime() + FIGURES_KEPT_MS);
+  fresh.catch(() => kept.delete(tenantId));
+  return fresh;
+}
+
+/**
  * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for
  * text agents, and 失联 (LOST) for an agent who should be working but whose client has not
  * reported for PRESENCE_TIMEOUT_MS.
  */
+
 export async function agentRows(
   app: FastifyInstance,
   tenantId: number,
@@ -29,7 +50,7 @@ export async function agentRows(
       tenantId,
       roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
     ),
-    withFigures ? agentFiguresToday(app.db, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
+    withFigures ? figuresOfToday(app, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
     withFigures ? app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute() : [],
   ]);
   const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
