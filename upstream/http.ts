@@ -9,7 +9,7 @@ export function ok<T>(data: T): Envelope<T> {
   return { code: SUCCESS_CODE, data, msg: "success" };
 }
 
-export type FailureStatus = 400 | 401 | 403 | 404 | 500;
+export type FailureStatus = 400 | 401 | 403 | 404 | 429 | 500;
 
 /** The Chinese message for each failure status when the thrower has nothing more specific. */
 export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
@@ -17,6 +17,7 @@ export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
   401: "登录已失效，请重新登录",
   403: "无权访问",
   404: "接口不存在",
+  429: "请求过于频繁，请稍后重试",
   500: "服务器内部错误",
 };
 
@@ -35,11 +36,19 @@ export function failure(statusCode: FailureStatus, msg: string = FAILURE_MESSAGE
   return { code: statusCode, msg };
 }
 
+/** A NUL character anywhere in the input: no text column can store it, no user types it. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 8 || value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item, depth + 1));
+}
+
 /**
  * The one way a route reads its input (params, query, body): parsed with its zod schema, or a 400
  * whose message is the first problem, in Chinese (common/zod-chinese.ts).
  */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
+  if (holdsNul(value)) throw new HttpError(400, "请求参数包含无效字符");
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? FAILURE_MESSAGES[400]);
   return parsed.data;

@@ -16,6 +16,7 @@ import * as m070 from "#upstream/db/migrations/070-audit-log";
 import * as m075 from "#upstream/db/migrations/075-sms-outbox";
 import * as m080 from "#upstream/db/migrations/080-notifications";
 import * as m085 from "#upstream/db/migrations/085-monitor";
+import * as m090 from "#upstream/db/migrations/090-sign-in-failures";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   "075-sms-outbox": m075,
   "080-notifications": m080,
   "085-monitor": m085,
+  "090-sign-in-failures": m090,
 };
 
 function migrator(db: Db): Migrator {

@@ -78,4 +78,11 @@ describe("prepared statements on PGlite", () => {
     expect((await statements.query(all, [first.id])).rows[0]).toMatchObject({ id: first.id, tag: "新" });
     expect(await kept()).toHaveLength(1);
   });
+
+  it("answers a result of more rows than a call may take arguments (a large import's read)", async () => {
+    const statements = new PreparedStatements(pglite);
+    const result = await statements.query<{ n: number }>("SELECT n FROM generate_series(1, $1::int) AS n", [300_000]);
+    expect(result.rows).toHaveLength(300_000);
+    expect(result.rows.at(-1)).toEqual({ n: 300_000 });
+  });
 });

@@ -39,7 +39,9 @@ export class PreparedStatements {
 
   async query<R>(sql: string, params: readonly unknown[]): Promise<Results<R>> {
     const messages = await this.#pglite.runExclusive(async () => {
-      const received: BackendMessages = [];
+      // Not push(...messages): a result of a few hundred thousand rows is as many messages, more
+      // arguments than a call may take (RangeError: Maximum call stack size exceeded).
+      let received: BackendMessages = [];
       let statement: { name: string; paramTypes: number[] } | undefined;
       try {
         const { name, paramTypes } = (statement = this.#statements.get(sql) ?? (await this.#prepare(sql)));
@@ -48,10 +50,10 @@ export class PreparedStatements {
           const toText = this.#pglite.serializers[paramTypes[i]];
           return toText ? toText(value) : String(value);
         });
-        received.push(
-          ...(await this.#send(serialize.bind({ statement: name, values }))),
-          ...(await this.#send(serialize.describe({ type: "P" }))),
-          ...(await this.#send(serialize.execute({}))),
+        received = received.concat(
+          await this.#send(serialize.bind({ statement: name, values })),
+          await this.#send(serialize.describe({ type: "P" })),
+          await this.#send(serialize.execute({})),
         );
       } catch (error) {
         await this.#send(serialize.sync());
@@ -64,8 +66,7 @@ export class PreparedStatements {
         }
         throw error;
       }
-      received.push(...(await this.#send(serialize.sync())));
-      return received;
+      return received.concat(await this.#send(serialize.sync()));
     });
     await this.#pglite.syncToFs();
     return parse.parseResults(messages, this.#pglite.parsers)[0] as Results<R>;

@@ -341,6 +341,7 @@ export interface Database {
   sms_messages: SmsMessagesTable;
   monitor_rules: MonitorRulesTable;
   agent_state_log: AgentStateLogTable;
+  sign_in_failures: SignInFailuresTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */
@@ -493,4 +494,12 @@ export interface AgentStateLogTable {
   cti_call_id: string | null;
   started_at: ColumnType<Date, Date | string, Date | string>;
   ended_at: NullableTimestamp;
+}
+
+/** Migration 090: failed sign-ins, per account name and client address (the sign-in throttle). */
+export interface SignInFailuresTable {
+  id: BigId;
+  user_name: string;
+  client_address: string;
+  failed_at: ColumnType<Date, Date | string, Date | string>;
 }

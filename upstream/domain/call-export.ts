@@ -37,6 +37,13 @@ type Column = { header: string; value: Value };
 const ref = (name: string) => sql<string>`${sql.ref(`r.${name}`)}`;
 const code = (column: string, table: CodeTable<string | number>, none = "") => ({ code: { column, table, none } });
 
+/**
+ * notAFormula (domain/contact-file.ts) in SQL, for the names people type. Phone numbers are the
+ * platform's validated digits (a leading + of +86 is a number, not a formula), so they stay as they are.
+ */
+const notAFormulaSql = (value: Sql) =>
+  sql<string>`CASE WHEN left(${value}, 1) IN ('=', '+', '-', '@', E'\t', E'\r') THEN '''' || ${value} ELSE ${value} END`;
+
 /** The export's columns, in order. */
 const COLUMNS: Column[] = [
   { header: "通话ID", value: { text: ref("cti_call_id") } },
@@ -101,7 +108,7 @@ export const CSV_CELLS: RecordFormat = {
             ? v.number
             : v.time,
   ),
-  name: (value) => value,
+  name: (value) => notAFormulaSql(value),
 };
 
 function xmlText(value: string): string {
@@ -148,7 +155,7 @@ function xlsxRow(): Sql {
 }
 export const XLSX_ROWS: RecordFormat = {
   cells: [xlsxRow()],
-  name: (value) => xmlEscape(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`),
+  name: (value) => xmlEscape(notAFormulaSql(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`)),
   // Below the header, on the sheet it falls in.
   position: (zeroBased) => sql`(${zeroBased} % ${sql.lit(SHEET_ROWS)} + 2)::text`,
 };

@@ -13,3 +13,6 @@ export function startOfCstDay(at = new Date()): Date {
   const local = at.getTime() + CST_OFFSET_MS;
   return new Date(local - (local % DAY_MS) - CST_OFFSET_MS);
 }
+
+/** 'HH:MM' of a moment in China Standard Time. */
+export const cstClock = (at: Date) => new Date(at.getTime() + CST_OFFSET_MS).toISOString().slice(11, 16);

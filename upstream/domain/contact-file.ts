@@ -8,17 +8,47 @@ import ExcelJS from "exceljs";
  */
 export async function* readRows(file: Buffer, fileName: string): AsyncGenerator<string[]> {
   if (/\.xlsx$/i.test(fileName)) {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(file), { sharedStrings: "cache", worksheets: "emit" });
+    yield* xlsxRows(file);
+    return;
+  }
+  // NUL cannot be stored (PostgreSQL text) and is in no real contact list.
+  yield* csvRows(
+    file
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .replaceAll("\u0000", ""),
+  );
+}
+
+/** A file that is not the spreadsheet its name says: the uploader's problem, said in Chinese. */
+export class FileUnreadable extends Error {
+  constructor() {
+    super("文件无法读取，请检查文件格式（另存为 CSV 或 XLSX 后重试）");
+  }
+}
+
+async function* xlsxRows(file: Buffer): AsyncGenerator<string[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(file), { sharedStrings: "cache", worksheets: "emit" });
+  const rows: AsyncIterator<string[]> = (async function* () {
     for await (const sheet of reader) {
       for await (const row of sheet) {
         const values = (row as ExcelJS.Row).values as unknown[];
-        yield values.slice(1).map((v) => cellText(v));
+        yield values.slice(1).map((v) => cellText(v).replaceAll("\u0000", ""));
       }
       return; // the first sheet only
     }
-    return;
+  })();
+  // Whatever exceljs throws on a broken file (zip errors, missing parts, bad XML) is that file's fault.
+  for (;;) {
+    let next: IteratorResult<string[]>;
+    try {
+      next = await rows.next();
+    } catch {
+      throw new FileUnreadable();
+    }
+    if (next.done) return;
+    yield next.value;
   }
-  yield* csvRows(file.toString("utf8").replace(/^\uFEFF/, ""));
 }
 
 function cellText(value: unknown): string {
@@ -59,13 +89,20 @@ export function* csvRows(text: string): Generator<string[]> {
   }
 }
 
+/**
+ * A cell a spreadsheet would read as a formula (starting with = + - @, a TAB or a CR) is written
+ * with a leading apostrophe, so `=HYPERLINK(…)` typed as a name stays text (OWASP "CSV injection").
+ */
+export function notAFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
 /** A CSV line, quoting what needs it (exports). */
 export function csvLine(cells: ReadonlyArray<string | number | null | undefined>): string {
   return `${cells
     .map((cell) => {
       const text = cell === null || cell === undefined ? "" : String(cell);
-      // A leading = + - @ would be a formula in a spreadsheet: neutralise it.
-      const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+      const safe = notAFormula(text);
       return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
     })
     .join(",")}\r\n`;

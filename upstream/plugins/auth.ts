@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { hashAccessToken } from "#upstream/domain/tokens";
 import { ExpiringCache } from "#common/expiring-cache";
 import { HttpError, failure } from "#upstream/http";
-import { deleteUserAccessTokens, findUserByAccessToken } from "#upstream/repositories/access-tokens";
+import { deleteAccessToken, deleteUserAccessTokens, findUserByAccessToken } from "#upstream/repositories/access-tokens";
 import type { Role } from "#contracts/uaa";
 import type { AuthUser } from "#upstream/repositories/users";
 
@@ -90,6 +90,13 @@ function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);
   app.accessTokens.deleteWhere((user) => user.id === userId);
+}
+
+/** Ends one session: the token stops working here at once (RFC 7009 revocation). */
+export async function revokeAccessToken(app: FastifyInstance, token: string): Promise<void> {
+  const hash = hashAccessToken(token);
+  await deleteAccessToken(app.db, hash);
+  app.accessTokens.delete(hash);
 }
 
 async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {

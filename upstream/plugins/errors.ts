@@ -20,6 +20,13 @@ export function errorsPlugin(app: FastifyInstance): void {
       const mapped = status === 401 || status === 403 || status === 404 ? status : 400;
       return reply.code(mapped).send(failure(mapped));
     }
+    // PostgreSQL's data exceptions (class 22: a NUL byte, a number out of range, text too long, a
+    // date that is none) are input no schema caught: the caller's mistake, not the platform's.
+    const sqlState = (error as { code?: unknown }).code;
+    if (typeof sqlState === "string" && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+      request.log.warn({ err: error }, "input refused by the database");
+      return reply.code(400).send(failure(400, "请求参数超出允许的范围或包含无效字符"));
+    }
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send(failure(500));
   });

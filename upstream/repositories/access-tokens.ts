@@ -16,6 +16,11 @@ export async function deleteExpiredAccessTokens(db: Db, userId: number, now: Dat
   await db.deleteFrom("access_tokens").where("user_id", "=", userId).where("expires_at", "<=", now).execute();
 }
 
+/** Deletes one token by its hash (use revokeAccessToken, which also forgets it). */
+export async function deleteAccessToken(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom("access_tokens").where("token_hash", "=", tokenHash).execute();
+}
+
 /** Deletes every token of a user (use revokeUserTokens, which also forgets them). */
 export async function deleteUserAccessTokens(db: Db, userId: number): Promise<void> {
   await db.deleteFrom("access_tokens").where("user_id", "=", userId).execute();

@@ -5,6 +5,7 @@ import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions 
 import type { RecordFormat } from "#upstream/domain/call-export";
 import { RECORDINGS, recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
 import type { Database, NewCallRecord, NewDialogLine } from "#upstream/db/schema";
+import type { AuthUser } from "./users";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
 
 /**
@@ -45,8 +46,10 @@ async function insertDialogs(db: Db, tenantId: number, callRecordId: number, dia
 /** Which records a list may show, besides the user's filters (decided by the route from the caller). */
 export type CallScope = {
   direction?: "outbound" | "inbound";
-  /** Agents see only their own calls. */
+  /** Only this agent's own calls (their history). */
   agentUserId?: number;
+  /** What this agent may read: their own calls and their queue's campaigns' (see CallReader). */
+  readerAgentUserId?: number;
 };
 
 type Filters = Omit<CallFilter, "pageNo" | "pageSize" | "after" | "before">;
@@ -56,6 +59,7 @@ function scoped(db: Db, tenantId: number, scope: CallScope, filter: Filters): Re
   let query = db.selectFrom("call_records").where("call_records.tenant_id", "=", tenantId);
   if (scope.direction) query = query.where("call_records.direction", "=", scope.direction);
   if (scope.agentUserId !== undefined) query = query.where("call_records.agent_user_id", "=", scope.agentUserId);
+  if (scope.readerAgentUserId !== undefined) query = query.where(readableBy({ tenantId, agentUserId: scope.readerAgentUserId }));
   if (filter.startTime !== undefined) query = query.where("call_records.call_time", ">=", new Date(filter.startTime));
   if (filter.endTime !== undefined) query = query.where("call_records.call_time", "<=", new Date(filter.endTime));
   if (filter.phone) query = query.where("call_records.phone", "like", `%${filter.phone}%`);
@@ -308,14 +312,42 @@ async function* copyInBatches(
   }
 }
 
-/** Spec §3 "Call task detail" of one record of the tenant, or undefined (unknown or foreign id). */
-export async function findCallDetail(db: Db, tenantId: number, callId: number): Promise<CallDetail | undefined> {
-  const record = await db
-    .selectFrom("call_records")
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", callId)
-    .executeTakeFirst();
+/**
+ * Who reads one call: supervisors and administrators any of their tenant's (no `agentUserId`);
+ * an agent the calls they took, the calls that came through their queue and those of the
+ * campaigns their queue serves, and no colleague's other calls.
+ */
+export type CallReader = { tenantId: number; agentUserId?: number };
+
+export function callReaderOf(user: Pick<AuthUser, "tenantId" | "id" | "role">): CallReader {
+  return user.role === "agent" ? { tenantId: user.tenantId, agentUserId: user.id } : { tenantId: user.tenantId };
+}
+
+function readableBy(reader: CallReader) {
+  return (eb: ExpressionBuilder<Database, "call_records">) => {
+    const inTenant = eb("call_records.tenant_id", "=", reader.tenantId);
+    if (reader.agentUserId === undefined) return inTenant;
+    const ownQueue = eb.selectFrom("users as u").select("u.default_queue_name").where("u.id", "=", reader.agentUserId);
+    const servedCampaigns = eb
+      .selectFrom("campaigns as c")
+      .select("c.id")
+      .where("c.tenant_id", "=", reader.tenantId)
+      .where("c.queue_name", "=", ownQueue);
+    return eb.and([
+      inTenant,
+      eb.or([
+        eb("call_records.agent_user_id", "=", reader.agentUserId),
+        eb("call_records.queue_name", "=", ownQueue),
+        eb("call_records.campaign_id", "in", servedCampaigns),
+      ]),
+    ]);
+  };
+}
+
+/** Spec §3 "Call task detail" of one record the reader may see, or undefined (unknown, foreign or not theirs). */
+export async function findCallDetail(db: Db, reader: CallReader, callId: number): Promise<CallDetail | undefined> {
+  const tenantId = reader.tenantId;
+  const record = await db.selectFrom("call_records").selectAll().where(readableBy(reader)).where("id", "=", callId).executeTakeFirst();
   if (!record) return undefined;
   const lines = await db
     .selectFrom("call_dialogs")
@@ -368,13 +400,8 @@ export async function findCallDetail(db: Db, tenantId: number, callId: number): 
 }
 
 /** The recording file of a record of the tenant: undefined when there is no such record, null when it has no audio. */
-export async function findRecordingFile(db: Db, tenantId: number, callId: number): Promise<string | null | undefined> {
-  const row = await db
-    .selectFrom("call_records")
-    .select("recording")
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", callId)
-    .executeTakeFirst();
+export async function findRecordingFile(db: Db, reader: CallReader, callId: number): Promise<string | null | undefined> {
+  const row = await db.selectFrom("call_records").select("recording").where(readableBy(reader)).where("id", "=", callId).executeTakeFirst();
   return row ? row.recording : undefined;
 }
 

@@ -111,16 +111,33 @@ export async function findBusinessRecord(db: Db, tenantId: number, ctiCallId: st
  * Saves the agent's conclusion for a call, once per idempotency key: a retry with a key already
  * used answers the record it saved. A new key for the same call updates that call's record.
  */
-export async function saveConclusion(db: Db, tenantId: number, agentUserId: number, input: ConclusionRequest): Promise<BusinessRecord> {
+/**
+ * Saves an agent's conclusion of a call; null when another agent concluded this call and it is not
+ * this agent's call either (an agent changes only conclusions of calls they took part in; after a
+ * transfer both agents may conclude, the one who took the call last keeps the final word).
+ */
+export async function saveConclusion(
+  db: Db,
+  tenantId: number,
+  agentUserId: number,
+  input: ConclusionRequest,
+): Promise<BusinessRecord | null> {
   return db.transaction().execute(async (trx) => {
     const replay = await businessRecords(trx, tenantId).where("b.idempotency_key", "=", input.idempotencyKey).executeTakeFirst();
     if (replay) return toBusinessRecord(replay);
     const call = await trx
       .selectFrom("call_records")
-      .select(["phone"])
+      .select(["phone", "agent_user_id"])
       .where("tenant_id", "=", tenantId)
       .where("cti_call_id", "=", input.ctiCallId)
       .executeTakeFirst();
+    const concluded = await trx
+      .selectFrom("business_records")
+      .select("agent_user_id")
+      .where("tenant_id", "=", tenantId)
+      .where("cti_call_id", "=", input.ctiCallId)
+      .executeTakeFirst();
+    if (concluded && concluded.agent_user_id !== agentUserId && call?.agent_user_id !== agentUserId) return null;
     const values = {
       call_result: input.callResult,
       intent: input.intent,

@@ -38,7 +38,7 @@ describeDb(`call records on ${TEST_DB}`, () => {
       .where("tenants.code", "=", "demo")
       .executeTakeFirstOrThrow();
     demoCallCount = Number(counted.n);
-    for (const name of ["admin", "agent", "supervisor", "other-admin"]) {
+    for (const name of ["admin", "agent", "supervisor", "other-admin", "agent01"]) {
       tokens[name] = await loginAs(platform.app, name);
       ids[name] = (await platform.db.selectFrom("users").select("id").where("user_name", "=", name).executeTakeFirstOrThrow()).id;
     }
@@ -163,12 +163,17 @@ describeDb(`call records on ${TEST_DB}`, () => {
     }
   });
 
-  it("serves the inbound lists: history per agent, calls for the tenant", async () => {
+  it("serves the inbound lists: history per agent, calls for the tenant's supervisors", async () => {
     const history = pageOf(await get("/contact/income/calls/history?pageSize=100", "agent"));
     expect(history.total).toBeGreaterThan(0);
     expect(history.list.every((r) => r.direction === "inbound" && r.agentId === ids.agent)).toBe(true);
-    const calls = pageOf(await post("/contact/income/calls", { pageSize: 100 }, "agent"));
+    const calls = pageOf(await post("/contact/income/calls", { pageSize: 100 }, "supervisor"));
     expect(calls.total).toBeGreaterThan(history.total);
+    // An agent asking for the tenant's list gets what they may read: their own calls and those of
+    // their queue's campaigns; agent01, whose queue serves no inbound campaign, only their own.
+    const agents = pageOf(await post("/contact/income/calls", { pageSize: 100 }, "agent")).total;
+    expect(agents).toBeGreaterThanOrEqual(history.total);
+    expect(agents).toBeLessThanOrEqual(calls.total);
     expect(calls.list.every((r) => r.direction === "inbound" && r.campaignType === 20)).toBe(true);
   });
 
@@ -245,6 +250,39 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect((await post(`/records/records/${demoCall.callId}`, { tenantID: demoTenant }, "other-admin")).statusCode).toBe(404);
     expect((await get("/contact/income/calls/99999999")).statusCode).toBe(404);
     expect((await get("/contact/income/calls/abc")).statusCode).toBe(400);
+  });
+
+  it("lets an agent read the calls they took and their queue's campaigns' calls, and no colleague's other calls", async () => {
+    const tenantID = (await get("/config/api/customer")).json().data.tenantId;
+    const calls = await platform.db
+      .selectFrom("call_records as r")
+      .leftJoin("campaigns as c", "c.id", "r.campaign_id")
+      .select(["r.id", "r.agent_user_id", "r.cti_call_id", "c.queue_name"])
+      .where("r.tenant_id", "=", tenantID)
+      .execute();
+    const agentsCall = calls.find((c) => c.agent_user_id === ids.agent && c.queue_name !== "demo-sales")!;
+    const colleaguesOnAgentsQueue = calls.find((c) => c.agent_user_id === ids.supervisor && c.queue_name === "demo-voice");
+    expect(agentsCall).toBeDefined();
+    // agent01 serves the sales queue: the voice agent's call is not theirs to read, in any way.
+    expect((await get(`/contact/income/calls/${agentsCall.id}`, "agent01")).statusCode).toBe(404);
+    expect((await post(`/records/records/${agentsCall.id}`, { tenantID }, "agent01")).statusCode).toBe(404);
+    for (const list of ["/contact/campaign/record/list", "/contact/income/calls"]) {
+      const page = pageOf(await post(list, { pageSize: 100, pageNo: 1 }, "agent01"));
+      expect(
+        page.list.every((row) => row.agentId === ids.agent01),
+        list,
+      ).toBe(true);
+    }
+    expect((await get(`/contact/income/calls/${agentsCall.id}`, "agent")).statusCode).toBe(200);
+    expect((await get(`/contact/income/calls/${agentsCall.id}`, "supervisor")).statusCode).toBe(200);
+    if (colleaguesOnAgentsQueue) expect((await get(`/contact/income/calls/${colleaguesOnAgentsQueue.id}`, "agent")).statusCode).toBe(200);
+    // Nor may they change the conclusion the voice agent gave.
+    const conclude = (as: string, key: string) =>
+      post("/contact/call/conclusion", { ctiCallId: agentsCall.cti_call_id, callResult: 1, idempotencyKey: key }, as);
+    expect((await conclude("agent", "conclusion-by-agent-1")).statusCode).toBe(200);
+    const refused = await conclude("agent01", "conclusion-by-agent01-1");
+    expect(refused.statusCode).toBe(403);
+    expect(FailureSchema.parse(refused.json()).msg).toBe("该通话的业务记录由其他坐席填写，无权修改");
   });
 
   it("streams a recording as audio, or answers JSON when the call has none", async () => {
@@ -371,5 +409,37 @@ describeDb(`call records on ${TEST_DB}`, () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
     expect(workbook.worksheets[0].getRow(2).getCell(4).value).toBe('双十一,"大促"<&> C:\\活动\t第1期\n');
+  });
+
+  it("exports a name a spreadsheet would run as a formula as text", async () => {
+    const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
+    const name = '=HYPERLINK("http://evil.example","点我")';
+    const campaign = await platform.db
+      .insertInto("campaigns")
+      .values({ tenant_id: tenantId, name, type: 1, state: 3 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await insertCallRecord(platform.db, {
+      tenant_id: tenantId,
+      cti_call_id: "formula-1",
+      direction: "outbound",
+      campaign_id: campaign.id,
+      campaign_type: 1,
+      phone: "13800002222",
+      call_result: 200,
+      call_result_name: "成功",
+      is_answer: 1,
+      call_time: new Date(),
+      attach_data: "{}",
+      user_data: "{}",
+    });
+    const filter = { campaignId: campaign.id };
+    const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");
+    expect(csv.body).toContain(`,13800002222,"'=HYPERLINK(""http://evil.example"",""点我"")",`);
+    const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" }, "other-admin");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
+    const row = workbook.worksheets[0].getRow(2);
+    expect(row.getCell(4).value).toBe(`'${name}`);
   });
 });

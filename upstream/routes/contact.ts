@@ -14,14 +14,19 @@ import {
 } from "#upstream/domain/call-export";
 import { HttpError, ok } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
-import { exportCallRecords, findCallDetail, listCallRecords, type CallScope } from "#upstream/repositories/call-records";
+import { exportCallRecords, findCallDetail, listCallRecords, callReaderOf, type CallScope } from "#upstream/repositories/call-records";
 import type { AuthUser } from "#upstream/repositories/users";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-/** Agents see their own calls; supervisors and administrators see the tenant's. */
+/** Agents' histories hold their own calls; supervisors and administrators see the tenant's. */
 function ownCalls(user: AuthUser): CallScope {
   return user.role === "agent" ? { agentUserId: user.id } : {};
+}
+
+/** The tenant-wide lists show an agent what they may read: see CallReader. */
+function readableCalls(user: AuthUser): CallScope {
+  return user.role === "agent" ? { readerAgentUserId: user.id } : {};
 }
 
 function parse<S extends z.ZodTypeAny>(schema: S, value: unknown): z.infer<S> {
@@ -43,15 +48,19 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
     list(request, request.query, { direction: "inbound", ...ownCalls(requireUser(request)) }),
   );
 
-  app.post("/contact/income/calls", async (request) => list(request, request.body, { direction: "inbound" }));
+  app.post("/contact/income/calls", async (request) =>
+    list(request, request.body, { direction: "inbound", ...readableCalls(requireUser(request)) }),
+  );
 
-  app.post("/contact/campaign/record/list", async (request) => list(request, request.body, { direction: "outbound" }));
+  app.post("/contact/campaign/record/list", async (request) =>
+    list(request, request.body, { direction: "outbound", ...readableCalls(requireUser(request)) }),
+  );
 
   // The call-detail dialog of every list reads here, inbound or outbound (decision 005).
   app.get("/contact/income/calls/:id", async (request) => {
     const user = requireUser(request);
     const { id } = parse(IdParamsSchema, request.params);
-    const detail = await findCallDetail(app.db, user.tenantId, id);
+    const detail = await findCallDetail(app.db, callReaderOf(user), id);
     if (!detail) throw new HttpError(404, "通话记录不存在");
     return ok<CallDetail>(detail);
   });
@@ -60,7 +69,7 @@ export const contactRoutes: FastifyPluginAsync = async (app) => {
   app.post("/contact/campaign/record/export", async (request, reply) => {
     const user = requireUser(request);
     const { format, ...filter } = parse(CallExportSchema, request.body);
-    const scope: CallScope = { direction: "outbound" };
+    const scope: CallScope = { direction: "outbound", ...readableCalls(user) };
     const records = (recordFormat: RecordFormat, copyFormat: CopyFormat) =>
       exportCallRecords(app.db, user.tenantId, scope, filter, recordFormat, { format: copyFormat, batchRows: EXPORT_CHUNK_ROWS });
     const body = new PassThrough();

@@ -1,7 +1,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { readRows } from "#upstream/domain/contact-file";
+import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { HttpError, ok } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
@@ -49,9 +49,7 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
       return ok(result);
     } catch (error) {
       if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
-      // A file exceljs cannot read is the user's problem, not the platform's.
-      if (error instanceof Error && /zip|end of central directory|corrupted/i.test(error.message))
-        throw new HttpError(400, "文件无法读取，请检查文件格式");
+      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
       throw error;
     }
   });

@@ -376,6 +376,54 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(result).toMatchObject({ accepted: 1, rejected: 1 });
   });
 
+  it("refuses broken spreadsheets with a 400 in Chinese, and the campaign takes the next import", async () => {
+    const ExcelJS = (await import("exceljs")).default;
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "坏文件导入" }),
+    ).data!;
+    const upload = (fileName: string, content: string | Buffer) => {
+      const body = multipart(id, fileName, content);
+      return platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...body.headers },
+        payload: body.payload,
+      });
+    };
+    const good = Buffer.from(await new ExcelJS.Workbook().xlsx.writeBuffer());
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("名单").addRows([["电话"], ["13612340001"]]);
+    const valid = Buffer.from(await workbook.xlsx.writeBuffer());
+    for (const broken of [
+      Buffer.from("这不是一个表格文件"),
+      valid.subarray(0, Math.floor(valid.length / 2)), // cut short
+      Buffer.concat([valid.subarray(0, 200), Buffer.alloc(400, 0xff), valid.subarray(600)]), // damaged inside
+      good, // a workbook without a sheet's rows
+    ]) {
+      const answer = await upload("名单.xlsx", broken);
+      expect(answer.statusCode, answer.body).toBeLessThan(500);
+    }
+    expect(failure(await upload("名单.xlsx", Buffer.from("这不是一个表格文件")), 400)).toMatch(/文件无法读取/);
+    // NUL bytes in a CSV are dropped, not a database error.
+    const withNul = json(ImportResultResponseSchema, await upload("名单.csv", "phone,姓名\n13612340002,张\u0000三\n")).data!;
+    expect(withNul.accepted).toBe(1);
+    expect(json(ImportResultResponseSchema, await upload("名单.xlsx", valid)).data!.accepted).toBe(1);
+  });
+
+  it("answers input no text column can hold, or numbers past what it counts, with a 400", async () => {
+    for (const [method, url, body] of [
+      ["POST", "/outbound/campaign/save", { ...form, name: "名\u0000称" }],
+      ["GET", "/outbound/campaign/name/count?name=%00", undefined],
+      ["POST", "/outbound/campaign/data/list", { campaignId: 2 ** 60 }],
+      ["PUT", "/outbound/campaign/ratio", { campaignId: Number.MAX_SAFE_INTEGER + 2, ratio: 2 }],
+    ] as const) {
+      const answer = await inject("admin", method, url, body);
+      expect(answer.statusCode, `${method} ${url}: ${answer.body}`).toBe(400);
+      expect(answer.json().msg).toMatch(/[\u4e00-\u9fa5]/);
+    }
+  });
+
   it("checks state changes with the scheduler, runs the dialer, pauses, resumes and cancels", async () => {
     const { id } = json(
       SavedResponseSchema,

@@ -7,7 +7,7 @@ import { RecordingRequestSchema } from "#contracts/records";
 import { recordingPath } from "#upstream/domain/recordings";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
-import { findRecordingFile } from "#upstream/repositories/call-records";
+import { callReaderOf, findRecordingFile } from "#upstream/repositories/call-records";
 
 const ParamsSchema = z.object({ callId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
@@ -18,7 +18,7 @@ export const recordsRoutes: FastifyPluginAsync = async (app) => {
     const params = parseInput(ParamsSchema, request.params);
     const body = parseInput(RecordingRequestSchema, request.body);
     // Another tenant's id answers exactly like an unknown one.
-    const file = body.tenantID === user.tenantId ? await findRecordingFile(app.db, user.tenantId, params.callId) : undefined;
+    const file = body.tenantID === user.tenantId ? await findRecordingFile(app.db, callReaderOf(user), params.callId) : undefined;
     if (file === undefined) throw new HttpError(404, "通话记录不存在");
     if (file === null) return ok(null); // JSON: the call has no recording
     const filePath = recordingPath(file);

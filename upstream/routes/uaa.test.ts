@@ -31,6 +31,49 @@ describeDb(`uaa on ${TEST_DB}`, () => {
     expect(Buffer.from(body.access_token, "base64url")).toHaveLength(32);
   });
 
+  it("revokes a token at sign-out: it stops working at once, even just after it was accepted", async () => {
+    const accessToken = await loginAs(platform.app, "agent");
+    const whoAmI = () => platform.app.inject({ method: "GET", url: "/uaa/oauth/user_auth", headers: bearer(accessToken) });
+    expect((await whoAmI()).statusCode).toBe(200);
+    const revoke = (authorization: string) =>
+      platform.app.inject({
+        method: "POST",
+        url: "/uaa/oauth/revoke",
+        headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
+        payload: `token=${encodeURIComponent(accessToken)}`,
+      });
+    expect((await revoke("Basic bm9ib2R5Om5vdGhpbmc=")).statusCode).toBe(401);
+    expect((await whoAmI()).statusCode).toBe(200);
+    expect((await revoke(basicAuth())).statusCode).toBe(200);
+    expect((await whoAmI()).statusCode).toBe(401);
+    // Revoking again, or a token that never was, tells nothing.
+    expect((await revoke(basicAuth())).statusCode).toBe(200);
+  });
+
+  it("throttles failed sign-ins per account and address, in the database, and never locks the owner out elsewhere", async () => {
+    const from = (address: string, password: string) =>
+      platform.app.inject({
+        method: "POST",
+        url: "/uaa/oauth/token",
+        headers: { authorization: basicAuth(), "content-type": "application/x-www-form-urlencoded", "x-client-address": address },
+        payload: `grant_type=password&username=supervisor&password=${encodeURIComponent(password)}`,
+      });
+    for (let i = 0; i < 10; i++) expect((await from("203.0.113.9", "wrong")).statusCode).toBe(400);
+    // The attacker's address now waits, even with the right password …
+    const refused = await from("203.0.113.9", "Switchboard@2026");
+    expect(refused.statusCode).toBe(429);
+    expect(TokenErrorSchema.parse(refused.json()).error_description).toMatch(/^登录失败次数过多，请在 \d\d:\d\d 后重试（约 1[45] 分钟）$/);
+    // … while the supervisor signs in from their own address, through any console (the count is in the database).
+    expect((await from("198.51.100.7", "Switchboard@2026")).statusCode).toBe(200);
+    const kept = await platform.db.selectFrom("sign_in_failures").select("client_address").where("user_name", "=", "supervisor").execute();
+    expect(kept.map((row) => row.client_address)).toEqual(Array(10).fill("203.0.113.9"));
+    // A success clears that address's failures for the account.
+    await platform.db.deleteFrom("sign_in_failures").execute();
+    expect((await from("203.0.113.9", "wrong")).statusCode).toBe(400);
+    expect((await from("203.0.113.9", "Switchboard@2026")).statusCode).toBe(200);
+    expect(await platform.db.selectFrom("sign_in_failures").selectAll().execute()).toEqual([]);
+  });
+
   it("stores only the token's hash, expiring in 7 days", async () => {
     const accessToken = await loginAs(platform.app, "supervisor");
     const rows = await platform.db.selectFrom("access_tokens").selectAll().execute();

@@ -1,13 +1,15 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, type UserAuth } from "#contracts/uaa";
 import type { Db } from "#upstream/db";
 import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
 import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireUser } from "#upstream/plugins/auth";
+import { requireUser, revokeAccessToken } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
+import { clearSignInFailures, recordSignInFailure, signInWaitUntil } from "#upstream/repositories/sign-in-throttle";
 import { findCredentials } from "#upstream/repositories/users";
+import { cstClock } from "#upstream/domain/china-time";
 
 type TokenResponse = z.infer<typeof TokenResponseSchema>;
 type TokenError = z.infer<typeof TokenErrorSchema>;
@@ -29,20 +31,33 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
           : { error: "invalid_request", error_description: "请求参数错误" };
       return reply.code(400).send(error);
     }
-    const token = await passwordGrant(app.db, parsed.data.username, parsed.data.password);
-    if (!token) {
+    const grant = await throttledGrant(app, request, parsed.data.username, parsed.data.password);
+    if ("waitUntil" in grant) {
+      const error: TokenError = { error: "invalid_request", error_description: throttleMessage(grant.waitUntil) };
+      return reply.code(429).send(error);
+    }
+    if (!grant.token) {
       const error: TokenError = { error: "invalid_grant", error_description: WRONG_CREDENTIALS };
       return reply.code(400).send(error);
     }
-    return token;
+    return grant.token;
   });
 
   // The same grant for the console's login form, in the envelope.
   app.post("/uaa/oauth/user/login", async (request) => {
     const body = parseInput(UserLoginBodySchema, request.body);
-    const token = await passwordGrant(app.db, body.username, body.password);
-    if (!token) throw new HttpError(400, WRONG_CREDENTIALS);
-    return ok<TokenResponse>(token);
+    const grant = await throttledGrant(app, request, body.username, body.password);
+    if ("waitUntil" in grant) throw new HttpError(429, throttleMessage(grant.waitUntil));
+    if (!grant.token) throw new HttpError(400, WRONG_CREDENTIALS);
+    return ok<TokenResponse>(grant.token);
+  });
+
+  // Token revocation (RFC 7009): the console's sign-out. Answers 200 whether or not the token was
+  // live, so it tells nobody which tokens exist.
+  app.post("/uaa/oauth/revoke", async (request) => {
+    const body = parseInput(z.object({ token: z.string().min(1).max(512) }), request.body);
+    await revokeAccessToken(app, body.token);
+    return ok(null);
   });
 
   app.get("/uaa/oauth/user_auth", async (request) => {
@@ -50,6 +65,39 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
     return ok<UserAuth>({ id, userName, realName, role, tenantId, tenantCode, customerId });
   });
 };
+
+/**
+ * The address the user signs in from: the console passes its browser's address in
+ * X-Client-Address (these routes take the console's client credential, so only it can say so);
+ * a caller without one is counted by its own address.
+ */
+function clientAddressOf(request: FastifyRequest): string {
+  const told = request.headers["x-client-address"];
+  return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
+}
+
+/** '登录失败次数过多，请在 14:05 后重试（约 12 分钟）', China Standard Time. */
+export function throttleMessage(waitUntil: Date, now = new Date()): string {
+  const minutes = Math.max(1, Math.ceil((waitUntil.getTime() - now.getTime()) / 60_000));
+  return `登录失败次数过多，请在 ${cstClock(waitUntil)} 后重试（约 ${minutes} 分钟）`;
+}
+
+/** The password grant behind the sign-in throttle (repositories/sign-in-throttle.ts states the rule). */
+async function throttledGrant(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userName: string,
+  password: string,
+): Promise<{ waitUntil: Date } | { token: TokenResponse | null }> {
+  const address = clientAddressOf(request);
+  const now = new Date();
+  const waitUntil = await signInWaitUntil(app.db, userName, address, now);
+  if (waitUntil) return { waitUntil };
+  const token = await passwordGrant(app.db, userName, password);
+  if (token) await clearSignInFailures(app.db, userName, address);
+  else await recordSignInFailure(app.db, userName, address, now);
+  return { token };
+}
 
 /** Checks a user name and password and issues a bearer token; null when either is wrong. */
 async function passwordGrant(db: Db, userName: string, password: string): Promise<TokenResponse | null> {

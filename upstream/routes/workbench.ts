@@ -119,7 +119,9 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const header = request.headers["idempotency-key"];
     const body = { ...(request.body as object), ...(typeof header === "string" ? { idempotencyKey: header } : {}) };
-    return ok<BusinessRecord>(await saveConclusion(app.db, user.tenantId, user.id, parseInput(ConclusionRequestSchema, body)));
+    const saved = await saveConclusion(app.db, user.tenantId, user.id, parseInput(ConclusionRequestSchema, body));
+    if (!saved) throw new HttpError(403, "该通话的业务记录由其他坐席填写，无权修改");
+    return ok<BusinessRecord>(saved);
   });
 
   app.put("/config/workorder/record/call", async (request) => {
