@@ -4,6 +4,7 @@
 // than Express: the console routes nothing itself, and Express's per-request decoration cost
 // about 8 % of the CPU of a list page (docs/decisions/011-plain-node-server.md).
 import { createServer } from "node:http";
+import { Transform } from "node:stream";
 import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable } from "@remix-run/node";
 import compression from "compression";
 import serveStatic from "serve-static";
@@ -23,11 +24,65 @@ const CLIENT_DIR = "build/console/client";
 const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: false, setHeaders: nosniff });
 
 /**
- * The Fetch API request Remix expects, aborted when the browser goes away before the answer ends.
+ * How much a request may send: a contact list (20 MB, the platform's limit, plus the form around
+ * it) as multipart, 1 MB for anything else (the longest form is far below). Beyond that the
+ * answer is 413 with a Chinese message, without reading the rest: a 100 MB post to sign-in once
+ * grew the console by 855 MB.
+ */
+const UPLOAD_LIMIT = 21 * 1024 * 1024;
+const FORM_LIMIT = 1024 * 1024;
+/** @param {import("node:http").IncomingMessage} req */
+const bodyLimitOf = (req) => (req.headers["content-type"]?.startsWith("multipart/form-data") ? UPLOAD_LIMIT : FORM_LIMIT);
+
+/**
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  */
-function toRequest(req, res) {
+function tooLarge(req, res) {
+  const upload = bodyLimitOf(req) === UPLOAD_LIMIT;
+  const message = upload ? "上传的文件过大：名单文件不能超过 20MB，请拆分后分批导入" : "提交的内容过大，请删减后重试";
+  res.statusCode = 413;
+  res.setHeader("Connection", "close");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cache-Control", "no-store");
+  if (req.headers.accept?.includes("text/html")) {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.end(
+      `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>提交的内容过大</title><h1>提交的内容过大</h1><p>${message}</p><p><a href="/">返回首页</a>（或用浏览器的后退按钮回到刚才的页面）</p></html>`,
+    );
+  } else {
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ message }));
+  }
+}
+
+/**
+ * The body as a stream that fails once it passes `limit` bytes (a body sent without a length).
+ * @param {import("node:http").IncomingMessage} req
+ * @param {number} limit
+ * @param {() => void} onExceeded
+ */
+function limited(req, limit, onExceeded) {
+  let received = 0;
+  const counted = new Transform({
+    transform(chunk, _encoding, done) {
+      received += chunk.length;
+      if (received <= limit) return done(null, chunk);
+      onExceeded();
+      req.unpipe(counted);
+      done(new Error("request body too large"));
+    },
+  });
+  return createReadableStreamFromReadable(req.pipe(counted));
+}
+
+/**
+ * The Fetch API request Remix expects, aborted when the browser goes away before the answer ends.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {() => void} onExceeded
+ */
+function toRequest(req, res, onExceeded) {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -37,10 +92,12 @@ function toRequest(req, res) {
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);
     else if (value !== undefined) headers.set(name, value);
   }
+  // Who is asking, for the platform's sign-in throttle: from the socket, never from the browser.
+  headers.set("X-Client-Address", req.socket.remoteAddress ?? "");
   /** @type {RequestInit & { duplex?: "half" }} */
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = limited(req, bodyLimitOf(req), onExceeded);
     init.duplex = "half";
   }
   return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), init);
@@ -52,6 +109,10 @@ function toRequest(req, res) {
  */
 async function sendResponse(res, response) {
   res.statusCode = response.status;
+  // Every answer of Remix (pages, data, exports, recordings) is someone's own: kept by no cache
+  // unless its route says otherwise, and never sniffed into another type.
+  if (!response.headers.has("Cache-Control")) res.setHeader("Cache-Control", "private, no-store");
+  nosniff(res);
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
@@ -65,9 +126,11 @@ async function sendResponse(res, response) {
  * @param {import("node:http").ServerResponse} res
  */
 async function page(req, res) {
+  if (Number(req.headers["content-length"] ?? 0) > bodyLimitOf(req)) return tooLarge(req, res);
+  let exceeded = false;
   let request;
   try {
-    request = toRequest(req, res);
+    request = toRequest(req, res, () => (exceeded = true));
   } catch {
     // A Host header or path no URL can be made of.
     res.statusCode = 400;
@@ -75,8 +138,11 @@ async function page(req, res) {
     return;
   }
   try {
-    await sendResponse(res, await handleRequest(request));
+    const response = await handleRequest(request);
+    if (exceeded) return tooLarge(req, res);
+    await sendResponse(res, response);
   } catch (error) {
+    if (exceeded) return res.headersSent ? res.destroy() : tooLarge(req, res);
     console.error("[console]", req.method, req.url, error);
     if (res.headersSent) res.destroy();
     else {

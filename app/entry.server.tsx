@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import type { ActionFunctionArgs, EntryContext, HandleDataRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -6,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { wantsHydration } from "#app/lib/handle";
 import { NonceContext } from "#app/lib/nonce";
+import { dropNulBytes } from "#app/server/nul-bytes.server";
 import { applySecurityHeaders, createNonce } from "#app/server/security-headers.server";
 import { errorPageFailureHtml } from "#app/components/error-page-failure";
 import { installChineseValidationMessages } from "#common/zod-chinese";
@@ -36,7 +36,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       nonce,
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
-        const body = new PassThrough();
+        const body = dropNulBytes();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         applySecurityHeaders(responseHeaders, nonce);
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));

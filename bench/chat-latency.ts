@@ -91,7 +91,9 @@ const { signIn } = await import("#app/server/auth.server");
 const { commitSignedIn } = await import("#app/server/session.server");
 const cookies: string[] = [];
 for (let i = 0; i < agents; i++) {
-  cookies.push((await commitSignedIn(new Request(`${consoleUrl}/`), await signIn(`bench-agent-${i}`, "Switchboard@2026"))).split(";")[0]);
+  cookies.push(
+    (await commitSignedIn(new Request(`${consoleUrl}/`), await signIn(`bench-agent-${i}`, "Switchboard@2026", null))).split(";")[0],
+  );
 }
 
 const token = (

@@ -6,7 +6,7 @@ import { isPathAllowed } from "#app/lib/access";
 import { menuForWorkType } from "#app/lib/menu";
 import { listMenus } from "#app/services/crm.server";
 import type { Caller } from "#app/services/upstream.server";
-import { requireCsrf } from "./security.server";
+import { readPostedForm, requireCsrf } from "./security.server";
 import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session.server";
 
 export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
@@ -19,8 +19,15 @@ export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
 const MENU_KEPT_MS = 30_000;
 const menus = new ExpiringCache<string, Promise<MenuItem[]>>(10_000);
 
+const menuKey = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Forgets what was kept for a token that has ended (sign-out). */
+export function forgetToken(token: string): void {
+  menus.delete(menuKey(token));
+}
+
 function cachedMenu(caller: Caller, workType: number): Promise<MenuItem[]> {
-  const key = createHash("sha256").update(caller.token).digest("hex");
+  const key = menuKey(caller.token);
   const kept = menus.get(key);
   if (kept) return kept;
   const menu = listMenus(caller).then((items) => menuForWorkType(items, workType));
@@ -73,7 +80,7 @@ async function checkAccess(request: Request): Promise<Access> {
 /** For actions: access, then the form with its CSRF token checked. */
 export async function requireActionAccess(request: Request): Promise<{ access: Access; form: FormData }> {
   const access = await requireAccess(request);
-  const form = await request.formData();
+  const form = await readPostedForm(request);
   await requireCsrf(request, form);
   return { access, form };
 }

@@ -6,21 +6,30 @@ import { getAgentConfig } from "#app/services/config.server";
 import { isUpstreamError, type Caller } from "#app/services/upstream.server";
 import type { SignedIn } from "./session.server";
 
-/** Wrong credentials, told apart from a platform that cannot be reached. */
-export class SignInRefused extends Error {}
+/** Wrong credentials (401) or too many failed tries (429), told apart from a platform that cannot be reached. */
+export class SignInRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: 401 | 429 = 401,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Sign-in: the password grant, then who the token belongs to, the login data and the
  * agent config. The session keeps only what every page needs.
  */
-export async function signIn(username: string, password: string): Promise<SignedIn> {
+export async function signIn(username: string, password: string, clientAddress: string | null): Promise<SignedIn> {
   let token;
   try {
-    token = await requestToken(username, password);
+    token = await requestToken(username, password, clientAddress);
   } catch (error) {
     if (isUpstreamError(error) && (error.init.status === 400 || error.init.status === 401)) {
       throw new SignInRefused("用户名或密码错误");
     }
+    // The platform's throttle says until when (the message without the transport's "登录失败：").
+    if (isUpstreamError(error) && error.init.status === 429) throw new SignInRefused(error.data.message.replace(/^登录失败：/, ""), 429);
     throw error;
   }
   const who = await getUserAuth(token.access_token);
@@ -46,12 +55,15 @@ export async function signIn(username: string, password: string): Promise<Signed
   };
 }
 
+/** The browser's address, set by server.mjs from the socket (any such header a browser sends is replaced). */
+export const CLIENT_ADDRESS_HEADER = "X-Client-Address";
+
 export const authenticator = new Authenticator<SignedIn>();
 authenticator.use(
-  new FormStrategy(async ({ form }) => {
+  new FormStrategy(async ({ form, request }) => {
     const username = String(form.get("username") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    return signIn(username, password);
+    return signIn(username, password, request.headers.get(CLIENT_ADDRESS_HEADER));
   }),
   "form",
 );

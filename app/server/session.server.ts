@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { ExpiringCache } from "#common/expiring-cache";
@@ -44,7 +44,37 @@ export const secrets = sessionSecrets();
 /** Secure cookies in production; COOKIE_SECURE=0 allows plain http on a private network. */
 export const secureCookies = process.env.NODE_ENV === "production" && process.env.COOKIE_SECURE !== "0";
 
-const storage = createCookieSessionStorage<{ auth: SignedIn }>({
+/**
+ * The cookie carries the session sealed (AES-256-GCM under a key derived from each secret), not
+ * only signed: the platform token inside is never readable in the browser, and a changed byte
+ * fails to open. Sign-out revokes the token at the platform, so a copied cookie stops working.
+ */
+const sealingKeys = secrets.map((secret) => createHash("sha256").update(`sb_session:${secret}`).digest());
+
+function seal(auth: SignedIn): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKeys[0], iv);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(auth), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+function unseal(value: unknown): SignedIn | null {
+  if (typeof value !== "string") return null;
+  const bytes = Buffer.from(value, "base64url");
+  if (bytes.length < 29) return null;
+  for (const key of sealingKeys) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8")) as SignedIn;
+    } catch {
+      // sealed under another secret (or not at all): try the next one
+    }
+  }
+  return null;
+}
+
+const storage = createCookieSessionStorage<{ sealed: string }>({
   cookie: {
     name: "sb_session",
     httpOnly: true,
@@ -72,7 +102,7 @@ export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   if (!cookies) return null;
   let auth = verifiedSessions.get(cookies);
   if (auth === undefined) {
-    auth = (await getSession(request)).get("auth") ?? null;
+    auth = unseal((await getSession(request)).get("sealed"));
     verifiedSessions.set(cookies, auth, Date.now() + SESSION_KEPT_MS);
   }
   return auth && auth.expiresAt > Date.now() ? auth : null;
@@ -80,11 +110,13 @@ export async function getSignedIn(request: Request): Promise<SignedIn | null> {
 
 export async function commitSignedIn(request: Request, auth: SignedIn): Promise<string> {
   const session = await getSession(request);
-  session.set("auth", auth);
+  session.set("sealed", seal(auth));
   return storage.commitSession(session);
 }
 
 export async function destroySession(request: Request): Promise<string> {
+  const cookies = request.headers.get("Cookie");
+  if (cookies) verifiedSessions.delete(cookies);
   return storage.destroySession(await getSession(request));
 }
 

@@ -1,12 +1,15 @@
+import { z } from "zod";
 import { TokenResponseSchema, UserAuthResponseSchema } from "#contracts/uaa";
 import { call, requireData } from "./upstream.server";
 
 /** POST /uaa/oauth/token — the password grant, with the fixed client credential (spec §7). */
-export async function requestToken(username: string, password: string) {
+export async function requestToken(username: string, password: string, clientAddress: string | null) {
   return call({
     method: "POST",
     path: "/uaa/oauth/token",
     form: { grant_type: "password", username, password },
+    // The platform throttles failed sign-ins per account and browser address.
+    headers: clientAddress ? { "X-Client-Address": clientAddress } : undefined,
     schema: TokenResponseSchema,
     what: "登录",
     caller: null,
@@ -27,4 +30,9 @@ export async function getUserAuth(token: string) {
     caller: null,
   });
   return requireData(answer, "获取用户信息");
+}
+
+/** POST /uaa/oauth/revoke — ends a session at the platform (RFC 7009), so a copied cookie stops working. */
+export async function revokeToken(token: string) {
+  await call({ method: "POST", path: "/uaa/oauth/revoke", form: { token }, schema: z.unknown(), what: "退出登录", caller: null });
 }

@@ -168,6 +168,10 @@ test.describe("call lists @nojs", () => {
       .split("\r\n");
     expect(lines[0]).toMatch(/^通话ID,呼叫时间,电话号码/);
     expect(lines).toHaveLength(total + 1);
+    // Nothing a browser could sniff into a page, nothing a shared cache keeps.
+    const headers = (await page.request.get(`/callLog/export?start=${MONTH_AGO}&end=${YESTERDAY}&answered=1`)).headers();
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["cache-control"]).toContain("no-store");
   });
 });
 

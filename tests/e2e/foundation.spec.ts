@@ -47,6 +47,23 @@ test.describe("sign-in and menus @nojs", () => {
     });
   }
 
+  test("a copy of the session cookie shows nothing readable and opens nothing after sign-out", async ({ page, request }) => {
+    await page.goto("/user/login");
+    await signIn(page, "agent");
+    const session = (await page.context().cookies()).find((cookie) => cookie.name === "sb_session");
+    expect(session?.httpOnly).toBe(true);
+    const payload = Buffer.from(decodeURIComponent(session!.value).split(".")[0], "base64").toString("utf8");
+    expect(payload).not.toMatch(/token|agent|tenant/i);
+    const copied = { Cookie: `sb_session=${session!.value}` };
+    const signedInPage = await request.get("/callHistory", { headers: copied, maxRedirects: 0 });
+    expect(signedInPage.status()).toBe(200);
+    expect(signedInPage.headers()["cache-control"]).toContain("no-store");
+    await signOut(page);
+    const afterwards = await request.get("/callHistory", { headers: copied, maxRedirects: 0 });
+    expect(afterwards.status()).toBe(302);
+    expect(afterwards.headers().location).toMatch(/^\/user\/login/);
+  });
+
   test("a wrong password keeps the username and says what is wrong", async ({ page }) => {
     await signIn(page, "supervisor", "not-the-password");
     await expect(page.getByRole("alert")).toHaveText("用户名或密码错误");
@@ -236,5 +253,66 @@ test("the softphone SDK is served from /cti under hashed names, kept for good", 
     const response = await page.request.get(file);
     expect(response.status(), file).toBe(200);
     expect(response.headers()["cache-control"], file).toContain("immutable");
+  }
+});
+
+test("an oversized post is a 413 with a Chinese message, declared or streamed, and the console goes on", async ({ request, baseURL }) => {
+  const big = "x".repeat(2 * 1024 * 1024);
+  const declared = await request.post("/user/login", { headers: { Accept: "text/html" }, form: { username: "agent", password: big } });
+  expect(declared.status()).toBe(413);
+  expect(await declared.text()).toContain("提交的内容过大");
+  const upload = await request.post("/campaign/1", {
+    headers: { Accept: "application/json" },
+    multipart: { file: { name: "名单.csv", mimeType: "text/csv", buffer: Buffer.alloc(22 * 1024 * 1024, 0x31) } },
+  });
+  expect(upload.status()).toBe(413);
+  expect((await upload.json()).message).toContain("不能超过 20MB");
+
+  // Sent in chunks without a length: read until it passes the limit, then refused.
+  const { hostname, port } = new URL(baseURL!);
+  const streamed = await new Promise<number | undefined>((resolve, reject) => {
+    const sent = httpRequest(
+      {
+        hostname,
+        port,
+        path: "/user/login",
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      },
+    );
+    sent.on("error", reject);
+    const chunk = "a".repeat(64 * 1024);
+    for (let i = 0; i < 24; i++) sent.write(chunk);
+    sent.end();
+  });
+  expect(streamed).toBe(413);
+  expect((await request.get("/user/login")).status()).toBe(200);
+});
+
+test("an action posted as JSON, empty, or from another site is refused in Chinese, never a 500", async ({ page }) => {
+  await page.goto("/user/login");
+  await signIn(page, "agent");
+  const asJson = await page.request.post("/user/preferences", { data: { sidebar: "closed" }, maxRedirects: 0 });
+  expect(asJson.status()).toBe(400);
+  expect(await asJson.text()).toContain("请求格式不正确");
+  const empty = await page.request.post("/user/preferences", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    maxRedirects: 0,
+  });
+  expect(empty.status()).toBe(403);
+  const foreign = await page.request.post("/user/preferences", {
+    headers: { Origin: "https://evil.example" },
+    form: { sidebar: "closed" },
+    maxRedirects: 0,
+  });
+  expect(foreign.status()).toBe(403);
+  expect(await foreign.text()).toContain("不接受来自其他网站的提交");
+  for (const redirectTo of ["/callHistory\n", "/callHistory\u3000", "/\u0000x"]) {
+    const login = await page.request.get(`/user/login?redirectTo=${encodeURIComponent(redirectTo)}`, { maxRedirects: 0 });
+    expect(login.status(), JSON.stringify(redirectTo)).toBeLessThan(500);
   }
 });

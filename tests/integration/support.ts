@@ -12,7 +12,7 @@ export async function consoleAgainstPlatform(accounts: readonly string[]) {
   const cookies: Record<string, string> = {};
   const users: Record<string, { id: number; tenantId: number }> = {};
   for (const account of accounts) {
-    const signedIn = await signIn(account, "Switchboard@2026");
+    const signedIn = await signIn(account, "Switchboard@2026", null);
     cookies[account] = (await commitSignedIn(new Request("http://console.test/"), signedIn)).split(";")[0];
     users[account] = { id: signedIn.user.id, tenantId: signedIn.user.tenantId };
   }

@@ -8,10 +8,9 @@ import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { authenticator, SignInRefused } from "#app/server/auth.server";
 import { PageErrorBoundary } from "#app/components/error-boundary";
-import { createLoginThrottle, throttleMessage } from "#app/server/login-throttle.server";
 import type { RouteHandle } from "#app/lib/handle";
 import { useRootData } from "#app/root";
-import { honeypot, requireCsrf, requireHuman } from "#app/server/security.server";
+import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 import { commitSignedIn, getSignedIn, safeRedirectTo } from "#app/server/session.server";
 
@@ -23,9 +22,6 @@ const LoginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-/** At most 10 failed sign-ins per account per 15 minutes. */
-const throttle = createLoginThrottle();
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectTo(new URL(request.url).searchParams.get("redirectTo"));
   if (await getSignedIn(request)) throw redirect(redirectTo);
@@ -35,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   // remix-auth consumes the body, so CSRF and validation read a copy.
-  const form = await request.clone().formData();
+  const form = await readPostedForm(request.clone());
   requireHuman(form);
   const submission = parseWithZod(form, { schema: LoginSchema });
   try {
@@ -48,21 +44,15 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const key = submission.value.username.toLowerCase();
-  const verdict = throttle.check(key);
-  if (!verdict.allowed) {
-    return data(submission.reply({ formErrors: [throttleMessage(verdict.retryAt)], hideFields: ["password"] }), { status: 429 });
-  }
   try {
+    // Failed sign-ins are throttled by the platform (per account and address, shared by every console).
     const signedIn = await authenticator.authenticate("form", request);
-    throttle.succeed(key);
     return redirect(safeRedirectTo(submission.value.redirectTo), {
       headers: { "Set-Cookie": await commitSignedIn(request, signedIn) },
     });
   } catch (error) {
     if (error instanceof SignInRefused) {
-      throttle.fail(key);
-      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });
+      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: error.status });
     }
     if (isUpstreamError(error)) {
       return data(submission.reply({ formErrors: [error.data.message], hideFields: ["password"] }), { status: error.data.status });

@@ -1,13 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireUser } from "#app/server/access.server";
-import { requireCsrf } from "#app/server/security.server";
+import { forgetToken, requireUser } from "#app/server/access.server";
+import { readPostedForm, requireCsrf } from "#app/server/security.server";
 import { destroySession } from "#app/server/session.server";
+import { revokeToken } from "#app/services/uaa.server";
 
-/** Signing out is a POST with a CSRF token, so no link or image can sign a user out. */
+/**
+ * Signing out is a POST with a CSRF token, so no link or image can sign a user out. It revokes
+ * the platform token (a copy of the cookie then opens nothing) and forgets what this console kept
+ * of the session. If the platform cannot be reached the browser is still signed out.
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireUser(request);
-  await requireCsrf(request, await request.formData());
+  const auth = await requireUser(request);
+  await requireCsrf(request, await readPostedForm(request));
+  forgetToken(auth.token);
+  await revokeToken(auth.token).catch((error: unknown) => console.error("[console] 退出登录：平台令牌未能注销", error));
   return redirect("/user/login", { headers: { "Set-Cookie": await destroySession(request) } });
 }
 

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireUser } from "#app/server/access.server";
-import { requireCsrf } from "#app/server/security.server";
+import { readPostedForm, requireCsrf } from "#app/server/security.server";
 import { safeRedirectTo, sidebarCookie } from "#app/server/session.server";
 
 /** The sidebar's open/closed state, kept in a cookie (spec §2, §9); works without JavaScript. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await request.formData();
+  const form = await readPostedForm(request);
   await requireCsrf(request, form);
   const state = form.get("sidebar") === "closed" ? "closed" : "open";
   return redirect(safeRedirectTo(form.get("redirectTo")), {
