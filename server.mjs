@@ -31,18 +31,37 @@ const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: f
  */
 const UPLOAD_LIMIT = 21 * 1024 * 1024;
 const FORM_LIMIT = 1024 * 1024;
+/** The one page that takes a file: a campaign's contact import (POST /campaign/:id). */
+const UPLOAD_PATH = /^\/campaign\/\d+(\?|$)/;
 /** @param {import("node:http").IncomingMessage} req */
-const bodyLimitOf = (req) => (req.headers["content-type"]?.startsWith("multipart/form-data") ? UPLOAD_LIMIT : FORM_LIMIT);
+const bodyLimitOf = (req) =>
+  req.headers["content-type"]?.startsWith("multipart/form-data") && UPLOAD_PATH.test(req.url ?? "") ? UPLOAD_LIMIT : FORM_LIMIT;
+
+/**
+ * The browser's address for the platform's sign-in throttle: the socket's, or with TRUST_PROXY=1
+ * (a reverse proxy in front that appends to X-Forwarded-For) the right-most address it added.
+ * @param {import("node:http").IncomingMessage} req
+ */
+function clientAddressOf(req) {
+  const forwarded =
+    process.env.TRUST_PROXY === "1"
+      ? String(req.headers["x-forwarded-for"] ?? "")
+          .split(",")
+          .at(-1)
+          ?.trim()
+      : "";
+  return forwarded || req.socket.remoteAddress || "";
+}
 
 /**
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  */
 function tooLarge(req, res) {
-  const upload = bodyLimitOf(req) === UPLOAD_LIMIT;
+  const upload = req.headers["content-type"]?.startsWith("multipart/form-data");
   const message = upload ? "上传的文件过大：名单文件不能超过 20MB，请拆分后分批导入" : "提交的内容过大，请删减后重试";
   res.statusCode = 413;
-  res.setHeader("Connection", "close");
+  discardBody(req, res);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Cache-Control", "no-store");
   if (req.headers.accept?.includes("text/html")) {
@@ -54,6 +73,27 @@ function tooLarge(req, res) {
     res.setHeader("Content-Type", "application/json; charset=utf-8");
     res.end(JSON.stringify({ message }));
   }
+}
+
+const DISCARD_LIMIT = 64 * 1024 * 1024;
+/**
+ * The rest of a refused body is read and thrown away, so the browser, still sending, gets to read
+ * the 413 rather than a reset connection; past DISCARD_LIMIT the connection is dropped instead.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ */
+function discardBody(req, res) {
+  if (Number(req.headers["content-length"] ?? 0) > DISCARD_LIMIT) {
+    res.setHeader("Connection", "close");
+    return;
+  }
+  let discarded = 0;
+  req.unpipe();
+  req.on("data", (/** @type {Buffer} */ chunk) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT) req.destroy();
+  });
+  req.resume();
 }
 
 /**
@@ -93,7 +133,7 @@ function toRequest(req, res, onExceeded) {
     else if (value !== undefined) headers.set(name, value);
   }
   // Who is asking, for the platform's sign-in throttle: from the socket, never from the browser.
-  headers.set("X-Client-Address", req.socket.remoteAddress ?? "");
+  headers.set("X-Client-Address", clientAddressOf(req));
   /** @type {RequestInit & { duplex?: "half" }} */
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -139,7 +179,10 @@ async function page(req, res) {
   }
   try {
     const response = await handleRequest(request);
-    if (exceeded) return tooLarge(req, res);
+    if (exceeded) {
+      await response.body?.cancel();
+      return tooLarge(req, res);
+    }
     await sendResponse(res, response);
   } catch (error) {
     if (exceeded) return res.headersSent ? res.destroy() : tooLarge(req, res);

@@ -21,7 +21,9 @@ export default defineConfig({
       output: {
         // The softphone SDK is served from /cti (spec §2), under names with their content's hash.
         assetFileNames: (asset) =>
-          asset.originalFileNames?.some((file) => file.includes("app/softphone/")) ? "cti/[name]-[hash][extname]" : "assets/[name]-[hash][extname]",
+          asset.originalFileNames?.some((file) => file.includes("app/softphone/"))
+            ? "cti/[name]-[hash][extname]"
+            : "assets/[name]-[hash][extname]",
       },
     },
   },

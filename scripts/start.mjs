@@ -11,15 +11,37 @@ const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data"));
 const upstreamPort = process.env.UPSTREAM_PORT ?? "3001";
 const children = [];
 
-function run(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    console.error(`[start] ${name} exited (${signal ?? code}); stopping`);
-    stop(code ?? 1);
-  });
-  children.push(child);
-  return child;
+/**
+ * Runs a process; if it exits on its own, `restarts` says how often in RESTART_WINDOW_MS it is
+ * started again (after 1, 2, 4 … s) before everything stops. The platform restarts (the console
+ * reconnects and its users see a Chinese "cannot reach the platform" meanwhile); the console does not.
+ */
+const RESTART_WINDOW_MS = 10 * 60_000;
+function run(name, args, env, restarts = 0) {
+  const exits = [];
+  const start = () => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
+    children.push(child);
+    child.on("exit", (code, signal) => {
+      children.splice(children.indexOf(child), 1);
+      if (stopping) return;
+      const now = Date.now();
+      exits.push(now);
+      while (exits.length > 0 && exits[0] < now - RESTART_WINDOW_MS) exits.shift();
+      const why = signal ? `signal ${signal}` : `exit code ${code}`;
+      if (exits.length <= restarts) {
+        const delay = 1_000 * 2 ** (exits.length - 1);
+        console.error(`[start] ${name} stopped unexpectedly (${why}); restarting in ${delay / 1000} s (see its log above for the cause)`);
+        setTimeout(() => stopping || start(), delay);
+        return;
+      }
+      console.error(
+        `[start] ${name} stopped (${why})${restarts > 0 ? ` ${exits.length} times in ${RESTART_WINDOW_MS / 60_000} minutes` : ""}; stopping Switchboard. See its log above for the cause.`,
+      );
+      stop(code || 1);
+    });
+  };
+  start();
 }
 
 let stopping = false;
@@ -58,12 +80,17 @@ function sessionSecret() {
 let upstreamUrl = process.env.UPSTREAM_URL;
 if (!upstreamUrl) {
   upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
-  run("platform", [join(root, "build/upstream/server.mjs")], { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production" });
+  run(
+    "the reference platform",
+    [join(root, "build/upstream/server.mjs")],
+    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production" },
+    5,
+  );
   await waitForHealth(upstreamUrl, "the reference platform");
 }
 
 const port = process.env.PORT ?? "3000";
-run("console", [join(root, "server.mjs")], {
+run("the console", [join(root, "server.mjs")], {
   NODE_ENV: "production",
   PORT: port,
   UPSTREAM_URL: upstreamUrl,

@@ -10,8 +10,8 @@ import { isUpstreamError } from "#app/services/upstream.server";
  */
 
 /** Bad input: a 400 whose body is the submission's reply, so the form shows what was typed and why. */
-export function rejectForm<Schema>(
-  submission: Submission<Schema>,
+export function rejectForm<Schema, Output>(
+  submission: Submission<Schema, string[], Output>,
   errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
   status = 400,
 ) {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { PASSWORD, signIn } from "./support";
+import { expectAccessible, PASSWORD, signIn } from "./support";
 
 // The platform of the e2e run listens on E2E_PORT + 1 and, started with SIMULATOR_CONTROL=1,
 // lets a test move the dialer's clock. Nothing in the console can reach that route.
@@ -243,4 +243,26 @@ test("a supervisor distributes a preview campaign's data among agents @nojs", as
   await page.getByLabel("张伟的分配数量").fill("1");
   await page.getByRole("button", { name: "分配" }).click();
   await expect(page.getByRole("status")).toHaveText("已分配 1 条数据。");
+});
+
+test("an agent may see what waits for distribution but not distribute it, by the page or by a crafted post @nojs", async ({ page }) => {
+  await signIn(page, "agent");
+  await page.goto("/manual/dataDistribution");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByTestId("unassigned")).toContainText("待分配");
+  await expect(page.getByRole("status")).toContainText("仅主管或管理员可以分配数据");
+  await expect(page.getByRole("button", { name: "分配" })).toHaveCount(0);
+  await expectAccessible(page);
+  // A post made by hand is refused with the same words, and nothing is distributed.
+  const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value")) ?? "";
+  const campaignId = await page.getByLabel("活动", { exact: true }).inputValue();
+  const before = await page.getByTestId("unassigned").textContent();
+  const refused = await page.request.post("/manual/dataDistribution", {
+    form: { csrf, campaignId, mode: "even", agent: "1" },
+    maxRedirects: 0,
+  });
+  expect(refused.status()).toBe(403);
+  expect(await refused.text()).toContain("仅主管或管理员可以分配数据");
+  await page.reload();
+  await expect(page.getByTestId("unassigned")).toHaveText(before!);
 });

@@ -155,7 +155,8 @@ function xlsxRow(): Sql {
 }
 export const XLSX_ROWS: RecordFormat = {
   cells: [xlsxRow()],
-  name: (value) => xmlEscape(notAFormulaSql(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`)),
+  // Inline strings are text to every spreadsheet program, never formulas: no apostrophe here.
+  name: (value) => xmlEscape(sql`translate(${value}, ${CONTROL_CHARACTERS}, '')`),
   // Below the header, on the sheet it falls in.
   position: (zeroBased) => sql`(${zeroBased} % ${sql.lit(SHEET_ROWS)} + 2)::text`,
 };

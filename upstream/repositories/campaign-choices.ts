@@ -2,7 +2,7 @@ import type { RobotInstance } from "#contracts/robot";
 import type { Db } from "#upstream/db";
 import { findTransTemplate } from "./task-batches";
 
-/** What a campaign may choose: the tenant's robot instances, caller-id numbers and transfer templates. */
+/** What a campaign may choose: the tenant's robot instances, caller-id numbers, transfer templates and queues. */
 
 export async function listRobotInstances(db: Db, tenantId: number, query: { pageNo: number; pageSize: number; name?: string }) {
   let base = db.selectFrom("robot_instances").where("tenant_id", "=", tenantId);
@@ -42,6 +42,7 @@ export const CHOICE_REFUSALS = {
   robotId: "所选机器人不存在，请重新选择",
   callerNumber: "所选主叫号码不存在，请重新选择",
   transTemplateId: "所选转接模板不存在，请重新选择",
+  queueName: "所选坐席队列不存在，请填写本租户已有的队列",
 } as const;
 
 /**
@@ -51,9 +52,9 @@ export const CHOICE_REFUSALS = {
 export async function checkCampaignChoices(
   db: Db,
   tenantId: number,
-  input: { robotId: number | null; callerNumber: string | null; transTemplateId: number | null },
+  input: { robotId: number | null; callerNumber: string | null; transTemplateId: number | null; queueName?: string | null },
 ): Promise<{ robot: RobotInstance | null } | { refused: keyof typeof CHOICE_REFUSALS }> {
-  const [robot, number, template] = await Promise.all([
+  const [robot, number, template, queue] = await Promise.all([
     input.robotId === null ? null : findRobotInstance(db, tenantId, input.robotId),
     input.callerNumber === null
       ? null
@@ -64,9 +65,19 @@ export async function checkCampaignChoices(
           .where("number", "=", input.callerNumber)
           .executeTakeFirst(),
     input.transTemplateId === null ? null : findTransTemplate(db, tenantId, input.transTemplateId),
+    // A queue is the one its agents are in (users.default_queue_name).
+    input.queueName
+      ? db
+          .selectFrom("users")
+          .select("id")
+          .where("tenant_id", "=", tenantId)
+          .where("default_queue_name", "=", input.queueName)
+          .executeTakeFirst()
+      : null,
   ]);
   if (robot === undefined) return { refused: "robotId" };
   if (number === undefined) return { refused: "callerNumber" };
   if (template === undefined) return { refused: "transTemplateId" };
+  if (queue === undefined) return { refused: "queueName" };
   return { robot };
 }

@@ -112,9 +112,8 @@ export async function findBusinessRecord(db: Db, tenantId: number, ctiCallId: st
  * used answers the record it saved. A new key for the same call updates that call's record.
  */
 /**
- * Saves an agent's conclusion of a call; null when another agent concluded this call and it is not
- * this agent's call either (an agent changes only conclusions of calls they took part in; after a
- * transfer both agents may conclude, the one who took the call last keeps the final word).
+ * Saves an agent's conclusion of a call; null when the call is not this agent's to conclude
+ * (another agent took it, or concluded it first while it was still on).
  */
 export async function saveConclusion(
   db: Db,
@@ -130,14 +129,19 @@ export async function saveConclusion(
       .select(["phone", "agent_user_id"])
       .where("tenant_id", "=", tenantId)
       .where("cti_call_id", "=", input.ctiCallId)
+      .forUpdate()
       .executeTakeFirst();
     const concluded = await trx
       .selectFrom("business_records")
       .select("agent_user_id")
       .where("tenant_id", "=", tenantId)
       .where("cti_call_id", "=", input.ctiCallId)
+      .forUpdate()
       .executeTakeFirst();
-    if (concluded && concluded.agent_user_id !== agentUserId && call?.agent_user_id !== agentUserId) return null;
+    // A finished call is concluded by the agent who took it or who concluded it first; a call still
+    // on (no record yet) by whoever concludes it first.
+    const mine = (id: number | null | undefined) => id === agentUserId;
+    if (call ? !mine(call.agent_user_id) && !mine(concluded?.agent_user_id) : concluded && !mine(concluded.agent_user_id)) return null;
     const values = {
       call_result: input.callResult,
       intent: input.intent,

@@ -75,7 +75,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
   const tokens: Record<string, string> = {};
   beforeAll(async () => {
     platform = await testPlatform();
-    for (const user of ["admin", "agent", "supervisor", "other-admin"]) tokens[user] = await loginAs(platform.app, user);
+    for (const user of ["admin", "agent", "supervisor", "other-admin", "agent01"]) tokens[user] = await loginAs(platform.app, user);
     form.robotId = json(
       RobotInstancePageResponseSchema,
       await inject("admin", "POST", "/robot/api/robot/instance/list", { name: "营销推广" }),
@@ -209,6 +209,8 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       failure(await inject("admin", "POST", "/outbound/campaign/save", { ...chosen, id, ...change }), 400);
     expect(await refused({ robotId: otherRobots[0].id })).toBe("所选机器人不存在，请重新选择");
     expect(await refused({ callerNumber: "01066668888" })).toBe("所选主叫号码不存在，请重新选择");
+    expect(await refused({ queueName: "no-such-queue" })).toBe("所选坐席队列不存在，请填写本租户已有的队列");
+    expect(await refused({ queueName: "other-voice" })).toBe("所选坐席队列不存在，请填写本租户已有的队列");
     const otherTemplate = await platform.db
       .selectFrom("trans_templates")
       .select("id")
@@ -806,6 +808,8 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     ).data!;
     expect(before.campaign.name).toBe("贵宾客户预览外呼");
     failure(await inject("other-admin", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`), 404);
+    // A colleague of another queue cannot open the agent's contact.
+    failure(await inject("agent01", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`), 404);
     failure(await inject("admin", "POST", "/outbound/preview/dial", { taskCallId: next!.id }), 404); // not admin's contact
     json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/dial", { taskCallId: next!.id }));
     const dialled = json(CallTraceResponseSchema, await inject("agent", "GET", `/contact/trace/call/query/${next!.id}`)).data!;

@@ -369,6 +369,11 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const call = await findCall(app.db, user.tenantId, taskId);
     if (!call || call.batchId !== batchId) throw new HttpError(404, "任务不存在");
     const campaign = await requireCampaign(app, user, call.campaignId);
+    // An agent opens the contacts given to them and those of their queue's campaigns, no colleague's others.
+    if (user.role === "agent" && call.agentUserId !== user.id) {
+      const agent = await app.db.selectFrom("users").select("default_queue_name").where("id", "=", user.id).executeTakeFirstOrThrow();
+      if (campaign.queueName !== agent.default_queue_name) throw new HttpError(404, "任务不存在");
+    }
     return ok({
       call,
       campaign: { id: campaign.id, name: campaign.name, type: campaign.type, state: campaign.state },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { FailureSchema } from "#contracts/envelope";
 import { TokenErrorSchema, TokenResponseSchema, UserAuthResponseSchema, UserLoginResponseSchema } from "#contracts/uaa";
 import { hashAccessToken } from "#upstream/domain/tokens";
+import { addressKey } from "#upstream/repositories/sign-in-throttle";
 import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
 
@@ -72,6 +73,26 @@ describeDb(`uaa on ${TEST_DB}`, () => {
     expect((await from("203.0.113.9", "wrong")).statusCode).toBe(400);
     expect((await from("203.0.113.9", "Switchboard@2026")).statusCode).toBe(200);
     expect(await platform.db.selectFrom("sign_in_failures").selectAll().execute()).toEqual([]);
+
+    // A burst of parallel tries cannot all pass the limit, and a /64 counts as one address.
+    const burst = await Promise.all(Array.from({ length: 24 }, (_, i) => from(`2001:db8:1:2::${(i + 1).toString(16)}`, "wrong")));
+    expect(burst.filter((answer) => answer.statusCode === 400).length).toBeLessThanOrEqual(10);
+    expect(burst.filter((answer) => answer.statusCode === 429).length).toBeGreaterThanOrEqual(14);
+    // Every failure of the burst counts against the one /64; the refused tries do not count.
+    const counted = await platform.db.selectFrom("sign_in_failures").select("client_address").execute();
+    expect(counted.map((row) => row.client_address)).toEqual(
+      Array(burst.filter((answer) => answer.statusCode === 400).length).fill("2001:db8:1:2::/64"),
+    );
+    expect((await from("2001:db8:1:3::1", "Switchboard@2026")).statusCode).toBe(200);
+  });
+
+  it("counts IPv4 addresses as they are and IPv6 addresses by their /64", () => {
+    expect(addressKey("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:0db8:0001:0002:ffff:0:0:9")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
   });
 
   it("stores only the token's hash, expiring in 7 days", async () => {

@@ -7,7 +7,13 @@ import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/do
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser, revokeAccessToken } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
-import { clearSignInFailures, recordSignInFailure, signInWaitUntil } from "#upstream/repositories/sign-in-throttle";
+import {
+  addressKey,
+  clearSignInFailures,
+  forgetSignInTry,
+  recordSignInTry,
+  signInWaitUntil,
+} from "#upstream/repositories/sign-in-throttle";
 import { findCredentials } from "#upstream/repositories/users";
 import { cstClock } from "#upstream/domain/china-time";
 
@@ -89,13 +95,16 @@ async function throttledGrant(
   userName: string,
   password: string,
 ): Promise<{ waitUntil: Date } | { token: TokenResponse | null }> {
-  const address = clientAddressOf(request);
+  const address = addressKey(clientAddressOf(request));
   const now = new Date();
-  const waitUntil = await signInWaitUntil(app.db, userName, address, now);
-  if (waitUntil) return { waitUntil };
+  const ownTry = await recordSignInTry(app.db, userName, address, now);
+  const waitUntil = await signInWaitUntil(app.db, userName, address, now, ownTry);
+  if (waitUntil) {
+    await forgetSignInTry(app.db, ownTry);
+    return { waitUntil };
+  }
   const token = await passwordGrant(app.db, userName, password);
   if (token) await clearSignInFailures(app.db, userName, address);
-  else await recordSignInFailure(app.db, userName, address, now);
   return { token };
 }
 

@@ -26,14 +26,27 @@ const QuerySchema = z.object({
   campaignId: z.coerce.number().int().positive().optional(),
 });
 
+/**
+ * Spec §2's first-segment rule opens this page to an agent who has /manual/preview; distributing
+ * is a supervisor's or administrator's act (the platform refuses it from an agent too), so an
+ * agent sees what waits, not the form.
+ */
+const DISTRIBUTORS_ONLY = "仅主管或管理员可以分配数据";
+const mayDistribute = (role: string) => role !== "agent";
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema);
-  const [campaigns, users] = await Promise.all([selectCampaigns(access.caller, MANUAL_TYPES), listUsers(access.caller)]);
+  const distributor = mayDistribute(access.user.role);
+  const [campaigns, users] = await Promise.all([
+    selectCampaigns(access.caller, MANUAL_TYPES),
+    distributor ? listUsers(access.caller) : { list: [] },
+  ]);
   // Without a choice, the first running campaign (the one most likely to need its data shared).
   const campaign = campaigns.find((c) => c.id === query.campaignId) ?? campaigns.find((c) => c.state === 1) ?? campaigns[0] ?? null;
   const agents = users.list.filter((u) => u.workType !== 3);
   return {
+    distributor,
     campaigns,
     campaign,
     agents,
@@ -68,6 +81,7 @@ const DistributionSchema = z
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const submission = parseWithZod(form, { schema: DistributionSchema });
+  if (!mayDistribute(access.user.role)) return rejectForm(submission, { formErrors: [DISTRIBUTORS_ONLY] }, 403);
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const distributed = await attempt(() => distributeContacts(access.caller, input));
@@ -77,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function DataDistribution() {
-  const { campaigns, campaign, agents, unassigned } = useLoaderData<typeof loader>();
+  const { distributor, campaigns, campaign, agents, unassigned } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   // What was typed comes back with the refusal.
   const values = (refused?.initialValue ?? {}) as Record<string, string | string[] | undefined>;
@@ -100,7 +114,14 @@ export default function DataDistribution() {
         </button>
       </form>
       {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
-      {campaign ? (
+      {!distributor && campaign ? (
+        <>
+          <p data-testid="unassigned">
+            {campaign.name}：待分配 {unassigned} 条
+          </p>
+          <Notice tone="info">{DISTRIBUTORS_ONLY}，您可以在“预览外呼”中领取分配给您的数据。</Notice>
+        </>
+      ) : campaign ? (
         <form method="post" className="sb-form">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="campaignId" value={campaign.id} />

@@ -13,8 +13,9 @@ import { revokeToken } from "#app/services/uaa.server";
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireUser(request);
   await requireCsrf(request, await readPostedForm(request));
-  forgetToken(auth.token);
   await revokeToken(auth.token).catch((error: unknown) => console.error("[console] 退出登录：平台令牌未能注销", error));
+  // After the revocation: a copy of the cookie read meanwhile must not keep the menu of a live token.
+  forgetToken(auth.token);
   return redirect("/user/login", { headers: { "Set-Cookie": await destroySession(request) } });
 }
 
