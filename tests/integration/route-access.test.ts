@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteConfigEntry } from "@remix-run/route-config";
-import routes from "#app/routes";
 import { isPathAllowed } from "#app/lib/access";
 import { menuForWorkType } from "#app/lib/menu";
+import { PUBLIC_ROUTES, SESSION_ONLY_ROUTES, handlers, walked, type Handler } from "./route-table";
 import { consoleAgainstPlatform } from "./support";
 
 /**
@@ -11,41 +10,7 @@ import { consoleAgainstPlatform } from "./support";
  * Remix runs a page's loaders in parallel, so each route must check for itself (design.md §3).
  */
 
-/** Routes open to everyone: public pages of spec §2, the health check, the 404 catch-all. */
-const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/error/403", "/error/404", "/health", "/*"]);
-/** Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference. */
-const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences"]);
 const ACCOUNTS = ["admin", "supervisor", "agent", "chat"] as const;
-
-/** A concrete URL for a route pattern: optional and required params become 7. */
-const urlOf = (pattern: string) => pattern.replace(/:\w+\??/g, "7");
-
-/** Every route with its pattern and a URL that reaches it; a pathless layout is probed at a child's URL. */
-type Walked = { path: string; url: string; file: string };
-function walk(entries: RouteConfigEntry[], parent = ""): Walked[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent || "/" : entry.path ? `${parent.replace(/\/$/, "")}/${entry.path}` : parent;
-    const children = walk(entry.children ?? [], path);
-    const own =
-      entry.path !== undefined || entry.index
-        ? { path, url: urlOf(path), file: entry.file }
-        : { path: `layout ${entry.file}`, url: children.find((c) => c.path !== "/")?.url ?? "/", file: entry.file };
-    return [own, ...children];
-  });
-}
-const walked = walk(routes as RouteConfigEntry[]);
-
-type Handler = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
-const handlers = (
-  await Promise.all(
-    walked.map(async (route) => {
-      const module = (await import(`../../app/${route.file}`)) as Record<string, unknown>;
-      return (["loader", "action"] as const)
-        .filter((kind) => typeof module[kind] === "function")
-        .map((kind) => ({ ...route, kind, handler: module[kind] as Handler }));
-    }),
-  )
-).flat();
 const guarded = handlers.filter((h) => !PUBLIC_ROUTES.has(h.path));
 
 let setup: Awaited<ReturnType<typeof consoleAgainstPlatform>>;

@@ -85,6 +85,10 @@ export function Conversation({
     const element = audioRef.current;
     if (startMs === null || !hasRecording || !element) return notify("warn", UNSUPPORTED_TEXT);
     element.currentTime = startMs / 1000;
+    // Not loaded yet (preload="none"): the position is only kept once the metadata has arrived.
+    if (element.readyState < HTMLMediaElement.HAVE_METADATA) {
+      element.addEventListener("loadedmetadata", () => (element.currentTime = startMs / 1000), { once: true });
+    }
     setPlayingMs(startMs);
     void element.play().catch(() => undefined);
   };

@@ -1,8 +1,8 @@
-import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAccess } from "#app/server/access.server";
 import { NO_RECORDING_TEXT } from "#app/lib/call-detail";
 import { fetchRecording } from "#app/services/records.server";
+import { relayBody } from "#app/server/relay.server";
 
 /**
  * The recording of a call, streamed from the platform (POST /records/records/{callId} with the
@@ -23,5 +23,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (recording.range) headers.set("Content-Range", recording.range);
   if (new URL(request.url).searchParams.get("download") === "1")
     headers.set("Content-Disposition", `attachment; filename="recording-${callId}.mp3"`);
-  return new Response(Readable.toWeb(recording.body) as ReadableStream<Uint8Array>, { status: recording.status, headers });
+  return new Response(relayBody(recording.body), { status: recording.status, headers });
 }

@@ -1,10 +1,10 @@
-import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { EXPORT_FORMATS } from "#contracts/contact";
 import { requireAccess } from "#app/server/access.server";
 import { parseCallListQuery } from "#app/server/call-list-query.server";
 import { exportCampaignRecords } from "#app/services/contact.server";
+import { relayBody } from "#app/server/relay.server";
 
 /**
  * The campaign call records export (CSV or XLSX) with the list's filters, streamed from the
@@ -27,5 +27,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const value = upstream.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
-  return new Response(Readable.toWeb(upstream.body) as ReadableStream<Uint8Array>, { headers });
+  return new Response(relayBody(upstream.body), { headers });
 }

@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import type { RouteConfigEntry } from "@remix-run/route-config";
+import routes from "#app/routes";
+
+/** Routes open to everyone: public pages of spec §2, the health check, the 404 catch-all. */
+export const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/error/403", "/error/404", "/health", "/*"]);
+/** Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference. */
+export const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences"]);
+
+/** A concrete URL for a route pattern: optional and required params become 7. */
+export const urlOf = (pattern: string) => pattern.replace(/:\w+\??/g, "7");
+/** The params of that URL: every `:name` is "7". */
+export const paramsOf = (pattern: string) => Object.fromEntries([...pattern.matchAll(/:(\w+)/g)].map(([, name]) => [name, "7"]));
+
+/** Every route with its pattern and a URL that reaches it; a pathless layout is probed at a child's URL. */
+export type Walked = { path: string; url: string; file: string };
+function walk(entries: RouteConfigEntry[], parent = ""): Walked[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent || "/" : entry.path ? `${parent.replace(/\/$/, "")}/${entry.path}` : parent;
+    const children = walk(entry.children ?? [], path);
+    const own =
+      entry.path !== undefined || entry.index
+        ? { path, url: urlOf(path), file: entry.file }
+        : { path: `layout ${entry.file}`, url: children.find((c) => c.path !== "/")?.url ?? "/", file: entry.file };
+    return [own, ...children];
+  });
+}
+export const walked = walk(routes as RouteConfigEntry[]);
+
+export type Handler = (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
+/** Every loader and action of the route tree, imported as Remix would. */
+export const handlers = (
+  await Promise.all(
+    walked.map(async (route) => {
+      const module = (await import(`../../app/${route.file}`)) as Record<string, unknown>;
+      return (["loader", "action"] as const)
+        .filter((kind) => typeof module[kind] === "function")
+        .map((kind) => ({ ...route, kind, handler: module[kind] as Handler }));
+    }),
+  )
+).flat();
+
+/** The form field names and literal values a route's source mentions (`name="…"`, `value="…"`). */
+export function formVocabulary(file: string): { names: string[]; values: string[] } {
+  const source = readFileSync(new URL(`../../app/${file}`, import.meta.url), "utf8");
+  const names = new Set([...source.matchAll(/name="([A-Za-z][\w-]*)"/g)].map(([, name]) => name));
+  const values = new Set([...source.matchAll(/value="([^"{}]{1,40})"/g)].map(([, value]) => value));
+  return { names: [...names], values: [...values] };
+}
