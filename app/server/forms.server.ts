@@ -20,8 +20,10 @@ export function rejectForm<Schema, Output>(
 
 /**
  * Runs a change on the platform. A refusal of the platform (a 4xx with its Chinese message:
- * a name already taken, a state that does not allow it, another tenant's id) comes back as
- * `{ ok: false }` for the form to show; anything else is thrown to the error boundary.
+ * a name already taken, a state that does not allow it, another tenant's id) and a platform that
+ * failed, is down or too slow (502/503/504: "请稍后重试") come back as `{ ok: false }` for the form
+ * to show with everything typed kept; an ended session (401) and anything else are thrown. The
+ * transport never retries a write, so trying again is the user's informed choice.
  */
 export async function attempt<T>(
   change: () => Promise<T>,
@@ -29,7 +31,7 @@ export async function attempt<T>(
   try {
     return { ok: true, value: await change() };
   } catch (error) {
-    if (isUpstreamError(error) && error.init.status >= 400 && error.init.status < 500 && error.init.status !== 401) {
+    if (isUpstreamError(error) && error.init.status >= 400 && error.init.status !== 401) {
       return { ok: false, message: error.data.message, status: error.init.status };
     }
     throw error;
