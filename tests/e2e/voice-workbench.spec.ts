@@ -333,3 +333,34 @@ test("inbound business records list the agent's saved results, filtered in the U
   await page.goto("/incoming/businessRecord?pageNo=abc");
   await expect(page.getByText("查询条件不正确，请检查后重试")).toBeVisible();
 });
+
+test.describe("an agent whose computer is set to another time zone", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("still reads today's calls in China Standard Time, as every list shows them", async ({ page, request }) => {
+    // A sales agent no other test signs in with, so the phone starts signed out.
+    const admin = await platformToken(request, "admin");
+    await signIn(page, "agent05");
+    await page.goto("/workBench");
+    await expect(page.getByTestId("connection")).toHaveText("已连接");
+    await page.getByRole("button", { name: "签入" }).click();
+    await expect(agentState(page)).toContainText("未就绪");
+    await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
+    await page.getByLabel("外呼号码").fill("13700002222");
+    await page.getByRole("button", { name: "呼叫" }).click();
+    await expect(agentState(page)).toContainText("未就绪", { timeout: 10_000 });
+    await page.getByRole("tab", { name: "今日通话" }).click();
+    const row = page.getByRole("table", { name: "今日通话" }).getByRole("row").filter({ hasText: "137****2222" }).first();
+    const shown = (await row.locator("td").first().textContent())!.trim();
+    // Beijing time now, whatever the browser's zone (New York is 12 or 13 hours behind).
+    const beijingNow = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(11, 19);
+    const minutesApart = (a: string, b: string) => {
+      const [ha, ma] = a.split(":").map(Number);
+      const [hb, mb] = b.split(":").map(Number);
+      const apart = Math.abs(ha * 60 + ma - (hb * 60 + mb));
+      return Math.min(apart, 24 * 60 - apart);
+    };
+    expect(shown).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(minutesApart(shown, beijingNow)).toBeLessThanOrEqual(2);
+  });
+});

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, labelOf } from "#contracts/codes";
-import { maskPhone } from "#app/lib/format";
+import { formatTime, maskPhone } from "#app/lib/format";
 import { readJson } from "#app/client/island";
 import { PHONE_ENDPOINT } from "./types";
 import type { WorkbenchData } from "./types";
@@ -25,7 +25,7 @@ export function TodayCalls({ calls }: { calls: WorkbenchData["today"] }) {
         <tbody className="p-datatable-tbody">
           {calls.map((c) => (
             <tr key={c.ctiCallId}>
-              <td>{new Date(c.callTime).toLocaleTimeString("zh-CN")}</td>
+              <td>{formatTime(Date.parse(c.callTime))}</td>
               <td>{maskPhone(c.phone)}</td>
               <td>{labelOf(CALL_ORIGIN_LABELS, c.origin)}</td>
               <td>{c.isAnswer ? seconds(c.callDuration) : "未接通"}</td>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import type { PhoneSnapshot } from "#contracts/cti";
 import { WorkOrderInfoSchema, type WorkOrderInfo } from "#contracts/workbench";
-import { maskPhone } from "#app/lib/format";
+import { formatDateTime, maskPhone } from "#app/lib/format";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { postAction } from "#app/client/island";
 import { PHONE_ENDPOINT } from "./types";
@@ -98,7 +98,7 @@ export function ScreenPop({ phone, pop }: { phone: PhoneSnapshot; pop: Workbench
             <dt>处理坐席</dt>
             <dd>{current.previous.agentName}</dd>
             <dt>时间</dt>
-            <dd>{new Date(current.previous.createdAt).toLocaleString("zh-CN")}</dd>
+            <dd>{formatDateTime(Date.parse(current.previous.createdAt))}</dd>
           </dl>
         </section>
       ) : null}
