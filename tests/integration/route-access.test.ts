@@ -12,9 +12,12 @@ import { consoleAgainstPlatform } from "./support";
  */
 
 /** Routes open to everyone: public pages of spec §2, the health check, the 404 catch-all. */
-const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/error/403", "/error/404", "/health", "/*"]);
-/** Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference. */
-const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences"]);
+const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/user/registe", "/error/403", "/error/404", "/health", "/*"]);
+/**
+ * Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference,
+ * the own password, a new tenant's company details (administrators only, checked by the route).
+ */
+const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences", "/user/password", "/user/fillInformation"]);
 const ACCOUNTS = ["admin", "supervisor", "agent", "chat"] as const;
 
 /** A concrete URL for a route pattern: optional and required params become 7. */
