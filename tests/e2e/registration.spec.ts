@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD as DEMO_PASSWORD, expectAccessible, menuNames, signIn } from "./support";
+import { expectAccessible, menuNames, signIn } from "./support";
 
 /** The e2e platform (port + 1): its SMS simulator shows the codes the carrier delivered (SIMULATOR_CONTROL=1). */
 const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
@@ -12,16 +12,7 @@ const freshMobile = () => `13${String(Math.floor(Math.random() * 1e8)).padStart(
 
 /** The newest code sent to a number, read from the platform's outbox as the phone would show it. */
 async function codeSentTo(request: APIRequestContext, mobile: string): Promise<string> {
-  const token = await request
-    .post(`${platformUrl}/uaa/oauth/token`, {
-      headers: CLIENT,
-      form: { grant_type: "password", username: "admin", password: DEMO_PASSWORD },
-    })
-    .then(async (r) => ((await r.json()) as { access_token: string }).access_token);
-  const response = await request.get(`${platformUrl}/sms/simulator/codes`, {
-    params: { mobile },
-    headers: { Authorization: `Bearer ${token}` },
-  });
+  const response = await request.get(`${platformUrl}/sms/simulator/codes`, { params: { mobile }, headers: CLIENT });
   const [latest] = ((await response.json()) as { data: Array<{ content: string }> }).data;
   expect(latest, `a code was sent to ${mobile}`).toBeDefined();
   return /(\d{6})/.exec(latest.content)![1];

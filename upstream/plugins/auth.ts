@@ -44,6 +44,9 @@ export function authKindFor(routePath: string): AuthKind {
   // Sign-up and password reset: no user yet, so the console's client credential (it alone can
   // pass the browser's address, which the code limits count by).
   if (routePath.startsWith("/crm/open/")) return "client";
+  // The SMS simulator's view of the codes it delivered (SIMULATOR_CONTROL only): codes belong to
+  // no tenant, so no tenant's user reads them; the console's client credential does.
+  if (routePath.startsWith("/sms/simulator/")) return "client";
   return "bearer";
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { codesSentTo } from "#upstream/repositories/sms-outbox";
 import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
-import type { PreparedPlatform } from "#upstream/testing";
+import { TEST_CLIENT, type PreparedPlatform } from "#upstream/testing";
+import { buildApp } from "#upstream/app";
 
 const PASSWORD = "Newcomer2026";
 
@@ -53,6 +54,22 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     expect(response.statusCode, response.body).toBe(200);
     return { mobile, companyName, code, ...(response.json() as { data: { tenantId: number; customerId: string } }).data };
   }
+
+  it("shows the codes delivered to a number under SIMULATOR_CONTROL only, to the client credential", async () => {
+    const mobile = freshPhone();
+    await sendCode(mobile, freshAddress());
+    const url = `/sms/simulator/codes?mobile=${mobile}`;
+    expect((await platform.app.inject({ method: "GET", url, headers: { authorization: basicAuth() } })).statusCode).toBe(404);
+    const simulated = buildApp({ db: platform.db, ...TEST_CLIENT, simulatorControl: true });
+    try {
+      expect((await simulated.inject({ method: "GET", url, headers: bearer(await loginAs(simulated, "admin")) })).statusCode).toBe(401);
+      const shown = await simulated.inject({ method: "GET", url, headers: { authorization: basicAuth() } });
+      expect(shown.statusCode).toBe(200);
+      expect(shown.json().data[0].content).toContain(`您的注册验证码为${await lastCode(mobile)}`);
+    } finally {
+      await simulated.close();
+    }
+  });
 
   it("takes the console's client credential on /crm/open: no caller without it", async () => {
     const response = await platform.app.inject({ method: "GET", url: `/crm/open/code/sms?mobile=13900001111` });
