@@ -13,6 +13,7 @@ export default [
     route("reset", "routes/user/reset.tsx"),
     route("registe", "routes/user/registe.tsx"),
     route("fillInformation", "routes/user/fill-information.tsx"),
+    route("password", "routes/user/password.tsx"),
     route("preferences", "routes/user/preferences.ts"),
   ]),
   ...prefix("error", [

@@ -289,6 +289,11 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "agent.move", label: "调整坐席队列" },
   { code: "agent.whisper", label: "发送密语" },
   { code: "monitor.rules", label: "修改监控阈值" },
+  { code: "tenant.register", label: "注册租户" },
+  { code: "tenant.profile", label: "填写企业信息" },
+  { code: "billing.account", label: "开通计费账户" },
+  { code: "account.password", label: "修改密码" },
+  { code: "account.passwordReset", label: "找回密码" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -298,6 +303,7 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "agent", label: "坐席" },
   { code: "monitor", label: "坐席监控" },
   { code: "tenant", label: "租户" },
+  { code: "user", label: "账号" },
 ];
 
 /** An SMS in the outbox: queued, handed to the carrier, delivered to the phone, or failed (with a reason). */

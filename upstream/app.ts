@@ -24,6 +24,7 @@ import { Dialer } from "#upstream/simulators/dialer";
 import { workbenchRoutes } from "#upstream/routes/workbench";
 import { auditRoutes } from "#upstream/routes/audit";
 import { monitorRoutes } from "#upstream/routes/monitor";
+import { registrationRoutes, registrationSimulatorRoutes } from "#upstream/routes/registration";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -88,6 +89,8 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(workbenchRoutes);
   app.register(auditRoutes);
   app.register(monitorRoutes);
+  app.register(registrationRoutes);
+  if (simulatorControl) app.register(registrationSimulatorRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

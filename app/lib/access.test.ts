@@ -21,7 +21,7 @@ describe("isPathAllowed (spec §2/§6)", () => {
   it("refuses a path the menu does not cover", () => {
     expect(isPathAllowed("/callLog", menu)).toBe(false);
     expect(isPathAllowed("/monitor/agent", menu)).toBe(false);
-    expect(isPathAllowed("/user/registe", menu)).toBe(false);
+    expect(isPathAllowed("/user/fillInformation", menu)).toBe(false);
   });
   it("does not let the home url '/' entitle everything", () => {
     expect(isPathAllowed("/callLog", [item("/")])).toBe(false);

@@ -1,7 +1,7 @@
 import type { MenuItem } from "#contracts/crm";
 
 /** Spec §2: reachable without menu entitlement. */
-export const PUBLIC_PATHS: readonly string[] = ["/", "/user/login", "/user/reset", "/error/404", "/error/403"];
+export const PUBLIC_PATHS: readonly string[] = ["/", "/user/login", "/user/reset", "/user/registe", "/error/404", "/error/403"];
 
 export function normalisePath(path: string): string {
   const trimmed = path.replace(/\/+$/, "");

@@ -89,7 +89,8 @@ export function headersFor(
   client: { id: string; secret: string } = { id: config.clientId(), secret: config.clientSecret() },
 ): Record<string, string> {
   const headers: Record<string, string> = { "X-Requested-With": "XMLHttpRequest" };
-  if (path.includes("/uaa/oauth")) {
+  // Sign-up and password reset (`/crm/open`) have no user yet: the client credential, as for /uaa/oauth.
+  if (path.includes("/uaa/oauth") || path.startsWith("/crm/open/")) {
     headers.Authorization = `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`;
     return headers;
   }

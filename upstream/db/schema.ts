@@ -16,6 +16,12 @@ export interface TenantsTable {
   name: string;
   customer_id: string;
   created_at: Timestamp;
+  /** The company details a new tenant fills in (migration 100); null for the seeded tenants. */
+  industry: ColumnType<string | null, string | null | undefined, string | null>;
+  contact_name: ColumnType<string | null, string | null | undefined, string | null>;
+  contact_email: ColumnType<string | null, string | null | undefined, string | null>;
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  profile_completed_at: NullableTimestamp;
 }
 
 export interface UsersTable {
@@ -34,6 +40,8 @@ export interface UsersTable {
   agent_state: ColumnType<string, string | undefined, string>;
   last_login_at: NullableTimestamp;
   created_at: Timestamp;
+  /** Unique when set: a sign-up's account; a password reset sends its code here. */
+  mobile: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AccessTokensTable {
@@ -342,6 +350,8 @@ export interface Database {
   monitor_rules: MonitorRulesTable;
   agent_state_log: AgentStateLogTable;
   sign_in_failures: SignInFailuresTable;
+  billing_accounts: BillingAccountsTable;
+  verification_codes: VerificationCodesTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */
@@ -502,4 +512,25 @@ export interface SignInFailuresTable {
   user_name: string;
   client_address: string;
   failed_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface BillingAccountsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  balance_cents: ColumnType<string | number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface VerificationCodesTable {
+  id: BigId;
+  phone: string;
+  purpose: "register" | "reset";
+  client_address: string;
+  code_hash: string;
+  salt: string;
+  failed_tries: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  closed_at: NullableTimestamp;
+  locked_until: NullableTimestamp;
 }

@@ -3,7 +3,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { hashAccessToken } from "#upstream/domain/tokens";
 import { ExpiringCache } from "#common/expiring-cache";
 import { HttpError, failure } from "#upstream/http";
-import { deleteAccessToken, deleteUserAccessTokens, findUserByAccessToken } from "#upstream/repositories/access-tokens";
+import {
+  deleteAccessToken,
+  deleteOtherUserAccessTokens,
+  deleteUserAccessTokens,
+  findUserByAccessToken,
+} from "#upstream/repositories/access-tokens";
 import type { Role } from "#contracts/uaa";
 import type { AuthUser } from "#upstream/repositories/users";
 
@@ -30,12 +35,18 @@ const USER_AUTH_PATH = "/uaa/oauth/user_auth";
 /**
  * Which credential a route needs, from its path (spec §7 attaches headers by path the same way):
  * `/uaa/oauth/*` takes the console's Basic client credential, except `user_auth`, which reports
- * who a bearer token belongs to; `/health` and `/config/logo` are public; everything else takes a token.
+ * who a bearer token belongs to; `/crm/open/*` (sign-up, reset) takes the client credential too; `/health` and `/config/logo` are public; everything else takes a token.
  */
 export function authKindFor(routePath: string): AuthKind {
   if (routePath === "/health" || routePath === "/config/logo") return "public";
   if (routePath === USER_AUTH_PATH) return "bearer";
   if (routePath.startsWith("/uaa/oauth/")) return "client";
+  // Sign-up and password reset: no user yet, so the console's client credential (it alone can
+  // pass the browser's address, which the code limits count by).
+  if (routePath.startsWith("/crm/open/")) return "client";
+  // The SMS simulator's view of the codes it delivered (SIMULATOR_CONTROL only): codes belong to
+  // no tenant, so no tenant's user reads them; the console's client credential does.
+  if (routePath.startsWith("/sms/simulator/")) return "client";
   return "bearer";
 }
 
@@ -89,6 +100,15 @@ function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
 /** Ends every session of a user at once (e.g. an administrator signs the account out). */
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);
+  app.accessTokens.deleteWhere((user) => user.id === userId);
+}
+
+/** Ends every session of a user but the one of this request (a password change). */
+export async function revokeOtherUserTokens(app: FastifyInstance, request: FastifyRequest, userId: number): Promise<void> {
+  const token = bearerToken(request);
+  const keep = token ? hashAccessToken(token) : "";
+  await deleteOtherUserAccessTokens(app.db, userId, keep);
+  // Cached entries are forgotten, the kept one included: it is looked up again from the database.
   app.accessTokens.deleteWhere((user) => user.id === userId);
 }
 

@@ -26,6 +26,11 @@ export async function deleteUserAccessTokens(db: Db, userId: number): Promise<vo
   await db.deleteFrom("access_tokens").where("user_id", "=", userId).execute();
 }
 
+/** Deletes every token of a user but one (the password change keeps the session it was made in). */
+export async function deleteOtherUserAccessTokens(db: Db, userId: number, keepHash: string): Promise<void> {
+  await db.deleteFrom("access_tokens").where("user_id", "=", userId).where("token_hash", "<>", keepHash).execute();
+}
+
 /** The user an unexpired token belongs to, with their tenant, and when the token expires; undefined for anything else. */
 export async function findUserByAccessToken(
   db: Db,

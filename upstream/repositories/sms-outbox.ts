@@ -130,3 +130,15 @@ export async function countSmsTo(db: Db, phone: string, kind: string, since: Dat
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The verification codes sent to a number, newest first (the simulator shows them as the phone would). */
+export async function codesSentTo(db: Db, phone: string, limit = 20) {
+  return db
+    .selectFrom("sms_messages")
+    .select(["content", "created_at"])
+    .where("phone", "=", phone)
+    .where("kind", "=", "code")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

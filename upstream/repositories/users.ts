@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { UserSummarySchema } from "#contracts/crm";
 import type { UserAuth } from "#contracts/uaa";
 import type { Db } from "#upstream/db";
+import type { Trx } from "./dialing";
 import type { NewUser, User } from "#upstream/db/schema";
 
 /** Who a request acts as: the contract's UserAuth plus what menus and scoping need. */
@@ -22,6 +23,7 @@ const recordColumns = [
   "agent_state",
   "last_login_at",
   "created_at",
+  "mobile",
 ] as const satisfies readonly (keyof UserRecord)[];
 
 /** The only read that returns a password hash: the login lookup (user names are global). */
@@ -91,7 +93,40 @@ export async function recordLogin(
     .executeTakeFirst();
 }
 
-export async function insertUser(db: Db, user: NewUser): Promise<number> {
+export async function insertUser(db: Trx, user: NewUser): Promise<number> {
   const { id } = await db.insertInto("users").values(user).returning("id").executeTakeFirstOrThrow();
   return id;
+}
+
+/** The account a mobile number belongs to (sign-up accounts; a password reset looks it up). */
+export async function findUserByMobile(
+  db: Trx,
+  mobile: string,
+): Promise<{ id: number; tenantId: number; userName: string; realName: string } | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .select(["id", "tenant_id", "user_name", "real_name"])
+    .where("mobile", "=", mobile)
+    .executeTakeFirst();
+  return row && { id: row.id, tenantId: row.tenant_id, userName: row.user_name, realName: row.real_name };
+}
+
+/** Whether a user name is taken (user names are global: the login form has no tenant). */
+export async function userNameTaken(db: Trx, userName: string): Promise<boolean> {
+  return (await db.selectFrom("users").select("id").where("user_name", "=", userName).executeTakeFirst()) !== undefined;
+}
+
+/** The password hash of one of a tenant's users (the password change checks the current one). */
+export async function findPasswordHash(db: Db, tenantId: number, userId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .select("password_hash")
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return row?.password_hash;
+}
+
+export async function setPasswordHash(db: Trx, tenantId: number, userId: number, passwordHash: string): Promise<void> {
+  await db.updateTable("users").set({ password_hash: passwordHash }).where("tenant_id", "=", tenantId).where("id", "=", userId).execute();
 }

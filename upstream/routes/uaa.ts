@@ -74,10 +74,10 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
 
 /**
  * The address the user signs in from: the console passes its browser's address in
- * X-Client-Address (these routes take the console's client credential, so only it can say so);
+ * X-Client-Address (these routes and `/crm/open/*` take the console's client credential, so only it can say so);
  * a caller without one is counted by its own address.
  */
-function clientAddressOf(request: FastifyRequest): string {
+export function clientAddressOf(request: FastifyRequest): string {
   const told = request.headers["x-client-address"];
   return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
 }

@@ -62,6 +62,9 @@ export default function Shell() {
           <span className="sb-user-role">
             {labelOf(ROLES, user.role)} · {workTypeLabel(user.workType)}
           </span>
+          <a href="/user/password" className="p-button p-button-sm p-button-text">
+            修改密码
+          </a>
           <form method="post" action="/user/logout">
             <AuthenticityTokenInput name="csrf" />
             <button type="submit" className="p-button p-button-sm p-button-outlined">

@@ -122,7 +122,7 @@ export default function Login() {
             登录
           </button>
           <p className="sb-login-links">
-            <a href="/user/reset">忘记密码？</a>
+            <a href="/user/registe">注册新账号</a> · <a href="/user/reset">忘记密码？</a>
           </p>
         </Form>
       </div>

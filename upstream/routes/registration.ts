@@ -1,0 +1,285 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
+import {
+  ChangePasswordSchema,
+  CompanyNameCheckSchema,
+  RegisterInfoSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+  SendCodeQuerySchema,
+  type CodePurpose,
+  type CodeSent,
+  type Registered,
+  type TenantProfile,
+} from "#contracts/account";
+import { cstClock } from "#upstream/domain/china-time";
+import { dictionaryEntries } from "#upstream/domain/dictionary";
+import { hashPassword, verifyPassword } from "#upstream/domain/passwords";
+import { WorkType } from "#upstream/domain/work-type";
+import { HttpError, ok, parseInput } from "#upstream/http";
+import { requireRole, requireUser, revokeOtherUserTokens, revokeUserTokens } from "#upstream/plugins/auth";
+import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
+import { ensureBillingAccount } from "#upstream/repositories/billing";
+import { addressKey } from "#upstream/repositories/sign-in-throttle";
+import { codesSentTo, queueSms } from "#upstream/repositories/sms-outbox";
+import { companyNameTaken, findTenantProfile, insertTenant, updateTenantProfile } from "#upstream/repositories/tenants";
+import { findPasswordHash, findUserByMobile, insertUser, setPasswordHash, userNameTaken } from "#upstream/repositories/users";
+import {
+  CODE_TTL_MS,
+  LOCK_MS,
+  PHONE_DAILY,
+  PHONE_HOURLY,
+  RESEND_MS,
+  issueCode,
+  useCode,
+  type CheckResult,
+  type SendRefusal,
+} from "#upstream/repositories/verification-codes";
+import { clientAddressOf } from "#upstream/routes/uaa";
+
+/** The signature codes are sent under. */
+const SMS_SIGNATURE = "云客服";
+const INDUSTRY = "ROBOT_INDUSTRY";
+
+function sendRefusalMessage(refusal: SendRefusal): string {
+  switch (refusal.refused) {
+    case "locked":
+      return `验证码错误次数过多，该手机号已锁定，请在 ${cstClock(refusal.until)} 后重试`;
+    case "tooSoon":
+      return `验证码发送过于频繁，请在 ${refusal.waitSeconds} 秒后重新获取`;
+    case "phoneHourly":
+      return `该手机号1小时内获取验证码已达${PHONE_HOURLY}次，请稍后再试`;
+    case "phoneDaily":
+      return `该手机号24小时内获取验证码已达${PHONE_DAILY}次，请明天再试`;
+    case "addressHourly":
+    case "addressDaily":
+      return "当前网络获取验证码过于频繁，请稍后再试";
+  }
+}
+
+/** A refused code as an HttpError: wrong or expired are 400s, a locked number a 429. */
+function codeRefusal(result: Exclude<CheckResult, { ok: true }>): HttpError {
+  switch (result.refused) {
+    case "expired":
+      return new HttpError(400, "验证码已失效，请重新获取");
+    case "wrong":
+      return new HttpError(400, `验证码错误，还可尝试${result.triesLeft}次`);
+    case "spent":
+      return new HttpError(429, `验证码错误次数过多，该手机号已锁定${LOCK_MS / 60_000}分钟，请在 ${cstClock(result.until)} 后重试`);
+    case "locked":
+      return new HttpError(429, `验证码错误次数过多，该手机号已锁定，请在 ${cstClock(result.until)} 后重试`);
+  }
+}
+
+function codeText(purpose: CodePurpose, code: string): string {
+  const what = purpose === "register" ? "注册" : "重置密码";
+  return `您的${what}验证码为${code}，${CODE_TTL_MS / 60_000}分钟内有效。如非本人操作，请忽略本短信。`;
+}
+
+/** A unique violation of the database (a name or number taken by a parallel request). */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23505";
+}
+
+const NAME_TAKEN = "该公司名称已被注册";
+const MOBILE_TAKEN = "该手机号已注册，请直接登录";
+const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+/**
+ * Sign-up of a new tenant and the account (issue 20). The `/crm/open` routes take the console's
+ * client credential (plugins/auth.ts), so the client address it passes can be trusted by the
+ * limits; the rest take the user's token.
+ */
+export const registrationRoutes: FastifyPluginAsync = async (app) => {
+  // Sends a code by SMS (the outbox, moved by the carrier simulator). A reset code for a number no
+  // account has is counted and answered the same, but not sent: nobody learns which numbers exist.
+  app.get("/crm/open/code/sms", async (request) => {
+    const { mobile, purpose } = parseInput(SendCodeQuerySchema, request.query);
+    const address = addressKey(clientAddressOf(request));
+    const now = new Date();
+    const issued = await app.db.transaction().execute(async (trx) => {
+      const result = await issueCode(trx, { phone: mobile, purpose, address, now });
+      if (!("code" in result)) return result;
+      const account = purpose === "reset" ? await findUserByMobile(trx, mobile) : undefined;
+      if (purpose === "register" || account) {
+        await queueSms(trx, {
+          tenantId: account?.tenantId ?? null,
+          phone: mobile,
+          content: codeText(purpose, result.code),
+          signature: SMS_SIGNATURE,
+          kind: "code",
+        });
+      }
+      return null;
+    });
+    if (issued) throw new HttpError(429, sendRefusalMessage(issued));
+    return ok<CodeSent>({ resendAfterSeconds: RESEND_MS / 1000, expiresInSeconds: CODE_TTL_MS / 1000 });
+  });
+
+  app.put("/crm/open/register/name", async (request) => {
+    const { companyName } = parseInput(CompanyNameCheckSchema, request.body);
+    return ok<{ free: boolean }>({ free: !(await companyNameTaken(app.db, companyName)) });
+  });
+
+  // The sign-up: the code, then the tenant, its administrator (who signs in with the mobile
+  // number), and its billing account, all or nothing. A refusal after a right code rolls the code
+  // back with everything else, so it can be used again; a wrong code is counted and kept.
+  app.post("/crm/open/register", async (request) => {
+    const body = parseInput(RegisterSchema, request.body);
+    const passwordHash = await hashPassword(body.password);
+    const now = new Date();
+    let outcome: CheckResult | Registered;
+    try {
+      outcome = await app.db.transaction().execute(async (trx) => {
+        const checked = await useCode(trx, { phone: body.mobile, purpose: "register", code: body.code, now });
+        if (!checked.ok) return checked;
+        if ((await userNameTaken(trx, body.mobile)) || (await findUserByMobile(trx, body.mobile))) throw new HttpError(400, MOBILE_TAKEN);
+        if (await companyNameTaken(trx, body.companyName)) throw new HttpError(400, NAME_TAKEN);
+        const code = `t${randomBytes(5).toString("hex")}`;
+        const customerId = `C${randomBytes(5).toString("hex").toUpperCase()}`;
+        const tenantId = await insertTenant(trx, { code, name: body.companyName, customer_id: customerId });
+        const userId = await insertUser(trx, {
+          tenant_id: tenantId,
+          user_name: body.mobile,
+          real_name: "管理员",
+          password_hash: passwordHash,
+          role: "admin",
+          work_type: WorkType.voice,
+          agent_id: "1000",
+          default_queue_name: `${code}-voice`,
+          mobile: body.mobile,
+        });
+        await ensureBillingAccount(trx, tenantId);
+        await writeAudit(
+          trx,
+          { id: userId, name: "管理员", tenantId },
+          { action: "tenant.register", target: { type: "tenant", id: tenantId }, summary: `注册租户「${body.companyName}」` },
+        );
+        return { userName: body.mobile, tenantId, customerId };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new HttpError(400, `${NAME_TAKEN}或${MOBILE_TAKEN}`);
+      throw error;
+    }
+    if ("ok" in outcome) throw codeRefusal(outcome as Exclude<CheckResult, { ok: true }>);
+    return ok<Registered>(outcome);
+  });
+
+  // A new password by a code sent to the account's number; every session of the account ends.
+  app.put("/crm/open/password/reset", async (request) => {
+    const body = parseInput(ResetPasswordSchema, request.body);
+    const passwordHash = await hashPassword(body.password);
+    const now = new Date();
+    const outcome = await app.db.transaction().execute(async (trx) => {
+      const checked = await useCode(trx, { phone: body.mobile, purpose: "reset", code: body.code, now });
+      if (!checked.ok) return checked;
+      const account = await findUserByMobile(trx, body.mobile);
+      // No code was ever sent to a number without an account: it cannot be right.
+      if (!account) return { ok: false, refused: "expired" } as const;
+      await setPasswordHash(trx, account.tenantId, account.id, passwordHash);
+      await writeAudit(
+        trx,
+        { id: account.id, name: account.realName, tenantId: account.tenantId },
+        {
+          action: "account.passwordReset",
+          target: { type: "user", id: account.id },
+          summary: `通过短信验证码重置账号「${account.userName}」的密码`,
+        },
+      );
+      return { ok: true, userId: account.id } as const;
+    });
+    if (!outcome.ok) throw codeRefusal(outcome);
+    await revokeUserTokens(app, outcome.userId);
+    return ok(null);
+  });
+
+  app.get("/crm/api/register/info", async (request) => {
+    const user = requireUser(request);
+    const profile = await findTenantProfile(app.db, user.tenantId);
+    if (!profile) throw new HttpError(404, "租户不存在");
+    return ok<TenantProfile>(profile);
+  });
+
+  // The company details of the caller's tenant, filled in by its administrator after sign-up.
+  app.put("/crm/api/register/info", async (request) => {
+    const user = requireRole(requireUser(request), ["admin"], "仅管理员可以填写企业信息");
+    const body = parseInput(RegisterInfoSchema, request.body);
+    if (!dictionaryEntries(INDUSTRY).some((entry) => entry.code === body.industry)) throw new HttpError(400, "请选择所属行业");
+    try {
+      await app.db.transaction().execute(async (trx) => {
+        if (await companyNameTaken(trx, body.companyName, user.tenantId)) throw new HttpError(400, NAME_TAKEN);
+        await updateTenantProfile(trx, user.tenantId, {
+          name: body.companyName,
+          industry: body.industry,
+          contact_name: body.contactName,
+          contact_email: body.contactEmail ?? null,
+          address: body.address || null,
+          profile_completed_at: new Date(),
+        });
+        await writeAudit(trx, actorOf(user), {
+          action: "tenant.profile",
+          target: { type: "tenant", id: user.tenantId },
+          summary: `填写企业信息「${body.companyName}」`,
+          detail: { industry: body.industry },
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new HttpError(400, NAME_TAKEN);
+      throw error;
+    }
+    return ok(null);
+  });
+
+  // The caller's tenant's billing account, made when it has none (a sign-up makes it already).
+  app.post("/billing/api/account/gen", async (request) => {
+    const user = requireRole(requireUser(request), ["admin"], "仅管理员可以开通计费账户");
+    const account = await app.db.transaction().execute(async (trx) => {
+      const result = await ensureBillingAccount(trx, user.tenantId);
+      if (result.created) {
+        await writeAudit(trx, actorOf(user), {
+          action: "billing.account",
+          target: { type: "tenant", id: user.tenantId },
+          summary: "开通计费账户",
+        });
+      }
+      return result;
+    });
+    return ok({ accountId: account.id, tenantId: user.tenantId, balanceCents: account.balanceCents });
+  });
+
+  // The caller's own password: the current one is required; every other session of theirs ends.
+  app.put("/crm/api/user/:id/password", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    if (id !== user.id) throw new HttpError(403, "只能修改自己的密码");
+    const body = parseInput(ChangePasswordSchema, request.body);
+    const stored = await findPasswordHash(app.db, user.tenantId, user.id);
+    if (!stored || !(await verifyPassword(body.oldPassword, stored))) throw new HttpError(400, "当前密码不正确");
+    if (body.oldPassword === body.newPassword) throw new HttpError(400, "新密码不能与当前密码相同");
+    const passwordHash = await hashPassword(body.newPassword);
+    await app.db.transaction().execute(async (trx) => {
+      await setPasswordHash(trx, user.tenantId, user.id, passwordHash);
+      await writeAudit(trx, actorOf(user), {
+        action: "account.password",
+        target: { type: "user", id: user.id },
+        summary: `修改账号「${user.userName}」的密码`,
+      });
+    });
+    await revokeOtherUserTokens(app, request, user.id);
+    return ok(null);
+  });
+};
+
+/**
+ * Simulator control (SIMULATOR_CONTROL=1, tests and demos): the verification codes the carrier
+ * has for a number, newest first, as the phone would show them. Takes the client credential
+ * (plugins/auth.ts): `curl -u web-console:web-console-secret '.../sms/simulator/codes?mobile=139...'`.
+ */
+export const registrationSimulatorRoutes: FastifyPluginAsync = async (app) => {
+  app.get("/sms/simulator/codes", async (request) => {
+    const { mobile } = parseInput(z.object({ mobile: z.string().min(1).max(20) }), request.query);
+    const rows = await codesSentTo(app.db, mobile);
+    return ok(rows.map((row) => ({ content: row.content, createdAt: row.created_at.toISOString() })));
+  });
+};
