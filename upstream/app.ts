@@ -24,6 +24,7 @@ import { Dialer } from "#upstream/simulators/dialer";
 import { workbenchRoutes } from "#upstream/routes/workbench";
 import { auditRoutes } from "#upstream/routes/audit";
 import { monitorRoutes } from "#upstream/routes/monitor";
+import { knowledgeRoutes } from "#upstream/routes/knowledge";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -88,6 +89,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(workbenchRoutes);
   app.register(auditRoutes);
   app.register(monitorRoutes);
+  app.register(knowledgeRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);
