@@ -28,6 +28,8 @@ export type KnowledgeGroup = z.infer<typeof KnowledgeGroupSchema>;
 /** GET /config/knowledge/group/agent */
 export const KnowledgeGroupListResponseSchema = envelope(page(KnowledgeGroupSchema));
 export const KnowledgeGroupResponseSchema = envelope(KnowledgeGroupSchema);
+/** DELETE /config/knowledge/group/{id} */
+export const KnowledgeGroupDeletedResponseSchema = envelope(z.object({ id: z.number().int() }));
 
 /** POST /config/knowledge/group, PUT /config/knowledge/group/{id} */
 export const KnowledgeGroupInputSchema = z.object({

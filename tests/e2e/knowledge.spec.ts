@@ -1,0 +1,176 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+import { expectAccessible, signIn } from "./support";
+
+/** The e2e platform (port + 1), whose chat simulator brings a customer to the text agent. */
+const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
+
+async function customerArrives(request: APIRequestContext, name: string, content: string) {
+  const token = await request
+    .post(`${platformUrl}/uaa/oauth/token`, {
+      headers: { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+      form: { grant_type: "password", username: "chat", password: "Switchboard@2026" },
+    })
+    .then(async (r) => ((await r.json()) as { access_token: string }).access_token);
+  const response = await request.post(`${platformUrl}/chat/simulator/customers`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { customer: { name }, content },
+  });
+  expect(response.ok()).toBe(true);
+}
+
+const nodes = (page: Page) => page.getByRole("table", { name: "知识列表" });
+const row = (page: Page, question: string) => nodes(page).getByRole("row").filter({ hasText: question });
+const groups = (page: Page) => page.getByRole("navigation", { name: "知识分组" });
+
+async function createGroup(page: Page, name: string) {
+  await groups(page).getByLabel("新分组名称").fill(name);
+  await groups(page).getByRole("button", { name: "新建分组" }).click();
+  await expect(page.getByRole("status")).toHaveText(`分组「${name}」已创建`);
+  await expect(groups(page).getByRole("link", { name: new RegExp(`^${name}`) })).toHaveAttribute("aria-current", "page");
+}
+
+async function importFile(page: Page, name: string, csv: string) {
+  await page.getByLabel("知识文件").setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "上传并导入" }).click();
+}
+
+test("a knowledge editor keeps the knowledge base: groups, nodes, search, states, import, deletions @nojs", async ({ page }) => {
+  const suffix = test.info().project.name === "no-js" ? "乙" : "甲";
+  const group = `售后知识${suffix}`;
+  await page.goto("/knowledgeBase/config");
+  await signIn(page, "admin");
+  await expect(page).toHaveURL(/\/knowledgeBase\/config$/);
+  await expect(page.getByRole("heading", { name: "知识库配置", level: 1 })).toBeVisible();
+  await expect(nodes(page)).toContainText("分期手续费标准");
+  await expectAccessible(page);
+
+  // A group; the same name again is refused in Chinese, the typed name kept.
+  await createGroup(page, group);
+  await groups(page).getByLabel("新分组名称").fill(group);
+  await groups(page).getByRole("button", { name: "新建分组" }).click();
+  await expect(groups(page).getByText("分组名称已存在")).toBeVisible();
+  await expect(groups(page).getByLabel("新分组名称")).toHaveValue(group);
+
+  // A node: the empty question is refused, the answer typed stays.
+  await page.getByRole("link", { name: "新建知识" }).first().click();
+  await expect(page.getByLabel("分组", { exact: true })).toHaveValue(/\d+/);
+  await page.getByLabel("答案（坐席的快捷回复内容）").fill("签收后7天内可无理由退货。");
+  await page.getByLabel("问题", { exact: true }).fill(" ");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("请输入问题")).toBeVisible();
+  await expect(page.getByLabel("答案（坐席的快捷回复内容）")).toHaveValue("签收后7天内可无理由退货。");
+  await page.getByLabel("问题", { exact: true }).fill(`退货时限${suffix}`);
+  await page.getByLabel("标签（以逗号、顿号或空格分隔）").fill("退货、时限");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByRole("status")).toHaveText(`知识「退货时限${suffix}」已创建`);
+  await expect(row(page, `退货时限${suffix}`)).toContainText("退货、时限");
+  await expect(row(page, `退货时限${suffix}`)).toContainText("启用");
+  await expectAccessible(page);
+
+  // Edit it; disable and enable it.
+  await row(page, `退货时限${suffix}`).getByRole("link", { name: "编辑" }).click();
+  await expect(page.getByLabel("问题", { exact: true })).toHaveValue(`退货时限${suffix}`);
+  await page.getByLabel("答案（坐席的快捷回复内容）").fill("签收后7天内可无理由退货，定制商品除外。");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByRole("status")).toHaveText("知识已保存");
+  await expect(row(page, `退货时限${suffix}`)).toContainText("定制商品除外");
+  await row(page, `退货时限${suffix}`).getByRole("button", { name: /^停用/ }).click();
+  await expect(page.getByRole("status")).toHaveText(`知识「退货时限${suffix}」已停用`);
+  await expect(row(page, `退货时限${suffix}`)).toContainText("停用");
+  await row(page, `退货时限${suffix}`).getByRole("button", { name: /^启用/ }).click();
+  await expect(row(page, `退货时限${suffix}`)).toContainText("启用");
+
+  // Batch import with a bad row: the good ones are in, the bad one is named by its row.
+  await importFile(
+    page,
+    "售后.csv",
+    `问题,答案,标签,状态\n换货流程${suffix},联系客服登记后寄回,换货,启用\n,缺少问题的答案,,\n保修期${suffix},整机保修一年,保修,停用\n`,
+  );
+  await expect(page.getByRole("status").filter({ hasText: "导入完成" })).toContainText("导入完成：成功 2 条，失败 1 条。");
+  const failures = page.getByRole("table", { name: "导入失败的行" });
+  await expect(failures.getByRole("row").nth(1)).toContainText("3");
+  await expect(failures.getByRole("row").nth(1)).toContainText("请输入问题");
+  await page.getByRole("link", { name: new RegExp(`^${group}`) }).click();
+  await expect(nodes(page).getByRole("row")).toHaveCount(4); // header + 3
+
+  // Search (in the URL) across question, answer and label.
+  await page.getByLabel("关键词（问题、答案或标签）").fill("保修");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/keyword=%E4%BF%9D%E4%BF%AE/);
+  await expect(nodes(page).getByRole("row")).toHaveCount(2);
+  await expect(row(page, `保修期${suffix}`)).toContainText("停用");
+  await page.getByRole("link", { name: "重置" }).click();
+
+  // Delete one, with a confirmation step.
+  await row(page, `保修期${suffix}`).getByRole("button", { name: /^删除/ }).click();
+  const confirm = page.getByRole("alertdialog", { name: "删除知识" });
+  await expect(confirm).toContainText(`确定删除知识「保修期${suffix}」吗？`);
+  await confirm.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByRole("status")).toHaveText("已删除 1 条知识");
+  await expect(row(page, `保修期${suffix}`)).toHaveCount(0);
+
+  // Batch delete the rest, with a confirmation step; then the empty group.
+  await page.getByRole("button", { name: "批量删除所选" }).click();
+  await expect(page.getByRole("alert")).toContainText("请先勾选要删除的知识");
+  for (const question of [`退货时限${suffix}`, `换货流程${suffix}`]) await row(page, question).getByRole("checkbox").check();
+  await page.getByRole("button", { name: "批量删除所选" }).click();
+  await expect(page.getByRole("alertdialog", { name: "删除知识" })).toContainText("确定删除选中的 2 条知识吗？");
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByRole("status")).toHaveText("已删除 2 条知识");
+  await expect(nodes(page)).toContainText("暂无知识");
+  await groups(page).getByRole("button", { name: "删除分组" }).click();
+  await page.getByRole("alertdialog", { name: "删除分组" }).getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByRole("status")).toHaveText("分组已删除");
+  await expect(groups(page).getByRole("link", { name: new RegExp(`^${group}`) })).toHaveCount(0);
+});
+
+test("imported knowledge reaches the text agent's quick replies; uses and missed searches come back to the editor", async ({
+  browser,
+  request,
+}) => {
+  const editor = await (await browser.newContext()).newPage();
+  await editor.goto("/knowledgeBase/config");
+  await signIn(editor, "admin");
+  await createGroup(editor, "会员服务");
+  await importFile(editor, "会员.csv", "问题,答案,标签\n会员退货地址,请寄回：上海市浦东新区张江路88号 售后部收,退货\n");
+  await expect(editor.getByRole("status").filter({ hasText: "导入完成" })).toContainText("导入完成：成功 1 条，失败 0 条。");
+
+  // The text agent types '/' and finds the new answer at once.
+  const agent = await (await browser.newContext()).newPage();
+  await agent.goto("/textWorkBench");
+  await signIn(agent, "chat");
+  await expect(agent.getByText("实时连接：已连接")).toBeVisible();
+  await customerArrives(request, "顾客丙", "退货寄到哪里？");
+  await agent
+    .getByRole("navigation", { name: "会话列表" })
+    .getByRole("button", { name: /顾客丙/ })
+    .click();
+  const box = agent.getByLabel("回复内容");
+  await box.fill("/退货地址");
+  await expect(agent.getByRole("listbox", { name: "快捷回复" }).getByRole("option")).toHaveText([
+    "会员退货地址 请寄回：上海市浦东新区张江路88号 售后部收",
+  ]);
+  const used = agent.waitForResponse(
+    (r) => r.url().endsWith("/textWorkBench/actions") && r.request().postData()?.includes("useReply") === true,
+  );
+  await box.press("Enter");
+  await expect(box).toHaveValue("请寄回：上海市浦东新区张江路88号 售后部收");
+  expect((await used).ok()).toBe(true);
+
+  // A search that finds nothing is reported after a moment.
+  const missed = agent.waitForResponse(
+    (r) => r.url().endsWith("/textWorkBench/actions") && r.request().postData()?.includes("noReply") === true,
+  );
+  await box.fill("/积分兑换");
+  await expect(agent.getByRole("listbox", { name: "快捷回复" })).toHaveCount(0);
+  expect((await missed).ok()).toBe(true);
+
+  // The editor sees the use and the gap.
+  await editor.reload();
+  // Cells: selection, question, answer, labels, state, uses.
+  await expect(row(editor, "会员退货地址").getByRole("cell").nth(5)).toHaveText("1");
+  const gaps = editor.getByRole("table", { name: "无结果搜索" });
+  await expect(gaps.getByRole("row").filter({ hasText: "积分兑换" })).toContainText("1");
+  await expectAccessible(editor);
+});
