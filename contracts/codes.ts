@@ -294,6 +294,16 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "billing.account", label: "开通计费账户" },
   { code: "account.password", label: "修改密码" },
   { code: "account.passwordReset", label: "找回密码" },
+  { code: "knowledge.group.create", label: "新建知识分组" },
+  { code: "knowledge.group.update", label: "重命名知识分组" },
+  { code: "knowledge.group.delete", label: "删除知识分组" },
+  { code: "knowledge.node.create", label: "新建知识" },
+  { code: "knowledge.node.update", label: "编辑知识" },
+  { code: "knowledge.node.state", label: "启用/停用知识" },
+  { code: "knowledge.node.delete", label: "删除知识" },
+  { code: "knowledge.node.import", label: "批量导入知识" },
+  { code: "knowledge.label.create", label: "新建知识标签" },
+  { code: "knowledge.label.delete", label: "删除知识标签" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -304,6 +314,15 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "monitor", label: "坐席监控" },
   { code: "tenant", label: "租户" },
   { code: "user", label: "账号" },
+  { code: "knowledgeGroup", label: "知识分组" },
+  { code: "knowledgeNode", label: "知识" },
+  { code: "knowledgeLabel", label: "知识标签" },
+];
+
+/** A knowledge node's state: only enabled nodes reach the agents (lookup and quick replies). */
+export const KNOWLEDGE_STATES: CodeTable<number> = [
+  { code: 1, label: "启用", tone: "success" },
+  { code: 0, label: "停用", tone: "none" },
 ];
 
 /** An SMS in the outbox: queued, handed to the carrier, delivered to the phone, or failed (with a reason). */

@@ -25,6 +25,7 @@ import { workbenchRoutes } from "#upstream/routes/workbench";
 import { auditRoutes } from "#upstream/routes/audit";
 import { monitorRoutes } from "#upstream/routes/monitor";
 import { registrationRoutes, registrationSimulatorRoutes } from "#upstream/routes/registration";
+import { knowledgeRoutes } from "#upstream/routes/knowledge";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -91,6 +92,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(monitorRoutes);
   app.register(registrationRoutes);
   if (simulatorControl) app.register(registrationSimulatorRoutes);
+  app.register(knowledgeRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

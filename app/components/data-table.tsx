@@ -62,6 +62,8 @@ export type DataTableProps<Row> = {
   caption: string;
   emptyMessage?: ReactNode;
   selectionName?: string;
+  /** The id of the form the selection checkboxes belong to, when the table is not inside it. */
+  selectionForm?: string;
   search?: string;
   sort?: { prop: string; order: SortOrder };
   sortHref?: (prop: string, order: SortOrder) => string;
@@ -118,6 +120,7 @@ export function DataTable<Row>({
   caption,
   emptyMessage = "暂无数据",
   selectionName = "ids",
+  selectionForm,
   search,
   sort,
   sortHref,
@@ -193,6 +196,7 @@ export function DataTable<Row>({
                         <input
                           type="checkbox"
                           name={selectionName}
+                          form={selectionForm}
                           value={key}
                           disabled={!selectable}
                           aria-label={`选择第 ${indexOffset + index + 1} 行`}

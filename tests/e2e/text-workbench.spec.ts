@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { signIn } from "./support";
+import { createGroup, importFile, row } from "./knowledge-screen";
+import { expectAccessible, signIn } from "./support";
 
 /** The e2e platform (port + 1), whose chat simulator the tests drive (SIMULATOR_CONTROL=1). */
 const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
@@ -239,4 +240,52 @@ test.describe("chat records @nojs", () => {
     await expect(row).toContainText("业务咨询");
     await expect(row).toContainText("处理成功");
   });
+});
+
+test("knowledge an editor imports is a quick reply at once; its use and a search that found nothing go back to the editor", async ({
+  browser,
+  page,
+  request,
+}) => {
+  const customer = await customers(request);
+  const editor = await (await browser.newContext()).newPage();
+  await editor.goto("/knowledgeBase/config");
+  await signIn(editor, "admin");
+  await createGroup(editor, "会员服务");
+  await importFile(editor, "会员.csv", "问题,答案,标签\n会员退货地址,请寄回：上海市浦东新区张江路88号 售后部收,退货\n");
+  await expect(editor.getByRole("status").filter({ hasText: "导入完成" })).toContainText("导入完成：成功 1 条，失败 0 条。");
+
+  // The text agent types '/' and finds the new answer.
+  await page.goto("/textWorkBench");
+  await signIn(page, "chat");
+  await expect(page.getByText("实时连接：已连接")).toBeVisible();
+  await customer.arrive("顾客戊", "退货寄到哪里？");
+  await sessionButton(page, "顾客戊").click();
+  await replyBox(page).fill("/退货地址");
+  await expect(page.getByRole("listbox", { name: "快捷回复" }).getByRole("option")).toHaveText([
+    "会员退货地址 请寄回：上海市浦东新区张江路88号 售后部收",
+  ]);
+  const used = page.waitForResponse(
+    (r) => r.url().endsWith("/textWorkBench/actions") && r.request().postData()?.includes("useReply") === true,
+  );
+  await replyBox(page).press("Enter");
+  await expect(replyBox(page)).toHaveValue("请寄回：上海市浦东新区张江路88号 售后部收");
+  expect((await used).ok()).toBe(true);
+
+  // A search that finds nothing is reported after a moment.
+  const missed = page.waitForResponse(
+    (r) => r.url().endsWith("/textWorkBench/actions") && r.request().postData()?.includes("noReply") === true,
+  );
+  await replyBox(page).fill("/积分兑换");
+  await expect(page.getByRole("listbox", { name: "快捷回复" })).toHaveCount(0);
+  expect((await missed).ok()).toBe(true);
+  await replyBox(page).fill("");
+  await page.getByRole("button", { name: "结束会话" }).click();
+  await expect(sessionButton(page, "顾客戊")).toHaveCount(0);
+
+  // The editor sees the use (cells: selection, question, answer, labels, state, uses) and the gap.
+  await editor.reload();
+  await expect(row(editor, "会员退货地址").getByRole("cell").nth(5)).toHaveText("1");
+  await expect(editor.getByRole("table", { name: "无结果搜索" }).getByRole("row").filter({ hasText: "积分兑换" })).toContainText("1");
+  await expectAccessible(editor);
 });

@@ -18,6 +18,7 @@ import * as m080 from "#upstream/db/migrations/080-notifications";
 import * as m085 from "#upstream/db/migrations/085-monitor";
 import * as m090 from "#upstream/db/migrations/090-sign-in-failures";
 import * as m100 from "#upstream/db/migrations/100-registration";
+import * as m110 from "#upstream/db/migrations/110-knowledge";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   "085-monitor": m085,
   "090-sign-in-failures": m090,
   "100-registration": m100,
+  "110-knowledge": m110,
 };
 
 function migrator(db: Db): Migrator {

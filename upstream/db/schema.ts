@@ -238,12 +238,39 @@ export interface RobotFlowsTable {
 export interface KnowledgeNodesTable {
   id: Generated<number>;
   tenant_id: number;
-  group_name: string;
+  group_id: number;
+  /** The question. */
   title: string;
+  /** The answer: what the agent reads or inserts as a quick reply. */
   content: string;
+  labels: ColumnType<string[], string[] | undefined, string[]>;
+  /** 1 enabled, 0 disabled (KNOWLEDGE_STATES): only enabled nodes reach the agents. */
   state: Defaulted<number>;
   usage_count: Defaulted<number>;
   created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KnowledgeGroupsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface KnowledgeLabelsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+}
+
+/** Searches agents made that found nothing, one row per tenant and keyword. */
+export interface KnowledgeGapsTable {
+  tenant_id: number;
+  keyword: string;
+  times: Defaulted<number>;
+  first_at: Timestamp;
+  last_at: Timestamp;
 }
 
 export interface WorkOrderRecordsTable {
@@ -306,15 +333,6 @@ export interface ChatBusinessRecordsTable {
   remark: Defaulted<string>;
   updated_at: Timestamp;
 }
-export interface ChatKnowledgeNodesTable {
-  id: Generated<number>;
-  tenant_id: number;
-  title: string;
-  content: string;
-  state: Defaulted<number>;
-  usage_count: Defaulted<number>;
-}
-
 export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
@@ -339,12 +357,14 @@ export interface Database {
   crm_contacts: CrmContactsTable;
   robot_flows: RobotFlowsTable;
   knowledge_nodes: KnowledgeNodesTable;
+  knowledge_groups: KnowledgeGroupsTable;
+  knowledge_labels: KnowledgeLabelsTable;
+  knowledge_gaps: KnowledgeGapsTable;
   work_order_records: WorkOrderRecordsTable;
   business_records: BusinessRecordsTable;
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;
   chat_business_records: ChatBusinessRecordsTable;
-  chat_knowledge_nodes: ChatKnowledgeNodesTable;
   audit_log: AuditLogTable;
   sms_messages: SmsMessagesTable;
   monitor_rules: MonitorRulesTable;

@@ -298,9 +298,10 @@ export async function listBusinessRecords(
   return { list: rows.map(toBusinessRecord), total: Number(count.total) };
 }
 
+/** The quick replies: the tenant's enabled knowledge nodes (decision 017), most used first. */
 export async function listQuickReplies(db: Db, tenantId: number): Promise<QuickReply[]> {
   return db
-    .selectFrom("chat_knowledge_nodes")
+    .selectFrom("knowledge_nodes")
     .select(["id", "title", "content"])
     .where("tenant_id", "=", tenantId)
     .where("state", "=", 1)
@@ -308,12 +309,4 @@ export async function listQuickReplies(db: Db, tenantId: number): Promise<QuickR
     .orderBy("id")
     .limit(200)
     .execute();
-}
-
-export async function insertKnowledgeNodes(db: Db, tenantId: number, nodes: Array<{ title: string; content: string }>): Promise<void> {
-  if (nodes.length > 0)
-    await db
-      .insertInto("chat_knowledge_nodes")
-      .values(nodes.map((n) => ({ ...n, tenant_id: tenantId })))
-      .execute();
 }

@@ -3,6 +3,7 @@ import type { TodayCall } from "#contracts/cti";
 import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "#contracts/workbench";
 import type { Db } from "#upstream/db";
 import { startOfCstDay } from "#upstream/domain/china-time";
+import { likePattern, recordGap } from "./knowledge";
 
 /** Repositories of the voice workbench: every read and write scoped to the caller's tenant. */
 
@@ -245,17 +246,25 @@ export async function linkWorkOrder(
   });
 }
 
+/**
+ * The enabled knowledge an agent looks up: question, answer or label holding the keyword. A search
+ * that finds nothing is recorded as a gap for the knowledge editors (decision 017).
+ */
 export async function searchKnowledge(db: Db, tenantId: number, keyword: string) {
   let query = db
-    .selectFrom("knowledge_nodes")
-    .select(["id", "title", "content", "group_name"])
-    .where("tenant_id", "=", tenantId)
-    .where("state", "=", 1);
+    .selectFrom("knowledge_nodes as n")
+    .innerJoin("knowledge_groups as g", "g.id", "n.group_id")
+    .select(["n.id", "n.title", "n.content", "g.name as group_name"])
+    .where("n.tenant_id", "=", tenantId)
+    .where("n.state", "=", 1);
   if (keyword) {
-    const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) => eb.or([eb("title", "like", like), eb("content", "like", like)]));
+    const like = likePattern(keyword);
+    query = query.where((eb) =>
+      eb.or([eb("n.title", "like", like), eb("n.content", "like", like), eb(sql`array_to_string(n.labels, ' ')`, "like", like)]),
+    );
   }
-  const rows = await query.orderBy("usage_count", "desc").orderBy("id").limit(20).execute();
+  const rows = await query.orderBy("n.usage_count", "desc").orderBy("n.id").limit(20).execute();
+  if (keyword && rows.length === 0) await recordGap(db, tenantId, keyword);
   return rows.map((row) => ({ id: row.id, title: row.title, content: row.content, groupName: row.group_name }));
 }
 

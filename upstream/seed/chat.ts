@@ -1,20 +1,14 @@
 import type { Db } from "#upstream/db";
-import {
-  insertKnowledgeNodes,
-  insertMessage,
-  insertSession,
-  closeSession,
-  findSession,
-  saveBusinessRecord,
-} from "#upstream/repositories/chat";
+import { insertKnowledge } from "#upstream/repositories/knowledge";
+import { insertMessage, insertSession, closeSession, findSession, saveBusinessRecord } from "#upstream/repositories/chat";
 
 /** Quick replies of the demo tenant: the knowledge nodes text agents insert by typing '/'. */
 const DEMO_QUICK_REPLIES = [
-  { title: "问候", content: "您好，很高兴为您服务，请问有什么可以帮您？" },
+  { title: "问候", labels: ["开场"], content: "您好，很高兴为您服务，请问有什么可以帮您？" },
   { title: "请稍等", content: "好的，请您稍等，我马上为您查询。" },
   { title: "账单查询", content: "您可以在 App 的“我的-账单”中查看每月明细，如有疑问请提供订单号。" },
   { title: "修改手机号", content: "修改绑定手机号请在“设置-账号安全”中操作，需要验证原手机号。" },
-  { title: "结束语", content: "感谢您的咨询，祝您生活愉快，再见！" },
+  { title: "结束语", labels: ["结束"], content: "感谢您的咨询，祝您生活愉快，再见！" },
 ];
 
 type SeedConversation = {
@@ -74,10 +68,10 @@ export async function seedChat(db: Db): Promise<void> {
       .where("user_name", "=", "chat")
       .executeTakeFirst();
     if (tenant.code === "demo") {
-      await insertKnowledgeNodes(db, tenant.id, DEMO_QUICK_REPLIES);
+      await insertKnowledge(db, tenant.id, "快捷回复", DEMO_QUICK_REPLIES);
       await seedConversations(db, tenant.id, agent?.id, agent?.default_queue_name ?? "demo-text", DEMO_CONVERSATIONS);
     } else {
-      await insertKnowledgeNodes(db, tenant.id, [{ title: "他租户快捷回复", content: "其他租户的快捷回复" }]);
+      await insertKnowledge(db, tenant.id, "快捷回复", [{ title: "他租户快捷回复", content: "其他租户的快捷回复" }]);
       await seedConversations(db, tenant.id, undefined, `${tenant.code}-text`, OTHER_CONVERSATIONS);
     }
   }

@@ -1,5 +1,6 @@
 import { RESULT_CODES, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
+import { insertKnowledge } from "#upstream/repositories/knowledge";
 import { SALES_QUEUE } from "./sales-team";
 
 /** Demo customer who calls in the e2e test and the demo: has a previous call, its record and a work order. */
@@ -62,14 +63,13 @@ export async function seedWorkbench(db: Db): Promise<void> {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await db
-      .insertInto("knowledge_nodes")
-      .values([
-        { tenant_id: tenant.id, group_name: "分期业务", title: "分期手续费标准", content: "3期费率0.8%/月，6期0.75%/月，12期0.7%/月。" },
-        { tenant_id: tenant.id, group_name: "分期业务", title: "提前还款规则", content: "提前还款需全额结清剩余本金，已收手续费不退。" },
-        { tenant_id: tenant.id, group_name: "账户服务", title: "账单日修改", content: "每年可修改一次账单日，次月生效。" },
-      ])
-      .execute();
+    await insertKnowledge(db, tenant.id, "分期业务", [
+      { title: "分期手续费标准", content: "3期费率0.8%/月，6期0.75%/月，12期0.7%/月。", labels: ["分期", "费率"] },
+      { title: "提前还款规则", content: "提前还款需全额结清剩余本金，已收手续费不退。", labels: ["分期"] },
+    ]);
+    await insertKnowledge(db, tenant.id, "账户服务", [
+      { title: "账单日修改", content: "每年可修改一次账单日，次月生效。", labels: ["账单"] },
+    ]);
     const order = await db
       .insertInto("work_order_records")
       .values({

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ChatBusinessRecordInputSchema, ChatMessageInputSchema } from "#contracts/chat";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { answerAction, IslandRefusal, postOnly } from "#app/server/island.server";
+import { countKnowledgeUse, reportKnowledgeSearch } from "#app/services/knowledge.server";
 import { closeChatSession, joinChatSession, saveChatBusinessRecord, sendChatMessage } from "#app/services/chat.server";
 
 /** What the text workbench asks of the console; every intent names its session. */
@@ -17,6 +18,9 @@ export const WorkbenchActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("close"), sessionId: z.string().min(1) }),
   z.object({ intent: z.literal("join"), sessionId: z.string().min(1) }),
   ChatBusinessRecordInputSchema.extend({ intent: z.literal("record") }),
+  // A quick reply inserted (one use of its knowledge node), and a '/' search that found nothing.
+  z.object({ intent: z.literal("useReply"), id: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("noReply"), keyword: z.string().trim().min(1).max(50) }),
 ]);
 
 /** Nothing to read here: the workbench only posts. */
@@ -27,7 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * POST /textWorkBench/actions — the text workbench island's actions (answerAction): send a
- * message, close or join a session, save its business record.
+ * message, close or join a session, save its business record, count a quick reply's use, report
+ * a quick-reply search that found nothing.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
@@ -50,6 +55,10 @@ export async function action({ request }: ActionFunctionArgs) {
           return joinChatSession(access.caller, input.sessionId);
         case "record":
           return saveChatBusinessRecord(access.caller, input);
+        case "useReply":
+          return countKnowledgeUse(access.caller, input.id);
+        case "noReply":
+          return { found: await reportKnowledgeSearch(access.caller, input.keyword) };
       }
     },
     { back: "/textWorkBench" },

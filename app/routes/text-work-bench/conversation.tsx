@@ -13,6 +13,10 @@ export function Conversation(props: {
   onError: (text: string) => void;
   onSend: (content: string) => void;
   onClose: () => void;
+  /** A quick reply was inserted (its knowledge node counts a use). */
+  onQuickReply?: (reply: QuickReply) => void;
+  /** The agent's '/' search has found nothing for a moment (a gap in the knowledge base). */
+  onNoMatch?: (query: string) => void;
 }) {
   const { session } = props;
   const log = useRef<HTMLOListElement>(null);
@@ -46,7 +50,7 @@ export function Conversation(props: {
 }
 
 /** The reply box: Enter sends, Shift+Enter is a new line, '/' searches the quick replies. */
-function ReplyBox({ draft, error, quickReplies, onDraft, onError, onSend }: Parameters<typeof Conversation>[0]) {
+function ReplyBox({ draft, error, quickReplies, onDraft, onError, onSend, onQuickReply, onNoMatch }: Parameters<typeof Conversation>[0]) {
   const box = useRef<HTMLTextAreaElement>(null);
   const [active, setActive] = useState(0);
   const searching = draft.startsWith("/");
@@ -55,7 +59,20 @@ function ReplyBox({ draft, error, quickReplies, onDraft, onError, onSend }: Para
     ? quickReplies.filter((reply) => !query || reply.title.includes(query) || reply.content.includes(query)).slice(0, 8)
     : [];
 
+  // A search that stays empty for a second is reported once: the editors see what agents miss.
+  const reported = useRef(new Set<string>());
+  const noMatch = searching && query.length > 0 && matches.length === 0;
+  useEffect(() => {
+    if (!noMatch || !onNoMatch || reported.current.has(query)) return;
+    const timer = setTimeout(() => {
+      reported.current.add(query);
+      onNoMatch(query);
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [noMatch, query, onNoMatch]);
+
   const pick = (reply: QuickReply) => {
+    onQuickReply?.(reply);
     onDraft(reply.content);
     onError("");
     box.current?.focus();

@@ -134,6 +134,13 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     [csrf],
   );
 
+  // Knowledge statistics: best effort, never in the agent's way.
+  const countQuickReply = useCallback(
+    (reply: QuickReply) => void postAction(CHAT_ACTIONS, csrf, "useReply", { id: String(reply.id) }),
+    [csrf],
+  );
+  const reportNoMatch = useCallback((keyword: string) => void postAction(CHAT_ACTIONS, csrf, "noReply", { keyword }), [csrf]);
+
   const joinSession = async (sessionId: string) => {
     const answer = await postAction(CHAT_ACTIONS, csrf, "join", { sessionId });
     const session = answer.ok ? ChatSessionSchema.safeParse(answer.result) : null;
@@ -238,6 +245,8 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
               onError={(text) => setError(open.sessionId, text)}
               onSend={(content) => outbox.send(open.sessionId, content)}
               onClose={() => void closeSession(open.sessionId)}
+              onQuickReply={countQuickReply}
+              onNoMatch={reportNoMatch}
             />
             <aside className="sb-chat-side" aria-label="客户信息">
               <ContactCard session={open} />
