@@ -1,11 +1,11 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "#contracts/contact";
+import type { Role } from "#contracts/uaa";
 import { pgliteOf, poolOf, type Db } from "#upstream/db";
 import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "#upstream/db/copy-out";
 import type { RecordFormat } from "#upstream/domain/call-export";
 import { RECORDINGS, recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
 import type { Database, NewCallRecord, NewDialogLine } from "#upstream/db/schema";
-import type { AuthUser } from "./users";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
 
 /**
@@ -319,7 +319,7 @@ async function* copyInBatches(
  */
 export type CallReader = { tenantId: number; agentUserId?: number };
 
-export function callReaderOf(user: Pick<AuthUser, "tenantId" | "id" | "role">): CallReader {
+export function callReaderOf(user: { tenantId: number; id: number; role: Role }): CallReader {
   return user.role === "agent" ? { tenantId: user.tenantId, agentUserId: user.id } : { tenantId: user.tenantId };
 }
 

@@ -17,7 +17,7 @@ import { cstClock } from "#upstream/domain/china-time";
 import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { hashPassword, verifyPassword } from "#upstream/domain/passwords";
 import { WorkType } from "#upstream/domain/work-type";
-import { HttpError, ok, parseInput } from "#upstream/http";
+import { clientAddressOf, HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser, revokeOtherUserTokens, revokeUserTokens } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { ensureBillingAccount } from "#upstream/repositories/billing";
@@ -36,7 +36,6 @@ import {
   type CheckResult,
   type SendRefusal,
 } from "#upstream/repositories/verification-codes";
-import { clientAddressOf } from "#upstream/routes/uaa";
 
 /** The signature codes are sent under. */
 const SMS_SIGNATURE = "云客服";
