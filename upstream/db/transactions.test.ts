@@ -43,7 +43,11 @@ describeDb(`transactions on ${TEST_DB}`, () => {
       await trx.insertInto("tenants").values({ code: "a", name: "甲", customer_id: "CA" }).execute();
       await trx.insertInto("tenants").values({ code: "b", name: "乙", customer_id: "CB" }).execute();
     });
-    const result = await database.db.updateTable("tenants").set({ name: "改" }).executeTakeFirst();
+    // Tenant names are unique (migration 100): each one changes to a name of its own.
+    const result = await database.db
+      .updateTable("tenants")
+      .set((eb) => ({ name: eb.fn<string>("concat", [eb.ref("name"), eb.val("（改）")]) }))
+      .executeTakeFirst();
     expect(result.numUpdatedRows).toBe(2n);
     expect(await countTenants()).toBe(2);
   });
