@@ -18,7 +18,7 @@ import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { hashPassword, verifyPassword } from "#upstream/domain/passwords";
 import { WorkType } from "#upstream/domain/work-type";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireRole, requireUser, revokeOtherUserTokens, revokeUserTokens } from "#upstream/plugins/auth";
+import { clientAddressOf, requireRole, requireUser, revokeOtherUserTokens, revokeUserTokens } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { ensureBillingAccount } from "#upstream/repositories/billing";
 import { addressKey } from "#upstream/repositories/sign-in-throttle";
@@ -36,7 +36,6 @@ import {
   type CheckResult,
   type SendRefusal,
 } from "#upstream/repositories/verification-codes";
-import { clientAddressOf } from "#upstream/routes/uaa";
 
 /** The signature codes are sent under. */
 const SMS_SIGNATURE = "云客服";

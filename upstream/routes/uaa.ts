@@ -5,7 +5,7 @@ import type { Db } from "#upstream/db";
 import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
 import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireUser, revokeAccessToken } from "#upstream/plugins/auth";
+import { clientAddressOf, requireUser, revokeAccessToken } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
 import {
   addressKey,
@@ -71,16 +71,6 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
     return ok<UserAuth>({ id, userName, realName, role, tenantId, tenantCode, customerId });
   });
 };
-
-/**
- * The address the user signs in from: the console passes its browser's address in
- * X-Client-Address (these routes and `/crm/open/*` take the console's client credential, so only it can say so);
- * a caller without one is counted by its own address.
- */
-export function clientAddressOf(request: FastifyRequest): string {
-  const told = request.headers["x-client-address"];
-  return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
-}
 
 /** '登录失败次数过多，请在 14:05 后重试（约 12 分钟）', China Standard Time. */
 export function throttleMessage(waitUntil: Date, now = new Date()): string {
