@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
 
@@ -53,14 +52,4 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? FAILURE_MESSAGES[400]);
   return parsed.data;
-}
-
-/**
- * The address the user signs in from: the console passes its browser's address in
- * X-Client-Address (these routes and `/crm/open/*` take the console's client credential, so only it can say so);
- * a caller without one is counted by its own address.
- */
-export function clientAddressOf(request: FastifyRequest): string {
-  const told = request.headers["x-client-address"];
-  return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
 }

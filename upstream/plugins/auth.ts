@@ -97,6 +97,16 @@ function clientMatches(request: FastifyRequest, expected: Buffer): boolean {
   return timingSafeEqual(digest(presented), expected);
 }
 
+/**
+ * The browser's address behind a client-credential route (`/uaa/oauth/*`, `/crm/open/*`): the
+ * console passes it in X-Client-Address (only it holds the credential, so only it can say so); a
+ * caller without one is counted by its own address.
+ */
+export function clientAddressOf(request: FastifyRequest): string {
+  const told = request.headers["x-client-address"];
+  return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
+}
+
 /** Ends every session of a user at once (e.g. an administrator signs the account out). */
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);

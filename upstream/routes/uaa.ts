@@ -4,8 +4,8 @@ import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, ty
 import type { Db } from "#upstream/db";
 import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
 import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
-import { clientAddressOf, HttpError, ok, parseInput } from "#upstream/http";
-import { requireUser, revokeAccessToken } from "#upstream/plugins/auth";
+import { HttpError, ok, parseInput } from "#upstream/http";
+import { clientAddressOf, requireUser, revokeAccessToken } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
 import {
   addressKey,
