@@ -31,8 +31,8 @@ const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: f
  */
 const UPLOAD_LIMIT = 21 * 1024 * 1024;
 const FORM_LIMIT = 1024 * 1024;
-/** The one page that takes a file: a campaign's contact import (POST /campaign/:id). */
-const UPLOAD_PATH = /^\/campaign\/\d+(\?|$)/;
+/** The pages that take a file: a campaign's contact import, the knowledge base's batch import. */
+const UPLOAD_PATH = /^\/(campaign\/\d+|knowledgeBase\/config)(\?|$)/;
 /** @param {import("node:http").IncomingMessage} req */
 const bodyLimitOf = (req) =>
   req.headers["content-type"]?.startsWith("multipart/form-data") && UPLOAD_PATH.test(req.url ?? "") ? UPLOAD_LIMIT : FORM_LIMIT;
@@ -59,7 +59,7 @@ function clientAddressOf(req) {
  */
 function tooLarge(req, res) {
   const upload = req.headers["content-type"]?.startsWith("multipart/form-data");
-  const message = upload ? "上传的文件过大：名单文件不能超过 20MB，请拆分后分批导入" : "提交的内容过大，请删减后重试";
+  const message = upload ? "上传的文件过大：文件不能超过 20MB，请拆分后分批导入" : "提交的内容过大，请删减后重试";
   res.statusCode = 413;
   discardBody(req, res);
   res.setHeader("X-Content-Type-Options", "nosniff");

@@ -65,7 +65,8 @@ export const JS_BUDGETS = {
   "/incoming/call/:id": 120 * KB,
   "/incoming/history/:id": 120 * KB,
   // The live monitor and an agent's page (its forms validate as the agent types; listening is live).
-  "/monitor/agent": 120 * KB,
+  // 120 KB until the shared data table's selection could name its form (66 bytes more).
+  "/monitor/agent": 121 * KB,
   "/monitor/agent/:userId": 150 * KB,
 };
 /** gzip CSS per page. */
