@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
 import type { OpenedDatabase } from "./";
@@ -46,7 +47,7 @@ describeDb(`transactions on ${TEST_DB}`, () => {
     // Tenant names are unique (migration 100): each one changes to a name of its own.
     const result = await database.db
       .updateTable("tenants")
-      .set((eb) => ({ name: eb.fn<string>("concat", [eb.ref("name"), eb.val("（改）")]) }))
+      .set({ name: sql<string>`name || '（改）'` })
       .executeTakeFirst();
     expect(result.numUpdatedRows).toBe(2n);
     expect(await countTenants()).toBe(2);
