@@ -20,6 +20,8 @@ const FORM_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 class StrictHoneypot extends Honeypot {
   override check(form: FormData): void {
     super.check(form);
+    // A post without the honeypot's fields is not checked by the library either (CSRF refuses it).
+    if (!this.shouldCheckHoneypot(form, this.nameFieldName)) return;
     const madeAt = Number(this.decrypt(String(form.get(this.validFromFieldName ?? "") ?? "")));
     if (!(madeAt > Date.now() - FORM_MAX_AGE_MS)) throw new SpamError("Honeypot valid from is too old");
   }
