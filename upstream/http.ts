@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
 
@@ -52,4 +53,27 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z
   const parsed = schema.safeParse(value ?? {});
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? FAILURE_MESSAGES[400]);
   return parsed.data;
+}
+
+/**
+ * A multipart form carrying one CSV or XLSX file (the imports): its text fields and the file, or a
+ * 400 in Chinese. `maxMb` is the limit the route registered @fastify/multipart with.
+ */
+export async function readSpreadsheetUpload(
+  request: FastifyRequest,
+  maxMb: number,
+): Promise<{ fields: Record<string, string>; file: { name: string; content: Buffer } }> {
+  if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
+  const fields: Record<string, string> = {};
+  let file: { name: string; content: Buffer } | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      const content = await part.toBuffer();
+      if (part.file.truncated) throw new HttpError(400, `文件不能超过${maxMb}MB`);
+      file = { name: part.filename, content };
+    } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+  }
+  if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
+  if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
+  return { fields, file };
 }

@@ -380,9 +380,9 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect(other.body).not.toContain("seed-demo");
   });
 
-  it("escapes in exports what CSV and XML cannot carry as it is", async () => {
+  /** One call of another tenant's campaign named `name`, exported as CSV (text) and XLSX (its first data row). */
+  async function exportCampaignNamed(name: string, ctiCallId: string, phone: string) {
     const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
-    const name = '双十一,"大促"<&>\u0007 C:\\活动\t第1期\n';
     const campaign = await platform.db
       .insertInto("campaigns")
       .values({ tenant_id: tenantId, name, type: 1, state: 3 })
@@ -390,11 +390,11 @@ describeDb(`call records on ${TEST_DB}`, () => {
       .executeTakeFirstOrThrow();
     await insertCallRecord(platform.db, {
       tenant_id: tenantId,
-      cti_call_id: "escape-1",
+      cti_call_id: ctiCallId,
       direction: "outbound",
       campaign_id: campaign.id,
       campaign_type: 1,
-      phone: "13800001111",
+      phone,
       call_result: 200,
       call_result_name: "成功",
       is_answer: 1,
@@ -404,42 +404,22 @@ describeDb(`call records on ${TEST_DB}`, () => {
     });
     const filter = { campaignId: campaign.id };
     const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");
-    expect(csv.body).toContain(`,"双十一,""大促""<&>\u0007 C:\\活动\t第1期\n",`);
     const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" }, "other-admin");
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
-    expect(workbook.worksheets[0].getRow(2).getCell(4).value).toBe('双十一,"大促"<&> C:\\活动\t第1期\n');
+    return { csv: csv.body, row: workbook.worksheets[0].getRow(2) };
+  }
+
+  it("escapes in exports what CSV and XML cannot carry as it is", async () => {
+    const { csv, row } = await exportCampaignNamed('双十一,"大促"<&>\u0007 C:\\活动\t第1期\n', "escape-1", "13800001111");
+    expect(csv).toContain(`,"双十一,""大促""<&>\u0007 C:\\活动\t第1期\n",`);
+    expect(row.getCell(4).value).toBe('双十一,"大促"<&> C:\\活动\t第1期\n');
   });
 
   it("exports a name a spreadsheet would run as a formula as text", async () => {
-    const tenantId = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "other").executeTakeFirstOrThrow()).id;
     const name = '=HYPERLINK("http://evil.example","点我")';
-    const campaign = await platform.db
-      .insertInto("campaigns")
-      .values({ tenant_id: tenantId, name, type: 1, state: 3 })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await insertCallRecord(platform.db, {
-      tenant_id: tenantId,
-      cti_call_id: "formula-1",
-      direction: "outbound",
-      campaign_id: campaign.id,
-      campaign_type: 1,
-      phone: "13800002222",
-      call_result: 200,
-      call_result_name: "成功",
-      is_answer: 1,
-      call_time: new Date(),
-      attach_data: "{}",
-      user_data: "{}",
-    });
-    const filter = { campaignId: campaign.id };
-    const csv = await post("/contact/campaign/record/export", { ...filter, format: "csv" }, "other-admin");
-    expect(csv.body).toContain(`,13800002222,"'=HYPERLINK(""http://evil.example"",""点我"")",`);
-    const xlsx = await post("/contact/campaign/record/export", { ...filter, format: "xlsx" }, "other-admin");
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.read(Readable.from(xlsx.rawPayload));
-    const row = workbook.worksheets[0].getRow(2);
+    const { csv, row } = await exportCampaignNamed(name, "formula-1", "13800002222");
+    expect(csv).toContain(`,13800002222,"'=HYPERLINK(""http://evil.example"",""点我"")",`);
     // XLSX writes it as an inline string, which no spreadsheet runs: as it was typed.
     expect(row.getCell(4).value).toBe(name);
     expect(row.getCell(4).formula).toBeUndefined();

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
-import { HttpError, ok } from "#upstream/http";
+import { HttpError, ok, readSpreadsheetUpload } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import { ImportRefused, importContacts } from "#upstream/repositories/contact-imports";
 
@@ -18,19 +18,8 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
   app.post("/api/file/upload", async (request) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CAMPAIGN_ADMIN_ONLY);
-    if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
-    const fields: Record<string, string> = {};
-    let file: { name: string; content: Buffer } | null = null;
-    for await (const part of request.parts()) {
-      if (part.type === "file") {
-        const content = await part.toBuffer();
-        if (part.file.truncated) throw new HttpError(400, "文件不能超过20MB");
-        file = { name: part.filename, content };
-      } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
-    }
+    const { fields, file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
     const { campaignId } = FieldsSchema.parse(fields);
-    if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
-    if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
     try {
       const result = await importContacts(
         app.db,

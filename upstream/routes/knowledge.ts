@@ -16,7 +16,7 @@ import {
   type KnowledgeNode,
 } from "#contracts/knowledge";
 import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
-import { HttpError, ok, parseInput } from "#upstream/http";
+import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
 import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
@@ -188,20 +188,8 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   app.post("/config/knowledge/node/createBatch", async (request) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
-    if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
-    const fields: Record<string, string> = {};
-    let file: { name: string; content: Buffer } | null = null;
-    for await (const part of request.parts()) {
-      if (part.type === "file") {
-        const content = await part.toBuffer();
-        if (part.file.truncated) throw new HttpError(400, "文件不能超过2MB");
-        file = { name: part.filename, content };
-      } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
-    }
+    const { fields, file: upload } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
     const { groupId } = parseInput(ImportFieldsSchema, fields);
-    if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
-    if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
-    const upload = file;
     const result = await change(user, async (trx) => {
       const imported = await importNodes(trx, user.tenantId, groupId, readRows(upload.content, upload.name));
       const group = await findGroup(trx, user.tenantId, groupId);
