@@ -1,10 +1,13 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { installClientLog } from "#app/client/client-log";
 import { installChineseValidationMessages } from "#common/zod-chinese";
 
 // Forms validate as the user types with the same Chinese messages as the server's.
 installChineseValidationMessages();
+// What a hydrated screen throws reaches the platform's log (spec §7 /api/log).
+installClientLog();
 
 // Spec §8: a failed chunk load (e.g. assets replaced by a new deployment) reloads the page.
 window.addEventListener("vite:preloadError", (event) => {

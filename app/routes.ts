@@ -22,6 +22,8 @@ export default [
     route("restore", "routes/error/restore.tsx"),
   ]),
   route("health", "routes/health.ts"),
+  // The browser's log: what a hydrated screen throws, passed on to the platform (spec §7 /api/log).
+  route("clientLog", "routes/client-log.ts"),
   // Real-time event streams of the workbenches (resource routes, entitled with their workbench).
   route("workBench/events", "routes/work-bench/events.ts"),
   route("workBench/phone", "routes/work-bench/phone.ts"),

@@ -35,10 +35,10 @@ export async function freshDatabase(): Promise<OpenedDatabase> {
 }
 
 /** A migrated, demo-seeded platform on a fresh database of the current kind. */
-export async function testPlatform(): Promise<PreparedPlatform> {
-  if (TEST_DB === "pglite") return preparePlatform();
+export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>[0] & object, "logger"> = {}): Promise<PreparedPlatform> {
+  if (TEST_DB === "pglite") return preparePlatform(opts);
   const testDb = await createTestDatabase(requirePostgresUrl());
-  const platform = await preparePlatform({ databaseUrl: testDb.url });
+  const platform = await preparePlatform({ ...opts, databaseUrl: testDb.url });
   return {
     ...platform,
     close: async () => {

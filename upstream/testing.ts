@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app";
+import { buildApp, type BuildAppOptions } from "./app";
 import { openDatabase, type Db } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
 import { seedDemo } from "#upstream/seed/demo";
@@ -32,7 +32,7 @@ export interface TestPlatform extends PreparedPlatform {
  * A migrated, demo-seeded platform app that is not listening (for `app.inject`): in-memory
  * PGlite, or the PostgreSQL database at `databaseUrl` (which should be empty and throwaway).
  */
-export async function preparePlatform(opts: { databaseUrl?: string } = {}): Promise<PreparedPlatform> {
+export async function preparePlatform(opts: { databaseUrl?: string; logger?: BuildAppOptions["logger"] } = {}): Promise<PreparedPlatform> {
   const database = await openDatabase(
     opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { inMemory: true, pgliteTemplate: await pgliteTemplate() },
   );
@@ -43,7 +43,7 @@ export async function preparePlatform(opts: { databaseUrl?: string } = {}): Prom
     await database.close();
     throw error;
   }
-  const app = buildApp({ db: database.db, ...TEST_CLIENT });
+  const app = buildApp({ db: database.db, ...TEST_CLIENT, logger: opts.logger });
   return {
     app,
     db: database.db,

@@ -171,6 +171,13 @@ test("the workbench shows itself while the softphone scripts are on their way, a
   release();
   await expect(page.getByTestId("connection")).toHaveText("已连接");
   await expect(page.getByRole("button", { name: /接听/ })).toContainText("Alt+A");
+
+  // What the hydrated page throws and nobody catches reaches the platform's log.
+  const logged = page.waitForResponse((response) => response.url().includes("/clientLog?"));
+  await page.evaluate(() => setTimeout(() => Promise.reject(new Error("端到端测试的未处理错误")), 0));
+  const answer = await logged;
+  expect(answer.status()).toBe(200);
+  expect(new URL(answer.url()).searchParams.get("message")).toBe("端到端测试的未处理错误");
 });
 
 test("manual dial validates the number and a busy line comes back to the agent", async ({ page, request }) => {

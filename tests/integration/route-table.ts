@@ -5,10 +5,10 @@ import routes from "#app/routes";
 /** Routes open to everyone: public pages of spec §2, the health check, the 404 catch-all. */
 export const PUBLIC_ROUTES = new Set(["/user/login", "/user/reset", "/user/registe", "/error/403", "/error/404", "/health", "/*"]);
 /**
- * Routes that need a signed-in user but no menu entitlement: signing out, the sidebar preference,
+ * Routes that need a signed-in user but no menu entitlement: the browser's log, signing out, the sidebar preference,
  * the own password, a new tenant's company details (administrators only, checked by the route).
  */
-export const SESSION_ONLY_ROUTES = new Set(["/user/logout", "/user/preferences", "/user/password", "/user/fillInformation"]);
+export const SESSION_ONLY_ROUTES = new Set(["/clientLog", "/user/logout", "/user/preferences", "/user/password", "/user/fillInformation"]);
 
 /** A concrete URL for a route pattern: optional and required params become 7. */
 export const urlOf = (pattern: string) => pattern.replace(/:\w+\??/g, "7");
