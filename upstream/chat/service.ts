@@ -121,6 +121,17 @@ export function createChatService(db: Db, notifications: NotificationBus) {
       return joined;
     },
 
+    /** The customer leaves (the simulator's, after their last line): the agent reads why, then the session closes. */
+    async customerLeaves(tenantId: number, sessionKey: string): Promise<void> {
+      const session = await requireSession({ tenantId }, sessionKey);
+      if (session.state !== "active") return;
+      const { dialog } = await insertMessage(db, session, "system", "客户已离开会话");
+      await publishDialog(session, dialog);
+      if (!(await closeSession(db, session)) || session.agent_user_id === null) return;
+      await notifications.publish({ tenantId, userId: session.agent_user_id }, CHAT_EVENT.close, { sessionId: sessionKey });
+      await tellSupervisors(tenantId, session.agent_user_id);
+    },
+
     /** The agent closes a session: recorded as closed; closing it again is harmless. */
     async agentCloses(actor: ChatActor, sessionKey: string): Promise<ChatSession> {
       const session = await requireSession(agentScope(actor), sessionKey);

@@ -32,6 +32,11 @@ export function simulatedCustomer(pick = Math.random): ChatCustomer {
 const nextDelayMs = (pick: () => number) => 8_000 + Math.floor(pick() * 17_000);
 /** A text agent gets a new customer now and then, up to this many at once. */
 const MAX_ACTIVE_PER_AGENT = 3;
+/**
+ * A customer who has said everything leaves this long after their last line, so the agent gets
+ * room for the next one and the demo keeps going for as long as it runs.
+ */
+export const LEAVE_AFTER_MS = 3 * 60_000;
 
 /**
  * Customers who write at realistic intervals (demos; CHAT_SIMULATOR=0 turns it off, and tests
@@ -43,14 +48,26 @@ export function createChatSimulator(db: Db, chat: ChatService, pick: () => numbe
 
   async function step(now = Date.now()): Promise<void> {
     const sessions = await activeSessions(db);
+    // Sessions that ended (closed by the agent or left) are forgotten.
+    const active = new Set(sessions.map((session) => session.session_key));
+    for (const key of nextLineAt.keys()) {
+      if (active.has(key)) continue;
+      nextLineAt.delete(key);
+      linesSaid.delete(key);
+    }
     for (const session of sessions) {
-      const due = nextLineAt.get(session.session_key);
-      if (due === undefined) nextLineAt.set(session.session_key, now + nextDelayMs(pick));
+      const key = session.session_key;
+      const due = nextLineAt.get(key);
+      if (due === undefined) nextLineAt.set(key, now + nextDelayMs(pick));
       if (due === undefined || due > now) continue;
-      const said = linesSaid.get(session.session_key) ?? 1;
-      if (said < LINES.length) await chat.customerWrites(session.tenant_id, session.session_key, LINES[said]);
-      linesSaid.set(session.session_key, said + 1);
-      nextLineAt.set(session.session_key, now + nextDelayMs(pick));
+      const said = linesSaid.get(key) ?? 1;
+      if (said >= LINES.length) {
+        await chat.customerLeaves(session.tenant_id, key);
+        continue;
+      }
+      await chat.customerWrites(session.tenant_id, key, LINES[said]);
+      linesSaid.set(key, said + 1);
+      nextLineAt.set(key, now + (said + 1 < LINES.length ? nextDelayMs(pick) : LEAVE_AFTER_MS));
     }
     // Now and then a new customer arrives in a text queue whose agent has room.
     if (pick() > 0.15) return;

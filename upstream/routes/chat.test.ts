@@ -11,7 +11,7 @@ import {
 import { FailureSchema } from "#contracts/envelope";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import { createChatService } from "#upstream/chat/service";
-import { createChatSimulator } from "#upstream/chat/simulator";
+import { createChatSimulator, LEAVE_AFTER_MS } from "#upstream/chat/simulator";
 import type { PreparedPlatform } from "#upstream/testing";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 import { chatSimulatorRoutes } from "./chat";
@@ -145,7 +145,12 @@ describeDb(`chat service on ${TEST_DB}`, () => {
   it("keeps tenants apart: another tenant's sessions are unknown to every call", async () => {
     const session = await arrive();
     const foreign = `/chat/api/sessions/${session.sessionId}`;
-    expect((await request("other-admin", "GET", foreign)).statusCode).toBe(404);
+    const unknown = await request("other-admin", "GET", foreign);
+    expect(unknown.statusCode).toBe(404);
+    // In its own words, unlike a path the platform does not know.
+    expect(unknown.json().msg).toBe("会话不存在");
+    expect((await request("admin", "GET", "/chat/api/sessions/no-such-session")).json().msg).toBe("会话不存在");
+    expect((await request("admin", "GET", "/chat/api/no-such-path")).json().msg).not.toBe("会话不存在");
     expect((await request("other-admin", "POST", `${foreign}/join`)).statusCode).toBe(404);
     expect((await request("other-admin", "POST", `${foreign}/close/agent`)).statusCode).toBe(404);
     expect((await request("other-admin", "POST", `${foreign}/messages`, { content: "x" })).statusCode).toBe(404);
@@ -180,5 +185,23 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     expect(await count()).toBe(before);
     await simulator.step(now + 8_000);
     expect(await count()).toBe(before + 1);
+  });
+
+  it("a simulated customer who has said everything leaves, and the agent's place goes to a new one", async () => {
+    const session = await arrive();
+    const simulator = createChatSimulator(platform.db, createChatService(platform.db, platform.app.notifications), () => 0.5);
+    const detail = async () =>
+      ChatSessionResponseSchema.parse((await request("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json()).data!;
+    let now = Date.now();
+    await simulator.step(now);
+    // Seven more lines, each 16.5 s after the last (pick 0.5), then the customer is done.
+    for (let line = 0; line < 7; line++) await simulator.step((now += 16_500));
+    expect((await detail()).state).toBe("active");
+    await simulator.step(now + LEAVE_AFTER_MS - 1_000);
+    expect((await detail()).state).toBe("active");
+    await simulator.step(now + LEAVE_AFTER_MS);
+    const left = await detail();
+    expect(left.state).toBe("closed");
+    expect(left.dialogs.at(-1)).toMatchObject({ role: "system", content: "客户已离开会话" });
   });
 });
