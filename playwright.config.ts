@@ -55,6 +55,7 @@ export default defineConfig({
       // chat customers.
       DIALER_SPEED: "0",
       CHAT_SIMULATOR: "0",
+      CTI_SIMULATED_TRAFFIC: "0",
       AGENT_SIMULATOR: "0",
       SIMULATOR_CONTROL: "1",
       CTI_ACW_SECONDS: "15",

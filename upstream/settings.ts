@@ -20,7 +20,7 @@ export interface Settings {
   simulatorControl: boolean;
   /** CTI_ACW_SECONDS: the after-call work period. */
   acwSeconds: number;
-  /** CTI_SIMULATED_TRAFFIC=1: inbound calls arrive on their own for ready agents (demos). */
+  /** Inbound calls arrive on their own for ready agents: on with the demo data, so a newcomer's agent gets calls; CTI_SIMULATED_TRAFFIC=0 turns it off. */
   simulatedTraffic: boolean;
   /** Simulated chat customers write by themselves (demos); CHAT_SIMULATOR=0 turns them off. */
   chatSimulator: boolean;
@@ -29,23 +29,27 @@ export interface Settings {
 }
 
 /** The platform's settings from the environment (design §8 names and defaults). */
-export function readSettings(env: NodeJS.ProcessEnv): Settings {
+export function readSettings(env: Record<string, string | undefined>): Settings {
   const port = Number(env.UPSTREAM_PORT ?? 3001);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`UPSTREAM_PORT is not a port: ${env.UPSTREAM_PORT}`);
+  const seedDemo = on(env.SEED_DEMO);
   return {
     port,
     host: env.UPSTREAM_HOST || "127.0.0.1",
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     databaseUrl: env.DATABASE_URL || undefined,
-    seedDemo: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false",
+    seedDemo,
     clientId: env.UPSTREAM_CLIENT_ID || DEFAULT_CLIENT_ID,
     clientSecret: env.UPSTREAM_CLIENT_SECRET || DEFAULT_CLIENT_SECRET,
     logLevel: env.LOG_LEVEL || "warn",
     dialerSpeed: Math.max(0, Number(env.DIALER_SPEED ?? 1) || 0),
     simulatorControl: env.SIMULATOR_CONTROL === "1",
     acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
-    simulatedTraffic: env.CTI_SIMULATED_TRAFFIC === "1",
-    chatSimulator: env.CHAT_SIMULATOR !== "0" && env.CHAT_SIMULATOR !== "false",
-    agentSimulator: env.SEED_DEMO !== "0" && env.SEED_DEMO !== "false" && env.AGENT_SIMULATOR !== "0" && env.AGENT_SIMULATOR !== "false",
+    simulatedTraffic: seedDemo && on(env.CTI_SIMULATED_TRAFFIC),
+    chatSimulator: on(env.CHAT_SIMULATOR),
+    agentSimulator: seedDemo && on(env.AGENT_SIMULATOR),
   };
 }
+
+/** A switch that is on unless set to 0 or false. */
+const on = (value: string | undefined) => value !== "0" && value !== "false";
