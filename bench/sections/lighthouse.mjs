@@ -105,20 +105,39 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
     const entitled = await firstEntitled(consoleUrl, page.url ?? page.path, sessions);
     const path = page.url ?? page.path;
     if (!entitled || entitled.account.includes("403")) continue;
+    const command = `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${path} --only-categories=performance,accessibility,best-practices --chrome-flags="${CHROME_FLAGS}"`;
+    // Lighthouse audits only pages that answer 2xx: the error pages answer their own status.
+    if (entitled.status !== 200) {
+      rows.push({ figure: `${page.name}`, value: "not measured", target: "", command, note: `answers ${entitled.status} by design` });
+      continue;
+    }
     const account = entitled.account === "anonymous" ? undefined : entitled.account;
-    const result = await run(
-      `${consoleUrl}${path}`,
-      account ? sessions[account] : undefined,
-      join(tmp, `lh-all-${path.replace(/\W/g, "-")}.json`),
-      "performance,accessibility,best-practices",
-    );
+    let result;
+    try {
+      result = await run(
+        `${consoleUrl}${path}`,
+        account ? sessions[account] : undefined,
+        join(tmp, `lh-all-${path.replace(/\W/g, "-")}.json`),
+        "performance,accessibility,best-practices",
+      );
+    } catch (error) {
+      rows.push({
+        figure: `${page.name}`,
+        value: "run failed",
+        target: "",
+        met: false,
+        command,
+        note: String(error?.message ?? error).slice(0, 160),
+      });
+      continue;
+    }
     const scores = [result.score, result.accessibility, result.bestPractices];
     rows.push({
       figure: `${page.name}${path !== page.name ? ` (${path})` : ""} as ${entitled.account}: performance / accessibility / best practices; TBT; main-thread work`,
       value: `${scores.map((s) => Math.round((s ?? 0) * 100)).join(" / ")}; ${result.tbt.toFixed(0)} ms; ${(result.mainThreadMs / 1000).toFixed(1)} s`,
       target: `each ≥ ${TARGETS.lighthouseScore * 100}`,
       met: scores.every((s) => (s ?? 0) >= TARGETS.lighthouseScore),
-      command: `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${path} --only-categories=performance,accessibility,best-practices --chrome-flags="${CHROME_FLAGS}"`,
+      command,
       note: `one run; CPU benchmarkIndex ${Math.round(result.benchmarkIndex)}`,
     });
   }
