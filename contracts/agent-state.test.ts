@@ -54,6 +54,17 @@ describe("agent state machine", () => {
     const ready = run([{ type: "ready" }], notReady);
     expect(run([{ type: "offer", callId: "o" }, { type: "drop" }], ready)).toMatchObject({ state: "READY", callId: null });
   });
+
+  it("an offered call that rings out leaves the agent not ready (未接来电), a reason no agent may choose", () => {
+    const ready = run([{ type: "signIn" }, { type: "ready" }]);
+    expect(run([{ type: "offer", callId: "o" }, { type: "missed" }], ready)).toMatchObject({
+      state: "NOT_READY",
+      reason: "MISSED",
+      callId: null,
+    });
+    expect(transition(ready, { type: "missed" }, 5, ACW_MS).ok).toBe(false);
+    expect(transition(ready, { type: "notReady", reason: "MISSED" }, 5, ACW_MS)).toEqual({ ok: false, error: "请选择未就绪原因" });
+  });
 });
 
 describe("routing", () => {

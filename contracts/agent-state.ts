@@ -6,10 +6,11 @@
  *
  *   SIGNED_OUT ─signIn→ NOT_READY ⇄ READY ─offer→ RINGING ─answer→ TALKING ⇄ HOLD
  *   RINGING ─drop→ back to where the agent was (READY, or NOT_READY for a manual dial)
+ *   RINGING ─missed (an offered call rang out)→ NOT_READY (未接来电), so no more calls ring there
  *   TALKING/HOLD ─end→ ACW ─acwDone (timer) or ready→ READY; ACW ─notReady→ NOT_READY
  *   READY/NOT_READY/ACW ─dial→ RINGING (outbound); any idle state ─signOut→ SIGNED_OUT
  */
-import { AGENT_STATES, NOT_READY_REASONS, codesOf, labelOf } from "./codes";
+import { AGENT_STATES, MISSED_CALL_REASON, NOT_READY_REASONS, codesOf, labelOf } from "./codes";
 
 export type AgentStateCode = "SIGNED_OUT" | "READY" | "NOT_READY" | "RINGING" | "TALKING" | "HOLD" | "ACW";
 
@@ -39,6 +40,7 @@ export type AgentCommand =
   | { type: "dial"; callId: string }
   | { type: "answer" }
   | { type: "drop" }
+  | { type: "missed" }
   | { type: "hold" }
   | { type: "resume" }
   | { type: "mute" }
@@ -55,7 +57,7 @@ const ACCEPTS: Record<AgentStateCode, CommandType[]> = {
   SIGNED_OUT: ["signIn"],
   READY: ["notReady", "signOut", "offer", "dial"],
   NOT_READY: ["ready", "notReady", "signOut", "dial"],
-  RINGING: ["answer", "drop"],
+  RINGING: ["answer", "drop", "missed"],
   TALKING: ["hold", "mute", "unmute", "end"],
   HOLD: ["resume", "end"],
   ACW: ["ready", "notReady", "acwDone", "dial", "signOut"],
@@ -112,6 +114,8 @@ export function transition(current: AgentStatus, command: AgentCommand, now: num
       return { ok: true, status: { ...base, state: "TALKING", reason: null, before: null } };
     case "drop":
       return { ok: true, status: free(current.before ?? "READY", current.before === "NOT_READY" ? (current.reason ?? "BREAK") : null) };
+    case "missed":
+      return { ok: true, status: free("NOT_READY", MISSED_CALL_REASON) };
     case "hold":
       return { ok: true, status: { ...base, state: "HOLD" } };
     case "resume":

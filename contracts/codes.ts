@@ -242,6 +242,12 @@ export const NOT_READY_REASONS: CodeTable<string> = [
   { code: "MEETING", label: "会议" },
   { code: "MEAL", label: "用餐" },
 ];
+/**
+ * Why an agent is not ready, as shown: the reasons an agent chooses, and the one the phone sets
+ * when an offered call rang out unanswered (no agent chooses it).
+ */
+export const MISSED_CALL_REASON = "MISSED";
+export const AGENT_REASONS: CodeTable<string> = [...NOT_READY_REASONS, { code: MISSED_CALL_REASON, label: "未接来电" }];
 
 /** Outcomes of a manual dial on the simulated network (ours): answered, no answer, busy. */
 export const DIAL_OUTCOMES: CodeTable<string> = [
@@ -289,6 +295,7 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "agent.move", label: "调整坐席队列" },
   { code: "agent.whisper", label: "发送密语" },
   { code: "monitor.rules", label: "修改监控阈值" },
+  { code: "queue.settings", label: "修改队列振铃超时" },
   { code: "tenant.register", label: "注册租户" },
   { code: "tenant.profile", label: "填写企业信息" },
   { code: "billing.account", label: "开通计费账户" },
@@ -312,6 +319,7 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "batch", label: "批次" },
   { code: "agent", label: "坐席" },
   { code: "monitor", label: "坐席监控" },
+  { code: "queue", label: "队列" },
   { code: "tenant", label: "租户" },
   { code: "user", label: "账号" },
   { code: "knowledgeGroup", label: "知识分组" },

@@ -35,3 +35,26 @@ export const CallerIdNumbersResponseSchema = envelope(z.array(CallerIdNumberSche
 /** GET /config/queues/list: the tenant's queues (every agent's queue) and how many agents each has. */
 export const QueueSchema = z.object({ name: z.string(), agents: z.number().int().nonnegative() });
 export const QueueListResponseSchema = envelope(z.object({ list: z.array(QueueSchema), total: z.number().int().nonnegative() }));
+
+/**
+ * How long an offered call rings at an agent of a queue before it goes back to the queue for the
+ * next agent (the agent who let it ring becomes not ready, 未接来电). Ours (decision 022).
+ */
+export const RING_SECONDS = { min: 5, max: 300 } as const;
+export const ringSeconds = z.coerce
+  .number({ required_error: "请填写振铃超时", invalid_type_error: "振铃超时应为整数秒" })
+  .int("振铃超时应为整数秒")
+  .min(RING_SECONDS.min, `振铃超时至少 ${RING_SECONDS.min} 秒`)
+  .max(RING_SECONDS.max, `振铃超时不能超过 ${RING_SECONDS.max} 秒`);
+export const QueueSettingSchema = z.object({ queueName: z.string().trim().min(1, "请选择队列").max(64), ringSeconds });
+/** GET /config/queues/settings: every queue of the tenant with its ring timeout (the default where none is set). */
+export const QueueSettingsSchema = z.object({
+  list: z.array(QueueSettingSchema.extend({ agents: z.number().int().nonnegative(), isDefault: z.boolean() })),
+  defaultRingSeconds: z.number().int().positive(),
+});
+export const QueueSettingsResponseSchema = envelope(QueueSettingsSchema);
+/** PUT /config/queues/settings: the queues' ring timeouts, with the reason for the change. */
+export const QueueSettingsUpdateSchema = z.object({
+  settings: z.array(QueueSettingSchema).min(1, "请至少设置一个队列").max(200, "一次最多设置200个队列"),
+  reason: z.string().trim().min(1, "请填写修改原因").max(200, "原因不能超过200个字符"),
+});

@@ -38,7 +38,7 @@ const app = buildApp({
   clientId: settings.clientId,
   clientSecret: settings.clientSecret,
   logger: { level: settings.logLevel },
-  cti: { acwMs: settings.acwSeconds * 1_000 },
+  cti: { acwMs: settings.acwSeconds * 1_000, ringMs: settings.ringSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
 });
 const stopStatistics = await keepStatistics(database.db, (error) => app.log.error(error, "refreshing planner statistics failed"));

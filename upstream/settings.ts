@@ -20,6 +20,8 @@ export interface Settings {
   simulatorControl: boolean;
   /** CTI_ACW_SECONDS: the after-call work period. */
   acwSeconds: number;
+  /** CTI_RING_SECONDS: how long an offered call rings at an agent when its queue sets nothing (default 20). */
+  ringSeconds: number;
   /** Inbound calls arrive on their own for ready agents: on with the demo data, so a newcomer's agent gets calls; CTI_SIMULATED_TRAFFIC=0 turns it off. */
   simulatedTraffic: boolean;
   /** Simulated chat customers write by themselves (demos); CHAT_SIMULATOR=0 turns them off. */
@@ -45,6 +47,7 @@ export function readSettings(env: Record<string, string | undefined>): Settings 
     dialerSpeed: Math.max(0, Number(env.DIALER_SPEED ?? 1) || 0),
     simulatorControl: env.SIMULATOR_CONTROL === "1",
     acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),
+    ringSeconds: Math.max(5, Number(env.CTI_RING_SECONDS) || 20),
     simulatedTraffic: seedDemo && on(env.CTI_SIMULATED_TRAFFIC),
     chatSimulator: on(env.CHAT_SIMULATOR),
     agentSimulator: seedDemo && on(env.AGENT_SIMULATOR),

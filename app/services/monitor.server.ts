@@ -12,6 +12,7 @@ import {
   type MonitorRule,
   type WhisperSchema,
 } from "#contracts/monitor";
+import { QueueSettingsResponseSchema, type QueueSettingSchema } from "#contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The live monitor's service (contracts/monitor.ts): snapshots, thresholds and supervisor actions. */
@@ -55,6 +56,23 @@ export async function saveMonitorRules(caller: Caller, rules: MonitorRule[], rea
     caller,
   });
   return requireData(answer, "保存监控阈值").rules;
+}
+
+export async function getQueueSettings(caller: Caller) {
+  const answer = await call({ path: "/config/queues/settings", schema: QueueSettingsResponseSchema, what: "获取队列设置", caller });
+  return requireData(answer, "获取队列设置");
+}
+
+export async function saveQueueSettings(caller: Caller, settings: Array<z.infer<typeof QueueSettingSchema>>, reason: string) {
+  const answer = await call({
+    method: "PUT",
+    path: "/config/queues/settings",
+    json: { settings, reason },
+    schema: QueueSettingsResponseSchema,
+    what: "保存队列设置",
+    caller,
+  });
+  return requireData(answer, "保存队列设置");
 }
 
 export async function listenToAgent(caller: Caller, agentUserId: number) {

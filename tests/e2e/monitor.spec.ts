@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, signIn } from "./support";
+import { expectAccessible, PASSWORD, signIn } from "./support";
 
 /**
  * The supervisor's live monitor against the real platform. The agent is 郑浩 (agent06) of the demo
@@ -108,15 +108,15 @@ test.describe("the monitor without JavaScript @nojs", () => {
     await page.goto("/monitor/rules");
     await page.getByLabel("话后整理预警（秒）").fill("200");
     await page.getByLabel("话后整理严重（秒）").fill("100");
-    await page.getByLabel("修改原因").fill("  ");
-    await page.getByRole("button", { name: "保存" }).click();
+    await page.getByLabel("修改原因", { exact: true }).fill("  ");
+    await page.getByRole("button", { name: "保存阈值" }).click();
     await expect(page.getByText("严重阈值应大于预警阈值")).toBeVisible();
     await expect(page.getByText("请填写修改原因")).toBeVisible();
     await expect(page.getByLabel("话后整理预警（秒）")).toHaveValue("200");
     await expect(page.getByLabel("话后整理严重（秒）")).toHaveValue("100");
     await page.getByLabel("话后整理严重（秒）").fill("400");
-    await page.getByLabel("修改原因").fill("旺季调整");
-    await page.getByRole("button", { name: "保存" }).click();
+    await page.getByLabel("修改原因", { exact: true }).fill("旺季调整");
+    await page.getByRole("button", { name: "保存阈值" }).click();
     await expect(page.getByText("监控阈值已保存")).toBeVisible();
     await expect(page.getByLabel("话后整理严重（秒）")).toHaveValue("400");
     await expectAccessible(page);
@@ -139,4 +139,55 @@ test.describe("the monitor without JavaScript @nojs", () => {
     await expect(page.getByRole("table", { name: /坐席状态/ })).not.toContainText("张伟");
     await expect(page.getByRole("table", { name: /坐席状态/ })).not.toContainText("郑浩");
   });
+});
+
+test("a call nobody answers rings for the queue's ring timeout, then the agent is not ready and the call rings again when they are back", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  // The other tenant's administrator, its only voice agent, so no other test's call rings here.
+  await signIn(page, "other-admin");
+  await page.goto("/monitor/rules");
+  const ring = page.getByLabel("other-voice（1 名坐席）振铃超时（秒）");
+  await ring.fill("3");
+  await page.getByLabel("队列设置的修改原因").fill("坐席离座较多");
+  await page.getByRole("button", { name: "保存队列设置" }).click();
+  await expect(page.getByText("振铃超时至少 5 秒")).toBeVisible();
+  await expect(ring).toHaveValue("3");
+  await expect(page.getByLabel("队列设置的修改原因")).toHaveValue("坐席离座较多");
+  await ring.fill("5");
+  await page.getByRole("button", { name: "保存队列设置" }).click();
+  await expect(page.getByText("队列振铃超时已保存")).toBeVisible();
+  await expect(ring).toHaveValue("5");
+  await expectAccessible(page);
+
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
+  await page.keyboard.press("Alt+R");
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+
+  // A robot hands a customer over; nobody answers for 5 seconds.
+  const platformURL = `http://127.0.0.1:${Number(new URL(page.url()).port) + 1}`;
+  const token = await request.post(`${platformURL}/uaa/oauth/token`, {
+    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username: "other-admin", password: PASSWORD },
+  });
+  const offered = await request.post(`${platformURL}/cti/simulator/offer`, {
+    headers: { authorization: `Bearer ${(await token.json()).access_token}` },
+    data: { phone: "13911112222", transcript: [{ segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "为您转接人工", gender: -1 }] },
+  });
+  expect(offered.ok(), await offered.text()).toBe(true);
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await expect(page.getByTestId("agent-state")).toHaveText("未就绪（未接来电）", { timeout: 10_000 });
+
+  // Back at the desk: the customer still waits, and the call rings again.
+  await page.keyboard.press("Alt+R");
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.keyboard.press("Alt+A");
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await page.keyboard.press("Alt+H");
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
 });

@@ -33,6 +33,15 @@ const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
 };
 
 /**
+ * Spec §3: a robot hand-off that rang at agents and none answered is ToHumanNoAnswer; one whose
+ * customer hung up before any agent's phone rang is ToHumanGiveUp; any other call the customer left.
+ */
+function unansweredOutcome(call: Call): string {
+  if (call.origin !== "handoff") return "CustomerGiveUp";
+  return call.missedBy.length > 0 ? "ToHumanNoAnswer" : "ToHumanGiveUp";
+}
+
+/**
  * The call record, its recording and its transcript, so the call appears in the call lists and
  * its detail plays. A connected call's lines are its recording's, timed to the audio; a call that
  * never connected has no recording and keeps what the robot said, untimed.
@@ -45,7 +54,7 @@ export async function writeRecord(
   const answered = call.answeredAt !== null;
   const dial = end.outcome === "NO_ANSWER" || end.outcome === "BUSY" ? DIAL_RESULT[end.outcome] : null;
   const callResult = dial?.callResult ?? (answered ? 200 : 487);
-  const outboundResult = dial?.outcome ?? (answered ? "EndOfTheCall" : "CustomerGiveUp");
+  const outboundResult = dial?.outcome ?? (answered ? "EndOfTheCall" : unansweredOutcome(call));
   const recording = answered ? (call.robotCall?.recording ?? RECORDING_OF[call.origin]) : null;
   const dialogs: NewDialogLine[] = recording
     ? recordingDialogs(recording)

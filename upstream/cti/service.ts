@@ -116,6 +116,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         ended: false,
         queuedAt: null,
         queueWaitMs: null,
+        missedBy: [],
       };
       await apply(agent, { type: "dial", callId: call.ctiCallId });
       calls.set(call.ctiCallId, call);

@@ -5,6 +5,7 @@ import { MONITOR_NOTIFICATIONS, type MonitorAgentState, type MonitorQueueState, 
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
+import { ringSecondsOf } from "#upstream/repositories/monitor";
 import { writeRecord } from "./call-record";
 import type { Agent, Call, Caller, CtiOptions, DialOutcome, NewCall, Tenant } from "./types";
 
@@ -242,7 +243,25 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   async function offerTo(agent: Agent, call: Call): Promise<void> {
     call.agentUserId = agent.userId;
     await apply(agent, { type: "offer", callId: call.ctiCallId });
-    if (agent.autoAnswer) await answerCall(agent, call);
+    if (agent.autoAnswer) return answerCall(agent, call);
+    const ringSeconds = await ringSecondsOf(db, call.tenantId, call.queueName);
+    later(ringSeconds === undefined ? options.ringMs : ringSeconds * 1_000, () => ringOut(agent, call));
+  }
+
+  /**
+   * The offered call rang out: the agent is not there, so they become not ready (未接来电) and
+   * no more calls ring at them; the call goes back to the head of its queue for the next agent,
+   * its wait still counted from when it first queued.
+   */
+  async function ringOut(agent: Agent, call: Call): Promise<void> {
+    if (call.ended || agent.status.state !== "RINGING" || agent.status.callId !== call.ctiCallId) return;
+    call.missedBy.push(agent.userId);
+    call.agentUserId = null;
+    await apply(agent, { type: "missed" });
+    call.queuedAt ??= call.startedAt;
+    tenantOf(call.tenantId).waiting.unshift(call.ctiCallId);
+    await publishQueue(call.tenantId, call.queueName);
+    await dispatch(call.tenantId);
   }
 
   async function answerCall(agent: Agent, call: Call): Promise<void> {
@@ -276,6 +295,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       ended: false,
       queuedAt: null,
       queueWaitMs: null,
+      missedBy: [],
       robotCall: input.robotCall,
     };
     calls.set(call.ctiCallId, call);

@@ -10,9 +10,11 @@ export type CtiOptions = {
   routing: RoutingStrategy;
   /** How long the simulated network takes to answer (or fail) a manual dial. */
   dialMs: number;
+  /** How long an offered call rings at an agent before it goes to the next (a queue's setting overrides it). */
+  ringMs: number;
 };
 
-export const DEFAULT_CTI_OPTIONS: CtiOptions = { acwMs: 30_000, routing: "longestIdle", dialMs: 1_500 };
+export const DEFAULT_CTI_OPTIONS: CtiOptions = { acwMs: 30_000, routing: "longestIdle", dialMs: 1_500, ringMs: 20_000 };
 
 export type DialOutcome = "ANSWER" | "NO_ANSWER" | "BUSY";
 
@@ -38,6 +40,8 @@ export type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
   queuedAt: number | null;
   /** How long the customer waited in queue until an agent answered. */
   queueWaitMs: number | null;
+  /** Agents at whom the call rang out unanswered (a hand-off nobody took is ToHumanNoAnswer). */
+  missedBy: number[];
   /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
   robotCall?: RobotCall;
 };

@@ -368,6 +368,7 @@ export interface Database {
   audit_log: AuditLogTable;
   sms_messages: SmsMessagesTable;
   monitor_rules: MonitorRulesTable;
+  queue_settings: QueueSettingsTable;
   agent_state_log: AgentStateLogTable;
   sign_in_failures: SignInFailuresTable;
   billing_accounts: BillingAccountsTable;
@@ -510,6 +511,15 @@ export interface MonitorRulesTable {
   rule_key: string;
   warning_seconds: number;
   critical_seconds: number;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+/** Migration 160: how long an offered call rings at an agent of the queue. */
+export interface QueueSettingsTable {
+  tenant_id: number;
+  queue_name: string;
+  ring_seconds: number;
   updated_by: number | null;
   updated_at: Timestamp;
 }

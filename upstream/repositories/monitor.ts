@@ -221,3 +221,46 @@ export async function moveAgentQueue(db: Trx, tenantId: number, userId: number, 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Every queue of a tenant with its ring timeout; `defaultRingSeconds` where none is set. */
+export async function queueSettings(db: Db, tenantId: number, defaultRingSeconds: number) {
+  const [queues, rows] = await Promise.all([
+    listQueues(db, tenantId),
+    db.selectFrom("queue_settings").select(["queue_name", "ring_seconds"]).where("tenant_id", "=", tenantId).execute(),
+  ]);
+  return queues.map((queue) => {
+    const row = rows.find((r) => r.queue_name === queue.name);
+    return { queueName: queue.name, agents: queue.agents, ringSeconds: row?.ring_seconds ?? defaultRingSeconds, isDefault: !row };
+  });
+}
+
+export async function saveQueueSettings(
+  db: Trx,
+  tenantId: number,
+  userId: number,
+  settings: ReadonlyArray<{ queueName: string; ringSeconds: number }>,
+): Promise<void> {
+  for (const setting of settings) {
+    await db
+      .insertInto("queue_settings")
+      .values({ tenant_id: tenantId, queue_name: setting.queueName, ring_seconds: setting.ringSeconds, updated_by: userId })
+      .onConflict((oc) =>
+        oc
+          .columns(["tenant_id", "queue_name"])
+          .doUpdateSet({ ring_seconds: setting.ringSeconds, updated_by: userId, updated_at: new Date() }),
+      )
+      .execute();
+  }
+}
+
+/** How long a call of this queue rings at an agent (seconds), or undefined for the default. */
+export async function ringSecondsOf(db: Db, tenantId: number, queueName: string | null): Promise<number | undefined> {
+  if (queueName === null) return undefined;
+  const row = await db
+    .selectFrom("queue_settings")
+    .select("ring_seconds")
+    .where("tenant_id", "=", tenantId)
+    .where("queue_name", "=", queueName)
+    .executeTakeFirst();
+  return row?.ring_seconds;
+}

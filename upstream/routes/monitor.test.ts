@@ -8,6 +8,8 @@ import {
   MonitorRulesResponseSchema,
   PRESENCE_TIMEOUT_MS,
 } from "#contracts/monitor";
+import { QueueSettingsResponseSchema } from "#contracts/config";
+import { PhoneSnapshotResponseSchema } from "#contracts/cti";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import { createChatService } from "#upstream/chat/service";
 import { watchPresence } from "#upstream/monitor/presence";
@@ -221,6 +223,49 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
     expect(saved.find((r) => r.key === "ACW")).toEqual({ key: "ACW", warningSeconds: 45, criticalSeconds: 90 });
     const other = MonitorRulesResponseSchema.parse(await ok("other-admin", "GET", "/analysis/monitor/rules")).data!.rules;
     expect(other.find((r) => r.key === "ACW")).toEqual({ key: "ACW", warningSeconds: 60, criticalSeconds: 180 });
+  });
+
+  it("keeps each queue's ring timeout, in range, per tenant, audited, and a call rings that long", async () => {
+    const settings = async (who: string) => QueueSettingsResponseSchema.parse(await ok(who, "GET", "/config/queues/settings")).data!;
+    const before = await settings("supervisor");
+    expect(before.defaultRingSeconds).toBe(20);
+    expect(before.list.find((q) => q.queueName === "demo-voice")).toMatchObject({ ringSeconds: 20, isDefault: true });
+    const put = (who: string, body: object, status: number) => refusal(who, "PUT", "/config/queues/settings", body, status);
+    expect(await put("supervisor", { settings: [{ queueName: "demo-voice", ringSeconds: 3 }], reason: "x" }, 400)).toBe(
+      "振铃超时至少 5 秒",
+    );
+    expect(await put("supervisor", { settings: [{ queueName: "demo-voice", ringSeconds: 7.5 }], reason: "x" }, 400)).toBe(
+      "振铃超时应为整数秒",
+    );
+    expect(await put("supervisor", { settings: [{ queueName: "other-voice", ringSeconds: 30 }], reason: "x" }, 404)).toBe(
+      "队列不存在：other-voice",
+    );
+    expect(await put("supervisor", { settings: [{ queueName: "demo-voice", ringSeconds: 30 }], reason: " " }, 400)).toBe("请填写修改原因");
+    expect(await put("agent", { settings: [{ queueName: "demo-voice", ringSeconds: 30 }], reason: "x" }, 403)).toBe(
+      "仅主管或管理员可以使用坐席监控",
+    );
+    await ok("supervisor", "PUT", "/config/queues/settings", {
+      settings: [{ queueName: "demo-voice", ringSeconds: 30 }],
+      reason: "坐席离座较远",
+    });
+    expect((await settings("supervisor")).list.find((q) => q.queueName === "demo-voice")).toMatchObject({
+      ringSeconds: 30,
+      isDefault: false,
+    });
+    expect((await settings("other-admin")).list.map((q) => q.queueName)).toEqual(["other-voice"]);
+    const audit = AuditPageResponseSchema.parse(await ok("admin", "POST", "/audit/api/log/list", { action: "queue.settings" })).data!;
+    expect(audit.list[0]).toMatchObject({ summary: "振铃超时：demo-voice 30 秒", reason: "坐席离座较远" });
+
+    // The queue's own setting, not the platform's default, decides how long a call rings.
+    platform.app.cti.options.ringMs = 100;
+    await ok("agent", "POST", "/cti/api/agent/state", { command: "signIn" }).catch(() => undefined);
+    await api("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    const call = await platform.app.cti.offerInbound(users.agent.tenantId, { phone: "13800001111", queueName: "demo-voice" });
+    await new Promise((r) => setTimeout(r, 500));
+    const phone = PhoneSnapshotResponseSchema.parse(await ok("agent", "GET", "/cti/api/agent")).data!;
+    expect(phone.agent.state).toBe("RINGING");
+    expect(phone.call?.ctiCallId).toBe(call.ctiCallId);
+    await platform.app.cti.customerHangup(users.agent.tenantId, call.ctiCallId);
   });
 
   it("refuses agents everything, and keeps other tenants' agents out of reach", async () => {

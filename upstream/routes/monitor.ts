@@ -11,6 +11,7 @@ import {
   WhisperSchema,
   type MonitorLine,
 } from "#contracts/monitor";
+import { QueueSettingsUpdateSchema } from "#contracts/config";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
@@ -21,7 +22,9 @@ import {
   monitorRoster,
   monitorRules,
   moveAgentQueue,
+  queueSettings,
   saveMonitorRules,
+  saveQueueSettings,
   tenantQueues,
   textAgentStates,
   type RosterRow,
@@ -94,6 +97,35 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
       });
     });
     return ok({ rules: await monitorRules(app.db, user.tenantId) });
+  });
+
+  // How long an offered call rings at an agent of each queue (decision 022).
+  const ringDefault = () => Math.round(app.cti.options.ringMs / 1_000);
+  app.get("/config/queues/settings", async (request) => {
+    const user = supervisor(request);
+    return ok({ list: await queueSettings(app.db, user.tenantId, ringDefault()), defaultRingSeconds: ringDefault() });
+  });
+
+  app.put("/config/queues/settings", async (request) => {
+    const user = supervisor(request);
+    const input = parseInput(QueueSettingsUpdateSchema, request.body);
+    const before = await queueSettings(app.db, user.tenantId, ringDefault());
+    for (const setting of input.settings) {
+      if (!before.some((queue) => queue.queueName === setting.queueName)) throw new HttpError(404, `队列不存在：${setting.queueName}`);
+    }
+    if (new Set(input.settings.map((s) => s.queueName)).size !== input.settings.length) throw new HttpError(400, "队列重复");
+    const changed = input.settings.filter((s) => before.find((b) => b.queueName === s.queueName)?.ringSeconds !== s.ringSeconds);
+    await app.db.transaction().execute(async (trx) => {
+      await saveQueueSettings(trx, user.tenantId, user.id, input.settings);
+      await writeAudit(trx, actorOf(user), {
+        action: "queue.settings",
+        target: { type: "queue" },
+        summary: changed.length ? `振铃超时：${changed.map((s) => `${s.queueName} ${s.ringSeconds} 秒`).join("，")}` : "振铃超时：未变化",
+        reason: input.reason,
+        detail: { before: before.map(({ queueName, ringSeconds }) => ({ queueName, ringSeconds })), after: input.settings },
+      });
+    });
+    return ok({ list: await queueSettings(app.db, user.tenantId, ringDefault()), defaultRingSeconds: ringDefault() });
   });
 
   app.post("/config/agents/forced/logout", async (request) => {

@@ -19,7 +19,7 @@
  * `dialer.acceptHandoff(tenantId, handoffId, agentUserId)` when one takes it (state `handed`, the
  * call record's outcome becomes EndOfTheCall and the agent is set on the call). A hand-off still
  * waiting after HANDOFF_TIMEOUT_MS of simulated time is `lost` (outcome ToHumanNoAnswer, and its
- * recording the robot's part alone: no agent came on).
+ * recording the robot's part alone: no agent came on), and `onHandoffLost` listeners hear of it.
  */
 import { sql, type Transaction } from "kysely";
 import type { Db } from "#upstream/db";
@@ -60,6 +60,7 @@ export type Handoff = {
   intent: string | null;
 };
 export type HandoffListener = (handoff: Handoff) => void;
+export type LostHandoffListener = (handoff: { id: number; tenantId: number }) => void;
 
 export class SimClock {
   #now: number;
@@ -81,6 +82,7 @@ export class SimClock {
 export class Dialer {
   readonly #db: Db;
   readonly #listeners = new Set<HandoffListener>();
+  readonly #lostListeners = new Set<LostHandoffListener>();
   #timer: NodeJS.Timeout | null = null;
   #ticking: Promise<void> | null = null;
   readonly clock: SimClock;
@@ -94,6 +96,12 @@ export class Dialer {
   onHandoff(listener: HandoffListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Registers a listener for hand-offs that waited too long (lost); returns the function that removes it. */
+  onHandoffLost(listener: LostHandoffListener): () => void {
+    this.#lostListeners.add(listener);
+    return () => this.#lostListeners.delete(listener);
   }
 
   /** An agent took a waiting hand-off; false when it is not (or no longer) waiting. */
@@ -186,16 +194,19 @@ export class Dialer {
   }
 
   async #expireHandoffs(now: Date): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
-      const lost = await trx
+    const lost = await this.#db.transaction().execute(async (trx) => {
+      const rows = await trx
         .updateTable("handoffs")
         .set({ state: "lost", updated_at: now })
         .where("state", "=", "waiting")
         .where("created_at", "<=", new Date(now.getTime() - HANDOFF_TIMEOUT_MS))
-        .returning(["tenant_id", "call_record_id", "intent"])
+        .returning(["id", "tenant_id", "call_record_id", "intent"])
         .execute();
-      for (const handoff of lost) await recordLostHandoff(trx, handoff);
+      for (const handoff of rows) await recordLostHandoff(trx, handoff);
+      return rows;
     });
+    // After the commit: the customer still waiting (or ringing at an agent) hangs up.
+    for (const handoff of lost) for (const listener of this.#lostListeners) listener({ id: handoff.id, tenantId: handoff.tenant_id });
   }
 
   async #stepBatch(trx: Transaction<Database>, campaign: Campaign, batch: TaskBatch, now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import { CUSTOMER_ROLE } from "#contracts/codes";
 import { PhoneSnapshotResponseSchema } from "#contracts/cti";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import type { PreparedPlatform } from "#upstream/testing";
+import { HANDOFF_TIMEOUT_MS } from "./dialer";
 import { bridgeHandoffs } from "./handoff-bridge";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
@@ -102,4 +103,76 @@ describeDb(`collaborative hand-offs from the dialer to the agents on ${TEST_DB}`
       .execute();
     expect(customer.at(-1)).toEqual({ nlu_result: waiting.intent, dialog_type: 2 });
   });
+
+  it("a hand-off nobody answers rings out, goes back to the queue, and is recorded ToHumanNoAnswer when the customer is lost", async () => {
+    const cti = platform.app.cti;
+    cti.options.ringMs = 300;
+    await until(async () => ["READY", "ACW"].includes((await phone("GET", "/cti/api/agent")).agent.state));
+    if ((await phone("GET", "/cti/api/agent")).agent.state === "ACW") await phone("POST", "/cti/api/agent/state", { command: "ready" });
+    // Another customer of the same campaign asks for an agent.
+    const seeded = await platform.db
+      .selectFrom("handoffs")
+      .innerJoin("tenants", "tenants.id", "handoffs.tenant_id")
+      .selectAll("handoffs")
+      .where("tenants.code", "=", "demo")
+      .executeTakeFirstOrThrow();
+    const waiting = await platform.db
+      .insertInto("handoffs")
+      .values({
+        tenant_id: seeded.tenant_id,
+        campaign_id: seeded.campaign_id,
+        batch_id: seeded.batch_id,
+        task_call_id: seeded.task_call_id,
+        call_record_id: null,
+        phone: "13900001234",
+        intent: seeded.intent,
+        state: "waiting",
+        created_at: new Date(),
+        updated_at: new Date(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const call = await bridgeHandoffs(platform.app).offer({
+      id: waiting.id,
+      tenantId: waiting.tenant_id,
+      campaignId: waiting.campaign_id,
+      batchId: waiting.batch_id,
+      taskCallId: waiting.task_call_id,
+      phone: waiting.phone,
+      intent: waiting.intent,
+    });
+    expect((await phone("GET", "/cti/api/agent")).agent.state).toBe("RINGING");
+
+    // Nobody answers: the agent is not ready (未接来电), the call waits at the head of its queue.
+    await until(async () => (await phone("GET", "/cti/api/agent")).agent.state === "NOT_READY");
+    expect((await phone("GET", "/cti/api/agent")).agent.reason).toBe("MISSED");
+    expect(cti.queues(waiting.tenant_id).find((queue) => queue.waiting > 0)).toBeDefined();
+
+    // Ready again: the waiting call rings at the agent once more.
+    await phone("POST", "/cti/api/agent/state", { command: "ready" });
+    await until(async () => (await phone("GET", "/cti/api/agent")).call?.ctiCallId === call!.ctiCallId);
+    await until(async () => (await phone("GET", "/cti/api/agent")).agent.state === "NOT_READY");
+
+    // The dialer gives the hand-off up: the customer hangs up and the agent's leg says so.
+    await platform.app.dialer.tick(new Date(Date.now() + HANDOFF_TIMEOUT_MS + 60_000));
+    const leg = async () =>
+      platform.db
+        .selectFrom("call_records")
+        .select(["outbound_result", "hangup_party", "is_answer"])
+        .where("cti_call_id", "=", call!.ctiCallId)
+        .executeTakeFirst();
+    await until(async () => (await leg()) !== undefined);
+    expect(await leg()).toEqual({ outbound_result: "ToHumanNoAnswer", hangup_party: 2, is_answer: 0 });
+    expect((await platform.db.selectFrom("handoffs").select("state").where("id", "=", waiting.id).executeTakeFirstOrThrow()).state).toBe(
+      "lost",
+    );
+  });
 });
+
+async function until(check: () => Promise<boolean>) {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -66,6 +66,13 @@ export function bridgeHandoffs(app: FastifyInstance) {
   }
 
   app.dialer.onHandoff((handoff) => void offer(handoff).catch((error) => app.log.error(error, "offering a hand-off failed")));
+  // A hand-off nobody took in time: the customer, still waiting or ringing at an agent, hangs up.
+  app.dialer.onHandoffLost(({ id, tenantId }) => {
+    const entry = [...offered].find(([, handoff]) => handoff.handoffId === id && handoff.tenantId === tenantId);
+    if (!entry) return;
+    offered.delete(entry[0]);
+    void app.cti.customerHangup(tenantId, entry[0]).catch((error) => app.log.error(error, "ending a lost hand-off failed"));
+  });
   return { offer };
 }
 

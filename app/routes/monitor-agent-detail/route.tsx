@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { FORCED_STATES, labelOf, MONITOR_STATES, NOT_READY_REASONS, toneOf } from "#contracts/codes";
+import { AGENT_REASONS, FORCED_STATES, labelOf, MONITOR_STATES, NOT_READY_REASONS, toneOf } from "#contracts/codes";
 import { AgentChangeSchema, ForcedLogoutSchema, ForcedStateSchema, WhisperSchema } from "#contracts/monitor";
 import { CodeTag } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -93,7 +93,7 @@ export default function AgentDetail() {
         <dt>状态</dt>
         <dd data-testid="agent-state">
           <CodeTag tone={toneOf(MONITOR_STATES, agent.state)}>{labelOf(MONITOR_STATES, agent.state)}</CodeTag>
-          {agent.reason ? ` ${labelOf(NOT_READY_REASONS, agent.reason)}` : ""}
+          {agent.reason ? ` ${labelOf(AGENT_REASONS, agent.reason)}` : ""}
           {agent.signOutPending ? "（通话结束后签出）" : ""}
         </dd>
         <dt>状态开始</dt>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { labelOf, MONITOR_STATES, NOT_READY_REASONS, toneOf } from "#contracts/codes";
+import { AGENT_REASONS, labelOf, MONITOR_STATES, toneOf } from "#contracts/codes";
 import type { RealtimeNotification } from "#contracts/events";
 import {
   levelOf,
@@ -161,7 +161,7 @@ function GroupsTable({ groups, now, queueRule }: { groups: MonitorGroup[]; now: 
                     {notReady.reduce((sum, [, n]) => sum + n, 0)}
                     {notReady.length > 0 ? (
                       <span className="sb-monitor-reasons">
-                        （{notReady.map(([reason, n]) => `${labelOf(NOT_READY_REASONS, reason)} ${n}`).join("，")}）
+                        （{notReady.map(([reason, n]) => `${labelOf(AGENT_REASONS, reason)} ${n}`).join("，")}）
                       </span>
                     ) : null}
                   </td>
@@ -281,7 +281,7 @@ function AgentsTable({
                   <td>{agent.queueName}</td>
                   <td>
                     <CodeTag tone={toneOf(MONITOR_STATES, agent.state)}>{labelOf(MONITOR_STATES, agent.state)}</CodeTag>
-                    {agent.state === "NOT_READY" && agent.reason ? <span> {labelOf(NOT_READY_REASONS, agent.reason)}</span> : null}
+                    {agent.state === "NOT_READY" && agent.reason ? <span> {labelOf(AGENT_REASONS, agent.reason)}</span> : null}
                     {agent.signOutPending ? <span className="sb-monitor-pending">（通话结束后签出）</span> : null}
                   </td>
                   <td className={`sb-level-${level}`}>

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { MONITOR_RULE_KEYS, codesOf } from "#contracts/codes";
+import { QueueSettingSchema, RING_SECONDS } from "#contracts/config";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
@@ -12,9 +13,9 @@ import type { RouteHandle } from "#app/lib/handle";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { getMonitorRules, saveMonitorRules } from "#app/services/monitor.server";
+import { getMonitorRules, getQueueSettings, saveMonitorRules, saveQueueSettings } from "#app/services/monitor.server";
 
-const title = "监控阈值";
+const title = "监控阈值与队列设置";
 export const handle: RouteHandle = { title };
 
 const KEYS = codesOf(MONITOR_RULE_KEYS);
@@ -25,6 +26,8 @@ const seconds = (label: string) =>
     .min(1, `${label}至少 1 秒`)
     .max(86_400, `${label}不能超过 86400 秒`);
 
+const reason = z.string({ required_error: "请填写修改原因" }).trim().min(1, "请填写修改原因").max(200, "原因不能超过200个字符");
+
 /** One warning and one critical field per threshold (`NOT_READY_warning`, ...), and the reason. */
 const RulesFormSchema = z
   .object({
@@ -34,7 +37,7 @@ const RulesFormSchema = z
         [`${key}_critical`, seconds("严重阈值")],
       ]),
     ),
-    reason: z.string({ required_error: "请填写修改原因" }).trim().min(1, "请填写修改原因").max(200, "原因不能超过200个字符"),
+    reason,
   })
   .superRefine((form, ctx) => {
     for (const key of KEYS) {
@@ -45,13 +48,28 @@ const RulesFormSchema = z
     }
   });
 
+/** Each queue's ring timeout (a hidden name and a number per queue), and the reason. */
+const QueuesFormSchema = z.object({
+  intent: z.literal("queues"),
+  queues: z.array(QueueSettingSchema).min(1, "没有可设置的队列"),
+  reason,
+});
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
-  return { rules: await getMonitorRules(caller) };
+  const [rules, queues] = await Promise.all([getMonitorRules(caller), getQueueSettings(caller)]);
+  return { rules, queues };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
+  if (form.get("intent") === "queues") {
+    const submission = parseWithZod(form, { schema: QueuesFormSchema });
+    if (submission.status !== "success") return rejectForm(submission);
+    const saved = await attempt(() => saveQueueSettings(access.caller, submission.value.queues, submission.value.reason));
+    if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
+    return redirectWithToast("/monitor/rules", "队列振铃超时已保存");
+  }
   const submission = parseWithZod(form, { schema: RulesFormSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const values = submission.value as Record<string, number | string>;
@@ -67,10 +85,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MonitorRules() {
   const { rules } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const refusal = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "monitor-rules",
-    lastResult,
+    lastResult: refusal?.initialValue?.intent === "queues" ? undefined : refusal,
     constraint: getZodConstraint(RulesFormSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RulesFormSchema }),
@@ -92,8 +110,12 @@ export default function MonitorRules() {
       }
     >
       <p className="sb-hint">状态或排队时间达到预警阈值时，坐席监控中该行变为黄色，达到严重阈值时变为红色（单位：秒）。</p>
-      <Form method="post" {...getFormProps(form)} className="sb-form">
+      <Form method="post" {...getFormProps(form)} className="sb-form" aria-labelledby="rules-title">
+        <h2 id="rules-title" className="sb-section-title">
+          监控阈值
+        </h2>
         <CsrfInput />
+        <input type="hidden" name="intent" value="rules" />
         <FormErrors id={form.errorId} errors={form.errors} />
         {MONITOR_RULE_KEYS.map((rule) => (
           <fieldset key={rule.code} className="sb-form-grid sb-rule-row">
@@ -121,11 +143,69 @@ export default function MonitorRules() {
         </Field>
         <div className="sb-form-actions">
           <button type="submit" className="p-button">
-            保存
+            保存阈值
           </button>
         </div>
       </Form>
+      <QueueSettingsForm refusal={refusal?.initialValue?.intent === "queues" ? refusal : undefined} />
     </Screen>
+  );
+}
+
+/**
+ * How long an offered call rings at an agent of each queue before it goes to the next agent; the
+ * agent who let it ring becomes not ready (未接来电).
+ */
+function QueueSettingsForm({ refusal }: { refusal: ReturnType<typeof useActionData<typeof action>> }) {
+  const { queues } = useLoaderData<typeof loader>();
+  const [form, fields] = useForm({
+    id: "queue-settings",
+    lastResult: refusal,
+    constraint: getZodConstraint(QueuesFormSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: QueuesFormSchema }),
+    defaultValue: { queues: queues.list.map((q) => ({ queueName: q.queueName, ringSeconds: String(q.ringSeconds) })) },
+  });
+  const rows = fields.queues.getFieldList();
+  return (
+    <Form method="post" {...getFormProps(form)} className="sb-form" aria-labelledby="queues-title">
+      <h2 id="queues-title" className="sb-section-title">
+        队列振铃超时
+      </h2>
+      <p className="sb-hint">
+        来电在坐席处振铃超过设定秒数仍未接听时，转给队列中的下一位坐席，该坐席置为未就绪（未接来电）。未单独设置的队列使用默认值{" "}
+        {queues.defaultRingSeconds} 秒；可设 {RING_SECONDS.min}–{RING_SECONDS.max} 秒。
+      </p>
+      <CsrfInput />
+      <input type="hidden" name="intent" value="queues" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="sb-form-grid">
+        {rows.map((row, index) => {
+          const { queueName, ringSeconds } = row.getFieldset();
+          const agents = queues.list.find((q) => q.queueName === queueName.value)?.agents ?? 0;
+          return (
+            <Field key={row.key} field={ringSeconds} label={`${queueName.value}（${agents} 名坐席）振铃超时（秒）`}>
+              <input {...getInputProps(queueName, { type: "hidden" })} key={`name-${index}`} />
+              <input
+                {...getInputProps(ringSeconds, { type: "number" })}
+                min={RING_SECONDS.min}
+                max={RING_SECONDS.max}
+                step={1}
+                className={inputClass(ringSeconds)}
+              />
+            </Field>
+          );
+        })}
+      </div>
+      <Field field={fields.reason} label="队列设置的修改原因">
+        <input {...getInputProps(fields.reason, { type: "text" })} maxLength={200} className={inputClass(fields.reason)} />
+      </Field>
+      <div className="sb-form-actions">
+        <button type="submit" className="p-button">
+          保存队列设置
+        </button>
+      </div>
+    </Form>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
+import { AGENT_REASONS, AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
 import { DIALABLE_PHONE, type PhoneSnapshot } from "#contracts/cti";
 import { maskPhone } from "#app/lib/format";
 import { softphone } from "#app/client/softphone";
@@ -74,7 +74,7 @@ export function PhoneBar(props: {
       <div className="sb-phonebar-state" role="status" aria-live="polite" data-testid="agent-state">
         <span className={`sb-phonebar-dot sb-phonebar-dot--${toneOf(AGENT_STATES, agent.state)}`} aria-hidden="true" />
         <span>{labelOf(AGENT_STATES, agent.state)}</span>
-        {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(NOT_READY_REASONS, agent.reason)}）</span> : null}
+        {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(AGENT_REASONS, agent.reason)}）</span> : null}
         {agent.state === "ACW" && acwEnd ? (
           <span data-testid="acw-countdown">剩余 {Math.max(0, Math.ceil((acwEnd - now) / 1000))} 秒</span>
         ) : null}
