@@ -36,6 +36,13 @@ const sessionButton = (page: Page, name: string) =>
   page.getByRole("navigation", { name: "会话列表" }).getByRole("button", { name: new RegExp(name) });
 const log = (page: Page) => page.getByRole("list", { name: "消息记录" });
 const replyBox = (page: Page) => page.getByLabel("回复内容");
+/** Ends the open session that has no business record: asked, and confirmed. */
+async function endSession(page: Page) {
+  await page.getByRole("button", { name: "结束会话" }).click();
+  const asked = page.getByRole("alertdialog", { name: "结束会话" });
+  await expect(asked).toContainText("本会话尚未保存业务记录");
+  await asked.getByRole("button", { name: "结束会话" }).click();
+}
 
 test("a text agent serves two customers at once without missing a word", async ({ page, request }) => {
   const customer = await customers(request);
@@ -122,10 +129,29 @@ test("a text agent serves two customers at once without missing a word", async (
   await expect(log(page).locator("li p")).toHaveText(["在吗？", "我的订单还没到", "断线期间的消息", "离线时写的回复"]);
   expect((await customer.stored(second)).dialogs.filter((d) => d.content === "离线时写的回复")).toHaveLength(1);
 
-  // Close this one with its button, the other with Alt+E.
-  await page.getByRole("button", { name: "结束会话" }).click();
+  // Close this one with its button: it has no business record, so the agent is asked first;
+  // Escape goes back to the conversation, focus where it was.
+  const endButton = page.getByRole("button", { name: "结束会话" });
+  await endButton.click();
+  const asked = page.getByRole("alertdialog", { name: "结束会话" });
+  await expect(asked).toContainText("本会话尚未保存业务记录");
+  await expect(asked).toContainText("确定结束与 顾客乙 的会话吗？");
+  await expectAccessible(page);
+  await page.keyboard.press("Escape");
+  await expect(asked).toBeHidden();
+  await expect(endButton).toBeFocused();
+  await expect(sessionButton(page, "顾客乙")).toHaveCount(1);
+  await endButton.click();
+  await asked.getByRole("button", { name: "结束会话" }).click();
   await expect(sessionButton(page, "顾客乙")).toHaveCount(0);
+  // The other with Alt+E: a reply still being typed is asked about; with none, it ends at once.
   await expect(page.getByRole("heading", { name: "与 顾客甲 的会话" })).toBeVisible();
+  await replyBox(page).fill("还没发出去的话");
+  await page.keyboard.press("Alt+KeyE");
+  await expect(asked).toContainText("回复框中还有 7 个字未发送");
+  await page.keyboard.press("Escape");
+  await expect(replyBox(page)).toBeFocused();
+  await replyBox(page).fill("");
   await page.keyboard.press("Alt+KeyE");
   await expect(sessionButton(page, "顾客甲")).toHaveCount(0);
   await expect(page.getByText("暂无会话，新的客户消息会自动出现在这里")).toBeVisible();
@@ -167,7 +193,7 @@ test("a reply being written survives a reload of the workbench, and goes once it
   await sessionButton(page, "顾客丙").click();
   await expect(log(page).getByText("我们的营业时间是每天九点到十八点")).toBeVisible();
   await expect(replyBox(page)).toHaveValue("");
-  await page.getByRole("button", { name: "结束会话" }).click();
+  await endSession(page);
   await expect(sessionButton(page, "顾客丙")).toHaveCount(0);
 });
 
@@ -199,7 +225,7 @@ test("a reply sent while the console cannot be reached survives a reload and is 
   await expect(log(page).getByText("请提供订单号")).toHaveCount(1);
   await expect(log(page).getByText("待发送")).toHaveCount(0);
   expect((await customer.stored(sessionId)).dialogs.filter((d) => d.content === "请提供订单号")).toHaveLength(1);
-  await page.getByRole("button", { name: "结束会话" }).click();
+  await endSession(page);
   await expect(sessionButton(page, "顾客丁")).toHaveCount(0);
 });
 
@@ -280,7 +306,7 @@ test("knowledge an editor imports is a quick reply at once; its use and a search
   await expect(page.getByRole("listbox", { name: "快捷回复" })).toHaveCount(0);
   expect((await missed).ok()).toBe(true);
   await replyBox(page).fill("");
-  await page.getByRole("button", { name: "结束会话" }).click();
+  await endSession(page);
   await expect(sessionButton(page, "顾客戊")).toHaveCount(0);
 
   // The editor sees the use (cells: selection, question, answer, labels, state, uses) and the gap.

@@ -13,6 +13,7 @@ import {
 } from "#contracts/chat";
 import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
+import { ConfirmDialog } from "#app/components/confirm-dialog";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { DRAFTS_KEY, readDrafts, writeDrafts } from "#app/client/chat-drafts";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type WorkbenchSession } from "#app/client/chat-sessions";
@@ -150,6 +151,19 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     } else setNotice(answer.ok || answer.status === 0 ? "接入会话失败，请稍后重试" : answer.error);
   };
 
+  // Ending a session with a reply still being typed, or with no business record saved, is asked
+  // first: the agent may have pressed Alt+E for the wrong session.
+  const [ending, setEnding] = useState<{ sessionId: string; unsent: number; unrecorded: boolean } | null>(null);
+  const requestClose = useCallback(
+    (sessionId: string) => {
+      const unsent = (drafts[sessionId] ?? "").trim().length;
+      const unrecorded = !records[sessionId];
+      if (unsent === 0 && !unrecorded) void closeSession(sessionId);
+      else setEnding({ sessionId, unsent, unrecorded });
+    },
+    [drafts, records, closeSession],
+  );
+
   // Keyboard shortcuts: Alt+↑/↓ move between sessions, Alt+E ends the open one.
   const openId = state.openId;
   useEffect(() => {
@@ -158,13 +172,13 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
       if (event.code === "ArrowDown" || event.code === "ArrowUp") {
         const next = neighbourId(state, event.code === "ArrowDown" ? 1 : -1);
         if (next) dispatch({ type: "open", sessionId: next });
-      } else if (event.code === "KeyE" && openId) void closeSession(openId);
+      } else if (event.code === "KeyE" && openId) requestClose(openId);
       else return;
       event.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [state, openId, closeSession]);
+  }, [state, openId, requestClose]);
 
   const open = state.sessions.find((s) => s.sessionId === state.openId) ?? null;
 
@@ -244,7 +258,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
               onDraft={(text) => setDraft(open.sessionId, text)}
               onError={(text) => setError(open.sessionId, text)}
               onSend={(content) => outbox.send(open.sessionId, content)}
-              onClose={() => void closeSession(open.sessionId)}
+              onClose={() => requestClose(open.sessionId)}
               onQuickReply={countQuickReply}
               onNoMatch={reportNoMatch}
             />
@@ -266,6 +280,20 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
       <p className="p-hidden-accessible" aria-live="polite">
         {unread > 0 ? `${title}：${unread} 个会话有未读消息` : ""}
       </p>
+      <ConfirmDialog
+        open={ending !== null}
+        title="结束会话"
+        confirmLabel="结束会话"
+        onConfirm={() => {
+          if (ending) void closeSession(ending.sessionId);
+          setEnding(null);
+        }}
+        onCancel={() => setEnding(null)}
+      >
+        {ending?.unsent ? <p>回复框中还有 {ending.unsent} 个字未发送，结束后将无法发送。</p> : null}
+        {ending?.unrecorded ? <p>本会话尚未保存业务记录。</p> : null}
+        <p>确定结束与 {state.sessions.find((s) => s.sessionId === ending?.sessionId)?.customer.name ?? "该客户"} 的会话吗？</p>
+      </ConfirmDialog>
     </div>
   );
 }
