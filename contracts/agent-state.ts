@@ -7,6 +7,7 @@
  *   SIGNED_OUT ─signIn→ NOT_READY ⇄ READY ─offer→ RINGING ─answer→ TALKING ⇄ HOLD
  *   RINGING ─drop→ back to where the agent was (READY, or NOT_READY for a manual dial)
  *   RINGING ─missed (an offered call rang out)→ NOT_READY (未接来电), so no more calls ring there
+ *   TALKING/HOLD ─release→ READY: a consulted colleague leaves the consultation (no call of their own to wrap up)
  *   TALKING/HOLD ─end→ ACW ─acwDone (timer) or ready→ READY; ACW ─notReady→ NOT_READY
  *   READY/NOT_READY/ACW ─dial→ RINGING (outbound); any idle state ─signOut→ SIGNED_OUT
  */
@@ -41,6 +42,7 @@ export type AgentCommand =
   | { type: "answer" }
   | { type: "drop" }
   | { type: "missed" }
+  | { type: "release" }
   | { type: "hold" }
   | { type: "resume" }
   | { type: "mute" }
@@ -58,8 +60,8 @@ const ACCEPTS: Record<AgentStateCode, CommandType[]> = {
   READY: ["notReady", "signOut", "offer", "dial"],
   NOT_READY: ["ready", "notReady", "signOut", "dial"],
   RINGING: ["answer", "drop", "missed"],
-  TALKING: ["hold", "mute", "unmute", "end"],
-  HOLD: ["resume", "end"],
+  TALKING: ["hold", "mute", "unmute", "end", "release"],
+  HOLD: ["resume", "end", "release"],
   ACW: ["ready", "notReady", "acwDone", "dial", "signOut"],
 };
 
@@ -116,6 +118,8 @@ export function transition(current: AgentStatus, command: AgentCommand, now: num
       return { ok: true, status: free(current.before ?? "READY", current.before === "NOT_READY" ? (current.reason ?? "BREAK") : null) };
     case "missed":
       return { ok: true, status: free("NOT_READY", MISSED_CALL_REASON) };
+    case "release":
+      return { ok: true, status: free("READY", null) };
     case "hold":
       return { ok: true, status: { ...base, state: "HOLD" } };
     case "resume":

@@ -35,7 +35,11 @@ export const PhoneCallSchema = z.object({
   /** The robot's dialogue so far (hand-offs) and live ASR lines after it. */
   transcript: z.array(AsrEntrySchema),
   dtmf: z.string(),
-  consultAgent: z.string().nullable(),
+  /**
+   * A consultation on this call, as the viewing agent sees it: `asking` for the agent who holds
+   * the customer and called the colleague, not for the colleague; `colleague` is the other one.
+   */
+  consult: z.object({ colleague: z.string(), state: z.enum(["ringing", "talking", "conference"]), asking: z.boolean() }).nullable(),
 });
 export type PhoneCall = z.infer<typeof PhoneCallSchema>;
 
@@ -56,9 +60,8 @@ export type PhoneSnapshot = z.infer<typeof PhoneSnapshotSchema>;
 export const PhoneSnapshotResponseSchema = envelope(PhoneSnapshotSchema);
 
 /** Event types on the bus: the whole phone state after each change, and live transcript lines. */
-export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", consult: "cti.consult", supervisor: "cti.supervisor" } as const;
+export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", supervisor: "cti.supervisor" } as const;
 export const AsrEventSchema = z.object({ ctiCallId: z.string(), entry: AsrEntrySchema });
-export const ConsultEventSchema = z.object({ ctiCallId: z.string(), fromAgent: z.string(), phone: z.string() });
 
 /** POST /cti/api/agent/state */
 export const StateCommandSchema = z.discriminatedUnion("command", [
@@ -77,6 +80,12 @@ export const DIALABLE_PHONE = /^(?:(?:\+|00)86)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}$
 export const DialRequestSchema = z.object({ phone: z.string().trim().regex(DIALABLE_PHONE, "请输入正确的电话号码") });
 export const TransferRequestSchema = z.object({ target: z.enum(["agent", "queue"]), to: z.string().trim().min(1, "请选择转接目标") });
 export const ConsultRequestSchema = z.object({ agentId: z.string().trim().min(1, "请选择咨询坐席") });
+/**
+ * POST /cti/api/call/consult/{step}: after consulting, hand the customer to the colleague
+ * (transfer), bring all three together (conference), or end the consultation (cancel).
+ */
+export const CONSULT_STEPS = ["transfer", "conference", "cancel"] as const;
+export type ConsultStep = (typeof CONSULT_STEPS)[number];
 export const DtmfRequestSchema = z.object({ digits: z.string().regex(/^[0-9*#]{1,32}$/, "按键只能是 0-9、* 和 #") });
 
 /** GET /cti/api/agents — colleagues of the tenant, for transfer and consult. */

@@ -29,7 +29,7 @@ describe("laterPhone", () => {
       workOrderId: null,
       transcript,
       dtmf: "",
-      consultAgent: null,
+      consult: null,
     });
     const shown = { ...phone("TALKING", "2026-11-22T06:52:30.000Z"), call: call([line(0, "您好"), line(1, "我是人工客服")]) };
     const answered = { ...phone("TALKING", "2026-11-22T06:52:30.000Z"), call: call([line(0, "您好")]) };

@@ -1,4 +1,4 @@
-import { PhoneAgentsResponseSchema, PhoneSnapshotResponseSchema, TodayCallsResponseSchema, type CallAction } from "#contracts/cti";
+import { PhoneAgentsResponseSchema, PhoneSnapshotResponseSchema, TodayCallsResponseSchema, type CallAction, type ConsultStep } from "#contracts/cti";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */
@@ -22,6 +22,9 @@ export const dial = (caller: Caller, phone: string) => postPhone(caller, "/cti/a
 export const transferCall = (caller: Caller, target: "agent" | "queue", to: string) =>
   postPhone(caller, "/cti/api/call/transfer", { target, to }, "转接");
 export const consult = (caller: Caller, agentId: string) => postPhone(caller, "/cti/api/call/consult", { agentId }, "咨询");
+const CONSULT_STEP_WHAT = { transfer: "完成转接", conference: "三方通话", cancel: "结束咨询" } as const;
+export const consultStep = (caller: Caller, step: ConsultStep) =>
+  postPhone(caller, `/cti/api/call/consult/${step}`, {}, CONSULT_STEP_WHAT[step]);
 export const sendDtmf = (caller: Caller, digits: string) => postPhone(caller, "/cti/api/call/dtmf", { digits }, "发送按键");
 
 export async function listColleagues(caller: Caller) {

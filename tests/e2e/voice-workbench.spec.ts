@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD, signIn } from "./support";
+import { expectAccessible, PASSWORD, signIn } from "./support";
 
 /**
  * The voice workbench from ring to recorded result, against the real platform's CTI simulator
@@ -244,7 +244,7 @@ async function notReady(request: APIRequestContext, token: string) {
   await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "notReady", reason: "BREAK" } });
 }
 
-test("an agent consults a colleague, sends keys, transfers to them; they transfer back to the queue", async ({
+test("an agent sends keys, consults a colleague, confers and hands the customer over; the colleague transfers back to the queue", async ({
   page,
   browser,
   request,
@@ -279,12 +279,6 @@ test("an agent consults a colleague, sends keys, transfers to them; they transfe
   await expect(page.getByRole("alert")).toHaveText("转接失败：目标坐席不在就绪状态");
   await expect(agentState(page)).toContainText("通话中");
 
-  // Consult: the colleague is asked, the agent sees whom they consulted.
-  await target.selectOption({ label: "张伟（未就绪）" });
-  await page.getByRole("button", { name: "咨询", exact: true }).click();
-  await expect(page.getByText("已咨询：张伟")).toBeVisible();
-  await expect(colleague.getByRole("status").filter({ hasText: "请求咨询" })).toHaveText(/王建国 请求咨询（来电 139\*{4}0003）/);
-
   // The keypad: every key pressed is sent, in order, and shown.
   await page.getByRole("button", { name: "拨号盘" }).click();
   const keypad = page.getByRole("group", { name: "拨号盘" });
@@ -292,19 +286,41 @@ test("an agent consults a colleague, sends keys, transfers to them; they transfe
   for (const key of ["1", "2", "#"]) await keypad.getByRole("button", { name: key, exact: true }).click();
   await expect(page.getByText("已发送按键：12#")).toBeVisible();
 
-  // The colleague gets ready; the list shows it when the agent comes back to it; the call moves over.
+  // A colleague who is not ready cannot be consulted either.
+  await target.selectOption({ label: "张伟（未就绪）" });
+  await page.getByRole("button", { name: "咨询", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("咨询失败：咨询的坐席不在就绪状态");
+
+  // The colleague gets ready; the list shows it when the agent comes back to it.
   await colleague.getByRole("button", { name: /^就绪/ }).click();
   await expect(agentState(colleague)).toHaveText("就绪");
   await target.focus();
   await expect(target.locator("option", { hasText: "张伟（就绪）" })).toHaveCount(1);
   await target.selectOption({ label: "张伟（就绪）" });
-  await page.getByRole("button", { name: "转接", exact: true }).click();
-  await expect(agentState(page)).toContainText("话后整理");
-  await expect(page.getByText("已转接给 张伟")).toBeVisible();
-  await expect(page.getByRole("button", { name: "转接", exact: true })).toHaveCount(0);
-  await expect(colleague.getByText("来电 139****0003（呼入）")).toBeVisible();
+
+  // Consult: the customer is held, the colleague's phone rings with the customer's screen.
+  await page.getByRole("button", { name: "咨询", exact: true }).click();
+  const consult = page.getByRole("group", { name: "咨询" });
+  await expect(consult).toContainText("咨询 张伟：振铃中（客户保持中）");
+  await expect(agentState(page)).toContainText("保持");
+  await expect(consult.getByRole("button", { name: "完成转接" })).toBeDisabled();
+  await expect(agentState(colleague)).toContainText("振铃中");
+  await expect(colleague.getByText("王建国 请求咨询：来电 139****0003（呼入）")).toBeVisible();
   await colleague.getByRole("button", { name: /^接听/ }).click();
+  await expect(consult).toContainText("咨询 张伟：通话中（客户保持中）");
+  await expectAccessible(page);
+  await expect(colleague.getByText("王建国 的咨询（通话中），挂机即结束咨询")).toBeVisible();
+
+  // All three talk, then the agent hands the customer over and wraps up.
+  await consult.getByRole("button", { name: "三方通话" }).click();
+  await expect(consult).toContainText("咨询 张伟：三方通话中（挂机后由对方继续通话）");
+  await expect(agentState(page)).toContainText("通话中");
+  await expect(colleague.getByText("与 王建国 及客户三方通话中")).toBeVisible();
+  await consult.getByRole("button", { name: "完成转接" }).click();
+  await expect(agentState(page)).toContainText("话后整理");
+  await expect(page.getByRole("group", { name: "咨询" })).toHaveCount(0);
   await expect(agentState(colleague)).toContainText("通话中");
+  await expect(colleague.getByText("与 王建国 及客户三方通话中")).toHaveCount(0);
 
   // Back to the queue: it waits there until someone is ready, and rings at them.
   await colleague.getByLabel("转接/咨询目标").selectOption("demo-voice");

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { AgentCommand } from "#contracts/agent-state";
-import { CTI_EVENTS, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
+import { CTI_EVENTS, type AsrEntry, type CallAction, type ConsultStep, type PhoneSnapshot } from "#contracts/cti";
 import { callLine, MONITOR_NOTIFICATIONS } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
+import { ringSecondsOf } from "#upstream/repositories/monitor";
 import { simulatedDialOutcome, writeRecord } from "./call-record";
 import { createSwitch } from "./switch";
-import { DEFAULT_CTI_OPTIONS, type Call, type Caller, type CtiOptions, type DialOutcome, type NewCall } from "./types";
+import { DEFAULT_CTI_OPTIONS, type Agent, type Call, type Caller, type CtiOptions, type DialOutcome, type NewCall } from "./types";
 
 export { DEFAULT_CTI_OPTIONS, simulatedDialOutcome, type CtiOptions, type DialOutcome };
 
@@ -48,6 +49,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     joinQueue,
     callOf,
     finish,
+    releaseColleague,
     monitorState,
     queueState,
     publishToSupervisors,
@@ -62,6 +64,29 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       if (error instanceof HttpError) throw new HttpError(404, "坐席不存在");
       throw error;
     }
+  }
+
+  /** The asking agent leaves; the consulted colleague keeps the customer (a transfer after consulting). */
+  async function handOver(agent: Agent, call: Call): Promise<void> {
+    const colleague = call.consult ? tenantOf(call.tenantId).agents.get(call.consult.agentUserId) : undefined;
+    if (!colleague) throw new HttpError(400, "当前没有进行中的咨询");
+    call.consult = null;
+    call.agentUserId = colleague.userId;
+    await apply(agent, { type: "end" });
+    await publish(colleague, CTI_EVENTS.state, snapshot(colleague));
+  }
+
+  /** What the consulted colleague does: answer the consultation, or leave it (the customer stays with the asking agent). */
+  async function colleagueAction(colleague: Agent, call: Call, action: CallAction) {
+    if (action === "answer") {
+      if (call.consult?.state !== "ringing") throw new HttpError(400, "咨询已接通");
+      call.consult.state = "talking";
+      await apply(colleague, { type: "answer" });
+    } else if (action === "hangup") await releaseColleague(call, false);
+    else await apply(colleague, { type: action });
+    const asking = call.agentUserId === null ? undefined : tenantOf(call.tenantId).agents.get(call.agentUserId);
+    if (asking) await publish(asking, CTI_EVENTS.state, snapshot(asking));
+    return snapshot(colleague);
   }
 
   return {
@@ -86,6 +111,12 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     async callAction(caller: Caller, action: "answer" | "hangup" | "hold" | "resume" | "mute" | "unmute") {
       const agent = await agentOf(caller);
       const call = callOf(agent);
+      if (call.consult?.agentUserId === agent.userId) return colleagueAction(agent, call, action);
+      // The asking agent leaves a conference: the colleague keeps the customer.
+      if (action === "hangup" && call.consult?.state === "conference") {
+        await handOver(agent, call);
+        return snapshot(agent);
+      }
       if (action === "answer") {
         if (call.origin === "manual") throw new HttpError(400, "外呼等待对方接听");
         await answerCall(agent, call);
@@ -111,7 +142,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         workOrderId: null,
         transcript: [],
         dtmf: "",
-        consultAgent: null,
+        consult: null,
         agentUserId: agent.userId,
         ended: false,
         queuedAt: null,
@@ -134,6 +165,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       const agent = await agentOf(caller);
       const call = callOf(agent);
       if (!call.answeredAt) throw new HttpError(400, "通话接通后才能转接");
+      if (call.consult) throw new HttpError(400, "正在咨询中，请先完成转接或结束咨询");
       const tenant = tenantOf(agent.tenantId);
       if (target.kind === "agent") {
         const colleague = [...tenant.agents.values()].find((a) => a.agentId === target.to);
@@ -149,17 +181,54 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       return snapshot(agent);
     },
 
+    /**
+     * Consults a ready colleague: the customer is held and the call rings at the colleague, who
+     * sees the customer's screen. Then `consultStep` hands over, confers or ends it.
+     */
     async consult(caller: Caller, agentId: string) {
       const agent = await agentOf(caller);
       const call = callOf(agent);
       if (agent.status.state !== "TALKING" && agent.status.state !== "HOLD") throw new HttpError(400, "通话接通后才能咨询");
+      if (call.consult) throw new HttpError(400, "正在咨询中，请先结束当前咨询");
       const colleague = [...tenantOf(agent.tenantId).agents.values()].find((a) => a.agentId === agentId);
-      if (!colleague || colleague.userId === agent.userId || colleague.status.state === "SIGNED_OUT") {
-        throw new HttpError(400, "咨询的坐席未签入");
+      if (!colleague || colleague.userId === agent.userId || colleague.status.state !== "READY") {
+        throw new HttpError(400, "咨询的坐席不在就绪状态");
       }
-      call.consultAgent = colleague.name;
-      await publish(colleague, CTI_EVENTS.consult, { ctiCallId: call.ctiCallId, fromAgent: agent.name, phone: call.phone });
+      if (agent.status.state === "TALKING") await apply(agent, { type: "hold" });
+      call.consult = { agentUserId: colleague.userId, state: "ringing" };
+      await apply(colleague, { type: "offer", callId: call.ctiCallId });
       await publish(agent, CTI_EVENTS.state, snapshot(agent));
+      // Not answered in time: the colleague is not there (未接来电) and the agent is told.
+      const ringSeconds = await ringSecondsOf(db, call.tenantId, call.queueName);
+      later(ringSeconds === undefined ? options.ringMs : ringSeconds * 1_000, async () => {
+        if (call.consult?.agentUserId !== colleague.userId || call.consult.state !== "ringing") return;
+        call.consult = null;
+        await apply(colleague, { type: "missed" });
+        await publish(agent, CTI_EVENTS.state, snapshot(agent));
+      });
+      return snapshot(agent);
+    },
+
+    /** After consulting: the colleague takes the customer, all three talk, or the consultation ends. */
+    async consultStep(caller: Caller, step: ConsultStep) {
+      const agent = await agentOf(caller);
+      const call = callOf(agent);
+      const consult = call.consult;
+      if (!consult || consult.agentUserId === agent.userId) throw new HttpError(400, "当前没有进行中的咨询");
+      if (step === "cancel") {
+        await releaseColleague(call, false);
+        if (agent.status.state === "HOLD") await apply(agent, { type: "resume" });
+        else await publish(agent, CTI_EVENTS.state, snapshot(agent));
+        return snapshot(agent);
+      }
+      if (consult.state === "ringing") throw new HttpError(400, "被咨询坐席尚未接听");
+      if (step === "transfer") await handOver(agent, call);
+      else if (consult.state !== "conference") {
+        consult.state = "conference";
+        await apply(agent, { type: "resume" });
+        const colleague = tenantOf(agent.tenantId).agents.get(consult.agentUserId);
+        if (colleague) await publish(colleague, CTI_EVENTS.state, snapshot(colleague));
+      }
       return snapshot(agent);
     },
 

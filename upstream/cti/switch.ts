@@ -81,18 +81,27 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
         muted: status.muted,
         acwEndsAt: status.acwEndsAt === null ? null : new Date(status.acwEndsAt).toISOString(),
       },
-      call: call ? publicCall(call) : null,
+      call: call ? publicCall(call, agent) : null,
     };
   }
 
-  function publicCall(call: Call): PhoneCall {
-    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, ...rest } = call;
+  /** The call as `viewer` sees it (the consultation from their side); without one, as anyone. */
+  function publicCall(call: Call, viewer?: Agent): PhoneCall {
+    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, consult: _c, missedBy: _m, ...rest } = call;
     return {
       ...rest,
       startedAt: new Date(call.startedAt).toISOString(),
       answeredAt: call.answeredAt === null ? null : new Date(call.answeredAt).toISOString(),
       transcript: [...call.transcript],
+      consult: viewer ? consultSeenBy(call, viewer) : null,
     };
+  }
+
+  function consultSeenBy(call: Call, viewer: Agent): PhoneCall["consult"] {
+    if (!call.consult) return null;
+    const asking = viewer.userId !== call.consult.agentUserId;
+    const other = tenantOf(call.tenantId).agents.get(asking ? call.consult.agentUserId : (call.agentUserId ?? -1));
+    return { colleague: other?.name ?? "", state: call.consult.state, asking };
   }
 
   /** Runs `step` after the agent's earlier ones, so what is stored about an agent keeps its order. */
@@ -290,7 +299,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       workOrderId: input.workOrderId ?? null,
       transcript: input.transcript ?? [],
       dtmf: "",
-      consultAgent: null,
+      consult: null,
       agentUserId: null,
       ended: false,
       queuedAt: null,
@@ -335,6 +344,21 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     if (agent && agent.status.callId === call.ctiCallId) {
       await apply(agent, { type: agent.status.state === "RINGING" ? "drop" : "end" });
     }
+    await releaseColleague(call, true);
+  }
+
+  /**
+   * The consulted colleague leaves the call: a ring stops, a consultation ends with the colleague
+   * ready again, a conference the customer ended leaves them after-call work.
+   */
+  async function releaseColleague(call: Call, afterCall: boolean): Promise<void> {
+    const consult = call.consult;
+    if (!consult) return;
+    call.consult = null;
+    const colleague = tenantOf(call.tenantId).agents.get(consult.agentUserId);
+    if (!colleague || colleague.status.callId !== call.ctiCallId) return;
+    if (colleague.status.state === "RINGING") await apply(colleague, { type: "drop" });
+    else await apply(colleague, { type: afterCall && consult.state === "conference" ? "end" : "release" });
   }
 
   return {
@@ -357,6 +381,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     joinQueue,
     callOf,
     finish,
+    releaseColleague,
     monitorState,
     queueState,
     publishToSupervisors,

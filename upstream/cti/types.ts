@@ -30,7 +30,11 @@ export type Agent = {
   signOutPending: { by: string; reason: string } | null;
 };
 
-export type Call = Omit<PhoneCall, "startedAt" | "answeredAt"> & {
+/** A colleague consulted on a call: ringing, talking with the asking agent (customer on hold), or all three. */
+export type Consult = { agentUserId: number; state: "ringing" | "talking" | "conference" };
+
+export type Call = Omit<PhoneCall, "startedAt" | "answeredAt" | "consult"> & {
+  consult: Consult | null;
   tenantId: number;
   startedAt: number;
   answeredAt: number | null;

@@ -174,18 +174,36 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(early.json()).toMatchObject({ code: 400, msg: "通话接通后才能咨询" });
     await phone("admin", "POST", "/cti/api/call/answer");
 
-    // A consultation: the colleague is told who asks about which caller; the call shows it.
+    // A consultation: the customer is held and the colleague's phone rings with the customer's screen.
     const consulting = await phone("admin", "POST", "/cti/api/call/consult", { agentId });
-    expect(consulting.call!.consultAgent).toBe("张伟");
-    await cti().settled();
-    const told = (await platform.app.notifications.replay({ kind: "user", userId: users.agent.id }, 0))
-      .filter((e) => e.type === "cti.consult")
-      .at(-1);
-    expect(told?.payload).toEqual({ ctiCallId: call.ctiCallId, fromAgent: "王建国", phone: "13912345678" });
-    const transferred = await phone("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId });
-    expect(transferred.agent.state).toBe("ACW");
-    expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(call.ctiCallId);
+    expect(consulting.agent.state).toBe("HOLD");
+    expect(consulting.call!.consult).toEqual({ colleague: "张伟", state: "ringing", asking: true });
+    const asked = await phone("agent", "GET", "/cti/api/agent");
+    expect(asked.agent.state).toBe("RINGING");
+    expect(asked.call).toMatchObject({ ctiCallId: call.ctiCallId, phone: "13912345678" });
+    expect(asked.call!.consult).toEqual({ colleague: "王建国", state: "ringing", asking: false });
+    expect((await api("admin", "POST", "/cti/api/call/consult/transfer")).json()).toMatchObject({ code: 400, msg: "被咨询坐席尚未接听" });
+    expect((await api("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId })).json()).toMatchObject({
+      code: 400,
+      msg: "正在咨询中，请先完成转接或结束咨询",
+    });
+    expect((await api("agent", "POST", "/cti/api/call/consult/cancel")).json()).toMatchObject({ code: 400, msg: "当前没有进行中的咨询" });
     await phone("agent", "POST", "/cti/api/call/answer");
+    expect((await phone("admin", "GET", "/cti/api/agent")).call!.consult!.state).toBe("talking");
+
+    // All three talk; then the asking agent leaves and the colleague keeps the customer.
+    const conference = await phone("admin", "POST", "/cti/api/call/consult/conference");
+    expect(conference.agent.state).toBe("TALKING");
+    expect(conference.call!.consult!.state).toBe("conference");
+    expect((await phone("agent", "GET", "/cti/api/agent")).call!.consult).toEqual({
+      colleague: "王建国",
+      state: "conference",
+      asking: false,
+    });
+    expect((await phone("admin", "POST", "/cti/api/call/hangup")).agent.state).toBe("ACW");
+    const kept = await phone("agent", "GET", "/cti/api/agent");
+    expect(kept.agent.state).toBe("TALKING");
+    expect(kept.call).toMatchObject({ ctiCallId: call.ctiCallId, consult: null });
     await until(
       async () => (await cti().status({ id: users.admin.id, tenantId: users.admin.tenantId })).agent.state === "READY",
       "the admin's after-call work",
@@ -203,6 +221,61 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(record).toEqual({ agent_user_id: users.admin.id, hangup_party: 2, is_answer: 1 });
     await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
     await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
+  });
+
+  it("after consulting, the agent takes the customer back or hands them over; a customer who hangs up ends the conference", async () => {
+    for (const name of ["admin", "agent"]) {
+      await api(name, "POST", "/cti/api/agent/state", { command: "signIn" });
+      await until(async () => (await phone(name, "GET", "/cti/api/agent")).agent.state !== "ACW", `${name}'s after-call work`);
+      await api(name, "POST", "/cti/api/agent/state", { command: "notReady", reason: "MEETING" });
+    }
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "ready" });
+    const agentId = (await phone("agent", "GET", "/cti/api/agent")).agent.agentId;
+    const call = await cti().offerInbound(users.admin.tenantId, { phone: "13912340000", queueName: "demo-voice" });
+    await phone("admin", "POST", "/cti/api/call/answer");
+    // Only a ready colleague can be consulted.
+    expect((await api("admin", "POST", "/cti/api/call/consult", { agentId })).json()).toMatchObject({ msg: "咨询的坐席不在就绪状态" });
+    await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+
+    // Back: the colleague is ready again, the agent talks to the customer.
+    await phone("admin", "POST", "/cti/api/call/consult", { agentId });
+    await phone("agent", "POST", "/cti/api/call/answer");
+    const back = await phone("admin", "POST", "/cti/api/call/consult/cancel");
+    expect(back.agent.state).toBe("TALKING");
+    expect(back.call!.consult).toBeNull();
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+
+    // Handed over: the colleague keeps talking with the customer, the agent wraps up.
+    await phone("admin", "POST", "/cti/api/call/consult", { agentId });
+    await phone("agent", "POST", "/cti/api/call/answer");
+    expect((await phone("admin", "POST", "/cti/api/call/consult/transfer")).agent.state).toBe("ACW");
+    expect((await phone("agent", "GET", "/cti/api/agent")).call).toMatchObject({ ctiCallId: call.ctiCallId, consult: null });
+    await cti().customerHangup(users.admin.tenantId, call.ctiCallId);
+    expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("ACW");
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["agent_user_id", "hangup_party"])
+      .where("cti_call_id", "=", call.ctiCallId)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ agent_user_id: users.agent.id, hangup_party: 2 });
+    await until(async () => (await phone("agent", "GET", "/cti/api/agent")).agent.state === "READY", "the agent's after-call work");
+    await until(async () => (await phone("admin", "GET", "/cti/api/agent")).agent.state === "READY", "the admin's after-call work");
+
+    // A conference the customer ends: both wrap up.
+    const second = await cti().offerInbound(users.admin.tenantId, { phone: "13912340001", queueName: "demo-voice" });
+    const ringing = [await phone("admin", "GET", "/cti/api/agent"), await phone("agent", "GET", "/cti/api/agent")];
+    const first = ringing[0].call?.ctiCallId === second.ctiCallId ? "admin" : "agent";
+    const other = first === "admin" ? "agent" : "admin";
+    await phone(first, "POST", "/cti/api/call/answer");
+    await phone(first, "POST", "/cti/api/call/consult", { agentId: (await phone(other, "GET", "/cti/api/agent")).agent.agentId });
+    await phone(other, "POST", "/cti/api/call/answer");
+    await phone(first, "POST", "/cti/api/call/consult/conference");
+    await cti().customerHangup(users.admin.tenantId, second.ctiCallId);
+    expect((await phone(first, "GET", "/cti/api/agent")).agent.state).toBe("ACW");
+    expect((await phone(other, "GET", "/cti/api/agent")).agent.state).toBe("ACW");
+    // The tests after this one take calls as the agent alone.
+    await until(async () => (await phone("admin", "GET", "/cti/api/agent")).agent.state === "READY", "the admin's after-call work");
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
   });
 
   it("records connected calls with their recording and timed transcript; a call that never connected has no audio", async () => {

@@ -4,6 +4,7 @@ import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "#contracts/cti"
 import {
   AsrEntrySchema,
   CALL_ACTIONS,
+  CONSULT_STEPS,
   ConsultRequestSchema,
   DIAL_OUTCOME_CODES,
   DialRequestSchema,
@@ -18,6 +19,7 @@ import { listTodayCalls } from "#upstream/repositories/workbench";
 
 /** Parses a body, failing with the contract's own Chinese message. */
 const ActionParamsSchema = z.object({ action: z.enum(CALL_ACTIONS) });
+const ConsultStepParamsSchema = z.object({ step: z.enum(CONSULT_STEPS) });
 
 /** The CTI service (`/cti/api`): the agent's phone state and call control (decision 007). */
 export const ctiRoutes: FastifyPluginAsync = async (app) => {
@@ -52,6 +54,10 @@ export const ctiRoutes: FastifyPluginAsync = async (app) => {
   app.post("/cti/api/call/consult", async (request) => {
     const { agentId } = parseInput(ConsultRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.consult(caller(request), agentId));
+  });
+  app.post("/cti/api/call/consult/:step", async (request) => {
+    const { step } = parseInput(ConsultStepParamsSchema, request.params);
+    return ok<PhoneSnapshot>(await app.cti.consultStep(caller(request), step));
   });
   app.post("/cti/api/call/dtmf", async (request) => {
     const { digits } = parseInput(DtmfRequestSchema, request.body);

@@ -82,6 +82,7 @@ export function PhoneBar(props: {
       </div>
       {call && agent.state === "RINGING" ? (
         <span>
+          {call.consult ? `${call.consult.colleague} 请求咨询：` : null}
           {call.origin === "manual" ? "正在呼叫" : "来电"} {maskPhone(call.phone)}（{labelOf(CALL_ORIGIN_LABELS, call.origin)}）
         </span>
       ) : null}
@@ -247,9 +248,9 @@ export function PhoneBar(props: {
           >
             咨询
           </button>
-          {call?.consultAgent ? <span>已咨询：{call.consultAgent}</span> : null}
         </div>
       ) : null}
+      {call?.consult ? <ConsultPanel consult={call.consult} act={act} /> : null}
       <label className="sb-phonebar-actions">
         <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
         自动接听
@@ -263,5 +264,46 @@ export function PhoneBar(props: {
         </p>
       ) : null}
     </section>
+  );
+}
+
+const CONSULT_STATE_LABELS = { ringing: "振铃中", talking: "通话中", conference: "三方通话中" } as const;
+
+/**
+ * A consultation in progress. The asking agent (customer on hold) hands the customer over, brings
+ * all three together, or takes the customer back; the consulted colleague sees who asks.
+ */
+function ConsultPanel({ consult, act }: { consult: NonNullable<PhoneSnapshot["call"]>["consult"] & object; act: Act }) {
+  const state = CONSULT_STATE_LABELS[consult.state];
+  if (!consult.asking) {
+    return (
+      <p className="sb-phonebar-actions" role="status">
+        {consult.state === "conference"
+          ? `与 ${consult.colleague} 及客户三方通话中`
+          : `${consult.colleague} 的咨询（${state}），挂机即结束咨询`}
+      </p>
+    );
+  }
+  const answered = consult.state !== "ringing";
+  return (
+    <div className="sb-phonebar-actions" role="group" aria-label="咨询">
+      <span role="status">
+        咨询 {consult.colleague}：{state}
+        {consult.state === "conference" ? "（挂机后由对方继续通话）" : "（客户保持中）"}
+      </span>
+      <button type="button" className="p-button p-button-sm" disabled={!answered} onClick={() => act("consultStep", { step: "transfer" })}>
+        完成转接
+      </button>
+      {consult.state === "talking" ? (
+        <button type="button" className="p-button p-button-outlined p-button-sm" onClick={() => act("consultStep", { step: "conference" })}>
+          三方通话
+        </button>
+      ) : null}
+      {consult.state !== "conference" ? (
+        <button type="button" className="p-button p-button-text p-button-sm" onClick={() => act("consultStep", { step: "cancel" })}>
+          结束咨询
+        </button>
+      ) : null}
+    </div>
   );
 }

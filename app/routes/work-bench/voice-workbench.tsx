@@ -2,7 +2,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
-import { AsrEventSchema, CTI_EVENTS, ConsultEventSchema, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
+import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
 import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
@@ -67,9 +67,6 @@ export function VoiceWorkbench({ title }: { title: string }) {
     } else if (event.type === CTI_EVENTS.supervisor) {
       const parsed = SupervisorNoticeSchema.safeParse(event.payload);
       if (parsed.success) setSupervisorNotice(parsed.data);
-    } else if (event.type === CTI_EVENTS.consult) {
-      const parsed = ConsultEventSchema.safeParse(event.payload);
-      if (parsed.success) setNotice(`${parsed.data.fromAgent} 请求咨询（来电 ${maskPhone(parsed.data.phone)}）`);
     }
   }, []);
   const stream = useEventStream("/workBench/events", data.startId, onEvent);

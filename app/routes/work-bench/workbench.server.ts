@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   CALL_ACTIONS,
+  CONSULT_STEPS,
   ConsultRequestSchema,
   DialRequestSchema,
   DtmfRequestSchema,
@@ -75,6 +76,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("dial") }).merge(DialRequestSchema),
   z.object({ intent: z.literal("transfer") }).merge(TransferRequestSchema),
   z.object({ intent: z.literal("consult") }).merge(ConsultRequestSchema),
+  z.object({ intent: z.literal("consultStep"), step: z.enum(CONSULT_STEPS) }),
   z.object({ intent: z.literal("dtmf") }).merge(DtmfRequestSchema),
   z.object({ intent: z.literal("autoAnswer"), autoAnswer: z.enum(["true", "false"]) }),
   z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
@@ -109,6 +111,8 @@ export async function phoneAction(access: Access, form: FormData) {
       return { phone: await cti.transferCall(caller, input.target, input.to) };
     case "consult":
       return { phone: await cti.consult(caller, input.agentId) };
+    case "consultStep":
+      return { phone: await cti.consultStep(caller, input.step) };
     case "dtmf":
       return { phone: await cti.sendDtmf(caller, input.digits) };
     case "autoAnswer":
