@@ -1,4 +1,10 @@
-import { PhoneAgentsResponseSchema, PhoneSnapshotResponseSchema, TodayCallsResponseSchema, type CallAction, type ConsultStep } from "#contracts/cti";
+import {
+  PhoneAgentsResponseSchema,
+  PhoneSnapshotResponseSchema,
+  TodayCallsResponseSchema,
+  type CallAction,
+  type ConsultStep,
+} from "#contracts/cti";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */

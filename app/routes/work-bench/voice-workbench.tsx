@@ -7,7 +7,6 @@ import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { useNonce } from "#app/lib/nonce";
-import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
