@@ -211,31 +211,6 @@ test("a batch's calls page by links, a page size and the jumper, keeping the fil
   await expect(page.getByRole("link", { name: "第 1 页" })).toHaveAttribute("aria-current", "page");
 });
 
-test("an agent works a preview list: takes, sees, dials and skips contacts @nojs", async ({ page }, testInfo) => {
-  // Both projects run at once; each works the list as its own account so they never race for a contact.
-  await signIn(page, testInfo.project.name === "js" ? "agent" : "admin");
-  await page.goto("/manual/preview");
-  await page.getByRole("button", { name: "获取下一个联系人" }).click();
-  await expect(page.getByRole("heading", { name: "当前联系人" })).toBeVisible();
-  await expect(page.getByText("贵宾客户预览外呼")).toBeVisible();
-  await page.getByRole("button", { name: "拨打" }).click();
-  await expect(page.getByRole("status")).toHaveText("已拨打，通话已记录。");
-
-  await page.getByRole("button", { name: "获取下一个联系人" }).click();
-  await page.getByLabel("跳过原因").selectOption({ label: "号码有误" });
-  await page.getByRole("button", { name: "跳过" }).click();
-  await expect(page.getByRole("status")).toHaveText("已跳过该联系人。");
-
-  await page.goto("/agentTask/businessRecord");
-  await expect(page.getByRole("table", { name: "外呼业务记录" })).toContainText("号码有误");
-  await page.goto("/agentTask/my");
-  await page.getByRole("link", { name: "贵宾名单" }).click();
-  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("呼叫完成");
-  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("坐席挂机");
-  await page.goto("/manMachine/coordination");
-  await expect(page.getByRole("table", { name: "转人工记录" })).toContainText("已转人工");
-});
-
 test("a supervisor distributes a preview campaign's data among agents @nojs", async ({ page }) => {
   await signIn(page, "supervisor");
   await page.goto("/manual/dataDistribution");

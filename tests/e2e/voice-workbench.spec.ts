@@ -387,3 +387,71 @@ test.describe("an agent whose computer is set to another time zone", () => {
     expect(minutesApart(shown, beijingNow)).toBeLessThanOrEqual(2);
   });
 });
+
+test("an agent works a preview list: takes, sees and skips contacts @nojs", async ({ page }, testInfo) => {
+  // Both projects run at once; each works the list as its own account so they never race for a contact
+  // (the agent's preview tests are in this file, which runs in order).
+  await signIn(page, testInfo.project.name === "js" ? "agent" : "admin");
+  await page.goto("/manual/preview");
+  await page.getByRole("button", { name: "获取下一个联系人" }).click();
+  await expect(page.getByRole("heading", { name: "当前联系人" })).toBeVisible();
+  await expect(page.getByText("贵宾客户预览外呼")).toBeVisible();
+  // Dialling goes through the softphone (tests/e2e/voice-workbench.spec.ts); here the contact is skipped.
+  await page.getByLabel("跳过原因").selectOption({ label: "号码有误" });
+  await page.getByRole("button", { name: "跳过" }).click();
+  await expect(page.getByRole("status")).toHaveText("已跳过该联系人。");
+
+  await page.goto("/agentTask/businessRecord");
+  await expect(page.getByRole("table", { name: "外呼业务记录" })).toContainText("号码有误");
+  await page.goto("/agentTask/my");
+  await page.getByRole("link", { name: "贵宾名单" }).click();
+  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("呼叫完成");
+  await expect(page.getByRole("table", { name: "任务中的呼叫" })).toContainText("坐席挂机");
+  await page.goto("/manMachine/coordination");
+  await expect(page.getByRole("table", { name: "转人工记录" })).toContainText("已转人工");
+});
+
+test("a preview contact is dialled through the softphone: refused until signed in, then it rings, is answered and recorded", async ({
+  page,
+  request,
+}) => {
+  const agent = await platformToken(request, "agent");
+  const headers = { authorization: `Bearer ${agent}` };
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+  await signIn(page, "agent");
+  await page.goto("/manual/preview");
+  await page.getByRole("button", { name: "获取下一个联系人" }).click();
+  await expect(page.getByRole("heading", { name: "当前联系人" })).toBeVisible();
+  const phone = (await page.locator(".sb-facts dt:has-text('手机号码') + dd").textContent())!.trim();
+
+  // Signed out on the phone: the page says where to go, and the contact stays.
+  await page.getByRole("button", { name: "拨打" }).click();
+  await expect(page.getByRole("alert")).toContainText("请先在语音工作台签入后再拨打");
+  await expect(page.getByRole("heading", { name: "当前联系人" })).toBeVisible();
+  await page.getByRole("link", { name: "打开语音工作台" }).click();
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(agentState(page)).toContainText("未就绪");
+
+  // Back to the contact (the same one, until it is dialled or skipped): the call goes out through
+  // the phone bar and rings before it connects.
+  await page.goto("/manual/preview");
+  await page.getByRole("button", { name: "获取下一个联系人" }).click();
+  await expect(page.locator(".sb-facts dt:has-text('手机号码') + dd")).toHaveText(phone);
+  await network(request, agent, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
+  await page.getByRole("button", { name: "拨打" }).click();
+  await expect(page).toHaveURL(/\/workBench$/);
+  await expect(page.getByText("正在拨打预览联系人，请在电话条中处理通话")).toBeVisible();
+  await expect(page.getByText(`正在呼叫 ${phone}（外呼）`)).toBeVisible();
+  await expect(agentState(page)).toContainText("通话中");
+  await page.keyboard.press("Alt+H");
+  await expect(agentState(page)).toContainText("话后整理");
+
+  // The contact is done: called by the agent, who hung up.
+  await page.goto("/agentTask/my");
+  await page.getByRole("link", { name: "贵宾名单" }).click();
+  const calls = page.getByRole("table", { name: "任务中的呼叫" });
+  await expect(calls.getByRole("row").filter({ hasText: phone })).toContainText("呼叫完成");
+  await expect(calls.getByRole("row").filter({ hasText: phone })).toContainText("坐席挂机");
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+});

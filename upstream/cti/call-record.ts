@@ -4,6 +4,7 @@ import type { Db } from "#upstream/db";
 import type { NewDialogLine } from "#upstream/db/schema";
 import { recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
 import { insertCallRecord } from "#upstream/repositories/call-records";
+import { endTaskDial } from "#upstream/repositories/task-batches";
 import type { Call, DialOutcome } from "./types";
 
 /** The simulated network's answer to a dialled number when a test has not set one: by last digit. */
@@ -99,8 +100,18 @@ export async function writeRecord(
         attach_data: JSON.stringify({ dtmf: call.dtmf, workOrderId: call.workOrderId, origin: call.origin }),
         queue_wait_ms: call.queueWaitMs,
         recording,
+        // A campaign contact dialled by the agent: its record is the campaign's (preview) and the contact moves on.
+        ...(call.task
+          ? {
+              batch_id: call.task.batchId,
+              task_call_id: call.task.taskCallId,
+              campaign_type: call.task.campaignType,
+              user_data: call.task.userData,
+            }
+          : {}),
       },
       dialogs,
     );
+    if (call.task) await endTaskDial(trx, call.tenantId, call.task.taskCallId, answered, end.hangupParty, new Date(end.endedAt));
   });
 }

@@ -8,7 +8,16 @@ import type { NotificationBus } from "#upstream/notifications/bus";
 import { ringSecondsOf } from "#upstream/repositories/monitor";
 import { simulatedDialOutcome, writeRecord } from "./call-record";
 import { createSwitch } from "./switch";
-import { DEFAULT_CTI_OPTIONS, type Agent, type Call, type Caller, type CtiOptions, type DialOutcome, type NewCall } from "./types";
+import {
+  DEFAULT_CTI_OPTIONS,
+  type Agent,
+  type Call,
+  type Caller,
+  type TaskDial,
+  type CtiOptions,
+  type DialOutcome,
+  type NewCall,
+} from "./types";
 
 export { DEFAULT_CTI_OPTIONS, simulatedDialOutcome, type CtiOptions, type DialOutcome };
 
@@ -125,7 +134,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       return snapshot(agent);
     },
 
-    async dial(caller: Caller, phone: string) {
+    /** The agent dials a number, or a campaign's contact (`task`: preview dialling), on the simulated network. */
+    async dial(caller: Caller, phone: string, task?: TaskDial & { campaignId: number }) {
       const agent = await agentOf(caller);
       const tenant = tenantOf(agent.tenantId);
       const call: Call = {
@@ -137,7 +147,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         startedAt: Date.now(),
         answeredAt: null,
         flowId: null,
-        campaignId: null,
+        campaignId: task?.campaignId ?? null,
+        task,
         prevCtiCallId: null,
         workOrderId: null,
         transcript: [],

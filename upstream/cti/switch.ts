@@ -87,7 +87,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
 
   /** The call as `viewer` sees it (the consultation from their side); without one, as anyone. */
   function publicCall(call: Call, viewer?: Agent): PhoneCall {
-    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, consult: _c, missedBy: _m, ...rest } = call;
+    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, consult: _c, missedBy: _m, task: _k, ...rest } = call;
     return {
       ...rest,
       startedAt: new Date(call.startedAt).toISOString(),

@@ -48,7 +48,11 @@ export type Call = Omit<PhoneCall, "startedAt" | "answeredAt" | "consult"> & {
   missedBy: number[];
   /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
   robotCall?: RobotCall;
+  /** A campaign contact the agent dials (preview): its task call moves with the call, its record names it. */
+  task?: TaskDial;
 };
+
+export type TaskDial = { taskCallId: number; batchId: number; campaignType: number; userData: string };
 
 export type RobotCall = { recording: RecordingName; intent: string | null };
 

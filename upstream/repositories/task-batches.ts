@@ -1,11 +1,10 @@
 import { sql } from "kysely";
 import type { Batch, TaskCall, Transition } from "#contracts/outbound";
-import { RESULT_CODES, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
-import { insertCallRecord } from "./call-records";
+
 import { countCapped } from "./counting";
 import { BatchStatus, CallStatus } from "#upstream/domain/dialer-states";
-import { moveBatch, moveCall, taskCallRecord } from "./dialing";
+import { moveBatch, moveCall, taskCallRecord, type Trx } from "./dialing";
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 type Page = { pageNo: number; pageSize: number };
@@ -472,7 +471,8 @@ export async function takeNextPreview(
   return callId === null ? null : ((await findCall(db, tenantId, callId)) ?? null);
 }
 
-async function ownWaitingCall(db: Db, tenantId: number, agentUserId: number, taskCallId: number) {
+/** An agent's preview contact still waiting to be called, or undefined when it is not theirs. */
+export async function ownWaitingCall(db: Db, tenantId: number, agentUserId: number, taskCallId: number) {
   return db
     .selectFrom("task_calls as t")
     .innerJoin("campaigns as c", "c.id", "t.campaign_id")
@@ -496,25 +496,31 @@ async function ownWaitingCall(db: Db, tenantId: number, agentUserId: number, tas
 }
 
 /** The agent dials their preview contact: the call is made and recorded (the customer answers). */
-export async function dialPreview(db: Db, tenantId: number, agentUserId: number, taskCallId: number, at: Date): Promise<boolean> {
+/**
+ * The agent dials their preview contact through the phone: the contact is being called
+ * (呼叫中) until the call ends (`endTaskDial`). The contact, or undefined when it is not theirs.
+ */
+export async function startPreviewDial(db: Db, tenantId: number, agentUserId: number, taskCallId: number, at: Date) {
   const call = await ownWaitingCall(db, tenantId, agentUserId, taskCallId);
-  if (!call) return false;
-  await db.transaction().execute(async (trx) => {
-    await moveCall(trx, call, CallStatus.dialling, "坐席拨打", at, { attempts: call.attempts + 1 });
-    await insertCallRecord(trx, {
-      ...taskCallRecord(call, `preview-${call.id}-${call.attempts + 1}`),
-      agent_user_id: agentUserId,
-      is_answer: 1,
-      outbound_result: "EndOfTheCall",
-      call_result: 200,
-      call_result_name: labelOf(RESULT_CODES, 200),
-      hangup_party: 3,
-      call_time: at,
-      call_duration_ms: 45_000,
-    });
-    await moveCall(trx, { ...call, status: CallStatus.dialling }, CallStatus.complete, "通话结束", at, { hangup_party: 3 });
+  if (!call) return undefined;
+  await db.transaction().execute((trx) => moveCall(trx, call, CallStatus.dialling, "坐席拨打", at, { attempts: call.attempts + 1 }));
+  return { ...call, record: taskCallRecord(call, "") };
+}
+
+/** A dialled contact's call ended: answered is 呼叫完成, otherwise 未接通, with who hung up. */
+export async function endTaskDial(trx: Trx, tenantId: number, taskCallId: number, answered: boolean, hangupParty: number, at: Date) {
+  const call = await trx
+    .selectFrom("task_calls")
+    .select(["id", "tenant_id", "batch_id", "status"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", taskCallId)
+    .where("status", "=", CallStatus.dialling)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!call) return;
+  await moveCall(trx, call, answered ? CallStatus.complete : CallStatus.notConnected, answered ? "通话结束" : "未接通", at, {
+    hangup_party: hangupParty,
   });
-  return true;
 }
 
 /** The agent skips their preview contact with a reason: it counts as not connected (hung up by the agent). */

@@ -811,10 +811,28 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     // A colleague of another queue cannot open the agent's contact.
     failure(await inject("agent01", "GET", `/outbound/agentend/beforecall/${next!.batchId}/${next!.id}`), 404);
     failure(await inject("admin", "POST", "/outbound/preview/dial", { taskCallId: next!.id }), 404); // not admin's contact
+    // The call goes out through the agent's phone: signed in first, then it rings, then it is answered.
+    platform.app.cti.options.dialMs = 50;
+    const demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+    expect(failure(await inject("agent", "POST", "/outbound/preview/dial", { taskCallId: next!.id }), 400)).toBe(
+      "请先在语音工作台签入后再拨打",
+    );
+    await inject("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
+    platform.app.cti.setNextDialOutcome(demoTenant, "ANSWER");
     json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/dial", { taskCallId: next!.id }));
+    const ringing = (await inject("agent", "GET", "/cti/api/agent")).json().data;
+    expect(ringing.agent.state).toBe("RINGING");
+    expect(ringing.call).toMatchObject({ origin: "manual", phone: next!.phone, campaignId: next!.campaignId });
+    const calling = json(CallTraceResponseSchema, await inject("agent", "GET", `/contact/trace/call/query/${next!.id}`)).data!;
+    expect(calling.call.status).toBe(1);
+    for (let i = 0; i < 100 && (await inject("agent", "GET", "/cti/api/agent")).json().data.agent.state !== "TALKING"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await inject("agent", "POST", "/cti/api/call/hangup");
     const dialled = json(CallTraceResponseSchema, await inject("agent", "GET", `/contact/trace/call/query/${next!.id}`)).data!;
     expect(dialled.call.status).toBe(3);
     expect(dialled.records).toHaveLength(1);
+    expect(dialled.records[0]).toMatchObject({ outboundResult: "EndOfTheCall", callResult: 200 });
     const second = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
     expect(second!.id).not.toBe(next!.id);
     json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/skip", { taskCallId: second!.id, reason: "号码有误" }));

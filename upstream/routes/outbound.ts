@@ -48,7 +48,8 @@ import {
   batchTransitions,
   batchWithCalls,
   callRecordsOf,
-  dialPreview,
+  startPreviewDial,
+  ownWaitingCall,
   distributeContacts,
   findBatch,
   findCall,
@@ -407,10 +408,24 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     return ok(await takeNextPreview(app.db, user.tenantId, user.id, campaignId, now()));
   });
 
+  // The call goes out through the agent's phone and rings like any call (cti/service.ts dial).
   app.post("/outbound/preview/dial", async (request) => {
     const user = requireUser(request);
     const { taskCallId } = parseInput(PreviewDialSchema, request.body);
-    if (!(await dialPreview(app.db, user.tenantId, user.id, taskCallId, now()))) throw new HttpError(404, "该联系人不在您的待呼列表中");
+    if (!(await ownWaitingCall(app.db, user.tenantId, user.id, taskCallId))) throw new HttpError(404, "该联系人不在您的待呼列表中");
+    const phoneState = (await app.cti.status({ id: user.id, tenantId: user.tenantId })).agent.state;
+    if (phoneState === "SIGNED_OUT") throw new HttpError(400, "请先在语音工作台签入后再拨打");
+    if (!["READY", "NOT_READY", "ACW"].includes(phoneState)) throw new HttpError(400, "当前正在通话中，请结束后再拨打");
+    const contact = await startPreviewDial(app.db, user.tenantId, user.id, taskCallId, now());
+    if (!contact) throw new HttpError(404, "该联系人不在您的待呼列表中");
+    const { record } = contact;
+    await app.cti.dial({ id: user.id, tenantId: user.tenantId }, contact.phone, {
+      campaignId: contact.campaign_id,
+      taskCallId: contact.id,
+      batchId: contact.batch_id,
+      campaignType: record.campaign_type,
+      userData: record.user_data,
+    });
     return ok({ id: taskCallId });
   });
 

@@ -5,6 +5,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
 import { CALL_STATUSES, SKIP_REASONS, codesOf, hangupPartyLabel, labelOf } from "#contracts/codes";
+import { redirectWithToast } from "#app/server/toast.server";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -25,9 +26,9 @@ export const handle: RouteHandle = { title };
 const QuerySchema = z.object({
   batch: z.coerce.number().int().positive().optional(),
   task: z.coerce.number().int().positive().optional(),
-  done: z.enum(["dialled", "skipped", "empty"]).optional(),
+  done: z.enum(["skipped", "empty"]).optional(),
 });
-const DONE_MESSAGES = { dialled: "已拨打，通话已记录。", skipped: "已跳过该联系人。", empty: "暂无待呼叫的联系人。" } as const;
+const DONE_MESSAGES = { skipped: "已跳过该联系人。", empty: "暂无待呼叫的联系人。" } as const;
 
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("next") }),
@@ -60,14 +61,16 @@ export async function action({ request }: ActionFunctionArgs) {
       const next = await takeNextPreview(access.caller);
       return next ? `/manual/preview?batch=${next.batchId}&task=${next.id}` : "/manual/preview?done=empty";
     }
+    // The call goes out through the agent's phone: the voice workbench shows it ringing.
     if (input.intent === "dial") {
       await dialPreview(access.caller, input.taskCallId);
-      return "/manual/preview?done=dialled";
+      return "/workBench";
     }
     await skipPreview(access.caller, input.taskCallId, labelOf(SKIP_REASONS, input.reason));
     return "/manual/preview?done=skipped";
   });
   if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+  if (done.value === "/workBench") return redirectWithToast(done.value, "正在拨打预览联系人，请在电话条中处理通话");
   return redirect(done.value);
 }
 
@@ -113,6 +116,7 @@ export default function Preview() {
           </dl>
           {waiting ? (
             <div className="sb-inline-forms">
+              <a href="/workBench">打开语音工作台</a>
               <form method="post">
                 <AuthenticityTokenInput name="csrf" />
                 <input type="hidden" name="intent" value="dial" />
