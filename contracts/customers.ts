@@ -117,10 +117,10 @@ export function checkValue(
       return { value: date.toISOString().slice(0, 10) };
     }
     case "single":
-      return property.options.includes(text) ? { value: text } : ({ error: `${label}没有选项「${text.slice(0, 20)}」` });
+      return property.options.includes(text) ? { value: text } : { error: `${label}没有选项「${text.slice(0, 20)}」` };
     case "phone": {
       const phone = normaliseMobile(text);
-      return phone ? ({ value: phone }) : ({ error: `${label}须为中国大陆手机号` });
+      return phone ? { value: phone } : { error: `${label}须为中国大陆手机号` };
     }
     default:
       return { value: text };
@@ -311,7 +311,9 @@ export const SmsSendSchema = z
 export const SmsSendResultSchema = z.object({
   queued: z.number().int(),
   rejected: z.array(z.object({ contactId: z.number().int(), phone: z.string(), reason: z.string() })),
-  preview: z.array(z.object({ contactId: z.number().int(), phone: z.string(), text: z.string(), length: z.number().int(), segments: z.number().int() })),
+  preview: z.array(
+    z.object({ contactId: z.number().int(), phone: z.string(), text: z.string(), length: z.number().int(), segments: z.number().int() }),
+  ),
 });
 export type SmsSendResult = z.infer<typeof SmsSendResultSchema>;
 export const SmsSendResponseSchema = envelope(SmsSendResultSchema);
@@ -324,3 +326,5 @@ export const SmsOutboxQuerySchema = PaginationSchema.extend({
   before: z.coerce.number().int().positive().optional(),
 });
 export const SmsOutboxResponseSchema = envelope(page(SmsMessageSchema).extend({ estimated: z.boolean().optional() }));
+/** How the count is explained beside a template. */
+export const SMS_PART_LIMIT_TEXT = "一条短信70字（含签名），超过70字时按每条67字拆分计费。";

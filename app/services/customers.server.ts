@@ -89,7 +89,11 @@ export async function getContact(caller: Caller, id: number) {
   return requireData(answer, "获取联系人");
 }
 
-export async function saveContact(caller: Caller, id: number | null, input: { name: string; phone: string; values: Record<string, PropertyValue> }) {
+export async function saveContact(
+  caller: Caller,
+  id: number | null,
+  input: { name: string; phone: string; values: Record<string, PropertyValue> },
+) {
   const answer = await call({
     method: id === null ? "POST" : "PUT",
     path: id === null ? "/crm_v2/contacts/v1" : `/crm_v2/contacts/v1/${id}`,
@@ -196,12 +200,23 @@ export async function deleteGroup(caller: Caller, id: number) {
 // ---- SMS ----
 
 export async function listTemplates(caller: Caller, query: { state?: string; pageNo: number; pageSize: number }) {
-  const answer = await call({ path: "/sms/api/sms/template/list", query, schema: SmsTemplatePageResponseSchema, what: "获取短信模板", caller });
+  const answer = await call({
+    path: "/sms/api/sms/template/list",
+    query,
+    schema: SmsTemplatePageResponseSchema,
+    what: "获取短信模板",
+    caller,
+  });
   return requireData(answer, "获取短信模板");
 }
 
 export async function sendableTemplates(caller: Caller) {
-  const answer = await call({ path: "/sms/api/sms/customer/template", schema: SmsTemplatePageResponseSchema, what: "获取短信模板", caller });
+  const answer = await call({
+    path: "/sms/api/sms/customer/template",
+    schema: SmsTemplatePageResponseSchema,
+    what: "获取短信模板",
+    caller,
+  });
   return requireData(answer, "获取短信模板").list;
 }
 
@@ -234,11 +249,21 @@ export async function deleteTemplate(caller: Caller, id: number) {
 }
 
 export async function sendSms(caller: Caller, input: { templateId: number; ids: number[]; groupId?: number; preview: boolean }) {
-  const answer = await call({ method: "POST", path: "/msg/api/sms/send", json: input, schema: SmsSendResponseSchema, what: "发送短信", caller });
+  const answer = await call({
+    method: "POST",
+    path: "/msg/api/sms/send",
+    json: input,
+    schema: SmsSendResponseSchema,
+    what: "发送短信",
+    caller,
+  });
   return requireData(answer, "发送短信");
 }
 
-export async function listOutbox(caller: Caller, query: { status?: string; pageNo: number; pageSize: number; after?: string; before?: string }) {
+export async function listOutbox(
+  caller: Caller,
+  query: { status?: string; phone?: string; pageNo: number; pageSize: number; after?: string; before?: string },
+) {
   const answer = await call({ path: "/sms/api/sms/outbox", query, schema: SmsOutboxResponseSchema, what: "获取短信发送记录", caller });
   return requireData(answer, "获取短信发送记录");
 }

@@ -189,7 +189,11 @@ export async function reorderProperty(trx: Trx, tenantId: number, id: number, ac
   order[at] = other.id;
   order[action === "up" ? at - 1 : at + 1] = id;
   for (const [index, pid] of order.entries())
-    await trx.updateTable("customer_properties").set({ position: index + 1 }).where("id", "=", pid).execute();
+    await trx
+      .updateTable("customer_properties")
+      .set({ position: index + 1 })
+      .where("id", "=", pid)
+      .execute();
   return { property: list[at], other };
 }
 
@@ -331,7 +335,13 @@ export async function saveContact(
           .values({ ...row, tenant_id: tenantId, company: null, address: null, remark: null })
           .returning("id")
           .executeTakeFirstOrThrow()
-      : await trx.updateTable("crm_contacts").set(row).where("tenant_id", "=", tenantId).where("id", "=", id).returning("id").executeTakeFirstOrThrow();
+      : await trx
+          .updateTable("crm_contacts")
+          .set(row)
+          .where("tenant_id", "=", tenantId)
+          .where("id", "=", id)
+          .returning("id")
+          .executeTakeFirstOrThrow();
   return (await findContact(trx, tenantId, saved.id))!;
 }
 
@@ -353,7 +363,12 @@ export async function contactsFor(db: Trx, tenantId: number, target: { ids: numb
   if (target.groupId) {
     const groupId = target.groupId;
     query = query.where(({ exists, selectFrom }) =>
-      exists(selectFrom("contact_group_members").select("contact_id").where("group_id", "=", groupId).whereRef("contact_id", "=", "crm_contacts.id")),
+      exists(
+        selectFrom("contact_group_members")
+          .select("contact_id")
+          .where("group_id", "=", groupId)
+          .whereRef("contact_id", "=", "crm_contacts.id"),
+      ),
     );
   } else query = query.where("id", "in", target.ids);
   return query.orderBy("id").limit(limit).execute();
@@ -486,10 +501,17 @@ export async function importContacts(trx: Trx, tenantId: number, fileName: strin
           )
           .returning(sql<boolean>`(xmax = 0)`.as("inserted"))
           .execute();
-        for (const s of saved) s.inserted ? result.created++ : result.updated++;
+        for (const s of saved) {
+          if (s.inserted) result.created++;
+          else result.updated++;
+        }
       }
     }
-    if (bad.length > 0) await trx.insertInto("crm_import_errors").values(bad.map((b) => ({ import_id: run.id, row_no: b.row, phone: b.phone, name: b.name, reason: b.reason }))).execute();
+    if (bad.length > 0)
+      await trx
+        .insertInto("crm_import_errors")
+        .values(bad.map((b) => ({ import_id: run.id, row_no: b.row, phone: b.phone, name: b.name, reason: b.reason })))
+        .execute();
     chunk = [];
     bad = [];
   };
@@ -542,7 +564,10 @@ export async function importContacts(trx: Trx, tenantId: number, fileName: strin
 }
 
 export async function importBelongs(db: Db, tenantId: number, importId: number) {
-  return (await db.selectFrom("crm_imports").select("id").where("tenant_id", "=", tenantId).where("id", "=", importId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom("crm_imports").select("id").where("tenant_id", "=", tenantId).where("id", "=", importId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 /** The rejected rows of an import, as export rows. */
@@ -602,7 +627,12 @@ export async function createGroup(trx: Trx, tenantId: number, name: string, ids:
   }
 }
 
-export async function updateGroup(trx: Trx, tenantId: number, id: number, change: { name?: string; addIds: number[]; removeIds: number[] }) {
+export async function updateGroup(
+  trx: Trx,
+  tenantId: number,
+  id: number,
+  change: { name?: string; addIds: number[]; removeIds: number[] },
+) {
   const before = await findGroup(trx, tenantId, id);
   if (!before) throw new CustomerRefused(404, "分组不存在");
   if (change.name && change.name !== before.name) {
@@ -616,7 +646,11 @@ export async function updateGroup(trx: Trx, tenantId: number, id: number, change
   const added = await addMembers(trx, tenantId, id, change.addIds);
   let removed = 0;
   if (change.removeIds.length > 0) {
-    const rows = await trx.deleteFrom("contact_group_members").where("group_id", "=", id).where("contact_id", "in", change.removeIds).execute();
+    const rows = await trx
+      .deleteFrom("contact_group_members")
+      .where("group_id", "=", id)
+      .where("contact_id", "in", change.removeIds)
+      .execute();
     removed = Number(rows[0]?.numDeletedRows ?? 0);
   }
   return { before, after: (await findGroup(trx, tenantId, id))!, added, removed };

@@ -41,7 +41,9 @@ export function assertTransition(from: State, to: State, by: "review" | "edit") 
   if (!SMS_TEMPLATE_TRANSITIONS.some((t) => t.from === from && t.to === to && t.by === by))
     throw new CustomerRefused(
       400,
-      by === "review" ? `模板已是「${labelOf(SMS_TEMPLATE_STATES, from)}」，不能再审核` : `不能从「${labelOf(SMS_TEMPLATE_STATES, from)}」改为「${labelOf(SMS_TEMPLATE_STATES, to)}」`,
+      by === "review"
+        ? `模板已是「${labelOf(SMS_TEMPLATE_STATES, from)}」，不能再审核`
+        : `不能从「${labelOf(SMS_TEMPLATE_STATES, from)}」改为「${labelOf(SMS_TEMPLATE_STATES, to)}」`,
     );
 }
 
@@ -61,7 +63,12 @@ export async function listTemplates(db: Db, tenantId: number, query: { state?: S
 }
 
 export async function findTemplate(db: Trx, tenantId: number, id: number): Promise<SmsTemplate | undefined> {
-  const row = await db.selectFrom("sms_templates").select(columns).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("sms_templates")
+    .select(columns)
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row && toTemplate(row);
 }
 

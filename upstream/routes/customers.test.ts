@@ -54,7 +54,8 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     return FailureSchema.parse(response.json()).msg;
   };
   const properties = async (account = "admin", filter = "all") =>
-    CustomerPropertyListResponseSchema.parse((await inject(account, "GET", `/crm_v2/customer/property/list/0/${filter}`)).json()).data!.list;
+    CustomerPropertyListResponseSchema.parse((await inject(account, "GET", `/crm_v2/customer/property/list/0/${filter}`)).json()).data!
+      .list;
   const createProperty = async (body: object) => {
     const response = await inject("admin", "POST", "/crm_v2/customer/property", body);
     expect(response.statusCode, response.body).toBe(200);
@@ -86,12 +87,18 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     await createProperty({ name: "生日", type: "date" });
     expect((await properties()).map((p) => p.name)).toEqual(["城市", "年龄", "等级", "会员号", "生日"]);
 
-    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "城市", type: "text" }), 400)).toBe("属性名称已存在");
-    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "兴趣", type: "multi", options: ["读书"] }), 400)).toBe(
-      "单选或多选至少需要两个选项",
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "城市", type: "text" }), 400)).toBe(
+      "属性名称已存在",
     );
-    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "手机号", type: "phone" }), 400)).toContain("内置字段");
-    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "x", type: "color" }), 400)).toBe("请选择属性类型");
+    expect(
+      await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "兴趣", type: "multi", options: ["读书"] }), 400),
+    ).toBe("单选或多选至少需要两个选项");
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "手机号", type: "phone" }), 400)).toContain(
+      "内置字段",
+    );
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "x", type: "color" }), 400)).toBe(
+      "请选择属性类型",
+    );
 
     expect((await inject("admin", "PUT", `/crm_v2/customer/property/reorder/${age.id}/up`)).statusCode).toBe(200);
     expect((await properties()).map((p) => p.name).slice(0, 2)).toEqual(["年龄", "城市"]);
@@ -129,7 +136,7 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
       "孙七,13811110001,深圳,50,普通,M005,",
       "周八,13811110006,杭州,22,金卡,M006,",
       "吴九,13811110007,南京,33,普通,M001,",
-      "=HYPERLINK(\"x\"),13811110008,成都,28,普通,M008,",
+      '=HYPERLINK("x"),13811110008,成都,28,普通,M008,',
     ].join("\n");
     const response = await upload("contacts.csv", csv);
     expect(response.statusCode, response.body).toBe(200);
@@ -149,7 +156,9 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(errors.statusCode).toBe(200);
     expect(errors.body.split("\r\n")[0]).toBe("\uFEFF行号,手机号,姓名,原因");
     expect(errors.body).toContain("4,13811110003,王五,「年龄」须为数字");
-    expect(await refusal(await inject("other-admin", "GET", `/crm_v2/contacts/v1/errorexport?importId=${importId}`), 404)).toBe("导入记录不存在");
+    expect(await refusal(await inject("other-admin", "GET", `/crm_v2/contacts/v1/errorexport?importId=${importId}`), 404)).toBe(
+      "导入记录不存在",
+    );
 
     // Fixed rows, one of them a phone already there (updated, not duplicated), as XLSX.
     const book = new ExcelJS.Workbook();
@@ -213,25 +222,48 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     const updated = await inject("admin", "PUT", `/crm_v2/groups/v1/${groupId}`, { addIds: [contacts[2].id], removeIds: [contacts[0].id] });
     expect(updated.json().data).toMatchObject({ memberCount: 2, added: 1, removed: 1 });
     expect((await list({ groupId })).list.map((c) => c.id).sort()).toEqual([contacts[1].id, contacts[2].id].sort());
-    expect(ContactGroupListResponseSchema.parse((await inject("other-admin", "GET", "/crm_v2/groups/v1/list")).json()).data!.list).toEqual([]);
+    expect(ContactGroupListResponseSchema.parse((await inject("other-admin", "GET", "/crm_v2/groups/v1/list")).json()).data!.list).toEqual(
+      [],
+    );
 
-    const campaign = await platform.db.selectFrom("campaigns").select("id").where("tenant_id", "=", demoTenant).orderBy("id").executeTakeFirstOrThrow();
-    const sent = ContactOutboundResponseSchema.parse((await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json()).data!;
+    const campaign = await platform.db
+      .selectFrom("campaigns")
+      .select("id")
+      .where("tenant_id", "=", demoTenant)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const sent = ContactOutboundResponseSchema.parse(
+      (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
+    ).data!;
     expect(sent.accepted + sent.rejected).toBe(2);
-    const again = ContactOutboundResponseSchema.parse((await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json()).data!;
+    const again = ContactOutboundResponseSchema.parse(
+      (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
+    ).data!;
     expect(again).toMatchObject({ accepted: 0, rejected: 2 });
     expect(again.errors[0].reason).toBe("号码已在活动名单中");
-    expect(await refusal(await inject("other-admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId }), 404)).toBe("分组不存在");
+    expect(
+      await refusal(await inject("other-admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId }), 404),
+    ).toBe("分组不存在");
 
     const history = await inject("admin", "GET", `/crm_v2/contacts/v1/callhistroy?id=${contacts[0].id}`);
     expect(CallRecordPageResponseSchema.parse(history.json()).data!.list.every((c) => c.phone === contacts[0].phone)).toBe(true);
   });
 
   it("reviews SMS templates as a state machine and sends approved ones with variables to a group", async () => {
-    const bad = await inject("admin", "POST", "/sms/api/sms/template", { name: "提醒", signature: "示例银行", content: "${姓名}您好，${积分}即将过期" });
+    const bad = await inject("admin", "POST", "/sms/api/sms/template", {
+      name: "提醒",
+      signature: "示例银行",
+      content: "${姓名}您好，${积分}即将过期",
+    });
     expect(await refusal(bad, 400)).toContain("变量 ${积分} 不是客户属性");
     const created = SmsTemplateResponseSchema.parse(
-      (await inject("admin", "POST", "/sms/api/sms/template", { name: "提醒", signature: "示例银行", content: "${姓名}您好，您在${城市}的账户已更新。" })).json(),
+      (
+        await inject("admin", "POST", "/sms/api/sms/template", {
+          name: "提醒",
+          signature: "示例银行",
+          content: "${姓名}您好，您在${城市}的账户已更新。",
+        })
+      ).json(),
     ).data!;
     expect(created).toMatchObject({ state: "pending", variables: ["姓名", "城市"], segments: 1 });
     expect(created.length).toBe([..."【示例银行】${姓名}您好，您在${城市}的账户已更新。"].length);
@@ -241,12 +273,19 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(await refusal(await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "rejected" }), 400)).toBe(
       "不通过时请填写原因",
     );
-    const rejected = await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "rejected", reason: "签名未报备" });
+    const rejected = await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, {
+      state: "rejected",
+      reason: "签名未报备",
+    });
     expect(SmsTemplateResponseSchema.parse(rejected.json()).data).toMatchObject({ state: "rejected", reason: "签名未报备" });
     expect(await refusal(await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "approved" }), 400)).toBe(
       "模板已是「未通过」，不能再审核",
     );
-    await inject("admin", "PUT", `/sms/api/sms/template/${created.id}`, { name: "提醒", signature: "示例银行", content: "${姓名}您好，您在${城市}的账户已更新。" });
+    await inject("admin", "PUT", `/sms/api/sms/template/${created.id}`, {
+      name: "提醒",
+      signature: "示例银行",
+      content: "${姓名}您好，您在${城市}的账户已更新。",
+    });
     const approved = await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "approved" });
     expect(SmsTemplateResponseSchema.parse(approved.json()).data!.state).toBe("approved");
     expect(await countAudit(platform.db, demoTenant, "sms.template.review")).toBe(2);

@@ -78,7 +78,10 @@ export const SMS_ADMIN_ONLY = "仅管理员可以维护短信模板";
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const PropertyListParamsSchema = z.object({ tenantId: z.string().max(40), filter: z.enum(["all", "valid"], { message: "筛选条件只能是 all 或 valid" }) });
+const PropertyListParamsSchema = z.object({
+  tenantId: z.string().max(40),
+  filter: z.enum(["all", "valid"], { message: "筛选条件只能是 all 或 valid" }),
+});
 const ReorderParamsSchema = IdParamsSchema.extend({ action: z.enum(["up", "down"], { message: "只能上移（up）或下移（down）" }) });
 const ValidParamsSchema = IdParamsSchema.extend({
   valid: z.enum(["0", "1", "true", "false"], { message: "有效标记只能是 0 或 1" }).transform((v) => v === "1" || v === "true"),
@@ -196,7 +199,15 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     async function* rows() {
       yield ["顺序", "属性名称", "类型", "选项", "必填", "唯一", "有效"];
       for (const p of list)
-        yield [String(p.position), p.name, labelOf(CUSTOMER_PROPERTY_TYPES, p.type), p.options.join("、"), p.required ? "是" : "否", p.unique ? "是" : "否", p.valid ? "是" : "否"];
+        yield [
+          String(p.position),
+          p.name,
+          labelOf(CUSTOMER_PROPERTY_TYPES, p.type),
+          p.options.join("、"),
+          p.required ? "是" : "否",
+          p.unique ? "是" : "否",
+          p.valid ? "是" : "否",
+        ];
     }
     return sendCsv(reply, "客户属性.csv", rows());
   });
@@ -228,7 +239,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
       const property = await deleteProperty(trx, user.tenantId, id);
       return {
         result: null,
-        audit: { action: "customer.property.delete", target: { type: "customerProperty", id }, summary: `删除客户属性「${property.name}」及其所有值` },
+        audit: {
+          action: "customer.property.delete",
+          target: { type: "customerProperty", id },
+          summary: `删除客户属性「${property.name}」及其所有值`,
+        },
       };
     });
     return ok({ id });
@@ -361,7 +376,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
         const saved = await saveContact(trx, user.tenantId, null, input);
         return {
           result: saved,
-          audit: { action: "contact.update", target: { type: "contact", id: saved.id }, summary: `新建联系人「${saved.name || saved.phone}」` },
+          audit: {
+            action: "contact.update",
+            target: { type: "contact", id: saved.id },
+            summary: `新建联系人「${saved.name || saved.phone}」`,
+          },
         };
       }),
     );
@@ -449,7 +468,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
       const group = await deleteGroup(trx, user.tenantId, id);
       return {
         result: null,
-        audit: { action: "contact.group.delete", target: { type: "contactGroup", id }, summary: `删除联系人分组「${group.name}」（联系人保留）` },
+        audit: {
+          action: "contact.group.delete",
+          target: { type: "contactGroup", id },
+          summary: `删除联系人分组「${group.name}」（联系人保留）`,
+        },
       };
     });
     return ok({ id });
@@ -549,7 +572,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
               action: "sms.template.update",
               target: { type: "smsTemplate", id },
               summary: `编辑短信模板「${after.name}」：${labelOf(SMS_TEMPLATE_STATES, before.state)} → 待审核`,
-              detail: { from: before.state, to: "pending", before: { name: before.name, signature: before.signature, content: before.content } },
+              detail: {
+                from: before.state,
+                to: "pending",
+                before: { name: before.name, signature: before.signature, content: before.content },
+              },
             },
           };
         },
@@ -565,7 +592,10 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
       user,
       async (trx) => {
         const template = await deleteTemplate(trx, user.tenantId, id);
-        return { result: null, audit: { action: "sms.template.delete", target: { type: "smsTemplate", id }, summary: `删除短信模板「${template.name}」` } };
+        return {
+          result: null,
+          audit: { action: "sms.template.delete", target: { type: "smsTemplate", id }, summary: `删除短信模板「${template.name}」` },
+        };
       },
       SMS_ADMIN_ONLY,
     );
@@ -606,7 +636,8 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
               continue;
             }
             if (preview) {
-              if (result.preview.length < 5) result.preview.push({ contactId: c.id, phone: c.phone, text, ...smsCount(text, template.signature) });
+              if (result.preview.length < 5)
+                result.preview.push({ contactId: c.id, phone: c.phone, text, ...smsCount(text, template.signature) });
               continue;
             }
             await queueSms(trx, {

@@ -86,7 +86,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type Confirm = { title: string; message: string; fields: Record<string, string | string[]>; label: string; preview?: Preview };
-type Preview = { texts: Array<{ phone: string; text: string; length: number; segments: number }>; rejected: Array<{ phone: string; reason: string }> };
+type Preview = {
+  texts: Array<{ phone: string; text: string; length: number; segments: number }>;
+  rejected: Array<{ phone: string; reason: string }>;
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
@@ -139,7 +142,10 @@ export async function action({ request }: ActionFunctionArgs) {
       const change = input.intent === "group.add" ? { addIds: input.ids } : { removeIds: input.ids };
       const done = await attempt(() => updateGroup(caller, input.targetGroup, change));
       if (!done.ok) return fail(done);
-      return redirectWithToast(back, input.intent === "group.add" ? `已加入分组「${done.value.name}」${done.value.added} 人` : `已移出 ${done.value.removed} 人`);
+      return redirectWithToast(
+        back,
+        input.intent === "group.add" ? `已加入分组「${done.value.name}」${done.value.added} 人` : `已移出 ${done.value.removed} 人`,
+      );
     }
     case "group.rename": {
       const done = await attempt(() => updateGroup(caller, input.groupId, { name: input.name }));
@@ -239,7 +245,13 @@ export default function Contacts() {
       }
     >
       {confirm ? (
-        <ConfirmStep title={confirm.title} fields={confirm.fields} confirmLabel={confirm.label} cancelHref={`${pathname}${search}`} danger={confirm.title !== "发送短信"}>
+        <ConfirmStep
+          title={confirm.title}
+          fields={confirm.fields}
+          confirmLabel={confirm.label}
+          cancelHref={`${pathname}${search}`}
+          danger={confirm.title !== "发送短信"}
+        >
           <p>{confirm.message}</p>
           {confirm.preview ? <SmsPreview preview={confirm.preview} /> : null}
         </ConfirmStep>
@@ -248,7 +260,9 @@ export default function Contacts() {
       {outbound ? (
         <Notice tone={outbound.rejected > 0 ? "info" : "success"}>
           已转入外呼活动：成功 {outbound.accepted} 个，失败 {outbound.rejected} 个。
-          {outbound.errors.length ? ` 失败原因：${outbound.errors.map((e: { phone: string; reason: string }) => `${e.phone} ${e.reason}`).join("；")}` : ""}
+          {outbound.errors.length
+            ? ` 失败原因：${outbound.errors.map((e: { phone: string; reason: string }) => `${e.phone} ${e.reason}`).join("；")}`
+            : ""}
         </Notice>
       ) : null}
 
@@ -279,7 +293,14 @@ export default function Contacts() {
             {query.group ? <input type="hidden" name="group" value={query.group} /> : null}
             <div className="sb-field">
               <label htmlFor="contacts-keyword">姓名或手机号</label>
-              <input id="contacts-keyword" name="keyword" type="search" maxLength={30} defaultValue={query.keyword ?? ""} className="p-inputtext" />
+              <input
+                id="contacts-keyword"
+                name="keyword"
+                type="search"
+                maxLength={30}
+                defaultValue={query.keyword ?? ""}
+                className="p-inputtext"
+              />
             </div>
             {properties.map((p) => (
               <div className="sb-field" key={p.id}>
@@ -294,7 +315,13 @@ export default function Contacts() {
                     ))}
                   </select>
                 ) : (
-                  <input id={`filter-v${p.id}`} name={`v${p.id}`} maxLength={200} defaultValue={filters[String(p.id)] ?? ""} className="p-inputtext" />
+                  <input
+                    id={`filter-v${p.id}`}
+                    name={`v${p.id}`}
+                    maxLength={200}
+                    defaultValue={filters[String(p.id)] ?? ""}
+                    className="p-inputtext"
+                  />
                 )}
               </div>
             ))}
@@ -308,7 +335,14 @@ export default function Contacts() {
             </div>
           </form>
 
-          {showForm ? <ContactForm properties={properties} editing={editing} refusal={refusedIntent === "contact.save" ? { initial: refusal!.initialValue ?? {}, error } : undefined} missing={typeof query.edit === "number" && !editing} /> : null}
+          {showForm ? (
+            <ContactForm
+              properties={properties}
+              editing={editing}
+              refusal={refusedIntent === "contact.save" ? { initial: refusal!.initialValue ?? {}, error } : undefined}
+              missing={typeof query.edit === "number" && !editing}
+            />
+          ) : null}
 
           <BulkForm admin={admin} groups={groups} campaigns={campaigns} templates={templates} />
           <DataTable<CustomerContact>
@@ -323,7 +357,11 @@ export default function Contacts() {
               eleItem: [
                 { prop: "name", label: "姓名", render: (c) => <strong>{c.name || "—"}</strong> },
                 { prop: "phone", label: "手机号" },
-                ...properties.map((p) => ({ prop: "values" as const, label: p.name, render: (c: CustomerContact) => valueText(c, p) || "—" })),
+                ...properties.map((p) => ({
+                  prop: "values" as const,
+                  label: p.name,
+                  render: (c: CustomerContact) => valueText(c, p) || "—",
+                })),
                 { prop: "groups", label: "分组", render: (c) => c.groups.map((g) => g.name).join("、") || "—" },
                 {
                   prop: "id",
@@ -467,7 +505,17 @@ function TemplateSelect({ id, templates }: { id: string; templates: Array<Option
   );
 }
 
-function BulkForm({ admin, groups, campaigns, templates }: { admin: boolean; groups: Option[]; campaigns: Option[]; templates: Array<Option & { signature: string; content: string }> }) {
+function BulkForm({
+  admin,
+  groups,
+  campaigns,
+  templates,
+}: {
+  admin: boolean;
+  groups: Option[];
+  campaigns: Option[];
+  templates: Array<Option & { signature: string; content: string }>;
+}) {
   return (
     <form method="post" id="contacts-bulk" className="sb-section" aria-label="对勾选的联系人操作">
       <CsrfInput />
@@ -633,7 +681,15 @@ function ContactForm({
         </div>
         <div className="sb-field">
           <label htmlFor="contact-phone">手机号</label>
-          <input id="contact-phone" name="phone" type="tel" required maxLength={20} defaultValue={initial("phone", editing?.phone ?? "")} className="p-inputtext" />
+          <input
+            id="contact-phone"
+            name="phone"
+            type="tel"
+            required
+            maxLength={20}
+            defaultValue={initial("phone", editing?.phone ?? "")}
+            className="p-inputtext"
+          />
         </div>
         {properties.map((p) => {
           const key = `v${p.id}`;

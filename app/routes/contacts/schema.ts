@@ -7,7 +7,11 @@ const ids = z
   .array(z.coerce.number().int().positive(), { required_error: "请先勾选联系人" })
   .min(1, "请先勾选联系人")
   .max(CONTACT_BULK_MAX, `一次最多处理${CONTACT_BULK_MAX}个联系人`);
-const groupName = z.string({ required_error: "请输入分组名称" }).trim().min(1, "请输入分组名称").max(GROUP_NAME_MAX, `分组名称不能超过${GROUP_NAME_MAX}个字符`);
+const groupName = z
+  .string({ required_error: "请输入分组名称" })
+  .trim()
+  .min(1, "请输入分组名称")
+  .max(GROUP_NAME_MAX, `分组名称不能超过${GROUP_NAME_MAX}个字符`);
 
 /** The screen's URL: search, group, property filters (`v<id>`), the page, the contact edited or whose calls are shown. */
 export const ContactsQuerySchema = KeysetPageSchema.extend({
@@ -35,7 +39,12 @@ export const INTENT_SCHEMAS = {
   "group.rename": z.object({ intent: z.literal("group.rename"), groupId: id("请选择分组"), name: groupName }),
   "group.delete": z.object({ intent: z.literal("group.delete"), groupId: id("请选择分组"), confirmed: z.literal("1").optional() }),
   outbound: z
-    .object({ intent: z.literal("outbound"), campaignId: id("请选择外呼活动"), ids: ids.optional(), groupId: z.coerce.number().int().positive().optional() })
+    .object({
+      intent: z.literal("outbound"),
+      campaignId: id("请选择外呼活动"),
+      ids: ids.optional(),
+      groupId: z.coerce.number().int().positive().optional(),
+    })
     .refine((o) => o.ids?.length || o.groupId, { message: "请先勾选联系人或选择分组", path: ["ids"] }),
   sms: z
     .object({

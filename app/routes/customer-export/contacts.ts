@@ -12,5 +12,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     [...params].filter(([key, value]) => /^v\d+$/.test(key) && value).map(([key, value]) => [key.slice(1), value.slice(0, 200)]),
   );
   const keyword = params.get("keyword")?.trim().slice(0, 30) || undefined;
-  return streamDownload(await exportContacts(caller, { keyword, groupId: Number.isInteger(group) && group > 0 ? group : undefined, values }), "联系人.csv");
+  return streamDownload(
+    await exportContacts(caller, { keyword, groupId: Number.isInteger(group) && group > 0 ? group : undefined, values }),
+    "联系人.csv",
+  );
 }

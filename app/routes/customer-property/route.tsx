@@ -63,7 +63,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "property.delete": {
       if (!input.confirmed)
-        return data({ confirm: { fields: { intent: input.intent, id: String(input.id), name: input.name ?? "" }, name: input.name ?? String(input.id) } });
+        return data({
+          confirm: { fields: { intent: input.intent, id: String(input.id), name: input.name ?? "" }, name: input.name ?? String(input.id) },
+        });
       const done = await attempt(() => deleteProperty(caller, input.id));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       return redirectWithToast(SCREEN, "属性已删除");
@@ -101,7 +103,13 @@ export default function CustomerPropertyScreen() {
         </ConfirmStep>
       ) : null}
       <p className="sb-hint">属性按下表顺序出现在联系人表单、列表和导入文件中；设为无效的属性不再填写，也不能用作短信变量。</p>
-      {showForm ? <PropertyForm editing={editing} refusal={refusedIntent === "property.save" ? refusal : undefined} missing={typeof query.edit === "number" && !editing} /> : null}
+      {showForm ? (
+        <PropertyForm
+          editing={editing}
+          refusal={refusedIntent === "property.save" ? refusal : undefined}
+          missing={typeof query.edit === "number" && !editing}
+        />
+      ) : null}
       {rowError ? <Notice tone="error">{rowError}</Notice> : null}
       <DataTable<CustomerProperty>
         caption="客户属性"
@@ -126,7 +134,19 @@ export default function CustomerPropertyScreen() {
   );
 }
 
-function RowButton({ intent, id, label, fields = {}, danger = false }: { intent: string; id: number; label: string; fields?: Record<string, string>; danger?: boolean }) {
+function RowButton({
+  intent,
+  id,
+  label,
+  fields = {},
+  danger = false,
+}: {
+  intent: string;
+  id: number;
+  label: string;
+  fields?: Record<string, string>;
+  danger?: boolean;
+}) {
   return (
     <form method="post">
       <CsrfInput />
@@ -156,7 +176,15 @@ function PropertyActions({ property: p }: { property: CustomerProperty }) {
   );
 }
 
-function PropertyForm({ editing, refusal, missing }: { editing: CustomerProperty | null; refusal: SubmissionResult<string[]> | undefined; missing: boolean }) {
+function PropertyForm({
+  editing,
+  refusal,
+  missing,
+}: {
+  editing: CustomerProperty | null;
+  refusal: SubmissionResult<string[]> | undefined;
+  missing: boolean;
+}) {
   const [form, fields] = useForm({
     id: "property-form",
     lastResult: refusal,

@@ -23,7 +23,8 @@ export const PropertyFormSchema = z
       unique: form.unique === "on",
     });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: [String(issue.path[0] ?? "name")], message: issue.message });
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: [String(issue.path[0] ?? "name")], message: issue.message });
       return z.NEVER;
     }
     return { intent: form.intent, id: form.id, input: parsed.data };
