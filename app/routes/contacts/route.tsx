@@ -105,12 +105,13 @@ export async function action({ request }: ActionFunctionArgs) {
 
   switch (input.intent) {
     case "contact.save": {
+      // Property values are `v<id>`; a multiple choice also posts `m<id>`, so none chosen is an empty list.
       const values: Record<string, string | string[]> = {};
       for (const key of new Set([...form.keys()].filter((k) => /^v\d+$/.test(k)))) {
         const all = form.getAll(key).map(String);
-        values[key.slice(1)] = form.get(`${key}.multi`) ? all : (all[0] ?? "");
+        values[key.slice(1)] = form.has(`m${key.slice(1)}`) ? all : (all[0] ?? "");
       }
-      for (const key of [...form.keys()].filter((k) => /^v\d+\.multi$/.test(k))) values[key.slice(1, -6)] ??= [];
+      for (const key of [...form.keys()].filter((k) => /^m\d+$/.test(k))) values[key.slice(1)] ??= [];
       const done = await attempt(() => saveContact(caller, input.id ?? null, { name: input.name, phone: input.phone, values }));
       if (!done.ok) return fail(done);
       return redirectWithToast(screenHref(url.search, {}), `联系人「${done.value.name || done.value.phone}」已保存`);
@@ -700,7 +701,7 @@ function ContactForm({
             return (
               <fieldset key={p.id} className="sb-field">
                 <legend>{label}</legend>
-                <input type="hidden" name={`${key}.multi`} value="1" />
+                <input type="hidden" name={`m${p.id}`} value="1" />
                 {p.options.map((o) => (
                   <label key={o}>
                     <input type="checkbox" name={key} value={o} defaultChecked={chosen.includes(o)} /> {o}
