@@ -31,8 +31,8 @@ const assets = serveStatic(CLIENT_DIR, { immutable: true, maxAge: "1y", index: f
  */
 const UPLOAD_LIMIT = 21 * 1024 * 1024;
 const FORM_LIMIT = 1024 * 1024;
-/** The pages that take a file: a campaign's contact import, the knowledge base's batch import. */
-const UPLOAD_PATH = /^\/(campaign\/\d+|knowledgeBase\/config)(\?|$)/;
+/** The pages that take a file: a campaign's contact import, the knowledge base's batch import, the contacts' import. */
+const UPLOAD_PATH = /^\/(campaign\/\d+|knowledgeBase\/config|contacts)(\?|$)/;
 /** @param {import("node:http").IncomingMessage} req */
 const bodyLimitOf = (req) =>
   req.headers["content-type"]?.startsWith("multipart/form-data") && UPLOAD_PATH.test(req.url ?? "") ? UPLOAD_LIMIT : FORM_LIMIT;

@@ -311,6 +311,23 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "knowledge.node.import", label: "批量导入知识" },
   { code: "knowledge.label.create", label: "新建知识标签" },
   { code: "knowledge.label.delete", label: "删除知识标签" },
+  { code: "customer.property.create", label: "新建客户属性" },
+  { code: "customer.property.update", label: "编辑客户属性" },
+  { code: "customer.property.delete", label: "删除客户属性" },
+  { code: "customer.property.valid", label: "启用/停用客户属性" },
+  { code: "customer.property.reorder", label: "调整客户属性顺序" },
+  { code: "contact.update", label: "编辑联系人" },
+  { code: "contact.delete", label: "删除联系人" },
+  { code: "contact.import", label: "导入联系人" },
+  { code: "contact.outbound", label: "联系人转入外呼活动" },
+  { code: "contact.group.create", label: "新建联系人分组" },
+  { code: "contact.group.update", label: "编辑联系人分组" },
+  { code: "contact.group.delete", label: "删除联系人分组" },
+  { code: "sms.template.create", label: "新建短信模板" },
+  { code: "sms.template.update", label: "编辑短信模板" },
+  { code: "sms.template.review", label: "审核短信模板" },
+  { code: "sms.template.delete", label: "删除短信模板" },
+  { code: "sms.send", label: "发送短信" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -325,6 +342,49 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "knowledgeGroup", label: "知识分组" },
   { code: "knowledgeNode", label: "知识" },
   { code: "knowledgeLabel", label: "知识标签" },
+  { code: "customerProperty", label: "客户属性" },
+  { code: "contact", label: "联系人" },
+  { code: "contactGroup", label: "联系人分组" },
+  { code: "smsTemplate", label: "短信模板" },
+];
+
+/** A customer property's type: what its values may be (decision 020). */
+export const CUSTOMER_PROPERTY_TYPES: CodeTable<"text" | "number" | "date" | "single" | "multi" | "phone"> = [
+  { code: "text", label: "文本" },
+  { code: "number", label: "数字" },
+  { code: "date", label: "日期" },
+  { code: "single", label: "单选" },
+  { code: "multi", label: "多选" },
+  { code: "phone", label: "手机号" },
+];
+
+/** Whether a customer property is in use (forms, lists, imports, SMS variables). */
+export const CUSTOMER_PROPERTY_VALID: CodeTable<number> = [
+  { code: 1, label: "有效", tone: "success" },
+  { code: 0, label: "无效", tone: "none" },
+];
+
+/** An SMS template's review state: only an approved template is sent. */
+export const SMS_TEMPLATE_STATES: CodeTable<"pending" | "approved" | "rejected"> = [
+  { code: "pending", label: "待审核", tone: "warning" },
+  { code: "approved", label: "已通过", tone: "success" },
+  { code: "rejected", label: "未通过", tone: "danger" },
+];
+
+/**
+ * The review as data: which state a template may go to from which, and by what. An edit sends any
+ * template back to review; a rejection needs its reason.
+ */
+export const SMS_TEMPLATE_TRANSITIONS: ReadonlyArray<{
+  from: "pending" | "approved" | "rejected";
+  to: "pending" | "approved" | "rejected";
+  by: "review" | "edit";
+}> = [
+  { from: "pending", to: "approved", by: "review" },
+  { from: "pending", to: "rejected", by: "review" },
+  { from: "approved", to: "pending", by: "edit" },
+  { from: "rejected", to: "pending", by: "edit" },
+  { from: "pending", to: "pending", by: "edit" },
 ];
 
 /** A knowledge node's state: only enabled nodes reach the agents (lookup and quick replies). */

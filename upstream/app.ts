@@ -26,6 +26,7 @@ import { auditRoutes } from "#upstream/routes/audit";
 import { monitorRoutes } from "#upstream/routes/monitor";
 import { registrationRoutes, registrationSimulatorRoutes } from "#upstream/routes/registration";
 import { knowledgeRoutes } from "#upstream/routes/knowledge";
+import { customerRoutes } from "#upstream/routes/customers";
 import { clientLogRoutes } from "#upstream/routes/client-log";
 
 declare module "fastify" {
@@ -94,6 +95,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(registrationRoutes);
   if (simulatorControl) app.register(registrationSimulatorRoutes);
   app.register(knowledgeRoutes);
+  app.register(customerRoutes);
   app.register(clientLogRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);

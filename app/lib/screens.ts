@@ -28,6 +28,10 @@ export const SCREEN_TITLES = {
   "/error/restore": "系统恢复",
   // Screens of our own beyond spec §2's tree, served by the platform's menus.
   "/audit": "操作日志",
+  "/contacts": "联系人",
+  "/customerProperty": "客户属性",
+  "/sms/template": "短信模板",
+  "/sms/outbox": "短信发送记录",
 } as const;
 
 /** Outbound campaign management (admin menu /campaign). */

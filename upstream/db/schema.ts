@@ -225,6 +225,67 @@ export interface CrmContactsTable {
   remark: string | null;
   tags: Json<string[]>;
   created_at: Timestamp;
+  /** Migration 140: property values keyed by property id (a string, or strings for a multiple choice). */
+  properties: Json<Record<string, string | string[]>>;
+  updated_at: Timestamp;
+}
+
+/** Migration 140: a tenant's custom customer properties (CUSTOMER_PROPERTY_TYPES). */
+export interface CustomerPropertiesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  type: string;
+  options: Defaulted<string[]>;
+  required: Defaulted<boolean>;
+  is_unique: Defaulted<boolean>;
+  valid: Defaulted<boolean>;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface ContactGroupsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ContactGroupMembersTable {
+  group_id: number;
+  contact_id: number;
+}
+
+/** Migration 140: a contact import and its rejected rows (the error export). */
+export interface CrmImportsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  file_name: string;
+  created: Defaulted<number>;
+  updated: Defaulted<number>;
+  rejected: Defaulted<number>;
+  created_at: Timestamp;
+}
+
+export interface CrmImportErrorsTable {
+  import_id: number;
+  row_no: number;
+  phone: string;
+  name: string;
+  reason: string;
+}
+
+/** Migration 140: an SMS template and its review state (SMS_TEMPLATE_STATES). */
+export interface SmsTemplatesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  signature: string;
+  content: string;
+  state: Defaulted<string>;
+  reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface RobotFlowsTable {
@@ -355,6 +416,12 @@ export interface Database {
   robot_instances: RobotInstancesTable;
   caller_id_numbers: CallerIdNumbersTable;
   crm_contacts: CrmContactsTable;
+  customer_properties: CustomerPropertiesTable;
+  contact_groups: ContactGroupsTable;
+  contact_group_members: ContactGroupMembersTable;
+  crm_imports: CrmImportsTable;
+  crm_import_errors: CrmImportErrorsTable;
+  sms_templates: SmsTemplatesTable;
   robot_flows: RobotFlowsTable;
   knowledge_nodes: KnowledgeNodesTable;
   knowledge_groups: KnowledgeGroupsTable;
@@ -503,6 +570,8 @@ export interface SmsMessagesTable {
   created_at: Timestamp;
   sent_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
+  /** Migration 140: the template a tenant's message was written from. */
+  template_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Migration 085: a tenant's monitor thresholds (MONITOR_RULE_KEYS). */

@@ -73,6 +73,26 @@ const catalogue: readonly CatalogueEntry[] = [
   { code: "inspection_success", name: "质检结果", url: "/inspectionSuccess", icon: "pi pi-check-square" },
   { code: "inspection_access", name: "质检接入", url: "/access", icon: "pi pi-link" },
   { code: "knowledge_base_config", name: "知识库配置", url: "/knowledgeBase/config", icon: "pi pi-book" },
+  {
+    code: "customer",
+    name: "客户管理",
+    url: "/contacts",
+    icon: "pi pi-users",
+    children: [
+      { code: "contacts", name: "联系人", url: "/contacts" },
+      { code: "customer_property", name: "客户属性", url: "/customerProperty" },
+    ],
+  },
+  {
+    code: "sms",
+    name: "短信",
+    url: "/sms/template",
+    icon: "pi pi-envelope",
+    children: [
+      { code: "sms_template", name: "短信模板", url: "/sms/template" },
+      { code: "sms_outbox", name: "短信发送记录", url: "/sms/outbox" },
+    ],
+  },
   { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
   { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
@@ -95,9 +115,10 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "manual_preview",
     "man_machine_coordination",
     "call_history",
+    "contacts",
     "achievement",
   ],
-  textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "achievement"],
+  textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "contacts", "achievement"],
   supervisor: [
     "home",
     "monitor_agent",

@@ -12,6 +12,8 @@ export type SmsToSend = {
   signature?: string;
   kind: "code" | "message";
   createdBy?: number | null;
+  /** The template a tenant's message was written from. */
+  templateId?: number | null;
 };
 
 /** Puts a message in the outbox for the carrier; answers its id. Nothing is ever sent silently. */
@@ -27,6 +29,7 @@ export async function queueSms(db: Trx, message: SmsToSend): Promise<number> {
       kind: message.kind,
       segments: smsSegments(message.content, signature),
       created_by: message.createdBy ?? null,
+      template_id: message.templateId ?? null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();

@@ -1,0 +1,106 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
+import { SMS_KINDS, SMS_STATUSES, labelOf } from "#contracts/codes";
+import type { SmsMessage } from "#contracts/sms";
+import { CodeLabel } from "#app/components/code-tag";
+import { DataTable } from "#app/components/data-table";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Paginator } from "#app/components/paginator";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { idCursors } from "#app/lib/list-url";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { requireAccess } from "#app/server/access.server";
+import { KeysetPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
+import { listOutbox } from "#app/services/customers.server";
+
+const SCREEN = "/sms/outbox";
+const title = SCREEN_TITLES[SCREEN];
+export const handle: RouteHandle = { title };
+
+const QuerySchema = KeysetPageSchema.extend({
+  status: z.enum(["queued", "sent", "delivered", "failed"]).optional(),
+  phone: z.string().trim().max(20).optional(),
+});
+
+/** The tenant's SMS outbox: every message as the carrier moved it (delivered, or failed with its reason). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { caller } = await requireAccess(request);
+  const query = parseListQuery(request, QuerySchema) as z.infer<typeof QuerySchema>;
+  const page = await listOutbox(caller, {
+    ...pagination(query),
+    status: query.status,
+    phone: query.phone,
+    after: query.after,
+    before: query.before,
+  });
+  return { query, page };
+}
+
+export default function SmsOutbox() {
+  const { query, page } = useLoaderData<typeof loader>();
+  const { pathname, search } = useLocation();
+  return (
+    <Screen title={title}>
+      <form method="get" className="sb-filters" role="search" aria-label="筛选短信">
+        <div className="sb-field">
+          <label htmlFor="outbox-status">状态</label>
+          <select id="outbox-status" name="status" defaultValue={query.status ?? ""} className="p-inputtext">
+            <option value="">全部</option>
+            {SMS_STATUSES.map((s) => (
+              <option key={s.code} value={s.code}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="sb-field">
+          <label htmlFor="outbox-phone">手机号</label>
+          <input id="outbox-phone" name="phone" maxLength={20} defaultValue={query.phone ?? ""} className="p-inputtext" />
+        </div>
+        <div className="sb-filter-actions">
+          <button type="submit" className="p-button">
+            查询
+          </button>
+          <a className="p-button p-button-text" href={SCREEN}>
+            重置
+          </a>
+        </div>
+      </form>
+      <p className="sb-hint">运营商模拟器：号码尾号 0000 为空号、4444 为关机，其余约 2 秒后送达。刷新页面查看最新状态。</p>
+      <DataTable<SmsMessage>
+        caption="短信发送记录"
+        rowKey="id"
+        emptyMessage="暂无短信"
+        config={{
+          list: page.list,
+          total: page.total,
+          eleItem: [
+            { prop: "createdAt", label: "提交时间", type: "datetime", minWidth: 150 },
+            { prop: "phone", label: "手机号" },
+            { prop: "content", label: "内容", render: (m) => `${m.signature ? `【${m.signature}】` : ""}${m.content}` },
+            { prop: "kind", label: "类型", render: (m) => labelOf(SMS_KINDS, m.kind) },
+            { prop: "segments", label: "条数" },
+            { prop: "status", label: "状态", render: (m) => <CodeLabel table={SMS_STATUSES} code={m.status} /> },
+            { prop: "failureReason", label: "失败原因", render: (m) => m.failureReason ?? "—" },
+            { prop: "deliveredAt", label: "送达时间", type: "datetime", minWidth: 150 },
+          ],
+        }}
+      />
+      <Paginator
+        total={page.total}
+        estimated={page.estimated}
+        pageNo={query.page}
+        pageSize={query.size}
+        pathname={pathname}
+        search={search}
+        cursors={idCursors(page.list)}
+      />
+    </Screen>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

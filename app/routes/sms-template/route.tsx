@@ -1,0 +1,277 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
+import { SMS_TEMPLATE_STATES } from "#contracts/codes";
+import { BUILT_IN_COLUMNS, SMS_PART_LIMIT_TEXT, smsCount, templateVariables, type SmsTemplate } from "#contracts/customers";
+import { CodeLabel } from "#app/components/code-tag";
+import { ConfirmStep } from "#app/components/confirm";
+import { CsrfInput } from "#app/components/csrf-input";
+import { DataTable } from "#app/components/data-table";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Notice } from "#app/components/filters";
+import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { Paginator } from "#app/components/paginator";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { deleteTemplate, listProperties, listTemplates, reviewTemplate, saveTemplate } from "#app/services/customers.server";
+import { INTENT_SCHEMAS, isIntent, TemplateFormSchema } from "./schema";
+
+const SCREEN = "/sms/template";
+const title = SCREEN_TITLES[SCREEN];
+export const handle: RouteHandle = { title };
+
+const QuerySchema = ListPageSchema.extend({
+  state: z.enum(["pending", "approved", "rejected"]).optional(),
+  edit: z.union([z.literal("new"), z.coerce.number().int().positive()]).optional(),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { caller } = await requireAccess(request);
+  const query = parseListQuery(request, QuerySchema) as z.infer<typeof QuerySchema>;
+  const [templates, properties] = await Promise.all([
+    listTemplates(caller, { ...pagination(query), state: query.state }),
+    listProperties(caller, "valid"),
+  ]);
+  const variables = [BUILT_IN_COLUMNS.name, BUILT_IN_COLUMNS.phone, ...properties.map((p) => p.name)];
+  const editing = typeof query.edit === "number" ? (templates.list.find((t) => t.id === query.edit) ?? null) : null;
+  return { query, templates, variables, editing };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const back = `${SCREEN}${new URL(request.url).search}`;
+  const intent = form.get("intent");
+  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: title }, { status: 400 });
+  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  const { caller } = access;
+  switch (input.intent) {
+    case "template.count":
+      // Counting without JavaScript: the form comes back with what was typed and its count.
+      return data({
+        counted: { ...smsCount(input.content, input.signature), variables: templateVariables(input.content) },
+        typed: submission.reply(),
+      });
+    case "template.save": {
+      const { intent: _intent, id, ...template } = input;
+      const done = await attempt(() => saveTemplate(caller, id ?? null, template));
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      return redirectWithToast(SCREEN, `模板「${done.value.name}」已提交审核`);
+    }
+    case "template.review": {
+      const done = await attempt(() => reviewTemplate(caller, input.id, input.state, input.reason));
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      return redirectWithToast(back, `模板「${done.value.name}」${done.value.state === "approved" ? "已通过" : "未通过"}`);
+    }
+    case "template.delete": {
+      if (!input.confirmed)
+        return data({ confirm: { fields: { intent: input.intent, id: String(input.id) }, name: input.name ?? String(input.id) } });
+      const done = await attempt(() => deleteTemplate(caller, input.id));
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      return redirectWithToast(back, "模板已删除");
+    }
+  }
+}
+
+export default function SmsTemplates() {
+  const { query, templates, variables, editing } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { pathname, search } = useLocation();
+  const refusal = result && "initialValue" in result ? result : undefined;
+  const counted = result && "counted" in result ? result : undefined;
+  const refusedIntent = refusal?.initialValue?.intent as string | undefined;
+  const formIntent = refusedIntent === "template.save" || refusedIntent === "template.count";
+  const confirm = result && "confirm" in result ? result.confirm : undefined;
+  const showForm = query.edit !== undefined || formIntent || counted !== undefined;
+  const rowError = refusal && !formIntent ? firstError(refusal) : null;
+
+  return (
+    <Screen
+      title={title}
+      actions={
+        <a className="p-button" href={`${SCREEN}?edit=new`}>
+          新建模板
+        </a>
+      }
+    >
+      {confirm ? (
+        <ConfirmStep title="删除模板" fields={confirm.fields} confirmLabel="确认删除" cancelHref={`${pathname}${search}`}>
+          <p>确定删除模板「{confirm.name}」吗？已发送的短信记录保留。</p>
+        </ConfirmStep>
+      ) : null}
+      <nav aria-label="按审核状态筛选" className="sb-inline-forms">
+        <a href={SCREEN} aria-current={query.state ? undefined : "page"}>
+          全部
+        </a>
+        {SMS_TEMPLATE_STATES.map((s) => (
+          <a key={s.code} href={`${SCREEN}?state=${s.code}`} aria-current={query.state === s.code ? "page" : undefined}>
+            {s.label}
+          </a>
+        ))}
+      </nav>
+      {showForm ? (
+        <TemplateForm
+          editing={editing}
+          variables={variables}
+          lastResult={(formIntent ? refusal : counted?.typed) as SubmissionResult<string[]> | undefined}
+          counted={counted?.counted}
+        />
+      ) : null}
+      {rowError ? <Notice tone="error">{rowError}</Notice> : null}
+      <DataTable<SmsTemplate>
+        caption="短信模板"
+        rowKey="id"
+        emptyMessage="暂无短信模板"
+        config={{
+          list: templates.list,
+          total: templates.total,
+          eleItem: [
+            { prop: "name", label: "模板名称", render: (t) => <strong>{t.name}</strong> },
+            { prop: "content", label: "内容", render: (t) => `【${t.signature}】${t.content}` },
+            { prop: "length", label: "字数/条数", render: (t) => `${t.length} 字 / ${t.segments} 条` },
+            { prop: "state", label: "审核状态", render: (t) => <CodeLabel table={SMS_TEMPLATE_STATES} code={t.state} /> },
+            { prop: "reason", label: "原因", render: (t) => t.reason ?? "—" },
+            { prop: "updatedAt", label: "更新时间", type: "datetime", minWidth: 150 },
+            { prop: "id", label: "操作", render: (t) => <TemplateActions template={t} /> },
+          ],
+        }}
+      />
+      <Paginator total={templates.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
+    </Screen>
+  );
+}
+
+function TemplateActions({ template: t }: { template: SmsTemplate }) {
+  return (
+    <div className="sb-row-actions">
+      <a href={`${SCREEN}?edit=${t.id}`} aria-label={`编辑「${t.name}」`}>
+        编辑
+      </a>
+      {t.state === "pending" ? (
+        <>
+          <form method="post">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="template.review" />
+            <input type="hidden" name="id" value={t.id} />
+            <input type="hidden" name="state" value="approved" />
+            <button type="submit" className="p-button p-button-text p-button-sm" aria-label={`通过「${t.name}」`}>
+              通过
+            </button>
+          </form>
+          <form method="post" className="sb-inline-forms">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="template.review" />
+            <input type="hidden" name="id" value={t.id} />
+            <input type="hidden" name="state" value="rejected" />
+            <input
+              id={`reason-${t.id}`}
+              name="reason"
+              maxLength={200}
+              placeholder="不通过的原因"
+              aria-label={`「${t.name}」不通过的原因`}
+              className="p-inputtext p-inputtext-sm"
+            />
+            <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`不通过「${t.name}」`}>
+              不通过
+            </button>
+          </form>
+        </>
+      ) : null}
+      <form method="post">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="template.delete" />
+        <input type="hidden" name="id" value={t.id} />
+        <input type="hidden" name="name" value={t.name} />
+        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${t.name}」`}>
+          删除
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function TemplateForm({
+  editing,
+  variables,
+  lastResult,
+  counted,
+}: {
+  editing: SmsTemplate | null;
+  variables: string[];
+  lastResult: SubmissionResult<string[]> | undefined;
+  counted: { length: number; segments: number; variables: string[] } | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: "sms-template",
+    lastResult,
+    constraint: getZodConstraint(TemplateFormSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
+    defaultValue: editing
+      ? { id: String(editing.id), name: editing.name, signature: editing.signature, content: editing.content }
+      : undefined,
+  });
+  const editingId = editing?.id ?? (lastResult?.initialValue?.id ? String(lastResult.initialValue.id) : undefined);
+  const unknown = counted?.variables.filter((v) => !variables.includes(v)) ?? [];
+  return (
+    <section aria-labelledby="sms-template-title" className="sb-section">
+      <h2 id="sms-template-title" className="sb-section-title">
+        {editingId ? "编辑模板（保存后重新审核）" : "新建模板"}
+      </h2>
+      <form method="post" {...getFormProps(form)} className="sb-form-grid">
+        <CsrfInput />
+        {editingId ? <input type="hidden" name="id" value={editingId} /> : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.name} label="模板名称">
+          <input {...getInputProps(fields.name, { type: "text" })} maxLength={30} className={inputClass(fields.name)} />
+        </Field>
+        <Field field={fields.signature} label="短信签名（不含【】）">
+          <input {...getInputProps(fields.signature, { type: "text" })} maxLength={12} className={inputClass(fields.signature)} />
+        </Field>
+        <div className="sb-kb-wide">
+          <Field field={fields.content} label="短信内容">
+            <textarea
+              {...getTextareaProps(fields.content)}
+              rows={4}
+              maxLength={500}
+              className={`p-inputtextarea ${inputClass(fields.content)}`}
+            />
+          </Field>
+          <p className="sb-hint">
+            变量写作 ${"{"}变量名{"}"}，可用：{variables.join("、")}。{SMS_PART_LIMIT_TEXT}
+          </p>
+          {counted ? (
+            <p role="status">
+              共 {counted.length} 字（含签名），按 {counted.segments} 条计费。
+              {unknown.length ? ` 未知变量：${unknown.join("、")}` : ""}
+            </p>
+          ) : null}
+        </div>
+        <div className="sb-form-actions">
+          <button type="submit" name="intent" value="template.count" className="p-button p-button-outlined" formNoValidate>
+            计算字数
+          </button>
+          <button type="submit" name="intent" value="template.save" className="p-button">
+            保存并提交审核
+          </button>
+          <a className="p-button p-button-text" href={SCREEN}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

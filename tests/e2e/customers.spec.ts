@@ -1,0 +1,146 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, signIn } from "./support";
+
+const contacts = (page: Page) => page.getByRole("table", { name: "联系人列表" });
+const contactRow = (page: Page, text: string) => contacts(page).getByRole("row").filter({ hasText: text });
+const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+
+async function upload(page: Page, name: string, content: string, mimeType = "text/csv") {
+  await page.getByLabel("联系人文件").setInputFiles({ name, mimeType, buffer: Buffer.from(content) });
+  await page.getByRole("button", { name: "上传并导入" }).click();
+}
+
+test("a tenant sets up properties, imports contacts, groups them, sends them to a campaign and texts them @nojs", async ({ page }) => {
+  test.setTimeout(60_000);
+  const s = test.info().project.name === "no-js" ? "乙" : "甲";
+  // Each run its own numbers and names: both projects share one platform.
+  const phone = (n: number) => `13${s === "甲" ? "7" : "6"}0000${String(n).padStart(4, "0")}`;
+
+  // Properties: a required text and a single choice; a duplicate name is refused, typed values kept.
+  await page.goto("/customerProperty?edit=new");
+  await signIn(page, "admin");
+  await expect(page.getByRole("heading", { name: "客户属性", level: 1 })).toBeVisible();
+  await page.getByLabel("属性名称").fill(`城市${s}`);
+  await page.getByLabel("必填").check();
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(toast(page, `属性「城市${s}」已创建`)).toBeVisible();
+  for (const attempt of [1, 2]) {
+    await page.getByRole("link", { name: "新建属性" }).click();
+    await page.getByLabel("属性名称").fill(`等级${s}`);
+    await page.getByLabel("类型").selectOption("single");
+    await page.getByLabel(/^选项/).fill("普通，VIP");
+    await page.getByRole("button", { name: "保存" }).click();
+    if (attempt === 1) await expect(toast(page, `属性「等级${s}」已创建`)).toBeVisible();
+  }
+  await expect(page.getByRole("alert")).toHaveText("属性名称已存在");
+  await expect(page.getByLabel("属性名称")).toHaveValue(`等级${s}`);
+  await expect(page.getByLabel(/^选项/)).toHaveValue("普通，VIP");
+  await expectAccessible(page);
+
+  // Import with errors: a foreign number, a value not among the choices, a missing required value.
+  await page.goto("/contacts");
+  const header = `姓名,手机号,城市${s},等级${s}`;
+  await upload(
+    page,
+    "客户.csv",
+    [
+      header,
+      `甲一${s},${phone(1)},上海,VIP`,
+      `乙二${s},+1 5550100,北京,普通`,
+      `丙三${s},${phone(3)},广州,金卡`,
+      `丁四${s},${phone(4)},,普通`,
+    ].join("\n"),
+  );
+  const summary = toast(page, "导入完成");
+  await expect(summary).toContainText("导入完成：新增 1 个，更新 0 个，失败 3 行。");
+  const failures = page.getByRole("table", { name: "导入失败的行" });
+  await expect(failures).toContainText("手机号须为中国大陆手机号");
+  await expect(failures).toContainText(`「等级${s}」没有选项「金卡」`);
+  await expect(failures).toContainText(`请填写「城市${s}」`);
+  await expect(page.getByRole("link", { name: "下载全部失败行" })).toHaveAttribute("href", /\/contacts\/imports\/\d+\/errors$/);
+  await expectAccessible(page);
+
+  // A file that is not CSV or XLSX.
+  await upload(page, "客户.txt", "hello", "text/plain");
+  await expect(page.getByRole("alert")).toContainText("只支持 CSV 或 XLSX 文件");
+
+  // Fixed and imported again: the new rows are added, the known phone updated.
+  await upload(
+    page,
+    "客户-修正.csv",
+    [header, `甲一${s},${phone(1)},苏州,VIP`, `丙三${s},${phone(3)},广州,VIP`, `丁四${s},${phone(4)},深圳,普通`].join("\n"),
+  );
+  await expect(toast(page, "导入完成")).toContainText("新增 2 个，更新 1 个，失败 0 行");
+
+  // Editing with a foreign number is refused in Chinese with the values kept.
+  await page.getByLabel("姓名或手机号").fill(phone(4));
+  await page.getByRole("button", { name: "查询" }).click();
+  await contactRow(page, phone(4)).getByRole("link", { name: /^编辑/ }).click();
+  await page.getByLabel("手机号", { exact: true }).fill("+44 7700 900123");
+  await page.getByLabel(`城市${s}（必填）`).fill("杭州");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByRole("alert")).toContainText("手机号须为中国大陆手机号");
+  await expect(page.getByLabel(`城市${s}（必填）`)).toHaveValue("杭州");
+  await page.getByLabel("手机号", { exact: true }).fill(phone(4));
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(toast(page, `联系人「丁四${s}」已保存`)).toBeVisible();
+
+  // Filter by a property value, select, group.
+  await page.goto("/contacts");
+  await page.getByLabel(`等级${s}`).selectOption("VIP");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(contacts(page).getByRole("row")).toHaveCount(3);
+  for (const name of [`甲一${s}`, `丙三${s}`]) await contactRow(page, name).getByRole("checkbox").check();
+  await page.getByLabel("新分组名称").fill(`VIP客户${s}`);
+  await page.getByRole("button", { name: "新建分组" }).click();
+  await expect(toast(page, `分组「VIP客户${s}」已创建，2 人`)).toBeVisible();
+
+  // The group into a campaign.
+  await page.getByRole("link", { name: new RegExp(`^VIP客户${s}`) }).click();
+  await expect(contacts(page).getByRole("row")).toHaveCount(3);
+  await page.getByLabel("外呼活动").first().selectOption({ index: 1 });
+  await page.getByRole("button", { name: "本组转入外呼活动" }).click();
+  await expect(toast(page, "已转入外呼活动")).toContainText("成功 2 个，失败 0 个");
+
+  // An SMS template: an unknown variable is refused; the count; approval.
+  await page.goto("/sms/template?edit=new");
+  await page.getByLabel("模板名称").fill(`回访${s}`);
+  await page.getByLabel("短信签名（不含【】）").fill("示例银行");
+  await page.getByLabel("短信内容").fill("${姓名}您好，您的${积分}即将到期。");
+  await page.getByRole("button", { name: "保存并提交审核" }).click();
+  await expect(page.getByRole("alert")).toContainText("变量 ${积分} 不是客户属性");
+  await expect(page.getByLabel("短信内容")).toHaveValue("${姓名}您好，您的${积分}即将到期。");
+  await page.getByLabel("短信内容").fill(`\${姓名}您好，您在\${城市${s}}的专属客户经理将与您联系。`);
+  await page.getByRole("button", { name: "计算字数" }).click();
+  await expect(page.getByText(/共 \d+ 字（含签名），按 1 条计费/)).toBeVisible();
+  await page.getByRole("button", { name: "保存并提交审核" }).click();
+  await expect(toast(page, `模板「回访${s}」已提交审核`)).toBeVisible();
+  const template = page
+    .getByRole("table", { name: "短信模板" })
+    .getByRole("row")
+    .filter({ hasText: `回访${s}` });
+  await expect(template).toContainText("待审核");
+  await expectAccessible(page);
+  await template.getByRole("button", { name: `通过「回访${s}」` }).click();
+  await expect(toast(page, `模板「回访${s}」已通过`)).toBeVisible();
+
+  // Text the group: a preview to confirm, then the outbox.
+  await page.goto("/contacts");
+  await page.getByRole("link", { name: new RegExp(`^VIP客户${s}`) }).click();
+  const option = page.locator("#group-template option", { hasText: `回访${s}` });
+  await page.locator("#group-template").selectOption((await option.getAttribute("value"))!);
+  await page.getByRole("button", { name: "向本组发送短信" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "发送短信" });
+  await expect(confirm).toContainText(`您在苏州的专属客户经理将与您联系。`);
+  await confirm.getByRole("button", { name: "确认发送" }).click();
+  await expect(toast(page, "已提交 2 条短信")).toBeVisible();
+
+  await page.goto(`/sms/outbox?phone=${phone(1)}`);
+  const outbox = page.getByRole("table", { name: "短信发送记录" });
+  await expect(outbox).toContainText(`【示例银行】甲一${s}您好，您在苏州的专属客户经理将与您联系。`);
+  await expect(async () => {
+    await page.reload();
+    await expect(outbox).toContainText("已送达", { timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await expectAccessible(page);
+});

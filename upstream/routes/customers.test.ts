@@ -1,0 +1,324 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { FailureSchema } from "#contracts/envelope";
+import {
+  ContactDeleteResponseSchema,
+  ContactGroupListResponseSchema,
+  ContactGroupResponseSchema,
+  ContactImportResponseSchema,
+  ContactOutboundResponseSchema,
+  CustomerContactPageResponseSchema,
+  CustomerContactResponseSchema,
+  CustomerPropertyListResponseSchema,
+  CustomerPropertyResponseSchema,
+  SmsOutboxResponseSchema,
+  SmsSendResponseSchema,
+  SmsTemplatePageResponseSchema,
+  SmsTemplateResponseSchema,
+} from "#contracts/customers";
+import { CallRecordPageResponseSchema } from "#contracts/contact";
+import { ContactsByPhoneResponseSchema } from "#contracts/workbench";
+import { countAudit } from "#upstream/repositories/audit-log";
+import { createSmsCarrier, DELIVERY_MS } from "#upstream/simulators/sms-carrier";
+import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
+
+function multipart(fileName: string, content: string | Buffer) {
+  const boundary = "----switchboard-contacts";
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload: body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+  let demoTenant: number;
+
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const account of ["admin", "agent", "supervisor", "other-admin"]) tokens[account] = await loginAs(platform.app, account);
+    demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+  });
+  afterAll(async () => platform?.close());
+
+  const inject = (account: string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) =>
+    platform.app.inject({ method, url, headers: bearer(tokens[account]), payload: payload as object });
+  const refusal = async (response: Awaited<ReturnType<typeof inject>>, status: number) => {
+    expect(response.statusCode, response.body).toBe(status);
+    return FailureSchema.parse(response.json()).msg;
+  };
+  const properties = async (account = "admin", filter = "all") =>
+    CustomerPropertyListResponseSchema.parse((await inject(account, "GET", `/crm_v2/customer/property/list/0/${filter}`)).json()).data!
+      .list;
+  const createProperty = async (body: object) => {
+    const response = await inject("admin", "POST", "/crm_v2/customer/property", body);
+    expect(response.statusCode, response.body).toBe(200);
+    return CustomerPropertyResponseSchema.parse(response.json()).data!;
+  };
+  const upload = async (fileName: string, content: string | Buffer, account = "admin") =>
+    platform.app.inject({
+      method: "POST",
+      url: "/crm_v2/contacts/v1/import",
+      ...multipart(fileName, content),
+      headers: { ...multipart(fileName, content).headers, ...bearer(tokens[account]) },
+    });
+  const list = async (body: object, account = "admin") => {
+    const response = await inject(account, "POST", "/crm_v2/contacts/v1/list", body);
+    expect(response.statusCode, response.body).toBe(200);
+    return CustomerContactPageResponseSchema.parse(response.json()).data!;
+  };
+
+  let city: { id: number };
+  let age: { id: number };
+  let level: { id: number };
+  let idCard: { id: number };
+
+  it("manages properties: types, required and unique flags, order, valid flag, export; admins only", async () => {
+    city = await createProperty({ name: "城市", type: "text", required: true });
+    age = await createProperty({ name: "年龄", type: "number" });
+    level = await createProperty({ name: "等级", type: "single", options: ["普通", "VIP"] });
+    idCard = await createProperty({ name: "会员号", type: "text", unique: true });
+    await createProperty({ name: "生日", type: "date" });
+    expect((await properties()).map((p) => p.name)).toEqual(["城市", "年龄", "等级", "会员号", "生日"]);
+
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "城市", type: "text" }), 400)).toBe(
+      "属性名称已存在",
+    );
+    expect(
+      await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "兴趣", type: "multi", options: ["读书"] }), 400),
+    ).toBe("单选或多选至少需要两个选项");
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "手机号", type: "phone" }), 400)).toContain(
+      "内置字段",
+    );
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/customer/property", { name: "x", type: "color" }), 400)).toBe(
+      "请选择属性类型",
+    );
+
+    expect((await inject("admin", "PUT", `/crm_v2/customer/property/reorder/${age.id}/up`)).statusCode).toBe(200);
+    expect((await properties()).map((p) => p.name).slice(0, 2)).toEqual(["年龄", "城市"]);
+    expect(await refusal(await inject("admin", "PUT", `/crm_v2/customer/property/reorder/${age.id}/up`), 400)).toBe("已经是第一个");
+    expect((await inject("admin", "PUT", `/crm_v2/customer/property/reorder/${age.id}/down`)).statusCode).toBe(200);
+
+    const birthday = (await properties()).find((p) => p.name === "生日")!;
+    expect((await inject("admin", "PUT", `/crm_v2/customer/property/valid/${birthday.id}/0`)).statusCode).toBe(200);
+    expect((await properties("admin", "valid")).map((p) => p.name)).not.toContain("生日");
+    expect((await inject("admin", "DELETE", `/crm_v2/customer/property/${birthday.id}`)).statusCode).toBe(200);
+
+    const exported = await inject("admin", "GET", "/crm_v2/customer/property/export/csv");
+    expect(exported.headers["content-type"]).toContain("text/csv");
+    expect(exported.body).toContain("等级,单选,普通、VIP,否,否,是");
+
+    for (const account of ["agent", "supervisor"])
+      expect(await refusal(await inject(account, "POST", "/crm_v2/customer/property", { name: "y", type: "text" }), 403)).toBe(
+        "仅管理员可以维护客户资料",
+      );
+    // Another tenant sees its own (none) and cannot touch these.
+    expect(await properties("other-admin")).toEqual([]);
+    expect(await refusal(await inject("other-admin", "DELETE", `/crm_v2/customer/property/${city.id}`), 404)).toBe("客户属性不存在");
+    for (const action of ["customer.property.create", "customer.property.reorder", "customer.property.valid", "customer.property.delete"])
+      expect(await countAudit(platform.db, demoTenant, action)).toBeGreaterThanOrEqual(1);
+  });
+
+  let importId: number;
+  it("imports contacts with per-row errors, an error export, and a re-import that updates by phone", async () => {
+    const csv = [
+      "姓名,手机号,城市,年龄,等级,会员号,爱好",
+      "张三,13811110001,上海,30,VIP,M001,读书",
+      "李四,12345,北京,20,普通,M002,",
+      "王五,13811110003,广州,三十,普通,M003,",
+      "赵六,13811110004,,40,普通,M004,",
+      "孙七,13811110001,深圳,50,普通,M005,",
+      "周八,13811110006,杭州,22,金卡,M006,",
+      "吴九,13811110007,南京,33,普通,M001,",
+      '=HYPERLINK("x"),13811110008,成都,28,普通,M008,',
+    ].join("\n");
+    const response = await upload("contacts.csv", csv);
+    expect(response.statusCode, response.body).toBe(200);
+    const result = ContactImportResponseSchema.parse(response.json()).data!;
+    expect(result).toMatchObject({ created: 2, updated: 0, rejected: 6, ignoredColumns: ["爱好"] });
+    expect(result.errors.map((e) => [e.row, e.message])).toEqual([
+      [3, "手机号须为中国大陆手机号"],
+      [4, "「年龄」须为数字"],
+      [6, "手机号在文件中重复"],
+      [7, "「等级」没有选项「金卡」"],
+      [8, "「会员号」的值已被其他联系人使用"],
+      [5, "请填写「城市」"],
+    ]);
+    importId = result.importId;
+
+    const errors = await inject("admin", "GET", `/crm_v2/contacts/v1/errorexport?importId=${importId}`);
+    expect(errors.statusCode).toBe(200);
+    expect(errors.body.split("\r\n")[0]).toBe("\uFEFF行号,手机号,姓名,原因");
+    expect(errors.body).toContain("4,13811110003,王五,「年龄」须为数字");
+    expect(await refusal(await inject("other-admin", "GET", `/crm_v2/contacts/v1/errorexport?importId=${importId}`), 404)).toBe(
+      "导入记录不存在",
+    );
+
+    // Fixed rows, one of them a phone already there (updated, not duplicated), as XLSX.
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet("联系人");
+    sheet.addRow(["手机号", "姓名", "城市", "年龄", "等级"]);
+    sheet.addRow(["13811110003", "王五", "广州", "30", "普通"]);
+    sheet.addRow(["13811110001", "张三丰", "苏州", "", ""]);
+    const again = ContactImportResponseSchema.parse((await upload("fixed.xlsx", Buffer.from(await book.xlsx.writeBuffer()))).json()).data!;
+    expect(again).toMatchObject({ created: 1, updated: 1, rejected: 0 });
+    const zhang = (await list({ keyword: "13811110001" })).list[0];
+    expect(zhang.name).toBe("张三丰");
+    expect(zhang.values[String(city.id)]).toBe("苏州");
+    expect(zhang.values[String(level.id)]).toBe("VIP"); // kept: the file left it empty
+
+    // The workbench's lookup reads the same contacts.
+    const found = ContactsByPhoneResponseSchema.parse((await inject("agent", "GET", "/crm_v2/contactsByPhone/13811110001")).json()).data!;
+    expect(found.list.map((c) => c.name)).toEqual(["张三丰"]);
+
+    expect(await refusal(await upload("contacts.txt", "a,b"), 400)).toBe("只支持 CSV 或 XLSX 文件");
+    expect(await refusal(await upload("broken.xlsx", "not a zip"), 400)).toContain("文件无法读取");
+    expect(await refusal(await upload("contacts.csv", "姓名,城市\n张,上海"), 400)).toBe("文件缺少「手机号」列");
+    expect(await refusal(await upload("contacts.csv", csv, "agent"), 403)).toBe("仅管理员可以维护客户资料");
+  });
+
+  it("lists contacts keyset-paged with property and group filters; edits with checks; exports without formulas", async () => {
+    const all = await list({ pageSize: 10 });
+    expect(all.total).toBeGreaterThanOrEqual(5);
+    const next = await list({ pageSize: 10, after: all.list[1].id });
+    expect(next.list[0].id).toBe(all.list[2].id);
+    expect((await list({ values: { [String(level.id)]: "VIP" } })).list.map((c) => c.phone)).toEqual(["13811110001"]);
+
+    const wang = (await list({ keyword: "13811110003" })).list[0];
+    const put = (body: object) => inject("admin", "PUT", `/crm_v2/contacts/v1/${wang.id}`, body);
+    expect(await refusal(await put({ name: "王五", phone: "+1 555 0100", values: { [city.id]: "广州" } }), 400)).toBe(
+      "手机号须为中国大陆手机号（11位，以1开头）",
+    );
+    expect(await refusal(await put({ name: "王五", phone: "13811110003", values: { [city.id]: "广州", [age.id]: "abc" } }), 400)).toBe(
+      "「年龄」须为数字",
+    );
+    expect(await refusal(await put({ name: "王五", phone: "13811110003", values: {} }), 400)).toBe("请填写「城市」");
+    expect(await refusal(await put({ name: "王五", phone: "13811110001", values: { [city.id]: "广州" } }), 400)).toContain("手机号已存在");
+    const saved = await put({ name: "王五", phone: "13811110003", values: { [city.id]: "佛山", [idCard.id]: "M009" } });
+    expect(CustomerContactResponseSchema.parse(saved.json()).data!.values[String(city.id)]).toBe("佛山");
+    expect(await refusal(await inject("other-admin", "GET", `/crm_v2/contacts/v1/${wang.id}`), 404)).toBe("联系人不存在");
+    expect((await inject("agent", "GET", `/crm_v2/contacts/v1/${wang.id}`)).statusCode).toBe(200);
+
+    const exported = await inject("admin", "POST", "/crm_v2/contacts/v1/export", {});
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toContain("'=HYPERLINK(x),13811110008");
+    expect(exported.body.split("\r\n")[0]).toBe("\uFEFF姓名,手机号,城市,年龄,等级,会员号,分组");
+  });
+
+  let groupId: number;
+  it("groups from a selection, filters by group, sends a group into a campaign", async () => {
+    const contacts = (await list({ keyword: "138111100" })).list;
+    const created = await inject("admin", "POST", "/crm_v2/groups/v1", { name: "上海客户", addIds: contacts.slice(0, 2).map((c) => c.id) });
+    const group = ContactGroupResponseSchema.parse(created.json()).data!;
+    expect(group.memberCount).toBe(2);
+    groupId = group.id;
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/groups/v1", { name: "上海客户" }), 400)).toBe("分组名称已存在");
+    const updated = await inject("admin", "PUT", `/crm_v2/groups/v1/${groupId}`, { addIds: [contacts[2].id], removeIds: [contacts[0].id] });
+    expect(updated.json().data).toMatchObject({ memberCount: 2, added: 1, removed: 1 });
+    expect((await list({ groupId })).list.map((c) => c.id).sort()).toEqual([contacts[1].id, contacts[2].id].sort());
+    expect(ContactGroupListResponseSchema.parse((await inject("other-admin", "GET", "/crm_v2/groups/v1/list")).json()).data!.list).toEqual(
+      [],
+    );
+
+    const campaign = await platform.db
+      .selectFrom("campaigns")
+      .select("id")
+      .where("tenant_id", "=", demoTenant)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const sent = ContactOutboundResponseSchema.parse(
+      (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
+    ).data!;
+    expect(sent.accepted + sent.rejected).toBe(2);
+    const again = ContactOutboundResponseSchema.parse(
+      (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
+    ).data!;
+    expect(again).toMatchObject({ accepted: 0, rejected: 2 });
+    expect(again.errors[0].reason).toBe("号码已在活动名单中");
+    expect(
+      await refusal(await inject("other-admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId }), 404),
+    ).toBe("分组不存在");
+
+    const history = await inject("admin", "GET", `/crm_v2/contacts/v1/callhistroy?id=${contacts[0].id}`);
+    expect(CallRecordPageResponseSchema.parse(history.json()).data!.list.every((c) => c.phone === contacts[0].phone)).toBe(true);
+  });
+
+  it("reviews SMS templates as a state machine and sends approved ones with variables to a group", async () => {
+    const bad = await inject("admin", "POST", "/sms/api/sms/template", {
+      name: "提醒",
+      signature: "示例银行",
+      content: "${姓名}您好，${积分}即将过期",
+    });
+    expect(await refusal(bad, 400)).toContain("变量 ${积分} 不是客户属性");
+    const created = SmsTemplateResponseSchema.parse(
+      (
+        await inject("admin", "POST", "/sms/api/sms/template", {
+          name: "提醒",
+          signature: "示例银行",
+          content: "${姓名}您好，您在${城市}的账户已更新。",
+        })
+      ).json(),
+    ).data!;
+    expect(created).toMatchObject({ state: "pending", variables: ["姓名", "城市"], segments: 1 });
+    expect(created.length).toBe([..."【示例银行】${姓名}您好，您在${城市}的账户已更新。"].length);
+
+    const send = (account: string, body: object) => inject(account, "POST", "/msg/api/sms/send", body);
+    expect(await refusal(await send("admin", { templateId: created.id, groupId }), 400)).toBe("模板「提醒」待审核，审核通过后才能发送");
+    expect(await refusal(await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "rejected" }), 400)).toBe(
+      "不通过时请填写原因",
+    );
+    const rejected = await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, {
+      state: "rejected",
+      reason: "签名未报备",
+    });
+    expect(SmsTemplateResponseSchema.parse(rejected.json()).data).toMatchObject({ state: "rejected", reason: "签名未报备" });
+    expect(await refusal(await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "approved" }), 400)).toBe(
+      "模板已是「未通过」，不能再审核",
+    );
+    await inject("admin", "PUT", `/sms/api/sms/template/${created.id}`, {
+      name: "提醒",
+      signature: "示例银行",
+      content: "${姓名}您好，您在${城市}的账户已更新。",
+    });
+    const approved = await inject("admin", "PUT", `/sms/api/sms/template/${created.id}/review`, { state: "approved" });
+    expect(SmsTemplateResponseSchema.parse(approved.json()).data!.state).toBe("approved");
+    expect(await countAudit(platform.db, demoTenant, "sms.template.review")).toBe(2);
+
+    const preview = SmsSendResponseSchema.parse((await send("admin", { templateId: created.id, groupId, preview: true })).json()).data!;
+    expect(preview.queued).toBe(0);
+    expect(preview.preview[0].text).toMatch(/^.+您好，您在.+的账户已更新。$/);
+    const done = SmsSendResponseSchema.parse((await send("admin", { templateId: created.id, groupId })).json()).data!;
+    expect(done.queued).toBe(2);
+
+    // Agents: approved templates, selected contacts only; the admin screens stay closed.
+    const listed = SmsTemplatePageResponseSchema.parse((await inject("agent", "GET", "/sms/api/sms/customer/template")).json()).data!;
+    expect(listed.list.map((t) => t.name)).toEqual(["提醒"]);
+    expect(await refusal(await send("agent", { templateId: created.id, groupId }), 403)).toBe("坐席只能向勾选的联系人发送短信");
+    expect(await refusal(await inject("agent", "GET", "/sms/api/sms/template/list"), 403)).toBe("仅管理员可以维护短信模板");
+    expect(await refusal(await send("other-admin", { templateId: created.id, ids: [1] }), 404)).toBe("短信模板不存在");
+
+    const carrier = createSmsCarrier(platform.db);
+    const now = Date.now();
+    await carrier.tick(new Date(now));
+    await carrier.tick(new Date(now + DELIVERY_MS + 1));
+    const outbox = SmsOutboxResponseSchema.parse((await inject("admin", "GET", "/sms/api/sms/outbox?pageSize=10")).json()).data!;
+    expect(outbox.list.filter((m) => m.kind === "message").map((m) => m.status)).toEqual(["delivered", "delivered"]);
+    expect(outbox.list[0].signature).toBe("示例银行");
+  });
+
+  it("deletes contacts in bulk with per-item results", async () => {
+    const contacts = (await list({ keyword: "138111100" })).list;
+    const response = await inject("admin", "POST", "/crm_v2/contacts/v1/delete", { ids: [contacts[0].id, 999999] });
+    expect(ContactDeleteResponseSchema.parse(response.json()).data).toEqual({ deleted: 1, missing: [999999] });
+    expect(await refusal(await inject("agent", "POST", "/crm_v2/contacts/v1/delete", { ids: [contacts[1].id] }), 403)).toBe(
+      "仅管理员可以维护客户资料",
+    );
+    expect(await refusal(await inject("admin", "POST", "/crm_v2/contacts/v1/delete", { ids: [] }), 400)).toBe("请先勾选要删除的联系人");
+  });
+});
