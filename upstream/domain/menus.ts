@@ -25,6 +25,7 @@ const catalogue: readonly CatalogueEntry[] = [
     children: [
       { code: "agent_task_my", name: "我的任务", url: "/agentTask/my" },
       { code: "agent_task_business_record", name: "外呼业务记录", url: "/agentTask/businessRecord" },
+      { code: "agent_task_work_order", name: "我的工单", url: "/agentTask/workOrder" },
     ],
   },
   {
@@ -73,7 +74,16 @@ const catalogue: readonly CatalogueEntry[] = [
   { code: "inspection_success", name: "质检结果", url: "/inspectionSuccess", icon: "pi pi-check-square" },
   { code: "inspection_access", name: "质检接入", url: "/access", icon: "pi pi-link" },
   { code: "knowledge_base_config", name: "知识库配置", url: "/knowledgeBase/config", icon: "pi pi-book" },
-  { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
+  {
+    code: "business_template",
+    name: "工单管理",
+    url: "/businessTemplate/record",
+    icon: "pi pi-file-edit",
+    children: [
+      { code: "business_template_record", name: "工单记录", url: "/businessTemplate/record" },
+      { code: "business_template_config", name: "工单模板", url: "/businessTemplate/template" },
+    ],
+  },
   { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
@@ -89,6 +99,7 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "aiaas_agent_work",
     "agent_task_my",
     "agent_task_business_record",
+    "agent_task_work_order",
     "incoming_call",
     "incoming_history",
     "incoming_business_record",
@@ -108,6 +119,7 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "incoming_history",
     "text_call",
     "manual_data_distribution",
+    "business_template_record",
     "achievement",
   ],
 };
