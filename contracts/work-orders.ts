@@ -93,31 +93,36 @@ const FieldInputSchema = z.object({
 });
 export type WorkOrderFieldInput = z.infer<typeof FieldInputSchema>;
 
-/** POST /config/workorder/template, PUT /config/workorder/template/{id} */
-export const WorkOrderTemplateInputSchema = z
-  .object({
-    name: z
-      .string({ required_error: "请填写模板名称" })
-      .trim()
-      .min(1, "请填写模板名称")
-      .max(WORK_ORDER_NAME_MAX, `模板名称不能超过${WORK_ORDER_NAME_MAX}个字符`),
-    slaHours: z.coerce
-      .number({ required_error: "请填写处理时限", invalid_type_error: "处理时限必须是数字" })
-      .int("处理时限必须是整数小时")
-      .min(1, "处理时限至少 1 小时")
-      .max(WORK_ORDER_SLA_MAX, `处理时限不能超过${WORK_ORDER_SLA_MAX}小时`),
-    fields: z.array(FieldInputSchema).max(WORK_ORDER_FIELDS_MAX, `字段不能超过${WORK_ORDER_FIELDS_MAX}个`).default([]),
-  })
-  .superRefine((input, ctx) => {
-    const seen = new Set<string>();
-    input.fields.forEach((field, i) => {
-      if (seen.has(field.label)) ctx.addIssue({ code: "custom", path: ["fields", i, "label"], message: `字段名称「${field.label}」重复` });
-      seen.add(field.label);
-      if (field.type === "choice" && field.options.length === 0) {
-        ctx.addIssue({ code: "custom", path: ["fields", i, "options"], message: "选项类型的字段请至少填写一个选项" });
-      }
-    });
+const TemplateBaseSchema = z.object({
+  name: z
+    .string({ required_error: "请填写模板名称" })
+    .trim()
+    .min(1, "请填写模板名称")
+    .max(WORK_ORDER_NAME_MAX, `模板名称不能超过${WORK_ORDER_NAME_MAX}个字符`),
+  slaHours: z.coerce
+    .number({ required_error: "请填写处理时限", invalid_type_error: "处理时限必须是数字" })
+    .int("处理时限必须是整数小时")
+    .min(1, "处理时限至少 1 小时")
+    .max(WORK_ORDER_SLA_MAX, `处理时限不能超过${WORK_ORDER_SLA_MAX}小时`),
+  fields: z.array(FieldInputSchema).max(WORK_ORDER_FIELDS_MAX, `字段不能超过${WORK_ORDER_FIELDS_MAX}个`).default([]),
+});
+export const WorkOrderTemplateNameSchema = TemplateBaseSchema.shape.name;
+export const WorkOrderTemplateSlaSchema = TemplateBaseSchema.shape.slaHours;
+
+/** What no single field can check: names unique within the template, a choice has options. */
+export function refineTemplateFields(input: { fields: ReadonlyArray<{ label: string; type: string; options: string[] }> }, ctx: z.RefinementCtx) {
+  const seen = new Set<string>();
+  input.fields.forEach((field, i) => {
+    if (seen.has(field.label)) ctx.addIssue({ code: "custom", path: ["fields", i, "label"], message: `字段名称「${field.label}」重复` });
+    seen.add(field.label);
+    if (field.type === "choice" && field.options.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["fields", i, "options"], message: "选项类型的字段请至少填写一个选项" });
+    }
   });
+}
+
+/** POST /config/workorder/template, PUT /config/workorder/template/{id} */
+export const WorkOrderTemplateInputSchema = TemplateBaseSchema.superRefine(refineTemplateFields);
 export type WorkOrderTemplateInput = z.infer<typeof WorkOrderTemplateInputSchema>;
 
 export const WorkOrderTemplateSchema = z.object({
