@@ -110,7 +110,10 @@ export const WorkOrderTemplateNameSchema = TemplateBaseSchema.shape.name;
 export const WorkOrderTemplateSlaSchema = TemplateBaseSchema.shape.slaHours;
 
 /** What no single field can check: names unique within the template, a choice has options. */
-export function refineTemplateFields(input: { fields: ReadonlyArray<{ label: string; type: string; options: string[] }> }, ctx: z.RefinementCtx) {
+export function refineTemplateFields(
+  input: { fields: ReadonlyArray<{ label: string; type: string; options: string[] }> },
+  ctx: z.RefinementCtx,
+) {
   const seen = new Set<string>();
   input.fields.forEach((field, i) => {
     if (seen.has(field.label)) ctx.addIssue({ code: "custom", path: ["fields", i, "label"], message: `字段名称「${field.label}」重复` });

@@ -82,7 +82,12 @@ export async function getWorkOrderDetail(caller: Caller, id: number) {
 }
 
 export async function peekWorkOrderNumber(caller: Caller) {
-  const answer = await call({ path: "/config/workorder/record/number", schema: WorkOrderNumberResponseSchema, what: "获取工单编号", caller });
+  const answer = await call({
+    path: "/config/workorder/record/number",
+    schema: WorkOrderNumberResponseSchema,
+    what: "获取工单编号",
+    caller,
+  });
   return requireData(answer, "获取工单编号").number;
 }
 

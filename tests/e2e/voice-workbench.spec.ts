@@ -330,7 +330,7 @@ test("inbound business records list the agent's saved results, filtered in the U
   await expect(page).toHaveURL(/callResult=1/);
   await expect(table).toContainText("暂无数据");
 
-  await page.goto("/incoming/businessRecord?pageNo=abc");
+  await page.goto("/incoming/businessRecord?page=abc");
   await expect(page.getByText("查询条件不正确，请检查后重试")).toBeVisible();
 });
 

@@ -68,7 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     case "template.delete": {
       if (!input.confirmed) {
-        return data({ confirm: { fields: { intent: input.intent, id: String(input.id), name: input.name ?? "" }, name: input.name ?? "" } });
+        return data({
+          confirm: { fields: { intent: input.intent, id: String(input.id), name: input.name ?? "" }, name: input.name ?? "" },
+        });
       }
       const done = await attempt(() => deleteWorkOrderTemplate(caller, input.id));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
@@ -100,8 +102,16 @@ export default function WorkOrderTemplates() {
           <p>确定删除模板「{confirm.name}」吗？删除后不可恢复。</p>
         </ConfirmStep>
       ) : null}
-      <p className="sb-hint">坐席在语音工作台为通话创建工单时，可选择已启用的模板，按模板的字段填写；工单须在模板的处理时限内完成，超时的工单会被标记。</p>
-      {showForm ? <TemplateForm editing={editing} reply={replied === "template.save" ? reply : undefined} missing={typeof query.edit === "number" && !editing} /> : null}
+      <p className="sb-hint">
+        坐席在语音工作台为通话创建工单时，可选择已启用的模板，按模板的字段填写；工单须在模板的处理时限内完成，超时的工单会被标记。
+      </p>
+      {showForm ? (
+        <TemplateForm
+          editing={editing}
+          reply={replied === "template.save" ? reply : undefined}
+          missing={typeof query.edit === "number" && !editing}
+        />
+      ) : null}
       {rowError ? <Notice tone="error">{rowError}</Notice> : null}
       <DataTable<WorkOrderTemplate>
         caption="工单模板列表"
@@ -254,7 +264,10 @@ function TemplateForm({
                   <input {...getInputProps(f.required, { type: "checkbox" })} />
                   <label htmlFor={f.required.id}>字段 {n} 必填</label>
                 </div>
-                <button {...form.remove.getButtonProps({ name: fields.fields.name, index })} className="p-button p-button-text p-button-danger p-button-sm">
+                <button
+                  {...form.remove.getButtonProps({ name: fields.fields.name, index })}
+                  className="p-button p-button-text p-button-danger p-button-sm"
+                >
                   删除字段 {n}
                 </button>
               </div>

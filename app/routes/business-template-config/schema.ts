@@ -18,32 +18,34 @@ const types = codesOf(WORK_ORDER_FIELD_TYPES) as [WorkOrderFieldType, ...WorkOrd
  * typed in one box). Rows are added and removed with conform's list intents, which post the form
  * too, so the editor works without JavaScript.
  */
-export const TemplateFormSchema = z.object({
-  intent: z.literal("template.save"),
-  id: z.coerce.number().int().positive().optional(),
-  name: WorkOrderTemplateNameSchema,
-  slaHours: WorkOrderTemplateSlaSchema,
-  fields: z
-    .array(
-      z.object({
-        name: z.string().optional(),
-        label: z
-          .string({ required_error: "请填写字段名称" })
-          .trim()
-          .min(1, "请填写字段名称")
-          .max(WORK_ORDER_LABEL_MAX, `字段名称不能超过${WORK_ORDER_LABEL_MAX}个字符`),
-        type: z.enum(types, { errorMap: () => ({ message: "请选择字段类型" }) }),
-        required: z.boolean().default(false),
-        options: z
-          .string()
-          .max(WORK_ORDER_LABEL_MAX * 25, "选项过长")
-          .optional()
-          .transform((text) => splitOptions(text ?? "")),
-      }),
-    )
-    .max(WORK_ORDER_FIELDS_MAX, `字段不能超过${WORK_ORDER_FIELDS_MAX}个`)
-    .default([]),
-}).superRefine(refineTemplateFields);
+export const TemplateFormSchema = z
+  .object({
+    intent: z.literal("template.save"),
+    id: z.coerce.number().int().positive().optional(),
+    name: WorkOrderTemplateNameSchema,
+    slaHours: WorkOrderTemplateSlaSchema,
+    fields: z
+      .array(
+        z.object({
+          name: z.string().optional(),
+          label: z
+            .string({ required_error: "请填写字段名称" })
+            .trim()
+            .min(1, "请填写字段名称")
+            .max(WORK_ORDER_LABEL_MAX, `字段名称不能超过${WORK_ORDER_LABEL_MAX}个字符`),
+          type: z.enum(types, { errorMap: () => ({ message: "请选择字段类型" }) }),
+          required: z.boolean().default(false),
+          options: z
+            .string()
+            .max(WORK_ORDER_LABEL_MAX * 25, "选项过长")
+            .optional()
+            .transform((text) => splitOptions(text ?? "")),
+        }),
+      )
+      .max(WORK_ORDER_FIELDS_MAX, `字段不能超过${WORK_ORDER_FIELDS_MAX}个`)
+      .default([]),
+  })
+  .superRefine(refineTemplateFields);
 
 export const TemplateStatusSchema = z.object({
   intent: z.literal("template.status"),

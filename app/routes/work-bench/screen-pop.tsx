@@ -175,7 +175,9 @@ function WorkOrder({ ctiCallId, linked, templates }: { ctiCallId: string; linked
             </select>
           </div>
         ) : template ? (
-          <p className="sb-hint">模板：{template.name}（{template.slaHours} 小时内处理）</p>
+          <p className="sb-hint">
+            模板：{template.name}（{template.slaHours} 小时内处理）
+          </p>
         ) : null}
         <div className="sb-field">
           <label htmlFor="work-order-title">工单标题</label>

@@ -21,17 +21,15 @@ const at = (iso: string | null) => (iso ? formatDateTime(Date.parse(iso)) : "—
 /** A record's due time, marked when it is past due and still open. */
 function Due({ record }: { record: WorkOrderRecord }) {
   if (!record.dueAt) return <>—</>;
-  return record.overdue ? (
-    <span className="sb-wo-overdue">
-      {at(record.dueAt)}（已超时）
-    </span>
-  ) : (
-    <>{at(record.dueAt)}</>
-  );
+  return record.overdue ? <span className="sb-wo-overdue">{at(record.dueAt)}（已超时）</span> : <>{at(record.dueAt)}</>;
 }
 
 export function WorkOrderScreen({ title, base, loaded }: { title: string; base: string; loaded: Loaded }) {
-  return loaded.kind === "list" ? <WorkOrderList title={title} base={base} loaded={loaded} /> : <WorkOrderDetailView base={base} loaded={loaded} />;
+  return loaded.kind === "list" ? (
+    <WorkOrderList title={title} base={base} loaded={loaded} />
+  ) : (
+    <WorkOrderDetailView base={base} loaded={loaded} />
+  );
 }
 
 function WorkOrderList({ title, base, loaded }: { title: string; base: string; loaded: ListData }) {
@@ -283,7 +281,13 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
             <div className="sb-form-grid">
               <div className="sb-field">
                 <label htmlFor="wo-reassign-user">转派给</label>
-                <select id="wo-reassign-user" name="userId" required defaultValue={typed("reassign", "userId") ?? ""} className="p-inputtext">
+                <select
+                  id="wo-reassign-user"
+                  name="userId"
+                  required
+                  defaultValue={typed("reassign", "userId") ?? ""}
+                  className="p-inputtext"
+                >
                   <option value="">请选择</option>
                   {users
                     .filter((u) => u.id !== record.ownerId)
