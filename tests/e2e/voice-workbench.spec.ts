@@ -212,6 +212,10 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(workOrder.getByRole("alert")).toHaveText("请填写工单标题");
   await workOrder.getByLabel("工单标题").fill("客户申请调整分期期数");
   await workOrder.getByLabel("工单内容").fill("客户希望改为12期，请业务组回电确认");
+  // The form is built from the enabled template (客户投诉): its required choice must be chosen.
+  await workOrder.getByRole("button", { name: "创建工单" }).click();
+  await expect(workOrder.getByText("请填写投诉类型")).toBeVisible();
+  await workOrder.getByLabel("投诉类型（必填）").selectOption("业务办理");
   await workOrder.getByRole("button", { name: "创建工单" }).click();
   const linked = page.getByRole("region", { name: "关联工单" });
   await expect(linked).toContainText("客户申请调整分期期数");
