@@ -16,8 +16,9 @@ import { call, requireData, type Caller } from "./upstream.server";
 
 export async function listWorkOrderTemplates(caller: Caller, status?: number) {
   const answer = await call({
+    method: "POST",
     path: "/config/workorder/template/list",
-    query: status === undefined ? {} : { status },
+    json: status === undefined ? {} : { status },
     schema: WorkOrderTemplateListResponseSchema,
     what: "获取工单模板",
     caller,
@@ -60,8 +61,9 @@ export async function deleteWorkOrderTemplate(caller: Caller, id: number) {
 
 export async function listWorkOrders(caller: Caller, query: WorkOrderRecordQuery) {
   const answer = await call({
+    method: "POST",
     path: "/config/workorder/record/list",
-    query,
+    json: query,
     schema: WorkOrderRecordPageResponseSchema,
     what: "获取工单列表",
     caller,

@@ -141,11 +141,15 @@ test("work-order screens refuse bad input in Chinese and keep what was typed; li
 
   // Another tenant's work order is not found.
   const other = await platformToken(request, "other-admin");
-  const foreign = await request.get(`${platformURL}/config/workorder/record/list`, { headers: { authorization: `Bearer ${other}` } });
+  const foreign = await request.post(`${platformURL}/config/workorder/record/list`, {
+    headers: { authorization: `Bearer ${other}` },
+    data: {},
+  });
   const foreignId = (await foreign.json()).data.list[0].id as number;
   const response = await page.goto(`/businessTemplate/record/${foreignId}`);
   expect(response?.status()).toBe(404);
-  await expect(page.getByText("工单不存在")).toBeVisible();
+  await expect(page.getByText("您访问的页面不存在")).toBeVisible();
+  await expect(page.locator("main")).not.toContainText("其他租户工单");
 
   // A supervisor filters the records past due, and changes the page size in one step.
   await page.getByRole("button", { name: "退出登录" }).click();

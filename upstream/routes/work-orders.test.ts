@@ -39,7 +39,10 @@ describeDb(`work orders on ${TEST_DB}`, () => {
     return schema.parse(response.json()).data!;
   };
   const records = async (account: string, query = "") =>
-    answered(await inject(account, "GET", `/config/workorder/record/list?${query}`), WorkOrderRecordPageResponseSchema);
+    answered(
+      await inject(account, "POST", "/config/workorder/record/list", Object.fromEntries(new URLSearchParams(query))),
+      WorkOrderRecordPageResponseSchema,
+    );
 
   const template = {
     name: "报修登记",
@@ -94,7 +97,10 @@ describeDb(`work orders on ${TEST_DB}`, () => {
 
     // Status: disabled templates leave the enabled list the workbench reads.
     answered(await inject("admin", "PUT", `/config/workorder/template/${created.id}/0`), WorkOrderTemplateResponseSchema);
-    const enabled = answered(await inject("agent", "GET", "/config/workorder/template/list?status=1"), WorkOrderTemplateListResponseSchema);
+    const enabled = answered(
+      await inject("agent", "POST", "/config/workorder/template/list", { status: 1 }),
+      WorkOrderTemplateListResponseSchema,
+    );
     expect(enabled.list.map((t) => t.name)).not.toContain("报修登记");
     answered(await inject("admin", "PUT", `/config/workorder/template/${created.id}/1`), WorkOrderTemplateResponseSchema);
     expect(await refusal(await inject("admin", "PUT", `/config/workorder/template/${created.id}/7`), 400)).toBe("状态无效");
@@ -120,7 +126,7 @@ describeDb(`work orders on ${TEST_DB}`, () => {
 
   it("follows a record's life: created from a call, numbered, received, followed through the state machine, audited", async () => {
     const { list } = answered(
-      await inject("agent", "GET", "/config/workorder/template/list?status=1"),
+      await inject("agent", "POST", "/config/workorder/template/list", { status: 1 }),
       WorkOrderTemplateListResponseSchema,
     );
     const repair = list.find((t) => t.name === "报修登记")!;
@@ -212,7 +218,9 @@ describeDb(`work orders on ${TEST_DB}`, () => {
     const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
     expect((await records("supervisor", `from=${today}&to=${today}`)).list.map((r) => r.title)).toContain("空调不制冷");
     expect((await records("supervisor", "from=2020-01-01&to=2020-01-02")).total).toBe(0);
-    expect(await refusal(await inject("supervisor", "GET", "/config/workorder/record/list?from=昨天"), 400)).toBe("日期格式应为年-月-日");
+    expect(await refusal(await inject("supervisor", "POST", "/config/workorder/record/list", { from: "昨天" }), 400)).toBe(
+      "日期格式应为年-月-日",
+    );
 
     // A supervisor's record, nobody's yet: the agent does not see it until it is handed over.
     const created = answered(
@@ -244,7 +252,7 @@ describeDb(`work orders on ${TEST_DB}`, () => {
       await refusal(await inject("supervisor", "PUT", `/config/workorder/record/receive/${created.id}`, { userId: otherAdmin }), 404),
     ).toBe("处理人不存在");
     // A disabled template cannot take new records.
-    const { list } = answered(await inject("admin", "GET", "/config/workorder/template/list"), WorkOrderTemplateListResponseSchema);
+    const { list } = answered(await inject("admin", "POST", "/config/workorder/template/list", {}), WorkOrderTemplateListResponseSchema);
     const complaint = list.find((t) => t.name === "客户投诉")!;
     await inject("admin", "PUT", `/config/workorder/template/${complaint.id}/0`);
     expect(

@@ -71,9 +71,9 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     requireRole(requireUser(request), ["admin"], WORK_ORDER_TEMPLATE_ADMIN_ONLY);
 
   // Templates
-  app.get("/config/workorder/template/list", async (request) => {
+  app.post("/config/workorder/template/list", async (request) => {
     const user = requireUser(request);
-    const { status } = parseInput(WorkOrderTemplateListQuerySchema, request.query);
+    const { status } = parseInput(WorkOrderTemplateListQuerySchema, request.body ?? {});
     const list = await listTemplates(app.db, user.tenantId, status);
     return ok<{ list: WorkOrderTemplate[]; total: number }>({ list, total: list.length });
   });
@@ -157,9 +157,9 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Records
-  app.get("/config/workorder/record/list", async (request) => {
+  app.post("/config/workorder/record/list", async (request) => {
     const user = requireUser(request);
-    const query = parseInput(WorkOrderRecordQuerySchema, request.query);
+    const query = parseInput(WorkOrderRecordQuerySchema, request.body ?? {});
     return ok<{ list: WorkOrderRecord[]; total: number }>(await listRecords(app.db, actorFor(user), query));
   });
 

@@ -137,7 +137,11 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
   const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refused?.initialValue?.[name] ?? "") : undefined);
   const open = isWorkOrderOpen(record.state);
   const mine = record.ownerId === me.id;
-  const canFollow = open && (mine || me.canReassign);
+  // A refused follow (a state this one no longer allows: someone else moved it first) keeps its form and what was typed.
+  const canFollow = (open && (mine || me.canReassign)) || refusedIntent === "follow";
+  const offered = nextWorkOrderStates(record.state);
+  const typedState = Number(typed("follow", "state"));
+  const stateChoices = offered.length > 0 || !typedState ? offered : [typedState];
   return (
     <Screen
       title={`工单 ${record.number}`}
@@ -223,7 +227,7 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
         <h2 id="wo-actions-title" className="sb-section-title">
           处理
         </h2>
-        {!open ? <p>工单{labelOf(WORK_ORDER_STATES, record.state)}，无需再处理。</p> : null}
+        {!open && refusedIntent !== "follow" ? <p>工单{labelOf(WORK_ORDER_STATES, record.state)}，无需再处理。</p> : null}
         {open && !mine ? (
           <form method="post" className="sb-inline-forms">
             <CsrfInput />
@@ -244,7 +248,7 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
                 <label htmlFor="wo-follow-state">变更为</label>
                 <select id="wo-follow-state" name="state" required defaultValue={typed("follow", "state") ?? ""} className="p-inputtext">
                   <option value="">请选择</option>
-                  {nextWorkOrderStates(record.state).map((code) => (
+                  {stateChoices.map((code) => (
                     <option key={code} value={code}>
                       {labelOf(WORK_ORDER_STATES, code)}
                     </option>
