@@ -163,6 +163,25 @@ test("work-order screens refuse bad input in Chinese and keep what was typed; li
   await expect(seeded).toContainText("处理中");
   await choosePageSize(page, 10);
   await expect(page).toHaveURL(/overdue=1&size=10|size=10&overdue=1/);
+
+  // The supervisor opens an order of a template from the list, a required field first left out, and hands it to 张伟.
+  await page.getByRole("link", { name: "新建工单" }).click();
+  await expect(page.getByRole("heading", { name: /新建工单（编号将为 GD\d{12}）/ })).toBeVisible();
+  await page.getByLabel("工单模板", { exact: true }).selectOption({ label: "客户投诉" });
+  await page.getByRole("button", { name: "选择模板" }).click();
+  await page.getByLabel("工单标题（必填）").fill("回访投诉客户");
+  await page.getByRole("button", { name: "创建工单" }).click();
+  await expect(page.getByText("请填写投诉类型")).toBeVisible();
+  await expect(page.getByLabel("工单标题（必填）")).toHaveValue("回访投诉客户");
+  await page.getByLabel("投诉类型（必填）").selectOption("服务态度");
+  await page.getByRole("button", { name: "创建工单" }).click();
+  await expect(toast(page)).toHaveText(/工单 GD\d{12} 已创建/);
+  await page.getByLabel("转派给").selectOption({ label: "张伟" });
+  await page.getByRole("button", { name: "转派" }).click();
+  await expect(toast(page)).toHaveText(/已转派给张伟/);
+  await page.goto("/businessTemplate/record?overdue=1");
+  await choosePageSize(page, 10);
+  await expect(page).toHaveURL(/overdue=1&size=10|size=10&overdue=1/);
   await expectAccessible(page);
   // Templates are the administrators' screen.
   expect((await page.goto("/businessTemplate/template"))?.status()).toBe(403);

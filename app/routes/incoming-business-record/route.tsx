@@ -21,14 +21,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema);
   const page = await listInboundBusinessRecords(access.caller, { phone: query.phone, callResult: query.callResult, ...pagination(query) });
-  return { ...page, query };
+  // Agents open their work orders on their own screen, supervisors and administrators on the records screen.
+  const workOrders = access.user.role === "agent" ? "/agentTask/workOrder" : "/businessTemplate/record";
+  return { ...page, query, workOrders };
 }
 
 /** The list's URL: the filters and the shared pagination (`page`, `size`; spec §9). */
 const QuerySchema = ListPageSchema.merge(BusinessRecordFilterSchema.pick({ phone: true, callResult: true }));
 
 export default function Page() {
-  const { list, total, query: filter } = useLoaderData<typeof loader>();
+  const { list, total, query: filter, workOrders } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
@@ -89,7 +91,7 @@ export default function Page() {
                   <td>{r.intent ? labelOf(INTENT_LABELS, r.intent) : "—"}</td>
                   <td>{r.remark || "—"}</td>
                   <td>{r.agentName}</td>
-                  <td>{r.workOrderId ? "已关联" : "—"}</td>
+                  <td>{r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : "—"}</td>
                 </tr>
               ))
             )}

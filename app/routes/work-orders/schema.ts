@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { WORK_ORDER_STATES, codesOf } from "#contracts/codes";
-import { WORK_ORDER_NOTE_MAX, WorkOrderNoteSchema } from "#contracts/work-orders";
+import { WORK_ORDER_NOTE_MAX, WorkOrderNoteSchema, WorkOrderRecordInputSchema } from "#contracts/work-orders";
 import { pageParam, sizeParam } from "#app/server/page-query.server";
 
 const day = z
@@ -24,6 +24,9 @@ export const WorkOrderListQuerySchema = z.object({
   keyword: z.string().trim().max(50).optional(),
   page: pageParam,
   size: sizeParam,
+  /** The create form: `create=1`, then the chosen template. */
+  create: z.enum(["1"]).optional(),
+  template: z.coerce.number().int().positive().optional(),
 });
 export type WorkOrderListQuery = z.infer<typeof WorkOrderListQuerySchema>;
 
@@ -37,5 +40,8 @@ export const INTENT_SCHEMAS = {
   }),
   follow: z.object({ intent: z.literal("follow"), state, note: WorkOrderNoteSchema }),
 } as const;
+
+/** The list's create form: a record of the chosen template, its fields posted as values.<key>. */
+export const CreateSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({ intent: z.literal("create") });
 export type Intent = keyof typeof INTENT_SCHEMAS;
 export const isIntent = (value: unknown): value is Intent => typeof value === "string" && value in INTENT_SCHEMAS;

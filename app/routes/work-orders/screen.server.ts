@@ -10,10 +10,13 @@ import {
   followWorkOrder,
   getWorkOrderDetail,
   listWorkOrders,
+  createWorkOrder,
   listWorkOrderTemplates,
+  peekWorkOrderNumber,
   receiveWorkOrder,
 } from "#app/services/work-orders.server";
-import { INTENT_SCHEMAS, isIntent, WorkOrderListQuerySchema } from "./schema";
+import { checkWorkOrderValues } from "#contracts/work-orders";
+import { CreateSchema, INTENT_SCHEMAS, isIntent, WorkOrderListQuerySchema } from "./schema";
 
 /**
  * The work-order records screen, served at two places: /agentTask/workOrder (an agent's own, the
@@ -40,19 +43,20 @@ export async function loadWorkOrders(request: Request, id: string | undefined) {
     return { kind: "detail" as const, me, detail, users };
   }
   const query = parseListQuery(request, WorkOrderListQuerySchema);
-  const { page: _page, size: _size, ...filters } = query;
-  const [templates, page, users] = await Promise.all([
+  const { page: _page, size: _size, create, template: _template, ...filters } = query;
+  const [templates, page, users, nextNumber] = await Promise.all([
     listWorkOrderTemplates(access.caller),
     listWorkOrders(access.caller, { ...filters, ...pagination(query) }),
     assignees(access),
+    create ? peekWorkOrderNumber(access.caller) : null,
   ]);
-  return { kind: "list" as const, me, query, templates, page, users };
+  return { kind: "list" as const, me, query, templates, page, users, nextNumber };
 }
 
 /** The detail's forms; every change goes back to the detail with a toast, or to the form with what was typed. */
 export async function workOrderAction(request: Request, id: string | undefined, base: string) {
   const { access, form } = await requireActionAccess(request);
-  if (id === undefined) throw data({ message: "请求参数错误", status: 400, what: "工单" }, { status: 400 });
+  if (id === undefined) return createAction(access, form, base);
   const recordId = idParam(id);
   const intent = form.get("intent");
   if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: "工单" }, { status: 400 });
@@ -78,4 +82,27 @@ export async function workOrderAction(request: Request, id: string | undefined, 
       return redirectWithToast(back, `工单 ${done.value.number} 已变更为「${labelOf(WORK_ORDER_STATES, done.value.state)}」`);
     }
   }
+}
+
+/**
+ * The list's create form: the values are checked against the chosen template here first, so each
+ * problem shows under its field; the platform checks them again and numbers the record.
+ */
+async function createAction(access: Access, form: FormData, base: string) {
+  const submission = parseWithZod(form, { schema: CreateSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const { intent: _intent, ...input } = submission.value;
+  if (input.templateId !== undefined) {
+    const template = (await listWorkOrderTemplates(access.caller, 1)).find((t) => t.id === input.templateId);
+    if (!template) return rejectForm(submission, { formErrors: ["工单模板不存在或已停用，请重新选择"] });
+    const { errors } = checkWorkOrderValues(template.fields, input.values);
+    if (Object.keys(errors).length > 0) {
+      return rejectForm(submission, {
+        fieldErrors: Object.fromEntries(Object.entries(errors).map(([key, message]) => [`values.${key}`, [message]])),
+      });
+    }
+  }
+  const done = await attempt(() => createWorkOrder(access.caller, input));
+  if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+  return redirectWithToast(`${base}/${done.value.id}`, `工单 ${done.value.number} 已创建`);
 }

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useActionData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, labelOf } from "#contracts/codes";
 import { WORK_ORDER_NOTE_MAX, isWorkOrderOpen, nextWorkOrderStates, type WorkOrderRecord } from "#contracts/work-orders";
 import { CodeLabel } from "#app/components/code-tag";
@@ -33,10 +34,20 @@ export function WorkOrderScreen({ title, base, loaded }: { title: string; base: 
 }
 
 function WorkOrderList({ title, base, loaded }: { title: string; base: string; loaded: ListData }) {
-  const { query, templates, page, users, me } = loaded;
+  const { query, templates, page, users, me, nextNumber } = loaded;
   const { pathname, search } = useLocation();
+  const reply = useActionData<SubmissionResult<string[]>>();
+  const creating = query.create === "1" || reply?.initialValue?.intent === "create";
   return (
-    <Screen title={title}>
+    <Screen
+      title={title}
+      actions={
+        <a className="p-button" href={`${base}?create=1`}>
+          新建工单
+        </a>
+      }
+    >
+      {creating ? <CreateForm base={base} loaded={loaded} reply={reply} nextNumber={nextNumber} /> : null}
       <FilterBar label="筛选工单" size={query.size}>
         <div className="sb-field">
           <label htmlFor="wo-keyword">编号或标题</label>
@@ -124,6 +135,120 @@ function WorkOrderList({ title, base, loaded }: { title: string; base: string; l
       />
       <Paginator total={page.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
     </Screen>
+  );
+}
+
+/** A new record: first the template (a GET form), then its fields; the platform gives the number. */
+function CreateForm({
+  base,
+  loaded,
+  reply,
+  nextNumber,
+}: {
+  base: string;
+  loaded: ListData;
+  reply: SubmissionResult<string[]> | undefined;
+  nextNumber: string | null;
+}) {
+  const enabled = loaded.templates.filter((t) => t.status === 1);
+  const typedTemplate = Number(reply?.initialValue?.templateId) || undefined;
+  const template = enabled.find((t) => t.id === (loaded.query.template ?? typedTemplate)) ?? (enabled.length === 1 ? enabled[0] : null);
+  const typedValues = (reply?.initialValue?.values ?? {}) as Record<string, string>;
+  const typed = (name: string) => (reply?.initialValue?.[name] as string | undefined) ?? "";
+  const errorOf = (name: string) => reply?.error?.[name]?.[0];
+  const formError = reply?.error?.[""]?.[0];
+  return (
+    <section aria-labelledby="wo-create-title" className="sb-section">
+      <h2 id="wo-create-title" className="sb-section-title">
+        新建工单{nextNumber ? `（编号将为 ${nextNumber}）` : ""}
+      </h2>
+      <form method="get" action={base} className="sb-inline-forms" aria-label="选择工单模板">
+        <input type="hidden" name="create" value="1" />
+        <div className="sb-field">
+          <label htmlFor="wo-create-template-choice">工单模板</label>
+          <select id="wo-create-template-choice" name="template" defaultValue={template?.id ?? ""} className="p-inputtext">
+            <option value="">不使用模板</option>
+            {enabled.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="p-button p-button-outlined">
+          选择模板
+        </button>
+      </form>
+      <form method="post" action={base} className="sb-form" aria-label="工单内容">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="create" />
+        {template ? <input type="hidden" name="templateId" value={template.id} /> : null}
+        {formError ? <Notice tone="error">{formError}</Notice> : null}
+        <div className="sb-form-grid">
+          <CreateField id="wo-create-title-input" label="工单标题（必填）" name="title" error={errorOf("title")}>
+            <input id="wo-create-title-input" name="title" required maxLength={100} defaultValue={typed("title")} className="p-inputtext" />
+          </CreateField>
+          <CreateField id="wo-create-content" label="工单内容" name="content" error={errorOf("content")}>
+            <textarea
+              id="wo-create-content"
+              name="content"
+              rows={3}
+              maxLength={2000}
+              defaultValue={typed("content")}
+              className="p-inputtextarea p-inputtext"
+            />
+          </CreateField>
+          {template?.fields.map((f) => {
+            const id = `wo-create-${f.name}`;
+            const name = `values.${f.name}`;
+            const value = typedValues[f.name] ?? "";
+            return (
+              <CreateField key={f.name} id={id} label={`${f.label}${f.required ? "（必填）" : ""}`} name={name} error={errorOf(name)}>
+                {f.type === "choice" ? (
+                  <select id={id} name={name} defaultValue={value} className="p-inputtext">
+                    <option value="">请选择</option>
+                    {f.options.map((o) => (
+                      <option key={o} value={o}>
+                        {o}
+                      </option>
+                    ))}
+                  </select>
+                ) : f.type === "longText" ? (
+                  <textarea id={id} name={name} rows={3} defaultValue={value} className="p-inputtextarea p-inputtext" />
+                ) : (
+                  <input
+                    id={id}
+                    name={name}
+                    type={f.type === "date" ? "date" : f.type === "phone" ? "tel" : "text"}
+                    inputMode={f.type === "number" ? "decimal" : undefined}
+                    defaultValue={value}
+                    className="p-inputtext"
+                  />
+                )}
+              </CreateField>
+            );
+          })}
+        </div>
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            创建工单
+          </button>
+          <a className="p-button p-button-text" href={base}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function CreateField({ id, label, error, children }: { id: string; label: string; name: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="sb-field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error ? <small className="p-error">{error}</small> : null}
+    </div>
   );
 }
 
