@@ -328,6 +328,14 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "sms.template.review", label: "审核短信模板" },
   { code: "sms.template.delete", label: "删除短信模板" },
   { code: "sms.send", label: "发送短信" },
+  { code: "workorder.template.create", label: "新建工单模板" },
+  { code: "workorder.template.update", label: "编辑工单模板" },
+  { code: "workorder.template.status", label: "启用/停用工单模板" },
+  { code: "workorder.template.delete", label: "删除工单模板" },
+  { code: "workorder.record.create", label: "新建工单" },
+  { code: "workorder.record.receive", label: "接收工单" },
+  { code: "workorder.record.reassign", label: "转派工单" },
+  { code: "workorder.record.follow", label: "跟进工单" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -346,6 +354,8 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "contact", label: "联系人" },
   { code: "contactGroup", label: "联系人分组" },
   { code: "smsTemplate", label: "短信模板" },
+  { code: "workOrderTemplate", label: "工单模板" },
+  { code: "workOrder", label: "工单" },
 ];
 
 /** A customer property's type: what its values may be (decision 020). */
@@ -432,4 +442,28 @@ export const FORCED_STATES: CodeTable<string> = [
   { code: "ready", label: "就绪" },
   { code: "notReady", label: "未就绪" },
   { code: "finishAcw", label: "结束话后整理" },
+];
+
+/** A work-order template's status (spec §4 "set by a call"): only enabled templates reach the workbench. */
+export const WORK_ORDER_TEMPLATE_STATUSES: CodeTable<number> = [
+  { code: 1, label: "启用", tone: "success" },
+  { code: 0, label: "停用", tone: "none" },
+];
+
+/** The kinds of field a work-order template can ask for. */
+export const WORK_ORDER_FIELD_TYPES: CodeTable<"text" | "number" | "date" | "choice" | "phone" | "longText"> = [
+  { code: "text", label: "文本" },
+  { code: "number", label: "数字" },
+  { code: "date", label: "日期" },
+  { code: "choice", label: "选项" },
+  { code: "phone", label: "电话" },
+  { code: "longText", label: "长文本" },
+];
+
+/** A work-order record's follow state; the transitions between them are in contracts/work-orders.ts. */
+export const WORK_ORDER_STATES: CodeTable<number> = [
+  { code: 0, label: "待处理", tone: "info" },
+  { code: 1, label: "处理中", tone: "warning" },
+  { code: 2, label: "已完成", tone: "success" },
+  { code: 3, label: "已关闭", tone: "none" },
 ];

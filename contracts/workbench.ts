@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CALL_RESULTS, codesOf, INTENT_LABELS } from "./codes";
 import { AsrEntrySchema } from "./cti";
 import { envelope, page, PaginationSchema } from "./envelope";
+import { WorkOrderRecordInputSchema } from "./work-orders";
 
 /**
  * The workbench calls of spec §7 that the voice workbench owns (endpoints.md "V"), across the
@@ -120,15 +121,15 @@ export const ConclusionRequestSchema = z.object({
 });
 export type ConclusionRequest = z.infer<typeof ConclusionRequestSchema>;
 
-/** PUT /config/workorder/record/call — link a call to a work order, or create one for it. */
+/**
+ * PUT /config/workorder/record/call — link a call to a work order, or create one for it (of an
+ * enabled template, with the template's values: the same checks as POST /config/workorder/record).
+ */
 export const WorkOrderCallRequestSchema = z.union([
   z.object({ ctiCallId: z.string().min(1), workOrderId: z.number().int().positive() }),
-  z.object({
-    ctiCallId: z.string().min(1),
-    title: z.string().trim().min(1, "请填写工单标题").max(100),
-    content: z.string().max(2000).default(""),
-  }),
+  WorkOrderRecordInputSchema.extend({ ctiCallId: z.string().min(1).max(100) }),
 ]);
+export type WorkOrderCallRequest = z.infer<typeof WorkOrderCallRequestSchema>;
 
 /** PUT /config/agent/auto/answer */
 export const AutoAnswerRequestSchema = z.object({ autoAnswer: z.boolean() });

@@ -28,6 +28,7 @@ import { registrationRoutes, registrationSimulatorRoutes } from "#upstream/route
 import { knowledgeRoutes } from "#upstream/routes/knowledge";
 import { customerRoutes } from "#upstream/routes/customers";
 import { clientLogRoutes } from "#upstream/routes/client-log";
+import { workOrderRoutes } from "#upstream/routes/work-orders";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -97,6 +98,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(knowledgeRoutes);
   app.register(customerRoutes);
   app.register(clientLogRoutes);
+  app.register(workOrderRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

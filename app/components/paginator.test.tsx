@@ -24,7 +24,7 @@ describe("pagination (spec §9)", () => {
     );
     const order = [
       "p-paginator-current",
-      'name="size"',
+      "sb-paginator-sizes",
       "p-paginator-prev",
       "p-paginator-pages",
       "p-paginator-next",
@@ -32,10 +32,22 @@ describe("pagination (spec §9)", () => {
     ].map((s) => html.indexOf(s));
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]))).toBe(true);
     expect(html).toContain("共 95 条");
-    for (const size of [10, 20, 50, 100]) expect(html).toContain(`<option value="${size}"`);
+    // Each size is a link to page 1 of that size, keeping the filters; 20 is the default and left out.
+    expect(html).toContain('href="/callHistory?phone=138&amp;size=50"');
+    expect(html).toContain('href="/callHistory?phone=138"');
+    expect(html).toMatch(/aria-current="true"[^>]*>20条\/页</);
     expect(html).toContain('href="/callHistory?phone=138&amp;before=5_1"');
     expect(html).toContain('href="/callHistory?phone=138&amp;page=3&amp;after=4_9"');
     expect(html).toContain('<input type="hidden" name="phone" value="138"/>');
     expect(html).toMatch(/aria-current="page"[^>]*>2</);
+  });
+
+  it("keeps a chosen size in the jumper's one submit, and a new size starts at page 1", () => {
+    const html = renderToStaticMarkup(
+      <Paginator total={300} pageNo={3} pageSize={50} pathname="/audit" search="size=50&page=3&action=x" />,
+    );
+    expect(html).toContain('<input type="hidden" name="size" value="50"/>');
+    expect(html).toContain('href="/audit?size=10&amp;action=x"');
+    expect(html).not.toContain("<select");
   });
 });

@@ -1,10 +1,11 @@
-import { PAGE_SIZES } from "#contracts/paging";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from "#contracts/paging";
 import { withParams } from "#app/lib/list-url";
 
 /**
  * Pagination of spec §9 with PrimeReact's paginator markup: total, sizes, prev, pager, next,
- * jumper. Every page is a link and the sizes and jumper are one GET form, so it works without
- * JavaScript. Prev and next carry a keyset cursor (the first/last row of this page) so the
+ * jumper. Every page and every page size is a link (the sizes drop down from a <details>), so
+ * choosing one takes effect at once, with JavaScript or without; the jumper is a GET form that
+ * keeps the size. Prev and next carry a keyset cursor (the first/last row of this page) so the
  * platform seeks instead of counting rows; numbered pages and the jumper use page numbers.
  */
 export type PaginatorProps = {
@@ -47,6 +48,8 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
     return `${url}${url.includes("?") ? "&" : "?"}${new URLSearchParams(cursor).toString()}`;
   };
   const kept = [...new URLSearchParams(search)].filter(([key]) => !["page", "size", "after", "before"].includes(key));
+  // A new size starts again at page 1 (the rows before the current page would shift).
+  const sizeHref = (size: number) => withParams(pathname, search, { page: undefined, size: size === DEFAULT_PAGE_SIZE ? undefined : size });
   const hasPrev = pageNo > 1 && pageNo <= pages;
   const hasNext = pageNo < pages;
   const nav = (enabled: boolean, url: string, label: string, icon: string, className: string) =>
@@ -66,16 +69,25 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
         <input key={`${key}=${value}`} type="hidden" name={key} value={value} />
       ))}
       <span className="p-paginator-current">{estimated ? `共约 ${total} 条` : `共 ${total} 条`}</span>
-      <label className="sb-paginator-sizes">
-        <span className="p-hidden-accessible">每页条数</span>
-        <select name="size" defaultValue={String(pageSize)} className="p-inputtext p-component">
+      <details className="sb-paginator-sizes">
+        <summary className="p-dropdown p-component" aria-label={`每页条数：${pageSize}条/页`}>
+          <span className="p-dropdown-label">{pageSize}条/页</span>
+          <i className="pi pi-chevron-down" aria-hidden="true" />
+        </summary>
+        <ul className="p-dropdown-items">
           {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}条/页
-            </option>
+            <li key={size}>
+              <a
+                href={sizeHref(size)}
+                className={`p-dropdown-item${size === pageSize ? " p-highlight" : ""}`}
+                aria-current={size === pageSize ? "true" : undefined}
+              >
+                {size}条/页
+              </a>
+            </li>
           ))}
-        </select>
-      </label>
+        </ul>
+      </details>
       {nav(
         hasPrev,
         cursors && pageNo <= pages ? href(pageNo - 1, { before: cursors.first }) : href(Math.min(pageNo - 1, pages)),
@@ -104,6 +116,7 @@ export function Paginator({ total, estimated, pageNo, pageSize, pathname, search
       </span>
       {nav(hasNext, cursors ? href(pageNo + 1, { after: cursors.last }) : href(pageNo + 1), "下一页", "pi-angle-right", "p-paginator-next")}
       <span className="p-paginator-jtp">
+        {pageSize === DEFAULT_PAGE_SIZE ? null : <input type="hidden" name="size" value={pageSize} />}
         <label htmlFor="sb-jump-page">前往</label>
         <input
           id="sb-jump-page"

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { ExpiringCache } from "#common/expiring-cache";
 import type { MenuItem } from "#contracts/crm";
-import { isPathAllowed } from "#app/lib/access";
+import { flattenMenu, isPathAllowed, normalisePath } from "#app/lib/access";
 import { menuForWorkType } from "#app/lib/menu";
 import { listMenus } from "#app/services/crm.server";
 import type { Caller } from "#app/services/upstream.server";
@@ -83,4 +83,15 @@ export async function requireActionAccess(request: Request): Promise<{ access: A
   const form = await readPostedForm(request);
   await requireCsrf(request, form);
   return { access, form };
+}
+
+/**
+ * A screen the first-segment rule would let in through a sibling's menu entry (a supervisor's
+ * 工单记录 opens /businessTemplate/…): its own menu url must be in the user's menu, or 403.
+ */
+export function requireMenuUrl(access: Access, url: string): Access {
+  if (!flattenMenu(access.menu).some((item) => normalisePath(item.url) === url)) {
+    throw data({ message: "无权访问该页面", status: 403, what: "权限校验" }, { status: 403 });
+  }
+  return access;
 }

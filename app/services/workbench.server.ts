@@ -12,6 +12,7 @@ import {
   type BusinessRecordFilter,
   type ConclusionRequest,
 } from "#contracts/workbench";
+import type { WorkOrderRecordInput } from "#contracts/work-orders";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The workbench calls of spec §7 (endpoints.md "V") that the voice workbench makes. */
@@ -109,7 +110,7 @@ export async function saveConclusion(caller: Caller, conclusion: ConclusionReque
   return requireData(answer, "保存通话结论");
 }
 
-export async function createWorkOrderForCall(caller: Caller, input: { ctiCallId: string; title: string; content: string }) {
+export async function createWorkOrderForCall(caller: Caller, input: WorkOrderRecordInput & { ctiCallId: string }) {
   const answer = await call({
     method: "PUT",
     path: "/config/workorder/record/call",

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
-import { signIn } from "./support";
+import { choosePageSize, signIn } from "./support";
 
 // Call lists and the call-detail dialog, on the demo seed of upstream/seed/call-records.ts.
 // The seeded robot campaign '历史通话·机器人外呼' filtered to result 200, newest first: the first
@@ -63,8 +63,7 @@ test.describe("call lists @nojs", () => {
     await page.getByRole("link", { name: "上一页" }).click();
     await expect(rows(page).first()).toHaveText(firstPage!);
 
-    await page.getByLabel("每页条数").selectOption("50");
-    await page.getByRole("button", { name: "跳转" }).click();
+    await choosePageSize(page, 50);
     await expect(page).toHaveURL(/size=50/);
     await expect(rows(page)).toHaveCount(50);
     // Mobile numbers are masked.

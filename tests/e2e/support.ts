@@ -17,6 +17,12 @@ export async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/user\/login$/);
 }
 
+/** Chooses a list's page size (spec §9 "sizes"): open the sizes, follow the size's link. */
+export async function choosePageSize(page: Page, size: number) {
+  await page.locator(".sb-paginator-sizes > summary").click();
+  await page.getByRole("link", { name: `${size}条/页` }).click();
+}
+
 /** The names of every menu link in the sidebar, open groups or not. */
 export async function menuNames(page: Page): Promise<string[]> {
   return page.locator('nav[aria-label="主菜单"] a').allTextContents();

@@ -219,6 +219,10 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(workOrder.getByRole("alert")).toHaveText("请填写工单标题");
   await workOrder.getByLabel("工单标题").fill("客户申请调整分期期数");
   await workOrder.getByLabel("工单内容").fill("客户希望改为12期，请业务组回电确认");
+  // The form is built from the enabled template (客户投诉): its required choice must be chosen.
+  await workOrder.getByRole("button", { name: "创建工单" }).click();
+  await expect(workOrder.getByText("请填写投诉类型")).toBeVisible();
+  await workOrder.getByLabel("投诉类型（必填）").selectOption("业务办理");
   await workOrder.getByRole("button", { name: "创建工单" }).click();
   const linked = page.getByRole("region", { name: "关联工单" });
   await expect(linked).toContainText("客户申请调整分期期数");
@@ -353,7 +357,7 @@ test("inbound business records list the agent's saved results, filtered in the U
   await expect(page).toHaveURL(/callResult=1/);
   await expect(table).toContainText("暂无数据");
 
-  await page.goto("/incoming/businessRecord?pageNo=abc");
+  await page.goto("/incoming/businessRecord?page=abc");
   await expect(page.getByText("查询条件不正确，请检查后重试")).toBeVisible();
 });
 

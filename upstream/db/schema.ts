@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { Role } from "#contracts/uaa";
+import type { WorkOrderField } from "#contracts/work-orders";
 
 /**
  * Table types as the database holds them (snake_case, as in the migrations). Each migration that
@@ -344,6 +345,41 @@ export interface WorkOrderRecordsTable {
   cti_call_id: string | null;
   created_by: number | null;
   created_at: Timestamp;
+  template_id: number | null;
+  values: Json<Record<string, string>>;
+  owner_user_id: number | null;
+  due_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkOrderTemplatesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  fields: Json<WorkOrderField[]>;
+  sla_hours: Defaulted<number>;
+  status: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkOrderFollowsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  record_id: number;
+  kind: "create" | "receive" | "reassign" | "follow";
+  from_state: number | null;
+  to_state: number;
+  note: Defaulted<string>;
+  actor_user_id: number | null;
+  actor_name: string;
+  created_at: Timestamp;
+}
+
+export interface WorkOrderNumbersTable {
+  tenant_id: number;
+  day: string;
+  last: number;
 }
 
 export interface BusinessRecordsTable {
@@ -428,6 +464,9 @@ export interface Database {
   knowledge_labels: KnowledgeLabelsTable;
   knowledge_gaps: KnowledgeGapsTable;
   work_order_records: WorkOrderRecordsTable;
+  work_order_templates: WorkOrderTemplatesTable;
+  work_order_follows: WorkOrderFollowsTable;
+  work_order_numbers: WorkOrderNumbersTable;
   business_records: BusinessRecordsTable;
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;

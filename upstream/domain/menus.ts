@@ -25,6 +25,7 @@ const catalogue: readonly CatalogueEntry[] = [
     children: [
       { code: "agent_task_my", name: "我的任务", url: "/agentTask/my" },
       { code: "agent_task_business_record", name: "外呼业务记录", url: "/agentTask/businessRecord" },
+      { code: "agent_task_work_order", name: "我的工单", url: "/agentTask/workOrder" },
     ],
   },
   {
@@ -93,7 +94,16 @@ const catalogue: readonly CatalogueEntry[] = [
       { code: "sms_outbox", name: "短信发送记录", url: "/sms/outbox" },
     ],
   },
-  { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
+  {
+    code: "business_template",
+    name: "工单管理",
+    url: "/businessTemplate/record",
+    icon: "pi pi-file-edit",
+    children: [
+      { code: "business_template_record", name: "工单记录", url: "/businessTemplate/record" },
+      { code: "business_template_config", name: "工单模板", url: "/businessTemplate/template" },
+    ],
+  },
   { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
@@ -109,6 +119,7 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "aiaas_agent_work",
     "agent_task_my",
     "agent_task_business_record",
+    "agent_task_work_order",
     "incoming_call",
     "incoming_history",
     "incoming_business_record",
@@ -129,6 +140,7 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "incoming_history",
     "text_call",
     "manual_data_distribution",
+    "business_template_record",
     "achievement",
   ],
 };

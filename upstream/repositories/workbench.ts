@@ -198,42 +198,20 @@ export async function findWorkOrder(db: Db, tenantId: number, id: number): Promi
   return row && toWorkOrder(row);
 }
 
-/** Links a call to an existing work order of the tenant, or creates one for it. */
+/** Links a call to an existing work order of the tenant (the agent's new orders are created by work-orders.ts). */
 export async function linkWorkOrder(
   db: Db,
   tenantId: number,
-  userId: number,
-  input: { ctiCallId: string } & ({ workOrderId: number } | { title: string; content: string }),
+  input: { ctiCallId: string; workOrderId: number },
 ): Promise<WorkOrderInfo | undefined> {
   return db.transaction().execute(async (trx) => {
-    let row: WorkOrderRow | undefined;
-    if ("workOrderId" in input) {
-      row = await trx
-        .updateTable("work_order_records")
-        .set({ cti_call_id: input.ctiCallId })
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", input.workOrderId)
-        .returning(workOrderColumns)
-        .executeTakeFirst();
-    } else {
-      const count = await trx
-        .selectFrom("work_order_records")
-        .select(sql<number>`count(*)`.as("n"))
-        .where("tenant_id", "=", tenantId)
-        .executeTakeFirstOrThrow();
-      row = await trx
-        .insertInto("work_order_records")
-        .values({
-          tenant_id: tenantId,
-          number: `GD${new Date().toISOString().slice(0, 10).replaceAll("-", "")}${String(Number(count.n) + 1).padStart(4, "0")}`,
-          title: input.title,
-          content: input.content,
-          cti_call_id: input.ctiCallId,
-          created_by: userId,
-        })
-        .returning(workOrderColumns)
-        .executeTakeFirstOrThrow();
-    }
+    const row = await trx
+      .updateTable("work_order_records")
+      .set({ cti_call_id: input.ctiCallId, updated_at: new Date() })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", input.workOrderId)
+      .returning(workOrderColumns)
+      .executeTakeFirst();
     if (row) {
       await trx
         .updateTable("business_records")

@@ -23,6 +23,7 @@ import {
   saveConclusion,
   searchKnowledge,
 } from "#upstream/repositories/workbench";
+import { WorkOrderRefused, createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const PhoneParamsSchema = z.object({ phone: z.string().trim().min(1).max(32) });
@@ -126,9 +127,19 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/config/workorder/record/call", async (request) => {
     const user = requireUser(request);
-    const order = await linkWorkOrder(app.db, user.tenantId, user.id, parseInput(WorkOrderCallRequestSchema, request.body));
-    if (!order) throw new HttpError(404, "工单不存在");
-    return ok<WorkOrderInfo>(order);
+    const input = parseInput(WorkOrderCallRequestSchema, request.body);
+    if ("workOrderId" in input) {
+      const order = await linkWorkOrder(app.db, user.tenantId, input);
+      if (!order) throw new HttpError(404, "工单不存在");
+      return ok<WorkOrderInfo>(order);
+    }
+    try {
+      const record = await createRecordAudited(app.db, workOrderActor(user), input);
+      return ok<WorkOrderInfo>((await findWorkOrder(app.db, user.tenantId, record.id))!);
+    } catch (error) {
+      if (error instanceof WorkOrderRefused) throw new HttpError(error.status, error.message);
+      throw error;
+    }
   });
 
   app.put("/config/agent/auto/answer", async (request) => {

@@ -70,10 +70,28 @@ export async function seedWorkbench(db: Db): Promise<void> {
     await insertKnowledge(db, tenant.id, "账户服务", [
       { title: "账单日修改", content: "每年可修改一次账单日，次月生效。", labels: ["账单"] },
     ]);
+    const template = await db
+      .insertInto("work_order_templates")
+      .values({
+        tenant_id: tenant.id,
+        name: own ? "客户投诉" : "其他租户模板",
+        sla_hours: 24,
+        fields: JSON.stringify([
+          { name: "f1", label: "投诉类型", type: "choice", required: true, options: ["费用争议", "服务态度", "业务办理"] },
+          { name: "f2", label: "回电号码", type: "phone", required: false, options: [] },
+          { name: "f3", label: "期望处理日期", type: "date", required: false, options: [] },
+        ]),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const order = await db
       .insertInto("work_order_records")
       .values({
         tenant_id: tenant.id,
+        template_id: template.id,
+        values: JSON.stringify({ f1: "费用争议" }),
+        owner_user_id: agent.id,
+        due_at: new Date(Date.now() - 2 * 24 * 3600_000),
         number: own ? "GD202601150001" : "GD202601150099",
         title: own ? "分期手续费争议" : "其他租户工单",
         content: own ? "客户认为上月分期手续费多收，需核实账单后回电。" : "无",

@@ -1,20 +1,26 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "#app/server/access.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
+import { WorkOrderScreen } from "#app/routes/work-orders/screen";
+import { loadWorkOrders, workOrderAction } from "#app/routes/work-orders/screen.server";
 
+const BASE = "/businessTemplate/record";
 const title = SCREEN_TITLES["/businessTemplate/record/:id?"];
 export const handle: RouteHandle = { title };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+/** Work-order records of the tenant (supervisors and administrators): filters, detail, receive, reassign, follow. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return loadWorkOrders(request, params.id);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return workOrderAction(request, params.id, BASE);
 }
 
 export default function Page() {
-  return <Screen title={title} />;
+  return <WorkOrderScreen title={title} base={BASE} loaded={useLoaderData<typeof loader>()} />;
 }
 
 export function ErrorBoundary() {

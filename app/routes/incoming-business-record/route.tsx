@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { CALL_RESULTS, INTENT_LABELS, labelOf, toneOf } from "#contracts/codes";
-import { PAGE_SIZES } from "#contracts/envelope";
+import { DEFAULT_PAGE_SIZE } from "#contracts/envelope";
 import { BusinessRecordFilterSchema } from "#contracts/workbench";
 import { requireAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { maskPhone } from "#app/lib/format";
@@ -18,25 +19,19 @@ export const handle: RouteHandle = { title };
 /** The business records (conclusions) agents saved on inbound calls: a no-JS list with GET filters. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
-  const filter = BusinessRecordFilterSchema.safeParse(params);
-  if (!filter.success) throw data({ message: "查询条件不正确，请检查后重试", status: 400, what: "查询" }, { status: 400 });
-  const page = await listInboundBusinessRecords(access.caller, filter.data);
-  const pages = Math.max(1, Math.ceil(page.total / filter.data.pageSize));
-  if (filter.data.pageNo > pages) throw data({ message: "页码超出范围", status: 404, what: "查询" }, { status: 404 });
-  return { ...page, filter: filter.data, pages };
+  const query = parseListQuery(request, QuerySchema);
+  const page = await listInboundBusinessRecords(access.caller, { phone: query.phone, callResult: query.callResult, ...pagination(query) });
+  // Agents open their work orders on their own screen, supervisors and administrators on the records screen.
+  const workOrders = access.user.role === "agent" ? "/agentTask/workOrder" : "/businessTemplate/record";
+  return { ...page, query, workOrders };
 }
 
+/** The list's URL: the filters and the shared pagination (`page`, `size`; spec §9). */
+const QuerySchema = ListPageSchema.merge(BusinessRecordFilterSchema.pick({ phone: true, callResult: true }));
+
 export default function Page() {
-  const { list, total, filter, pages } = useLoaderData<typeof loader>();
-  const linkTo = (pageNo: number) => {
-    const params = new URLSearchParams();
-    if (filter.phone) params.set("phone", filter.phone);
-    if (filter.callResult !== undefined) params.set("callResult", String(filter.callResult));
-    params.set("pageSize", String(filter.pageSize));
-    params.set("pageNo", String(pageNo));
-    return `?${params}`;
-  };
+  const { list, total, query: filter, workOrders } = useLoaderData<typeof loader>();
+  const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
       <Form method="get" className="sb-filters" aria-label="筛选">
@@ -58,7 +53,7 @@ export default function Page() {
             </option>
           ))}
         </select>
-        <input type="hidden" name="pageSize" value={filter.pageSize} />
+        {filter.size === DEFAULT_PAGE_SIZE ? null : <input type="hidden" name="size" value={filter.size} />}
         <button type="submit" className="p-button p-component">
           查询
         </button>
@@ -96,35 +91,14 @@ export default function Page() {
                   <td>{r.intent ? labelOf(INTENT_LABELS, r.intent) : "—"}</td>
                   <td>{r.remark || "—"}</td>
                   <td>{r.agentName}</td>
-                  <td>{r.workOrderId ? "已关联" : "—"}</td>
+                  <td>{r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : "—"}</td>
                 </tr>
               ))
             )}
           </tbody>
         </table>
       </div>
-      <nav className="p-paginator p-component sb-list-pager" aria-label="分页">
-        <span className="p-paginator-current">共 {total} 条</span>
-        {filter.pageNo > 1 ? (
-          <Link className="p-paginator-prev" to={linkTo(filter.pageNo - 1)}>
-            上一页
-          </Link>
-        ) : null}
-        <span>
-          第 {filter.pageNo} / {pages} 页
-        </span>
-        {filter.pageNo < pages ? (
-          <Link className="p-paginator-next" to={linkTo(filter.pageNo + 1)}>
-            下一页
-          </Link>
-        ) : null}
-        <span>每页</span>
-        {PAGE_SIZES.map((size) => (
-          <Link key={size} to={`?pageSize=${size}`} aria-current={size === filter.pageSize ? "page" : undefined}>
-            {size}
-          </Link>
-        ))}
-      </nav>
+      <Paginator total={total} pageNo={filter.page} pageSize={filter.size} pathname={pathname} search={search} />
     </Screen>
   );
 }

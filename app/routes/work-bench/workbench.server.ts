@@ -9,12 +9,17 @@ import {
   type PhoneCall,
 } from "#contracts/cti";
 import { ConclusionRequestSchema } from "#contracts/workbench";
+import { WorkOrderRecordInputSchema } from "#contracts/work-orders";
 import type { Access } from "#app/server/access.server";
 import * as cti from "#app/services/cti.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import type { Caller } from "#app/services/upstream.server";
 import { refuse } from "#app/server/island.server";
 import * as workbench from "#app/services/workbench.server";
+import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+
+/** A work order the agent creates for the call on the phone (of an enabled template, with its values). */
+const WorkOrderForCallSchema = WorkOrderRecordInputSchema.extend({ ctiCallId: z.string().min(1).max(100) });
 
 /** Everything the screen pop shows for a call: who is calling, the script, what happened before. */
 export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {
@@ -26,8 +31,12 @@ export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {
     call.campaignId ? workbench.getCampaignState(caller, call.campaignId) : null,
   ]);
   const workOrderId = call.workOrderId ?? previous?.workOrderId ?? null;
-  const workOrder = workOrderId ? await workbench.getWorkOrder(caller, workOrderId) : null;
-  return { ctiCallId: call.ctiCallId, contact: contacts[0] ?? null, flow, previous, workOrder, campaign };
+  // The enabled templates are read with each call, so a template changed a minute ago is the one offered.
+  const [workOrder, templates] = await Promise.all([
+    workOrderId ? workbench.getWorkOrder(caller, workOrderId) : null,
+    listWorkOrderTemplates(caller, 1),
+  ]);
+  return { ctiCallId: call.ctiCallId, contact: contacts[0] ?? null, flow, previous, workOrder, campaign, templates };
 }
 export type ScreenPop = Awaited<ReturnType<typeof loadScreenPop>>;
 
@@ -80,12 +89,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("dtmf") }).merge(DtmfRequestSchema),
   z.object({ intent: z.literal("autoAnswer"), autoAnswer: z.enum(["true", "false"]) }),
   z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
-  z.object({
-    intent: z.literal("workOrder"),
-    ctiCallId: z.string().min(1),
-    title: z.string().trim().min(1, "请填写工单标题").max(100),
-    content: z.string().max(2000).default(""),
-  }),
+  z.object({ intent: z.literal("workOrder"), values: z.string().max(40_000).default("{}").transform(json) }).passthrough(),
 ]);
 
 /**
@@ -117,8 +121,11 @@ export async function phoneAction(access: Access, form: FormData) {
       return { phone: await cti.sendDtmf(caller, input.digits) };
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
-    case "workOrder":
-      return { workOrder: await workbench.createWorkOrderForCall(caller, input) };
+    case "workOrder": {
+      const order = WorkOrderForCallSchema.safeParse({ ...input, templateId: input.templateId || undefined });
+      if (!order.success) refuse(order.error.issues);
+      return { workOrder: await workbench.createWorkOrderForCall(caller, order.data) };
+    }
     case "conclusion": {
       // The form's `intent` names the action, so the intent label travels as `intentLabel`.
       const conclusion = ConclusionRequestSchema.safeParse({ ...input, intent: form.get("intentLabel") || null });

@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import type { RouteHandle } from "#app/lib/handle";
+import { SCREEN_TITLES } from "#app/lib/screens";
+import { WorkOrderScreen } from "#app/routes/work-orders/screen";
+import { loadWorkOrders, workOrderAction } from "#app/routes/work-orders/screen.server";
+
+const BASE = "/agentTask/workOrder";
+const title = SCREEN_TITLES["/agentTask/workOrder/:id?"];
+export const handle: RouteHandle = { title };
+
+/** An agent's own work orders (owned or created): the list, the detail, receive and follow. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return loadWorkOrders(request, params.id);
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return workOrderAction(request, params.id, BASE);
+}
+
+export default function Page() {
+  return <WorkOrderScreen title={title} base={BASE} loaded={useLoaderData<typeof loader>()} />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

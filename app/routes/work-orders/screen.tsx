@@ -1,0 +1,472 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { useActionData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, labelOf } from "#contracts/codes";
+import { WORK_ORDER_NOTE_MAX, isWorkOrderOpen, nextWorkOrderStates, type WorkOrderRecord } from "#contracts/work-orders";
+import { CodeLabel } from "#app/components/code-tag";
+import { CsrfInput } from "#app/components/csrf-input";
+import { DataTable } from "#app/components/data-table";
+import { FilterBar, Notice } from "#app/components/filters";
+import { firstError } from "#app/components/form-field";
+import { Paginator } from "#app/components/paginator";
+import { Screen } from "#app/components/screen";
+import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
+import type { loadWorkOrders } from "./screen.server";
+
+type Loaded = Awaited<ReturnType<typeof loadWorkOrders>>;
+type ListData = Extract<Loaded, { kind: "list" }>;
+type DetailData = Extract<Loaded, { kind: "detail" }>;
+
+const at = (iso: string | null) => (iso ? formatDateTime(Date.parse(iso)) : "—");
+
+/** A record's due time, marked when it is past due and still open. */
+function Due({ record }: { record: WorkOrderRecord }) {
+  if (!record.dueAt) return <>—</>;
+  return record.overdue ? <span className="sb-wo-overdue">{at(record.dueAt)}（已超时）</span> : <>{at(record.dueAt)}</>;
+}
+
+export function WorkOrderScreen({ title, base, loaded }: { title: string; base: string; loaded: Loaded }) {
+  return loaded.kind === "list" ? (
+    <WorkOrderList title={title} base={base} loaded={loaded} />
+  ) : (
+    <WorkOrderDetailView base={base} loaded={loaded} />
+  );
+}
+
+function WorkOrderList({ title, base, loaded }: { title: string; base: string; loaded: ListData }) {
+  const { query, templates, page, users, me, nextNumber } = loaded;
+  const { pathname, search } = useLocation();
+  const reply = useActionData<SubmissionResult<string[]>>();
+  const creating = query.create === "1" || reply?.initialValue?.intent === "create";
+  return (
+    <Screen
+      title={title}
+      actions={
+        <a className="p-button" href={`${base}?create=1`}>
+          新建工单
+        </a>
+      }
+    >
+      {creating ? <CreateForm base={base} loaded={loaded} reply={reply} nextNumber={nextNumber} /> : null}
+      <FilterBar label="筛选工单" size={query.size}>
+        <div className="sb-field">
+          <label htmlFor="wo-keyword">编号或标题</label>
+          <input id="wo-keyword" name="keyword" type="search" maxLength={50} defaultValue={query.keyword ?? ""} className="p-inputtext" />
+        </div>
+        <div className="sb-field">
+          <label htmlFor="wo-template">模板</label>
+          <select id="wo-template" name="templateId" defaultValue={query.templateId ?? ""} className="p-inputtext">
+            <option value="">全部</option>
+            {templates.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="sb-field">
+          <label htmlFor="wo-state">状态</label>
+          <select id="wo-state" name="state" defaultValue={query.state ?? ""} className="p-inputtext">
+            <option value="">全部</option>
+            {WORK_ORDER_STATES.map((s) => (
+              <option key={s.code} value={s.code}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {me.canReassign ? (
+          <div className="sb-field">
+            <label htmlFor="wo-owner">处理人</label>
+            <select id="wo-owner" name="ownerId" defaultValue={query.ownerId ?? ""} className="p-inputtext">
+              <option value="">全部</option>
+              {users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <div className="sb-field sb-field-check">
+            <input id="wo-mine" name="mine" type="checkbox" value="1" defaultChecked={query.mine === "1"} />
+            <label htmlFor="wo-mine">只看我处理的</label>
+          </div>
+        )}
+        <div className="sb-field">
+          <label htmlFor="wo-from">创建日期从</label>
+          <input id="wo-from" name="from" type="date" defaultValue={query.from ?? ""} className="p-inputtext" />
+        </div>
+        <div className="sb-field">
+          <label htmlFor="wo-to">到</label>
+          <input id="wo-to" name="to" type="date" defaultValue={query.to ?? ""} className="p-inputtext" />
+        </div>
+        <div className="sb-field sb-field-check">
+          <input id="wo-overdue" name="overdue" type="checkbox" value="1" defaultChecked={query.overdue === "1"} />
+          <label htmlFor="wo-overdue">只看已超时</label>
+        </div>
+      </FilterBar>
+      <DataTable<WorkOrderRecord>
+        caption="工单列表"
+        rowKey="id"
+        emptyMessage="暂无工单"
+        config={{
+          list: page.list,
+          total: page.total,
+          eleItem: [
+            {
+              prop: "number",
+              label: "工单编号",
+              render: (r) => (
+                <a href={`${base}/${r.id}`} aria-label={`工单 ${r.number}`}>
+                  {r.number}
+                </a>
+              ),
+            },
+            { prop: "title", label: "标题" },
+            { prop: "templateName", label: "模板", render: (r) => r.templateName ?? "—" },
+            { prop: "state", label: "状态", render: (r) => <CodeLabel table={WORK_ORDER_STATES} code={r.state} /> },
+            { prop: "ownerName", label: "处理人", render: (r) => r.ownerName ?? "待接收" },
+            { prop: "createdByName", label: "创建人", render: (r) => r.createdByName ?? "—" },
+            { prop: "createdAt", label: "创建时间", type: "datetime", minWidth: 150 },
+            { prop: "dueAt", label: "截止时间", minWidth: 150, render: (r) => <Due record={r} /> },
+          ],
+        }}
+      />
+      <Paginator total={page.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
+    </Screen>
+  );
+}
+
+/** A new record: first the template (a GET form), then its fields; the platform gives the number. */
+function CreateForm({
+  base,
+  loaded,
+  reply,
+  nextNumber,
+}: {
+  base: string;
+  loaded: ListData;
+  reply: SubmissionResult<string[]> | undefined;
+  nextNumber: string | null;
+}) {
+  const enabled = loaded.templates.filter((t) => t.status === 1);
+  const typedTemplate = Number(reply?.initialValue?.templateId) || undefined;
+  const template = enabled.find((t) => t.id === (loaded.query.template ?? typedTemplate)) ?? (enabled.length === 1 ? enabled[0] : null);
+  const typedValues = (reply?.initialValue?.values ?? {}) as Record<string, string>;
+  const typed = (name: string) => (reply?.initialValue?.[name] as string | undefined) ?? "";
+  const errorOf = (name: string) => reply?.error?.[name]?.[0];
+  const formError = reply?.error?.[""]?.[0];
+  return (
+    <section aria-labelledby="wo-create-title" className="sb-section">
+      <h2 id="wo-create-title" className="sb-section-title">
+        新建工单{nextNumber ? `（编号将为 ${nextNumber}）` : ""}
+      </h2>
+      <form method="get" action={base} className="sb-inline-forms" aria-label="选择工单模板">
+        <input type="hidden" name="create" value="1" />
+        <div className="sb-field">
+          <label htmlFor="wo-create-template-choice">工单模板</label>
+          <select id="wo-create-template-choice" name="template" defaultValue={template?.id ?? ""} className="p-inputtext">
+            <option value="">不使用模板</option>
+            {enabled.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="p-button p-button-outlined">
+          选择模板
+        </button>
+      </form>
+      <form method="post" action={base} className="sb-form" aria-label="工单内容">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="create" />
+        {template ? <input type="hidden" name="templateId" value={template.id} /> : null}
+        {formError ? <Notice tone="error">{formError}</Notice> : null}
+        <div className="sb-form-grid">
+          <CreateField id="wo-create-title-input" label="工单标题（必填）" name="title" error={errorOf("title")}>
+            <input id="wo-create-title-input" name="title" required maxLength={100} defaultValue={typed("title")} className="p-inputtext" />
+          </CreateField>
+          <CreateField id="wo-create-content" label="工单内容" name="content" error={errorOf("content")}>
+            <textarea
+              id="wo-create-content"
+              name="content"
+              rows={3}
+              maxLength={2000}
+              defaultValue={typed("content")}
+              className="p-inputtextarea p-inputtext"
+            />
+          </CreateField>
+          {template?.fields.map((f) => {
+            const id = `wo-create-${f.name}`;
+            const name = `values.${f.name}`;
+            const value = typedValues[f.name] ?? "";
+            return (
+              <CreateField key={f.name} id={id} label={`${f.label}${f.required ? "（必填）" : ""}`} name={name} error={errorOf(name)}>
+                {f.type === "choice" ? (
+                  <select id={id} name={name} defaultValue={value} className="p-inputtext">
+                    <option value="">请选择</option>
+                    {f.options.map((o) => (
+                      <option key={o} value={o}>
+                        {o}
+                      </option>
+                    ))}
+                  </select>
+                ) : f.type === "longText" ? (
+                  <textarea id={id} name={name} rows={3} defaultValue={value} className="p-inputtextarea p-inputtext" />
+                ) : (
+                  <input
+                    id={id}
+                    name={name}
+                    type={f.type === "date" ? "date" : f.type === "phone" ? "tel" : "text"}
+                    inputMode={f.type === "number" ? "decimal" : undefined}
+                    defaultValue={value}
+                    className="p-inputtext"
+                  />
+                )}
+              </CreateField>
+            );
+          })}
+        </div>
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            创建工单
+          </button>
+          <a className="p-button p-button-text" href={base}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function CreateField({ id, label, error, children }: { id: string; label: string; name: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="sb-field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {error ? <small className="p-error">{error}</small> : null}
+    </div>
+  );
+}
+
+function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailData }) {
+  const { detail, users, me } = loaded;
+  const { record, template, follows, call } = detail;
+  const result = useActionData<SubmissionResult<string[]>>();
+  const refused = result && "initialValue" in result ? result : undefined;
+  const refusedIntent = refused?.initialValue?.intent;
+  const errorOf = (intent: string) => (refusedIntent === intent ? firstError(refused!) : null);
+  const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refused?.initialValue?.[name] ?? "") : undefined);
+  const open = isWorkOrderOpen(record.state);
+  const mine = record.ownerId === me.id;
+  // A refused follow (a state this one no longer allows: someone else moved it first) keeps its form and what was typed.
+  const canFollow = (open && (mine || me.canReassign)) || refusedIntent === "follow";
+  const offered = nextWorkOrderStates(record.state);
+  const typedState = Number(typed("follow", "state"));
+  const stateChoices = offered.length > 0 || !typedState ? offered : [typedState];
+  return (
+    <Screen
+      title={`工单 ${record.number}`}
+      actions={
+        <a className="p-button p-button-outlined" href={base}>
+          返回工单列表
+        </a>
+      }
+    >
+      <dl className="sb-facts">
+        <div>
+          <dt>状态</dt>
+          <dd>
+            <CodeLabel table={WORK_ORDER_STATES} code={record.state} />
+          </dd>
+        </div>
+        <div>
+          <dt>模板</dt>
+          <dd>{record.templateName ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>处理人</dt>
+          <dd>{record.ownerName ?? "待接收"}</dd>
+        </div>
+        <div>
+          <dt>创建人</dt>
+          <dd>{record.createdByName ?? "—"}</dd>
+        </div>
+        <div>
+          <dt>创建时间</dt>
+          <dd>{at(record.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>截止时间</dt>
+          <dd>
+            <Due record={record} />
+          </dd>
+        </div>
+      </dl>
+
+      <div className="sb-wo-columns">
+        <section aria-labelledby="wo-content-title" className="sb-section">
+          <h2 id="wo-content-title" className="sb-section-title">
+            {record.title}
+          </h2>
+          <p>{record.content || "（无内容）"}</p>
+          {template && template.fields.length > 0 ? (
+            <dl className="sb-facts">
+              {template.fields.map((f) => (
+                <div key={f.name}>
+                  <dt>
+                    {f.label}（{labelOf(WORK_ORDER_FIELD_TYPES, f.type)}）
+                  </dt>
+                  <dd>{record.values[f.name] ? (f.type === "phone" ? maskPhone(record.values[f.name]) : record.values[f.name]) : "—"}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="wo-call-title" className="sb-section">
+          <h2 id="wo-call-title" className="sb-section-title">
+            关联通话
+          </h2>
+          {call ? (
+            <>
+              <p>
+                {maskPhone(call.phone)} · {call.direction === "inbound" ? "呼入" : "外呼"} · {at(call.callTime)} · 时长{" "}
+                {formatDuration(call.callDuration)}
+              </p>
+              <p className="sb-row-actions">
+                <a href={`/callHistory/${call.id}`}>查看通话详情</a>
+                <a href={`/callHistory/${call.id}/recording`}>下载通话录音</a>
+              </p>
+            </>
+          ) : (
+            <p>{record.ctiCallId ? "通话尚未结束或记录不可见" : "该工单未关联通话"}</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="wo-actions-title" className="sb-section">
+        <h2 id="wo-actions-title" className="sb-section-title">
+          处理
+        </h2>
+        {!open && refusedIntent !== "follow" ? <p>工单{labelOf(WORK_ORDER_STATES, record.state)}，无需再处理。</p> : null}
+        {open && !mine ? (
+          <form method="post" className="sb-inline-forms">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="receive" />
+            <button type="submit" className="p-button">
+              接收工单
+            </button>
+            {errorOf("receive") ? <Notice tone="error">{errorOf("receive")}</Notice> : null}
+          </form>
+        ) : null}
+        {canFollow ? (
+          <form method="post" className="sb-form" aria-label="跟进工单">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="follow" />
+            {errorOf("follow") ? <Notice tone="error">{errorOf("follow")}</Notice> : null}
+            <div className="sb-form-grid">
+              <div className="sb-field">
+                <label htmlFor="wo-follow-state">变更为</label>
+                <select id="wo-follow-state" name="state" required defaultValue={typed("follow", "state") ?? ""} className="p-inputtext">
+                  <option value="">请选择</option>
+                  {stateChoices.map((code) => (
+                    <option key={code} value={code}>
+                      {labelOf(WORK_ORDER_STATES, code)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="sb-field">
+                <label htmlFor="wo-follow-note">跟进说明</label>
+                <textarea
+                  id="wo-follow-note"
+                  name="note"
+                  required
+                  rows={3}
+                  maxLength={WORK_ORDER_NOTE_MAX}
+                  defaultValue={typed("follow", "note")}
+                  className="p-inputtextarea p-inputtext"
+                />
+              </div>
+            </div>
+            <div className="sb-form-actions">
+              <button type="submit" className="p-button">
+                提交跟进
+              </button>
+            </div>
+          </form>
+        ) : open && !me.canReassign ? (
+          <p className="sb-hint">接收工单后即可跟进。</p>
+        ) : null}
+        {open && me.canReassign ? (
+          <form method="post" className="sb-form" aria-label="转派工单">
+            <CsrfInput />
+            <input type="hidden" name="intent" value="reassign" />
+            {errorOf("reassign") ? <Notice tone="error">{errorOf("reassign")}</Notice> : null}
+            <div className="sb-form-grid">
+              <div className="sb-field">
+                <label htmlFor="wo-reassign-user">转派给</label>
+                <select
+                  id="wo-reassign-user"
+                  name="userId"
+                  required
+                  defaultValue={typed("reassign", "userId") ?? ""}
+                  className="p-inputtext"
+                >
+                  <option value="">请选择</option>
+                  {users
+                    .filter((u) => u.id !== record.ownerId)
+                    .map((u) => (
+                      <option key={u.id} value={u.id}>
+                        {u.name}
+                      </option>
+                    ))}
+                </select>
+              </div>
+              <div className="sb-field">
+                <label htmlFor="wo-reassign-note">转派说明</label>
+                <input
+                  id="wo-reassign-note"
+                  name="note"
+                  maxLength={WORK_ORDER_NOTE_MAX}
+                  defaultValue={typed("reassign", "note")}
+                  className="p-inputtext"
+                />
+              </div>
+            </div>
+            <div className="sb-form-actions">
+              <button type="submit" className="p-button p-button-outlined">
+                转派
+              </button>
+            </div>
+          </form>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="wo-history-title" className="sb-section">
+        <h2 id="wo-history-title" className="sb-section-title">
+          处理记录
+        </h2>
+        <ol className="sb-wo-history">
+          {follows.map((f) => (
+            <li key={f.id}>
+              <strong>{at(f.createdAt)}</strong> {f.actorName}{" "}
+              {f.kind === "create"
+                ? "创建了工单"
+                : f.kind === "receive"
+                  ? "接收了工单"
+                  : f.kind === "reassign"
+                    ? "转派了工单"
+                    : `将状态由「${labelOf(WORK_ORDER_STATES, f.fromState)}」变更为「${labelOf(WORK_ORDER_STATES, f.toState)}」`}
+              {f.note ? `：${f.note}` : ""}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </Screen>
+  );
+}
