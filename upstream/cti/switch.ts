@@ -266,9 +266,10 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     if (call.ended || agent.status.state !== "RINGING" || agent.status.callId !== call.ctiCallId) return;
     call.missedBy.push(agent.userId);
     call.agentUserId = null;
-    await apply(agent, { type: "missed" });
+    // Back in the queue before the agent's screen says so: whoever reads one sees the other.
     call.queuedAt ??= call.startedAt;
     tenantOf(call.tenantId).waiting.unshift(call.ctiCallId);
+    await apply(agent, { type: "missed" });
     await publishQueue(call.tenantId, call.queueName);
     await dispatch(call.tenantId);
   }
