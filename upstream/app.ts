@@ -26,6 +26,7 @@ import { auditRoutes } from "#upstream/routes/audit";
 import { monitorRoutes } from "#upstream/routes/monitor";
 import { registrationRoutes, registrationSimulatorRoutes } from "#upstream/routes/registration";
 import { knowledgeRoutes } from "#upstream/routes/knowledge";
+import { inspectionRoutes } from "#upstream/routes/inspection";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -93,6 +94,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(registrationRoutes);
   if (simulatorControl) app.register(registrationSimulatorRoutes);
   app.register(knowledgeRoutes);
+  app.register(inspectionRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

@@ -95,6 +95,8 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "manual_preview",
     "man_machine_coordination",
     "call_history",
+    // Their own inspection results, to read and appeal (decision 018).
+    "inspection_success",
     "achievement",
   ],
   textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "achievement"],
