@@ -35,6 +35,7 @@ export function ScoreForm({
   const formRef = useRef<HTMLFormElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
   const restored = useRef(false);
+  const [ready, setReady] = useState(false);
 
   // A draft of this call survives a reload (not when the server sent back what was typed).
   useEffect(() => {
@@ -76,13 +77,14 @@ export function ScoreForm({
       }
     };
     window.addEventListener("keydown", onKey);
+    setReady(true);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
   const forget = () => window.localStorage.removeItem(draftKey(callId));
 
   return (
-    <form method="post" ref={formRef} className="sb-form" aria-label="质检评分" onSubmit={forget}>
+    <form method="post" ref={formRef} className="sb-form" aria-label="质检评分" onSubmit={forget} data-ready={ready ? "1" : undefined}>
       <CsrfInput />
       <input type="hidden" name="intent" value="score" />
       {refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
