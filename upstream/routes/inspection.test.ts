@@ -182,6 +182,24 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     expect(again.results[0]).toMatchObject({ ok: false, message: "该通话不在质检中，无需收回" });
   });
 
+  it("reallots 500 calls at once with one result each, split 250/250", async () => {
+    const rows = await sql<{ id: string }>`
+      INSERT INTO call_records (tenant_id, cti_call_id, direction, phone, queue_name, is_answer, call_result, call_result_name, call_time, call_duration_ms)
+      SELECT ${demoTenant}, 'bulk-' || g, 'outbound', '13800000000', 'demo-voice', 1, 200, '已接通', now() - g * interval '1 minute' - interval '40 days', 60000
+      FROM generate_series(1, 500) AS g RETURNING id`.execute(platform.db);
+    const bulkIds = rows.rows.map((r) => Number(r.id));
+    const started = Date.now();
+    const result = await bulk("admin", "/ccb/tasks/reallot", { ids: bulkIds, inspectorIds: [ids.admin, ids.supervisor] });
+    const tookMs = Date.now() - started;
+    expect(result.results).toHaveLength(500);
+    expect(result.done).toBe(500);
+    expect(result.results.filter((r) => r.inspectorId === ids.admin)).toHaveLength(250);
+    expect(tookMs).toBeLessThan(20_000);
+    const recovered = await bulk("admin", "/ccb/tasks/recovery", { ids: bulkIds });
+    expect(recovered.done).toBe(500);
+    await platform.db.deleteFrom("call_records").where("id", "in", bulkIds).execute();
+  });
+
   it("lets an agent see and appeal only their own results, once, and a supervisor decide with a reason", async () => {
     const own = await list("agent", { pageSize: 100 });
     expect(own.list.length).toBeGreaterThan(0);
