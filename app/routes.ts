@@ -30,6 +30,7 @@ export default [
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
   route("callLog/export", "routes/call-log/export.ts"),
+  route("inspectionSuccess/export", "routes/inspection-success/export.ts"),
   route("inspectionSuccess/:id/recording", "routes/call-detail/recording.ts", { id: "call-recording/inspectionSuccess" }),
   route("achievement/export", "routes/achievement/export.ts"),
   route("textWorkBench/actions", "routes/text-work-bench/actions.ts"),

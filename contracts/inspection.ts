@@ -79,6 +79,11 @@ export const InspectionListQuerySchema = CallFilterSchema.extend({
 export type InspectionListQuery = z.infer<typeof InspectionListQuerySchema>;
 export type InspectionListQueryInput = z.input<typeof InspectionListQuerySchema>;
 
+/** POST /ccb/callInfo/export: the list's filters and a format; streams CSV or XLSX. */
+export const InspectionExportSchema = InspectionListQuerySchema.omit({ pageNo: true, pageSize: true, after: true, before: true }).extend({
+  format: z.enum(["csv", "xlsx"], { errorMap: () => ({ message: "导出格式只能是 CSV 或 XLSX" }) }).default("csv"),
+});
+
 /** One row of the inspection list: the call and its inspection. */
 export const InspectionRowSchema = CallRecordRowSchema.extend({
   queueName: z.string().nullable(),

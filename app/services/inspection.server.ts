@@ -15,7 +15,7 @@ import {
 } from "#contracts/inspection";
 import { z } from "zod";
 import { envelope } from "#contracts/envelope";
-import { call, requireData, type Caller } from "./upstream.server";
+import { call, requireData, send, type Caller } from "./upstream.server";
 
 /** Quality inspection (`/ccb`, decision 018): the queue, scoring, appeals, access and performance. */
 
@@ -142,4 +142,9 @@ export async function agentPerformance(caller: Caller, query: Record<string, unk
 export async function getInspectionCall(caller: Caller, callId: number) {
   const answer = await call({ path: `/ccb/detail/${callId}/1`, schema: InspectionCallDetailResponseSchema, what: "获取通话详情", caller });
   return requireData(answer, "获取通话详情");
+}
+
+/** The filtered list as CSV or XLSX, streamed (the first byte's wait is bounded, not the whole). */
+export function exportInspections(caller: Caller, filter: Record<string, unknown>) {
+  return send({ method: "POST", path: "/ccb/callInfo/export", json: filter, what: "导出质检结果", caller, timeoutMs: 600_000 });
 }

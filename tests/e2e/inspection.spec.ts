@@ -140,6 +140,9 @@ test("the list, bulk reallocation, achievement and access without JavaScript @no
   await page.getByRole("button", { name: "确认改派" }).click();
   await expect(toast(page, /改派完成：成功 \d 条/)).toBeVisible();
   await expectAccessible(page);
+  const exported = await page.request.get("/inspectionSuccess/export?qcStatus=-1&format=csv");
+  expect(exported.headers()["content-type"]).toContain("text/csv");
+  expect((await exported.text()).split("\r\n")[1]).toContain("未质检");
 
   // Achievement: sorted by a column link; each agent opens their calls; the CSV export.
   await page.goto("/achievement");

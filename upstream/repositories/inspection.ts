@@ -260,6 +260,30 @@ export async function listInspections(
   return { list: list.map(toRow), ...total };
 }
 
+/**
+ * Every row of a filtered list, newest first, in keyset batches (the export): one batch in memory
+ * at a time, each batch a seek on (call_time, id).
+ */
+export async function* inspectionBatches(db: Db, tenantId: number, viewer: Viewer, query: Filters, batchRows = 5_000, limit = 1_000_000) {
+  let after: [Date, number] | null = null;
+  let done = 0;
+  while (done < limit) {
+    let q = filtered(db, tenantId, viewer, query);
+    if (after) q = q.where(sql<boolean>`(call_records.call_time, call_records.id) < (${after[0]}, ${after[1]})`);
+    const batch = await q
+      .orderBy("call_records.call_time", "desc")
+      .orderBy("call_records.id", "desc")
+      .limit(Math.min(batchRows, limit - done))
+      .execute();
+    if (batch.length === 0) return;
+    done += batch.length;
+    const last = batch[batch.length - 1];
+    after = [last.call_time, Number(last.id)];
+    yield batch.map(toRow);
+    if (batch.length < batchRows) return;
+  }
+}
+
 /** One call's inspection row, as the viewer may see it, or undefined. */
 export async function findInspection(db: Trx, tenantId: number, viewer: Viewer, callId: number): Promise<InspectionRow | undefined> {
   const row = await filtered(db, tenantId, viewer, {}).where("call_records.id", "=", callId).executeTakeFirst();

@@ -274,6 +274,26 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     await inject("admin", "POST", "/ccb/access/grant", { userId: ids.supervisor, scope: "queue", value: "demo-voice" });
   });
 
+  it("exports the filtered list as CSV and XLSX, only what the caller may see", async () => {
+    const waiting = await list("supervisor", { qcStatus: -1, pageSize: 10 });
+    const csv = await inject("supervisor", "POST", "/ccb/callInfo/export", { qcStatus: -1, format: "csv" });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers["content-type"]).toContain("text/csv");
+    const lines = csv.body.trim().split("\r\n");
+    expect(lines[0]).toContain("质检状态");
+    expect(lines).toHaveLength(waiting.total + 1);
+    expect(lines.slice(1).every((line) => line.includes("未质检"))).toBe(true);
+    const xlsx = await inject("supervisor", "POST", "/ccb/callInfo/export", { format: "xlsx" });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe("PK");
+    const own = await inject("agent", "POST", "/ccb/callInfo/export", {});
+    const ownLines = own.body.trim().split("\r\n").length - 1;
+    expect(ownLines).toBe((await list("agent", { pageSize: 100 })).total);
+    expect(await refusal(await inject("supervisor", "POST", "/ccb/callInfo/export", { format: "pdf" }), 400)).toBe(
+      "导出格式只能是 CSV 或 XLSX",
+    );
+  });
+
   it("reports agent performance, sortable, and an agent only their own row", async () => {
     const response = await inject("supervisor", "POST", "/ccb/agent/performance", { sort: "connected", order: "desc" });
     expect(response.statusCode, response.body).toBe(200);

@@ -1,6 +1,8 @@
+import { PassThrough } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
+  InspectionExportSchema,
   InspectionListQuerySchema,
   InspectionScoreSchema,
   PerformanceQuerySchema,
@@ -21,6 +23,7 @@ import {
   type QcBulkResult,
   type QcItemResult,
 } from "#contracts/inspection";
+import { writeInspectionCsv, writeInspectionXlsx } from "#upstream/domain/inspection-export";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf } from "#upstream/repositories/audit-log";
@@ -34,6 +37,7 @@ import {
   decideAppeal,
   findAppeal,
   findInspection,
+  inspectionBatches,
   grantAccess,
   inspectionHistory,
   listAccess,
@@ -110,6 +114,27 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
   app.post("/ccb/callInfo", async (request) => list(request));
   // Human-robot calls: collaborative campaigns (type 2), the robot first and then an agent.
   app.post("/ccb/humanRobot/callInfo", async (request) => list(request, 2));
+
+  // Streams the whole filtered list (decision 018): one keyset batch in memory at a time.
+  app.post("/ccb/callInfo/export", async (request, reply) => {
+    const user = caller(request);
+    const { format, ...filters } = parseInput(InspectionExportSchema, request.body);
+    const batches = inspectionBatches(app.db, user.tenantId, viewerOf(user), filters);
+    const body = new PassThrough();
+    const writing = format === "xlsx" ? writeInspectionXlsx(batches, body) : writeInspectionCsv(batches, body);
+    writing.catch((error: unknown) => {
+      if (body.destroyed) return; // the client went away
+      request.log.error({ err: error }, "inspection export failed");
+      body.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+    return reply
+      .header(
+        "Content-Type",
+        format === "xlsx" ? "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" : "text/csv; charset=utf-8",
+      )
+      .header("Content-Disposition", `attachment; filename="inspection-${new Date().toISOString().slice(0, 10)}.${format}"`)
+      .send(body);
+  });
 
   app.put("/ccb/callInfo/:id", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);

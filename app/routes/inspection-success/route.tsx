@@ -133,6 +133,14 @@ function screenHref(query: Record<string, unknown>, change: Record<string, strin
   return search ? `${SCREEN}?${search}` : SCREEN;
 }
 
+/** The export link of the list as filtered now. */
+function exportHref(search: string, format: "csv" | "xlsx") {
+  const params = new URLSearchParams(search);
+  for (const key of ["page", "size", "after", "before"]) params.delete(key);
+  params.set("format", format);
+  return `${SCREEN}/export?${params}`;
+}
+
 export default function InspectionList() {
   const { query, page, inspector, userId, agents, inspectors, cursors, asOf } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -144,7 +152,19 @@ export default function InspectionList() {
   const typedReason = refusal ? String(refusal.initialValue?.reason ?? "") : "";
 
   return (
-    <Screen title={title}>
+    <Screen
+      title={title}
+      actions={
+        <>
+          <a className="p-button p-button-outlined" href={exportHref(search, "csv")} download>
+            导出 CSV
+          </a>
+          <a className="p-button p-button-outlined" href={exportHref(search, "xlsx")} download>
+            导出 XLSX
+          </a>
+        </>
+      }
+    >
       {confirm ? (
         <ConfirmStep
           title={confirm.intent === "reallot" ? "批量改派质检" : "批量收回质检"}
