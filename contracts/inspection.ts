@@ -12,6 +12,7 @@ import {
 } from "./codes";
 import { CallDetailSchema, CallFilterSchema, CallRecordRowSchema } from "./contact";
 import { envelope, page } from "./envelope";
+import { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, QC_REASON_MAX, QC_REMARK_MAX } from "./inspection-limits";
 
 /**
  * Quality inspection (`/ccb`, spec §7 "Inspection", issue 16, decision 018): the inspection queue
@@ -19,14 +20,7 @@ import { envelope, page } from "./envelope";
  * agents' performance. Codes live in codes.ts; the status moves are the data below.
  */
 
-/** A lock older than this returns the call to the pool (status -1) on the next queue operation. */
-export const QC_LOCK_MINUTES = 30;
-/** Bulk operations (order, reallot, recovery) take at most this many calls. */
-export const QC_BULK_LIMIT = 500;
-/** One apply claims at most this many calls. */
-export const QC_APPLY_LIMIT = 50;
-export const QC_REMARK_MAX = 500;
-export const QC_REASON_MAX = 200;
+export { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, QC_REASON_MAX, QC_REMARK_MAX };
 
 /**
  * The quality-check status machine (QUALITY_CHECK_STATUSES): every allowed move, by operation.

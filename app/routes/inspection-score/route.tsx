@@ -12,7 +12,7 @@ import {
   QUALITY_CHECK_STATUSES,
   labelOf,
 } from "#contracts/codes";
-import { QC_LOCK_MINUTES, QC_REASON_MAX } from "#contracts/inspection";
+import { QC_LOCK_MINUTES, QC_REASON_MAX } from "#contracts/inspection-limits";
 import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { QC_INFLUENCES, QC_RESULTS } from "#contracts/codes";
-import { QC_REMARK_MAX } from "#contracts/inspection";
+import { QC_REMARK_MAX } from "#contracts/inspection-limits";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
