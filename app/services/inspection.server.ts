@@ -9,6 +9,8 @@ import {
   QcAccessResponseSchema,
   QcAppealResponseSchema,
   QcBulkResponseSchema,
+  QcCallbackListResponseSchema,
+  QcCustomerInfoResponseSchema,
   type InspectionListQueryInput,
   type InspectionScore,
   type QcAppealDecision,
@@ -147,4 +149,18 @@ export async function getInspectionCall(caller: Caller, callId: number) {
 /** The filtered list as CSV or XLSX, streamed (the first byte's wait is bounded, not the whole). */
 export function exportInspections(caller: Caller, filter: Record<string, unknown>) {
   return send({ method: "POST", path: "/ccb/callInfo/export", json: filter, what: "导出质检结果", caller, timeoutMs: 600_000 });
+}
+
+/** The call-back calls made after a call, and the call's customer (the scoring view's side panel). */
+export async function getCallbacksAndCustomer(caller: Caller, callId: number, ctiCallId: string) {
+  const [callbacks, customer] = await Promise.all([
+    call({ method: "POST", path: "/ccb/callback", json: { callId }, schema: QcCallbackListResponseSchema, what: "获取回拨记录", caller }),
+    call({
+      path: `/ccb/callBack/customerInfo/${callId}/${encodeURIComponent(ctiCallId)}`,
+      schema: QcCustomerInfoResponseSchema,
+      what: "获取客户信息",
+      caller,
+    }),
+  ]);
+  return { callbacks: requireData(callbacks, "获取回拨记录").list, customer: requireData(customer, "获取客户信息") };
 }

@@ -294,6 +294,32 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     );
   });
 
+  it("answers a call's call-backs and customer, and its detail by type", async () => {
+    const [callId] = await waitingCalls(1);
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["cti_call_id", "phone"])
+      .where("id", "=", callId)
+      .executeTakeFirstOrThrow();
+    const [callback] = (
+      await sql<{ id: string }>`
+        INSERT INTO call_records (tenant_id, cti_call_id, prev_cti_call_id, direction, call_kind, phone, agent_user_id, is_answer, call_result, call_result_name, call_time)
+        VALUES (${demoTenant}, 'cb-1', ${record.cti_call_id}, 'outbound', 1, ${record.phone}, ${ids.agent}, 1, 200, '已接通', now()) RETURNING id`.execute(
+        platform.db,
+      )
+    ).rows;
+    const listed = await inject("supervisor", "POST", "/ccb/callback", { callId });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.list.map((r: { callId: number }) => r.callId)).toEqual([Number(callback.id)]);
+    const customer = await inject("supervisor", "GET", `/ccb/callBack/customerInfo/${callId}/${record.cti_call_id}`);
+    expect(customer.statusCode, customer.body).toBe(200);
+    expect(customer.json().data.phone).toBe(record.phone);
+    expect(await refusal(await inject("supervisor", "GET", `/ccb/callBack/customerInfo/${callId}/wrong`), 404)).toBe("通话不存在");
+    expect((await inject("supervisor", "GET", `/ccb/detail/${callId}/1`)).json().data.ctiCallId).toBe(record.cti_call_id);
+    expect(await refusal(await inject("supervisor", "GET", `/ccb/detail/${callId}/3`), 400)).toContain("查询类型无效");
+    await platform.db.deleteFrom("call_records").where("id", "=", Number(callback.id)).execute();
+  });
+
   it("reports agent performance, sortable, and an agent only their own row", async () => {
     const response = await inject("supervisor", "POST", "/ccb/agent/performance", { sort: "connected", order: "desc" });
     expect(response.statusCode, response.body).toBe(200);

@@ -26,6 +26,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import {
+  getCallbacksAndCustomer,
   getInspection,
   getInspectionCall,
   nextInspection,
@@ -50,7 +51,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller, user } = await requireAccess(request);
   const callId = idParam(params.id);
   const [inspection, call] = await Promise.all([getInspection(caller, callId), getInspectionCall(caller, callId)]);
-  return { inspection, call, user: { id: user.id, role: user.role } };
+  const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
+  return { inspection, call, callbacks, customer, user: { id: user.id, role: user.role } };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -92,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function InspectionScore() {
-  const { inspection, call, user } = useLoaderData<typeof loader>();
+  const { inspection, call, callbacks, customer, user } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusal = result && "initialValue" in result ? result : undefined;
   const refusedIntent = refusal?.initialValue?.intent;
@@ -101,6 +103,7 @@ export default function InspectionScore() {
   const isAgent = user.role === "agent";
   const facts: Array<[string, ReactNode]> = [
     ["电话号码", maskPhone(row.phone)],
+    ["客户", customer.customerName ?? "—"],
     ["呼叫时间", formatDateTime(row.callTime)],
     ["坐席", row.agentName ?? "—"],
     ["活动", row.campaignName ?? "—"],
@@ -131,6 +134,18 @@ export default function InspectionScore() {
               </div>
             ))}
           </dl>
+          <h3>回拨记录</h3>
+          {callbacks.length > 0 ? (
+            <ul className="sb-qc-callbacks">
+              {callbacks.map((c) => (
+                <li key={c.callId}>
+                  {formatDateTime(c.callTime)} {c.agentName ?? "—"} {formatDuration(c.callDuration)} {c.callResultName}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="sb-muted">该通话没有回拨记录。</p>
+          )}
           {call.callingResults.length > 0 ? (
             <Conversation
               key={call.callId}
