@@ -32,6 +32,9 @@ export default [
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
   route("callLog/export", "routes/call-log/export.ts"),
+  route("inspectionSuccess/export", "routes/inspection-success/export.ts"),
+  route("inspectionSuccess/:id/recording", "routes/call-detail/recording.ts", { id: "call-recording/inspectionSuccess" }),
+  route("achievement/export", "routes/achievement/export.ts"),
   route("textWorkBench/actions", "routes/text-work-bench/actions.ts"),
 
   layout("routes/shell/route.tsx", [
@@ -41,6 +44,7 @@ export default [
     route("callHistory", "routes/call-history/route.tsx", [callDetail("callHistory")]),
     route("callLog", "routes/call-log/route.tsx", [callDetail("callLog")]),
     route("inspectionSuccess", "routes/inspection-success/route.tsx"),
+    route("inspectionSuccess/:id", "routes/inspection-score/route.tsx"),
     route("textWorkBench", "routes/text-work-bench/route.tsx"),
     route("workBench", "routes/work-bench/route.tsx"),
     route("workBench/ty", "routes/work-bench-ty/route.tsx"),

@@ -64,6 +64,8 @@ export const JS_BUDGETS = {
   "/callLog/:id": 120 * KB,
   "/incoming/call/:id": 120 * KB,
   "/incoming/history/:id": 120 * KB,
+  // The inspection scoring view: the same player, and the score form's keys and draft.
+  "/inspectionSuccess/:id": 120 * KB,
   // The live monitor and an agent's page (its forms validate as the agent types; listening is live).
   // 120 KB until the shared data table's selection could name its form (66 bytes more).
   "/monitor/agent": 121 * KB,

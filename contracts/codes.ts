@@ -39,13 +39,45 @@ export const CALL_RESULTS: CodeTable<number> = [
   { code: 2, label: "处理失败", tone: "danger" },
 ];
 
-/** Spec §3 quality-check status. */
+/**
+ * Spec §3 quality-check status, one per call (call_records.qc_status). -1 and 2 are where a call is
+ * in the queue (waiting, locked to one inspector); 0, 1 and 3 are the inspector's result
+ * (checkResult). The moves between them are data in contracts/inspection.ts (QC_TRANSITIONS).
+ */
+export const QC_UNCHECKED = -1;
+export const QC_CHECKING = 2;
 export const QUALITY_CHECK_STATUSES: CodeTable<number> = [
   { code: -1, label: "未质检" },
   { code: 0, label: "意向不明确", tone: "warning" },
-  { code: 1, label: "确定办理", tone: "success" },
+  { code: 1, label: "明确办理", tone: "success" },
   { code: 2, label: "质检中", tone: "info" },
   { code: 3, label: "无意向", tone: "danger" },
+];
+/** The statuses an inspector gives as the result (checkResult): the intent the call showed. */
+export const QC_RESULTS: CodeTable<number> = QUALITY_CHECK_STATUSES.filter((s) => s.code !== -1 && s.code !== 2);
+
+/**
+ * How the agent's handling influenced the call (influence; spec names the field, not its values:
+ * ours). A call passes inspection unless its influence is negative.
+ */
+export const QC_INFLUENCES: CodeTable<number> = [
+  { code: 1, label: "正面影响", tone: "success" },
+  { code: 0, label: "无影响", tone: "none" },
+  { code: -1, label: "负面影响", tone: "danger" },
+];
+export const qcPassed = (influence: number | null | undefined) => influence !== null && influence !== undefined && influence >= 0;
+
+/** An agent's appeal against an inspection result (one per call). */
+export const QC_APPEAL_STATES: CodeTable<string> = [
+  { code: "pending", label: "申诉中", tone: "warning" },
+  { code: "accepted", label: "申诉通过", tone: "success" },
+  { code: "rejected", label: "申诉驳回", tone: "danger" },
+];
+
+/** What an inspector's access grant covers: an agent group (queue) or a campaign. */
+export const QC_ACCESS_SCOPES: CodeTable<string> = [
+  { code: "queue", label: "坐席组" },
+  { code: "campaign", label: "外呼活动" },
 ];
 
 /** Spec §3 intent labels (the code is the stored value). */
@@ -336,6 +368,15 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "workorder.record.receive", label: "接收工单" },
   { code: "workorder.record.reassign", label: "转派工单" },
   { code: "workorder.record.follow", label: "跟进工单" },
+  { code: "inspection.claim", label: "领取质检" },
+  { code: "inspection.reallot", label: "质检改派" },
+  { code: "inspection.release", label: "收回质检" },
+  { code: "inspection.expire", label: "质检锁定超时" },
+  { code: "inspection.score", label: "提交质检结果" },
+  { code: "inspection.appeal", label: "质检申诉" },
+  { code: "inspection.appealDecision", label: "处理质检申诉" },
+  { code: "inspection.access.grant", label: "授予质检权限" },
+  { code: "inspection.access.revoke", label: "收回质检权限" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -356,6 +397,8 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "smsTemplate", label: "短信模板" },
   { code: "workOrderTemplate", label: "工单模板" },
   { code: "workOrder", label: "工单" },
+  { code: "call", label: "通话" },
+  { code: "inspectionAccess", label: "质检权限" },
 ];
 
 /** A customer property's type: what its values may be (decision 020). */

@@ -29,6 +29,7 @@ import { knowledgeRoutes } from "#upstream/routes/knowledge";
 import { customerRoutes } from "#upstream/routes/customers";
 import { clientLogRoutes } from "#upstream/routes/client-log";
 import { workOrderRoutes } from "#upstream/routes/work-orders";
+import { inspectionRoutes } from "#upstream/routes/inspection";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -99,6 +100,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(customerRoutes);
   app.register(clientLogRoutes);
   app.register(workOrderRoutes);
+  app.register(inspectionRoutes);
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);

@@ -6,6 +6,7 @@ export const SCREEN_TITLES = {
   "/callHistory": "通话历史",
   "/callLog": "外呼通话记录",
   "/inspectionSuccess": "质检结果",
+  "/inspectionSuccess/:id": "通话质检",
   "/textWorkBench": "文本工作台",
   "/workBench": "语音工作台",
   "/workBench/ty": "语音工作台（通用）",

@@ -88,8 +88,8 @@ describe("every loader and action checks access for itself", () => {
     it(`${kind} of ${path} refuses every unentitled demo account`, async () => {
       const unentitled = [];
       for (const account of ACCOUNTS) if (!isPathAllowed(url, await menuOf(account))) unentitled.push(account);
-      // Only the home page and the achievement page are open to every demo account.
-      if (unentitled.length === 0) expect(["/", "/achievement"]).toContain(path);
+      // Only the home page and the achievement page (and its export) are open to every demo account.
+      if (unentitled.length === 0) expect(["/", "/achievement", "/achievement/export"]).toContain(path);
       for (const account of unentitled) {
         const result = await outcome(handler, url, method, cookies[account]);
         expect(result.status, `${account} on ${url}`).toBe(403);

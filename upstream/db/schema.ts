@@ -166,6 +166,37 @@ export interface CallRecordsTable {
   recording: string | null;
   /** Migration 085: how long the call waited in its queue before an agent answered. */
   queue_wait_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 120: the inspection (qc_status above): who holds or gave it, the lock, the result's influence and remark. */
+  qc_inspector_id: ColumnType<number | null, number | null | undefined, number | null>;
+  qc_locked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  qc_influence: ColumnType<number | null, number | null | undefined, number | null>;
+  qc_remark: ColumnType<string | null, string | null | undefined, string | null>;
+  qc_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
+/** Migration 120: an agent's appeal of an inspection result, one per call. */
+export interface InspectionAppealsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  call_record_id: number;
+  agent_user_id: number;
+  reason: string;
+  state: Defaulted<string>;
+  decided_by: number | null;
+  decision_reason: string | null;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
+}
+
+/** Migration 120: who may inspect which agent groups (queues) or campaigns. */
+export interface InspectionAccessTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  scope: "queue" | "campaign";
+  value: string;
+  granted_by: number | null;
   created_at: Timestamp;
 }
 
@@ -479,6 +510,8 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   billing_accounts: BillingAccountsTable;
   verification_codes: VerificationCodesTable;
+  inspection_appeals: InspectionAppealsTable;
+  inspection_access: InspectionAccessTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */

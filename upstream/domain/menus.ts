@@ -126,6 +126,8 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "manual_preview",
     "man_machine_coordination",
     "call_history",
+    // Their own inspection results, to read and appeal (decision 018).
+    "inspection_success",
     "contacts",
     "achievement",
   ],

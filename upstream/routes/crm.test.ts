@@ -26,6 +26,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/manMachine/coordination",
     "/callHistory",
     "/agentTask/workOrder",
+    "/inspectionSuccess",
     "/contacts",
     "/achievement",
   ],

@@ -105,7 +105,10 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
       call_result: callResult,
       call_result_name: labelOf(RESULT_CODES, callResult),
       intent,
-      qc_status: [-1, 0, 1, 2, 3][i % 5],
+      // Two in five calls wait for inspection; the others were inspected (with an influence).
+      qc_status: [-1, 0, 1, -1, 3][i % 5],
+      qc_influence: i % 5 === 0 || i % 5 === 3 ? null : [0, 1, -1][i % 3],
+      qc_checked_at: i % 5 === 0 || i % 5 === 3 ? null : new Date(Math.floor(now - age) + 3_600_000),
       conclusion: answered ? i % 3 : null,
       hangup_party: answered ? 1 + (i % 4) : 5,
       call_time: new Date(Math.floor(now - age)),

@@ -8,6 +8,7 @@ import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
 import { seedWorkbench } from "./workbench";
 import { seedChat } from "./chat";
+import { seedInspection } from "./inspection";
 import { SALES_QUEUE, SALES_TEAM } from "./sales-team";
 
 export { SALES_QUEUE, SALES_TEAM };
@@ -107,6 +108,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedOutbound(trx);
     await seedWorkbench(trx);
     await seedChat(trx);
+    await seedInspection(trx);
     return true;
   });
 }

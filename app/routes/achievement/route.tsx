@@ -1,20 +1,116 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAccess } from "#app/server/access.server";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import type { PerformanceRow } from "#contracts/inspection";
+import { DataTable, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
+import { formatDuration } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
+import { requireAccess } from "#app/server/access.server";
+import { parseListQuery } from "#app/server/page-query.server";
+import { agentPerformance } from "#app/services/inspection.server";
+import { AchievementQuerySchema, performanceQuery } from "./query.server";
 
 const title = SCREEN_TITLES["/achievement"];
 export const handle: RouteHandle = { title };
 
+/**
+ * Agent performance (decision 018): per agent for a period and group — calls, connected, talk
+ * time, average handle time, after-call work, conclusions, inspection pass rate, satisfaction.
+ * Sorted by column links, exported as CSV; each agent opens their inspected calls. An agent sees
+ * only their own row. No JavaScript.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAccess(request);
-  return null;
+  const { caller, user } = await requireAccess(request);
+  const query = parseListQuery(request, AchievementQuerySchema);
+  const { start, end, body } = performanceQuery(query);
+  const page = await agentPerformance(caller, body);
+  return { query, start, end, page, agent: user.role === "agent" };
 }
 
-export default function Page() {
-  return <Screen title={title} />;
+const percent = (value: number | null) => (value === null ? "—" : `${value}%`);
+
+export default function Achievement() {
+  const { query, start, end, page, agent } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  const params = (change: Record<string, string>) => {
+    const next = new URLSearchParams(search);
+    for (const [key, value] of Object.entries(change)) next.set(key, value);
+    return next.toString();
+  };
+  const sortHref = (prop: string, order: SortOrder) => `/achievement?${params({ sort: prop, order })}`;
+  const calls = (row: PerformanceRow) => `/inspectionSuccess?agentId=${row.agentId}&start=${start}&end=${end}`;
+
+  return (
+    <Screen
+      title={title}
+      actions={
+        <a className="p-button p-button-outlined" href={`/achievement/export?${params({ start, end })}`} download>
+          导出 CSV
+        </a>
+      }
+    >
+      <form method="get" className="sb-filters" aria-label="筛选业绩">
+        <div className="sb-field">
+          <label htmlFor="ach-start">开始日期</label>
+          <input id="ach-start" name="start" type="date" required defaultValue={start} className="p-inputtext" />
+        </div>
+        <div className="sb-field">
+          <label htmlFor="ach-end">结束日期</label>
+          <input id="ach-end" name="end" type="date" required defaultValue={end} className="p-inputtext" />
+        </div>
+        {agent ? null : (
+          <div className="sb-field">
+            <label htmlFor="ach-queue">坐席组</label>
+            <select id="ach-queue" name="queue" defaultValue={query.queue ?? ""} className="p-inputtext">
+              <option value="">全部</option>
+              {page.queues.map((q) => (
+                <option key={q} value={q}>
+                  {q}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="order" value={query.order} />
+        <div className="sb-filter-actions">
+          <button type="submit" className="p-button">
+            查询
+          </button>
+        </div>
+      </form>
+      <DataTable<PerformanceRow>
+        caption="坐席业绩"
+        rowKey="agentId"
+        emptyMessage="该时段没有坐席数据"
+        sort={{ prop: query.sort, order: query.order }}
+        sortHref={sortHref}
+        config={{
+          list: page.list,
+          total: page.total,
+          eleItem: [
+            { prop: "agentName", label: "坐席", render: (r) => <a href={calls(r)}>{r.agentName}</a> },
+            { prop: "queueName", label: "坐席组" },
+            { prop: "calls", label: "通话量", sortable: true },
+            { prop: "connected", label: "接通量", sortable: true },
+            { prop: "talkMs", label: "通话时长", sortable: true, render: (r) => formatDuration(r.talkMs) },
+            { prop: "avgHandleMs", label: "平均处理时长", sortable: true, render: (r) => formatDuration(r.avgHandleMs) },
+            { prop: "acwMs", label: "话后整理", sortable: true, render: (r) => formatDuration(r.acwMs) },
+            { prop: "succeeded", label: "处理成功", sortable: true },
+            { prop: "failed", label: "处理失败", sortable: true },
+            { prop: "inspected", label: "已质检", sortable: true },
+            { prop: "passRate", label: "质检合格率", sortable: true, render: (r) => percent(r.passRate) },
+            { prop: "satisfaction", label: "满意度", sortable: true, render: (r) => percent(r.satisfaction) },
+          ],
+        }}
+      />
+      <p className="sb-hint">
+        统计 {start} 至 {end}。平均处理时长 =（通话时长 + 话后整理）÷ 接通量；质检合格 = 影响不为负面；满意度 = 评价 4 分及以上的占比。
+      </p>
+    </Screen>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,310 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import {
+  AUDIT_ACTIONS,
+  INTENT_LABELS,
+  QC_APPEAL_STATES,
+  QC_CHECKING,
+  QC_INFLUENCES,
+  QUALITY_CHECK_STATUSES,
+  labelOf,
+} from "#contracts/codes";
+import { QC_LOCK_MINUTES, QC_REASON_MAX } from "#contracts/inspection-limits";
+import { CodeLabel } from "#app/components/code-tag";
+import { CsrfInput } from "#app/components/csrf-input";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Notice } from "#app/components/filters";
+import { firstError } from "#app/components/form-field";
+import { Screen } from "#app/components/screen";
+import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
+import type { RouteHandle } from "#app/lib/handle";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { idParam } from "#app/server/page-query.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import {
+  getCallbacksAndCustomer,
+  getInspection,
+  getInspectionCall,
+  nextInspection,
+  scoreInspection,
+  appealInspection,
+  decideAppeal,
+} from "#app/services/inspection.server";
+import { Conversation } from "../call-detail/conversation";
+import { ScoreIntentSchema } from "./schema";
+import { ScoreForm } from "./score-form";
+
+/**
+ * The scoring view of one call (decision 018): the recording and transcript (the call detail's
+ * player island), the call's facts, and — by who is looking — the lock holder's score form
+ * (keyboard keys per result, save-and-next, a draft kept in the browser), the agent's appeal, or
+ * the inspector's decision on an appeal. The forms post without JavaScript too.
+ */
+export const handle: RouteHandle = { title: "通话质检", hydrate: true };
+const LIST = "/inspectionSuccess";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller, user } = await requireAccess(request);
+  const callId = idParam(params.id);
+  const [inspection, call] = await Promise.all([getInspection(caller, callId), getInspectionCall(caller, callId)]);
+  const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
+  return { inspection, call, callbacks, customer, user: { id: user.id, role: user.role } };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const callId = idParam(params.id);
+  const submission = parseWithZod(form, { schema: ScoreIntentSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  const { caller } = access;
+  const self = `${LIST}/${callId}`;
+  switch (input.intent) {
+    case "score": {
+      const done = await attempt(() =>
+        scoreInspection(caller, { callId, checkResult: input.checkResult, influence: input.influence, remark: input.remark ?? "" }),
+      );
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      const saved = `已保存：${labelOf(QUALITY_CHECK_STATUSES, input.checkResult)}`;
+      if (input.next !== "1") return redirectWithToast(self, saved);
+      const next = await attempt(() => nextInspection(caller, callId));
+      if (next.ok && next.value) return redirectWithToast(`${LIST}/${next.value.callId}`, `${saved}，已打开下一条`);
+      return redirectWithToast(`${LIST}?mine=1`, `${saved}。您的质检队列已完成`);
+    }
+    case "appeal": {
+      const done = await attempt(() => appealInspection(caller, callId, input.reason));
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      return redirectWithToast(self, "申诉已提交，等待质检员处理");
+    }
+    case "decide": {
+      const decision =
+        input.decision === "accepted"
+          ? { decision: "accepted" as const, reason: input.reason, checkResult: input.checkResult ?? -9, influence: input.influence ?? -9 }
+          : { decision: "rejected" as const, reason: input.reason };
+      const done = await attempt(() => decideAppeal(caller, input.appealId, decision));
+      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+      return redirectWithToast(self, done.value.state === "accepted" ? "申诉已通过，结果已更正" : "申诉已驳回");
+    }
+  }
+  throw data({ message: "请求参数错误", status: 400, what: "质检" }, { status: 400 });
+}
+
+export default function InspectionScore() {
+  const { inspection, call, callbacks, customer, user } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusedIntent = refusal?.initialValue?.intent;
+  const { row, appeal, history } = inspection;
+  const holder = row.qcStatus === QC_CHECKING && row.inspectorId === user.id;
+  const isAgent = user.role === "agent";
+  const facts: Array<[string, ReactNode]> = [
+    ["电话号码", maskPhone(row.phone)],
+    ["客户", customer.customerName ?? "—"],
+    ["呼叫时间", formatDateTime(row.callTime)],
+    ["坐席", row.agentName ?? "—"],
+    ["活动", row.campaignName ?? "—"],
+    ["通话时长", formatDuration(row.callDuration)],
+    ["意向标签", row.intent ? <CodeLabel key="i" table={INTENT_LABELS} code={row.intent} /> : "—"],
+    ["通话结论", call.attachData.conclusion ?? "—"],
+    ["质检状态", <CodeLabel key="s" table={QUALITY_CHECK_STATUSES} code={row.qcStatus} />],
+    ["影响", row.influence === null ? "—" : <CodeLabel key="f" table={QC_INFLUENCES} code={row.influence} />],
+    ["质检员", row.inspectorName ?? "—"],
+    ["质检备注", row.remark ?? "—"],
+  ];
+
+  return (
+    <Screen title={`通话质检 · ${row.callId}`}>
+      <p>
+        <a href={`${LIST}${holder ? "?mine=1" : ""}`}>返回质检列表</a>
+      </p>
+      <div className="sb-qc">
+        <section className="sb-section" aria-labelledby="qc-call-title">
+          <h2 id="qc-call-title" className="sb-section-title">
+            通话内容
+          </h2>
+          <dl className="sb-detail-facts">
+            {facts.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <h3>回拨记录</h3>
+          {callbacks.length > 0 ? (
+            <ul className="sb-qc-callbacks">
+              {callbacks.map((c) => (
+                <li key={c.callId}>
+                  {formatDateTime(c.callTime)} {c.agentName ?? "—"} {formatDuration(c.callDuration)} {c.callResultName}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="sb-muted">该通话没有回拨记录。</p>
+          )}
+          {call.callingResults.length > 0 ? (
+            <Conversation
+              key={call.callId}
+              callingResults={call.callingResults}
+              recordingHref={`${LIST}/${row.callId}/recording`}
+              hasRecording={call.hasRecording}
+              agentId={user.id}
+            />
+          ) : (
+            <p className="sb-muted">该通话未接通，暂无通话内容。</p>
+          )}
+        </section>
+
+        <section className="sb-section" aria-labelledby="qc-work-title">
+          <h2 id="qc-work-title" className="sb-section-title">
+            质检
+          </h2>
+          {holder ? (
+            <ScoreForm
+              callId={row.callId}
+              refusal={refusedIntent === "score" ? refusal : undefined}
+              lockedUntil={row.lockedAt === null ? null : row.lockedAt + QC_LOCK_MINUTES * 60_000}
+            />
+          ) : row.qcStatus === QC_CHECKING ? (
+            <Notice tone="info">该通话由 {row.inspectorName ?? "其他质检员"} 质检中。</Notice>
+          ) : row.qcStatus === -1 ? (
+            <Notice tone="info">该通话尚未质检。{isAgent ? "" : "可在列表中勾选后领取。"}</Notice>
+          ) : null}
+
+          {appeal ? (
+            <div className="sb-qc-appeal">
+              <h3>申诉</h3>
+              <p>
+                <CodeLabel table={QC_APPEAL_STATES} code={appeal.state} /> {appeal.agentName}：{appeal.reason}
+              </p>
+              {appeal.decisionReason ? (
+                <p>
+                  处理意见（{appeal.decidedBy}）：{appeal.decisionReason}
+                </p>
+              ) : null}
+              {appeal.state === "pending" && !isAgent ? (
+                <DecisionForm appealId={appeal.id} current={row} refusal={refusedIntent === "decide" ? refusal : undefined} />
+              ) : null}
+            </div>
+          ) : isAgent && [0, 1, 3].includes(row.qcStatus) ? (
+            <form method="post" className="sb-form" aria-label="申诉质检结果">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="appeal" />
+              {refusedIntent === "appeal" && refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
+              <div className="sb-field">
+                <label htmlFor="qc-appeal-reason">申诉理由（每条通话只能申诉一次）</label>
+                <textarea
+                  id="qc-appeal-reason"
+                  name="reason"
+                  required
+                  maxLength={QC_REASON_MAX}
+                  rows={3}
+                  defaultValue={refusedIntent === "appeal" ? String(refusal?.initialValue?.reason ?? "") : ""}
+                  className="p-inputtextarea p-inputtext"
+                />
+              </div>
+              <button type="submit" className="p-button">
+                提交申诉
+              </button>
+            </form>
+          ) : null}
+
+          {history.length > 0 ? (
+            <>
+              <h3>质检记录</h3>
+              <ol className="sb-qc-history">
+                {history.map((h, i) => (
+                  <li key={i}>
+                    {formatDateTime(h.at)} {h.actorName}（{labelOf(AUDIT_ACTIONS, h.action, h.action)}）：{h.summary}
+                    {h.reason ? `，原因：${h.reason}` : ""}
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
+        </section>
+      </div>
+    </Screen>
+  );
+}
+
+function DecisionForm({
+  appealId,
+  current,
+  refusal,
+}: {
+  appealId: number;
+  current: { qcStatus: number; influence: number | null };
+  refusal: { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null } | undefined;
+}) {
+  const typed = (name: string, fallback: string) =>
+    refusal?.initialValue?.[name] === undefined ? fallback : String(refusal.initialValue[name]);
+  return (
+    <form method="post" className="sb-form" aria-label="处理申诉">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="decide" />
+      <input type="hidden" name="appealId" value={appealId} />
+      {refusal ? <Notice tone="error">{firstError(refusal as never)}</Notice> : null}
+      <div className="sb-field">
+        <label htmlFor="qc-decision">处理结果</label>
+        <select id="qc-decision" name="decision" defaultValue={typed("decision", "rejected")} className="p-inputtext">
+          <option value="rejected">驳回申诉</option>
+          <option value="accepted">通过申诉并更正结果</option>
+        </select>
+      </div>
+      <div className="sb-field">
+        <label htmlFor="qc-decision-result">更正后的质检结果（通过时）</label>
+        <select
+          id="qc-decision-result"
+          name="checkResult"
+          defaultValue={typed("checkResult", String(current.qcStatus))}
+          className="p-inputtext"
+        >
+          {QUALITY_CHECK_STATUSES.filter((s) => [0, 1, 3].includes(s.code)).map((s) => (
+            <option key={s.code} value={s.code}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="sb-field">
+        <label htmlFor="qc-decision-influence">更正后的影响（通过时）</label>
+        <select
+          id="qc-decision-influence"
+          name="influence"
+          defaultValue={typed("influence", String(current.influence ?? 0))}
+          className="p-inputtext"
+        >
+          {QC_INFLUENCES.map((s) => (
+            <option key={s.code} value={s.code}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="sb-field">
+        <label htmlFor="qc-decision-reason">处理意见</label>
+        <textarea
+          id="qc-decision-reason"
+          name="reason"
+          required
+          maxLength={QC_REASON_MAX}
+          rows={2}
+          defaultValue={typed("reason", "")}
+          className="p-inputtextarea p-inputtext"
+        />
+      </div>
+      <button type="submit" className="p-button">
+        提交处理
+      </button>
+    </form>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,13 @@
+/**
+ * The inspection's limits (decision 018), kept free of zod so the hydrated scoring view can import
+ * them without shipping the schema library. contracts/inspection.ts re-exports them.
+ */
+
+/** A lock older than this returns the call to the pool (status -1) on the next queue operation. */
+export const QC_LOCK_MINUTES = 30;
+/** Bulk operations (order, reallot, recovery) take at most this many calls. */
+export const QC_BULK_LIMIT = 500;
+/** One apply claims at most this many calls. */
+export const QC_APPLY_LIMIT = 50;
+export const QC_REMARK_MAX = 500;
+export const QC_REASON_MAX = 200;
