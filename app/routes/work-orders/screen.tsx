@@ -157,6 +157,9 @@ function CreateForm({
   const typed = (name: string) => (reply?.initialValue?.[name] as string | undefined) ?? "";
   const errorOf = (name: string) => reply?.error?.[name]?.[0];
   const formError = reply?.error?.[""]?.[0];
+  // A control with an error says so, and names the message under it.
+  const described = (id: string, name: string) =>
+    errorOf(name) ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
   return (
     <section aria-labelledby="wo-create-title" className="sb-section">
       <h2 id="wo-create-title" className="sb-section-title">
@@ -186,11 +189,20 @@ function CreateForm({
         {formError ? <Notice tone="error">{formError}</Notice> : null}
         <div className="sb-form-grid">
           <CreateField id="wo-create-title-input" label="工单标题（必填）" name="title" error={errorOf("title")}>
-            <input id="wo-create-title-input" name="title" required maxLength={100} defaultValue={typed("title")} className="p-inputtext" />
+            <input
+              id="wo-create-title-input"
+              {...described("wo-create-title-input", "title")}
+              name="title"
+              required
+              maxLength={100}
+              defaultValue={typed("title")}
+              className="p-inputtext"
+            />
           </CreateField>
           <CreateField id="wo-create-content" label="工单内容" name="content" error={errorOf("content")}>
             <textarea
               id="wo-create-content"
+              {...described("wo-create-content", "content")}
               name="content"
               rows={3}
               maxLength={2000}
@@ -205,7 +217,7 @@ function CreateForm({
             return (
               <CreateField key={f.name} id={id} label={`${f.label}${f.required ? "（必填）" : ""}`} name={name} error={errorOf(name)}>
                 {f.type === "choice" ? (
-                  <select id={id} name={name} defaultValue={value} className="p-inputtext">
+                  <select id={id} {...described(id, name)} name={name} defaultValue={value} className="p-inputtext">
                     <option value="">请选择</option>
                     {f.options.map((o) => (
                       <option key={o} value={o}>
@@ -214,10 +226,18 @@ function CreateForm({
                     ))}
                   </select>
                 ) : f.type === "longText" ? (
-                  <textarea id={id} name={name} rows={3} defaultValue={value} className="p-inputtextarea p-inputtext" />
+                  <textarea
+                    id={id}
+                    {...described(id, name)}
+                    name={name}
+                    rows={3}
+                    defaultValue={value}
+                    className="p-inputtextarea p-inputtext"
+                  />
                 ) : (
                   <input
                     id={id}
+                    {...described(id, name)}
                     name={name}
                     type={f.type === "date" ? "date" : f.type === "phone" ? "tel" : "text"}
                     inputMode={f.type === "number" ? "decimal" : undefined}
@@ -247,7 +267,11 @@ function CreateField({ id, label, error, children }: { id: string; label: string
     <div className="sb-field">
       <label htmlFor={id}>{label}</label>
       {children}
-      {error ? <small className="p-error">{error}</small> : null}
+      {error ? (
+        <small id={`${id}-error`} className="p-error">
+          {error}
+        </small>
+      ) : null}
     </div>
   );
 }
