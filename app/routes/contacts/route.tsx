@@ -12,6 +12,7 @@ import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { UploadProgressScript } from "#app/components/upload-progress";
 import type { RouteHandle } from "#app/lib/handle";
 import { idCursors, recordHref } from "#app/lib/list-url";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -437,7 +438,9 @@ export default function Contacts() {
                 <button type="submit" className="p-button">
                   上传并导入
                 </button>
+                <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
               </form>
+              <UploadProgressScript />
               {imported ? (
                 <Notice tone={imported.rejected > 0 ? "info" : "success"}>
                   导入完成：新增 {imported.created} 个，更新 {imported.updated} 个，失败 {imported.rejected} 行。
