@@ -90,30 +90,33 @@ function withNames(query: RecordsQuery) {
     );
 }
 
+/** A call list row's columns (the call lists here, the inspection list in inspection.ts); needs the joins of `withNames`. */
+export const CALL_ROW_COLUMNS = [
+  "call_records.id",
+  "call_records.cti_call_id",
+  "call_records.prev_cti_call_id",
+  "call_records.direction",
+  "call_records.phone",
+  "call_records.campaign_id",
+  "c.name as campaign_name",
+  "call_records.campaign_type",
+  "call_records.call_kind",
+  "call_records.is_answer",
+  "call_records.outbound_result",
+  "call_records.call_result",
+  "call_records.call_result_name",
+  "call_records.intent",
+  "call_records.qc_status",
+  "call_records.conclusion",
+  "call_records.hangup_party",
+  "call_records.agent_user_id",
+  "u.real_name as agent_name",
+  "call_records.call_time",
+  "call_records.call_duration_ms",
+] as const;
+
 function rowColumns(query: RecordsQuery) {
-  return withNames(query).select([
-    "call_records.id",
-    "call_records.cti_call_id",
-    "call_records.prev_cti_call_id",
-    "call_records.direction",
-    "call_records.phone",
-    "call_records.campaign_id",
-    "c.name as campaign_name",
-    "call_records.campaign_type",
-    "call_records.call_kind",
-    "call_records.is_answer",
-    "call_records.outbound_result",
-    "call_records.call_result",
-    "call_records.call_result_name",
-    "call_records.intent",
-    "call_records.qc_status",
-    "call_records.conclusion",
-    "call_records.hangup_party",
-    "call_records.agent_user_id",
-    "u.real_name as agent_name",
-    "call_records.call_time",
-    "call_records.call_duration_ms",
-  ]);
+  return withNames(query).select([...CALL_ROW_COLUMNS]);
 }
 type Row = Awaited<ReturnType<ReturnType<typeof rowColumns>["execute"]>>[number];
 

@@ -18,6 +18,7 @@ import {
 import type { Db } from "#upstream/db";
 import type { Database } from "#upstream/db/schema";
 import { writeAudit, type Actor } from "./audit-log";
+import { CALL_ROW_COLUMNS } from "./call-records";
 import { countCapped } from "./counting";
 import type { Trx } from "./dialing";
 
@@ -118,27 +119,7 @@ function rows(db: Trx, tenantId: number) {
     .leftJoin("inspection_appeals as a", "a.call_record_id", "call_records.id")
     .where("call_records.tenant_id", "=", tenantId)
     .select([
-      "call_records.id",
-      "call_records.cti_call_id",
-      "call_records.prev_cti_call_id",
-      "call_records.direction",
-      "call_records.phone",
-      "call_records.campaign_id",
-      "c.name as campaign_name",
-      "call_records.campaign_type",
-      "call_records.call_kind",
-      "call_records.is_answer",
-      "call_records.outbound_result",
-      "call_records.call_result",
-      "call_records.call_result_name",
-      "call_records.intent",
-      "call_records.qc_status",
-      "call_records.conclusion",
-      "call_records.hangup_party",
-      "call_records.agent_user_id",
-      "u.real_name as agent_name",
-      "call_records.call_time",
-      "call_records.call_duration_ms",
+      ...CALL_ROW_COLUMNS,
       "call_records.queue_name",
       "call_records.qc_inspector_id",
       "i.real_name as inspector_name",
