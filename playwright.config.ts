@@ -56,6 +56,8 @@ export default defineConfig({
       DIALER_SPEED: "0",
       CHAT_SIMULATOR: "0",
       CTI_SIMULATED_TRAFFIC: "0",
+      // Calls ring until answered, as tests expect on a loaded machine; the ring-timeout test sets its own queue's.
+      CTI_RING_SECONDS: "300",
       AGENT_SIMULATOR: "0",
       SIMULATOR_CONTROL: "1",
       CTI_ACW_SECONDS: "15",

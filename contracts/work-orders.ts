@@ -246,6 +246,8 @@ export const WorkOrderCallSchema = z.object({
   direction: z.string(),
   callTime: z.string(),
   callDuration: z.number().int(),
+  /** Whether the call has a recording to download (spec §5: else 暂无录音可下载). */
+  hasRecording: z.boolean(),
 });
 
 /** GET /config/workorder/record/{id} */

@@ -1,11 +1,11 @@
-import { fitClientLog, type ClientLog } from "#contracts/client-log";
+import { fitClientLog, type ClientLogEntry } from "#contracts/client-log-entry";
 
 /** At most this many reports per page load: an error in a timer must not flood the log. */
 const MAX_REPORTS = 5;
 let reports = 0;
 
 /** Sends one line of the browser's log to the console (GET /clientLog, then the platform's /api/log). */
-export function reportToLog(level: ClientLog["level"], message: string, data?: string): void {
+export function reportToLog(level: ClientLogEntry["level"], message: string, data?: string): void {
   if (reports >= MAX_REPORTS) return;
   reports += 1;
   const entry = fitClientLog({ level, message: message.slice(0, 500) || "未知错误", page: location.pathname.slice(0, 500), data });

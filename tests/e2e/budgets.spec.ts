@@ -1,17 +1,19 @@
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, CSS_BUDGET, JS_BUDGETS } from "#bench/config.mjs";
+import { ACCOUNTS, CSS_BUDGET, ENHANCEMENT_BUDGETS, JS_BUDGETS } from "#bench/config.mjs";
 import { signIn } from "#bench/lib/http.mjs";
 import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "#bench/lib/weight.mjs";
 import { baseURL } from "../../playwright.config";
 
 /**
  * Budgets that cannot flake: every screen of app/routes.ts, rendered by the production
- * build for a demo account that may open it, ships no <script> element unless its route hydrates;
+ * build for a demo account that may open it, ships no <script> element unless its route hydrates
+ * (or loads the one small script that enhances a file upload, ENHANCEMENT_BUDGETS);
  * a hydrating route's JavaScript stays within its budget (bench/config.mjs); every page's CSS
  * stays within 40 KB gzip. Sizes are bytes, so the same build always gives the same answer.
  */
 const screens = screenRoutes(await loadServerBuild());
 const jsBudgets: Record<string, number | undefined> = JS_BUDGETS;
+const enhancementBudgets: Record<string, number | undefined> = ENHANCEMENT_BUDGETS;
 const sessions: Record<string, string> = {};
 
 test.beforeAll(async () => {
@@ -37,6 +39,10 @@ for (const screen of screens) {
       expect(budget, `${screen.pattern} hydrates: give it a JavaScript budget in bench/config.mjs`).toBeDefined();
       expect(weight.js, "JavaScript gzip bytes").toBeGreaterThan(0);
       expect(weight.js, "JavaScript gzip bytes").toBeLessThanOrEqual(budget!);
+    } else if (enhancementBudgets[screen.pattern] !== undefined) {
+      // One script that enhances a form, never more, and small.
+      expect(weight.scriptElements, `${screen.url} as ${page!.account}: one enhancing <script> at most`).toBeLessThanOrEqual(1);
+      expect(weight.js, "JavaScript gzip bytes").toBeLessThanOrEqual(enhancementBudgets[screen.pattern]!);
     } else {
       expect(weight.scriptElements, `${screen.url} as ${page!.account} must ship no <script>`).toBe(0);
       expect(weight.js).toBe(0);

@@ -128,6 +128,7 @@ test("a work order's life: template, made from a call, received, followed, compl
 });
 
 test("work-order screens refuse bad input in Chinese and keep what was typed; lists filter past due @nojs", async ({ page, request }) => {
+  test.setTimeout(60_000);
   // A template field without a name.
   await signIn(page, "admin");
   await page.goto("/businessTemplate/template?edit=new");

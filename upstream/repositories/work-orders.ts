@@ -339,7 +339,7 @@ export async function findRecord(db: Db, actor: WorkOrderActor, id: number): Pro
     record.ctiCallId
       ? db
           .selectFrom("call_records")
-          .select(["id", "cti_call_id", "phone", "direction", "call_time", "call_duration_ms"])
+          .select(["id", "cti_call_id", "phone", "direction", "call_time", "call_duration_ms", "recording"])
           .where("tenant_id", "=", actor.tenantId)
           .where("cti_call_id", "=", record.ctiCallId)
           .executeTakeFirst()
@@ -365,6 +365,7 @@ export async function findRecord(db: Db, actor: WorkOrderActor, id: number): Pro
           direction: call.direction,
           callTime: new Date(call.call_time).toISOString(),
           callDuration: call.call_duration_ms,
+          hasRecording: call.recording !== null,
         }
       : null,
   };

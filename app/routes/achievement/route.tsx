@@ -1,3 +1,4 @@
+import { isPathAllowed } from "#app/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { PerformanceRow } from "#contracts/inspection";
@@ -22,17 +23,18 @@ export const handle: RouteHandle = { title };
  * only their own row. No JavaScript.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { caller, user } = await requireAccess(request);
+  const { caller, user, menu } = await requireAccess(request);
   const query = parseListQuery(request, AchievementQuerySchema);
   const { start, end, body } = performanceQuery(query);
   const page = await agentPerformance(caller, body);
-  return { query, start, end, page, agent: user.role === "agent" };
+  // Each agent row opens their inspected calls, for those whose menu has the inspection list.
+  return { query, start, end, page, agent: user.role === "agent", canInspect: isPathAllowed("/inspectionSuccess", menu) };
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${value}%`);
 
 export default function Achievement() {
-  const { query, start, end, page, agent } = useLoaderData<typeof loader>();
+  const { query, start, end, page, agent, canInspect } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   const params = (change: Record<string, string>) => {
     const next = new URLSearchParams(search);
@@ -91,7 +93,7 @@ export default function Achievement() {
           list: page.list,
           total: page.total,
           eleItem: [
-            { prop: "agentName", label: "坐席", render: (r) => <a href={calls(r)}>{r.agentName}</a> },
+            { prop: "agentName", label: "坐席", render: (r) => (canInspect ? <a href={calls(r)}>{r.agentName}</a> : r.agentName) },
             { prop: "queueName", label: "坐席组" },
             { prop: "calls", label: "通话量", sortable: true },
             { prop: "connected", label: "接通量", sortable: true },

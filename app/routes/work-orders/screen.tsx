@@ -363,7 +363,7 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
               </p>
               <p className="sb-row-actions">
                 <a href={`/callHistory/${call.id}`}>查看通话详情</a>
-                <a href={`/callHistory/${call.id}/recording`}>下载通话录音</a>
+                {call.hasRecording ? <a href={`/callHistory/${call.id}/recording`}>下载通话录音</a> : <span>暂无录音可下载</span>}
               </p>
             </>
           ) : (
