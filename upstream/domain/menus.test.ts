@@ -61,6 +61,15 @@ describe("menu catalogue", () => {
     expect(manual?.children?.map((child) => child.url)).toEqual(["/manual/dataDistribution"]);
   });
 
+  it("gives agents the contacts (to read and text) but not the customer or SMS administration", () => {
+    for (const workType of [1, 3]) {
+      expect(leafUrls(menusFor("agent", workType))).toContain("/contacts");
+      expect(leafUrls(menusFor("agent", workType))).not.toContain("/customerProperty");
+      expect(leafUrls(menusFor("agent", workType))).not.toContain("/sms/template");
+    }
+    expect(leafUrls(menusFor("supervisor", 1))).not.toContain("/contacts");
+  });
+
   it("gives agents the menu of their work type", () => {
     expect(leafUrls(menusFor("agent", 1))).toContain("/workBench");
     expect(leafUrls(menusFor("agent", 1))).not.toContain("/textWorkBench");

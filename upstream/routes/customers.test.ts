@@ -300,6 +300,9 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     const listed = SmsTemplatePageResponseSchema.parse((await inject("agent", "GET", "/sms/api/sms/customer/template")).json()).data!;
     expect(listed.list.map((t) => t.name)).toEqual(["提醒"]);
     expect(await refusal(await send("agent", { templateId: created.id, groupId }), 403)).toBe("坐席只能向勾选的联系人发送短信");
+    const members = (await list({ groupId }, "agent")).list;
+    const byAgent = SmsSendResponseSchema.parse((await send("agent", { templateId: created.id, ids: [members[0].id] })).json()).data!;
+    expect(byAgent.queued).toBe(1);
     expect(await refusal(await inject("agent", "GET", "/sms/api/sms/template/list"), 403)).toBe("仅管理员可以维护短信模板");
     expect(await refusal(await send("other-admin", { templateId: created.id, ids: [1] }), 404)).toBe("短信模板不存在");
 
@@ -308,7 +311,7 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     await carrier.tick(new Date(now));
     await carrier.tick(new Date(now + DELIVERY_MS + 1));
     const outbox = SmsOutboxResponseSchema.parse((await inject("admin", "GET", "/sms/api/sms/outbox?pageSize=10")).json()).data!;
-    expect(outbox.list.filter((m) => m.kind === "message").map((m) => m.status)).toEqual(["delivered", "delivered"]);
+    expect(outbox.list.filter((m) => m.kind === "message").map((m) => m.status)).toEqual(["delivered", "delivered", "delivered"]);
     expect(outbox.list[0].signature).toBe("示例银行");
   });
 
