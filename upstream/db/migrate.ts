@@ -19,6 +19,7 @@ import * as m085 from "#upstream/db/migrations/085-monitor";
 import * as m090 from "#upstream/db/migrations/090-sign-in-failures";
 import * as m100 from "#upstream/db/migrations/100-registration";
 import * as m110 from "#upstream/db/migrations/110-knowledge";
+import * as m130 from "#upstream/db/migrations/130-robots";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   "090-sign-in-failures": m090,
   "100-registration": m100,
   "110-knowledge": m110,
+  "130-robots": m130,
 };
 
 function migrator(db: Db): Migrator {

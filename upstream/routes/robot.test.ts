@@ -1,0 +1,204 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { FailureSchema } from "#contracts/envelope";
+import {
+  FlowDesignResponseSchema,
+  FlowDetailResponseSchema,
+  FlowPageResponseSchema,
+  FlowResponseSchema,
+  NluResultResponseSchema,
+  type FlowNode,
+} from "#contracts/robot";
+import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
+
+describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const account of ["admin", "agent", "supervisor", "other-admin"]) tokens[account] = await loginAs(platform.app, account);
+  });
+  afterAll(async () => platform?.close());
+
+  const inject = (account: string, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+    platform.app.inject({ method, url, headers: bearer(tokens[account]), payload: payload as object });
+  const refusal = async (response: Awaited<ReturnType<typeof inject>>, status: number) => {
+    expect(response.statusCode, response.body).toBe(status);
+    return FailureSchema.parse(response.json()).msg;
+  };
+  const flows = async (account = "admin", body: object = {}) =>
+    FlowPageResponseSchema.parse((await inject(account, "POST", "/robot/api/flow/list", body)).json()).data!;
+  const design = async (flowId: number, versionId?: number) => {
+    const response = await inject("admin", "GET", `/robot/api/flow/${flowId}/design${versionId ? `?versionId=${versionId}` : ""}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return FlowDesignResponseSchema.parse(response.json()).data!;
+  };
+  const act = async (flowId: number, path: string, body: object = {}) => {
+    const response = await inject("admin", "POST", `/robot/api/flow/${flowId}/${path}`, body);
+    expect(response.statusCode, response.body).toBe(200);
+    return FlowDetailResponseSchema.parse(response.json()).data!;
+  };
+
+  it("lists the tenant's flows to its administrators only", async () => {
+    const names = (await flows()).list.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["信用卡分期", "账单提醒", "满意度回访", "信用卡分期回访"]));
+    const survey = (await flows("admin", { name: "满意度" })).list;
+    expect(survey).toMatchObject([{ name: "满意度回访", serviceVersion: "v1.0", working: { name: "v1.1", state: 0 }, versionCount: 2 }]);
+    const other = (await flows("other-admin")).list.map((f) => f.name);
+    expect(other).toEqual(["其他租户流程"]);
+    for (const account of ["agent", "supervisor"]) {
+      expect(await refusal(await inject(account, "POST", "/robot/api/flow/list", {}), 403)).toBe("仅管理员可以管理机器人和流程");
+      expect(await refusal(await inject(account, "GET", `/robot/api/flow/${survey[0].id}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    }
+    // Another tenant's flow is not found, whatever is asked of it.
+    expect(await refusal(await inject("other-admin", "GET", `/robot/api/flow/${survey[0].id}/design`), 404)).toBe("流程不存在");
+    expect(await refusal(await inject("other-admin", "POST", `/robot/api/flow/${survey[0].id}/cover`, { versionId: 1 }), 404)).toBe(
+      "流程不存在",
+    );
+  });
+
+  it("takes a flow from draft through review to service, the market, a new draft and a rollback", async () => {
+    const created = await inject("admin", "POST", "/robot/api/flow/new", { name: "测试流程", description: "单元测试" });
+    expect(created.statusCode, created.body).toBe(200);
+    const flow = FlowResponseSchema.parse(created.json()).data!;
+    expect(flow).toMatchObject({ name: "测试流程", serviceVersion: null, working: { name: "v1.0", state: 0 } });
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/new", { name: "测试流程" }), 400)).toBe(
+      "流程名称「测试流程」已存在",
+    );
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/new", { name: " " }), 400)).toBe("请输入流程名称");
+
+    const starter = await design(flow.id);
+    expect(starter.problems).toEqual([]);
+    expect(starter.diff).toBeNull();
+
+    // A dead end: saved (work in progress), named, and refused at submit.
+    const broken: FlowNode[] = starter.nodes.map((n) => (n.key === "start" ? { ...n, next: "" } : n));
+    const saved = await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: broken });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const savedDesign = FlowDesignResponseSchema.parse(saved.json()).data!;
+    expect(savedDesign.problems.map((p) => p.message)).toContain("节点「开场白」的下一节点没有设置去向");
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/submit`, {}), 400)).toMatch(
+      /^流程设计有 \d+ 个问题，请修改后再提交：节点「开场白」的下一节点没有设置去向/,
+    );
+
+    const fixed = starter.nodes.map((n) => (n.key === "start" ? { ...n, prompt: "您好，这里是测试流程。" } : n));
+    expect((await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed })).statusCode).toBe(200);
+    let now = await act(flow.id, "audit/submit");
+    expect(now.versions[0]).toMatchObject({ name: "v1.0", state: 1 });
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed }), 409)).toMatch(
+      /^只有草稿可以修改/,
+    );
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/return`, { reason: "  " }), 400)).toBe(
+      "请填写退回原因",
+    );
+    now = await act(flow.id, "audit/return", { reason: "开场白太短" });
+    expect(now.versions[0]).toMatchObject({ state: 0, returnReason: "开场白太短" });
+    now = await act(flow.id, "audit/submit");
+    const v1 = now.versions[0];
+    expect(v1.returnReason).toBeNull();
+    now = await act(flow.id, "publish", { versionId: v1.id });
+    expect(now.versions[0]).toMatchObject({ state: 2, inService: true });
+    expect(now.flow).toMatchObject({ serviceVersion: "v1.0", working: null });
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/submit`, {}), 404)).toBe(
+      "没有待提交或待审核的版本",
+    );
+    now = await act(flow.id, "market", { versionId: v1.id });
+    expect(now.versions[0].state).toBe(3);
+
+    // Cover: a new draft from v1.0; a second cover is refused while it exists.
+    now = await act(flow.id, "cover", { versionId: v1.id });
+    expect(now.versions[0]).toMatchObject({ name: "v1.1", state: 0, basedOn: "v1.0", inService: false });
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/cover`, { versionId: v1.id }), 409)).toBe(
+      "已有草稿 v1.1，请先处理它再复制",
+    );
+    const v2nodes = fixed.map((n) => (n.key === "start" ? { ...n, prompt: "您好，这里是第二版。" } : n));
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: v2nodes });
+    const review = await design(flow.id);
+    expect(review.diff).toEqual({
+      against: "v1.0",
+      changes: [
+        {
+          nodeKey: "start",
+          nodeName: "开场白",
+          kind: "changed",
+          fields: [{ label: "话术", before: "您好，这里是测试流程。", after: "您好，这里是第二版。" }],
+        },
+      ],
+    });
+    await act(flow.id, "audit/submit");
+    now = await act(flow.id, "publish", { versionId: review.version.id });
+    expect(now.flow.serviceVersion).toBe("v1.1");
+    // Published versions never change; rolling back publishes the earlier one again.
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed }), 409)).toMatch(
+      /^没有可修改的草稿/,
+    );
+    now = await act(flow.id, "publish", { versionId: v1.id });
+    expect(now.flow.serviceVersion).toBe("v1.0");
+    expect(now.versions.map((v) => [v.name, v.state, v.inService])).toEqual([
+      ["v1.1", 2, false],
+      ["v1.0", 3, true],
+    ]);
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/market`, { versionId: 999_999 }), 404)).toBe(
+      "流程版本不存在",
+    );
+
+    // Every transition is an audit row, and the flow's history reads them back, newest first.
+    expect(now.history.map((h) => h.action)).toEqual([
+      "flow.rollback",
+      "flow.publish",
+      "flow.submit",
+      "flow.design",
+      "flow.cover",
+      "flow.market",
+      "flow.publish",
+      "flow.submit",
+      "flow.return",
+      "flow.submit",
+      "flow.design",
+      "flow.design",
+      "flow.create",
+    ]);
+    expect(now.history.find((h) => h.action === "flow.return")).toMatchObject({
+      reason: "开场白太短",
+      summary: "流程「测试流程」v1.0 退回（待审核 → 草稿）",
+    });
+  });
+
+  it("answers the NLU test with the intent heard and the branch taken", async () => {
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const heard = async (sentence: string) => {
+      const response = await inject("admin", "POST", "/robot/api/flow/nlu/test", { flowId: survey.id, sentence });
+      expect(response.statusCode, response.body).toBe(200);
+      return NluResultResponseSchema.parse(response.json()).data!;
+    };
+    expect(await heard("我觉得挺好的")).toMatchObject({
+      nodeName: "满意度询问",
+      intent: "CONFIRM",
+      intentLabel: "确认办理",
+      keyword: "挺好",
+      nextName: "致谢挂机",
+    });
+    expect(await heard("非常不满意")).toMatchObject({ intent: "NO_INTENTION", keyword: "不满意", nextName: "转人工" });
+    expect(await heard("你是谁")).toMatchObject({ intent: null, intentLabel: "未识别", nextName: "致谢挂机" });
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/nlu/test", { flowId: survey.id, sentence: "" }), 400)).toBe(
+      "请输入客户说的话",
+    );
+  });
+
+  it("exports a version's definition and the NLU template as spreadsheets", async () => {
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const response = await inject("admin", "GET", `/robot/api/flow/${survey.id}/definition/excel`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("spreadsheetml");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const rows = book.worksheets[0].getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows[0].slice(1)).toEqual(["节点编号", "类型", "名称", "话术", "去向"]);
+    expect(rows[2].slice(1, 5)).toEqual(["ask", "收听（意图）", "满意度询问", "请问您对我们上次的服务是否满意？"]);
+    const template = await inject("admin", "GET", "/robot/api/flow/nlu/template");
+    expect(template.statusCode).toBe(200);
+    expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("仅管理员可以管理机器人和流程");
+  });
+});
