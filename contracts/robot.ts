@@ -19,7 +19,15 @@ export const RobotInstanceSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   flowId: z.number().int().nullable(),
+  /** The version in service of its flow when it last changed (the call records name it). */
   flowVersionName: z.string().nullable(),
+  flowName: z.string().nullable(),
+  /** Its flow has a version in service: only then can a campaign choose it. */
+  published: z.boolean(),
+  /** Calls at once; the queue its hand-offs go to; the caller number it shows. */
+  concurrency: z.number().int(),
+  queueName: z.string().nullable(),
+  callerNumber: z.string().nullable(),
 });
 export type RobotInstance = z.infer<typeof RobotInstanceSchema>;
 export const RobotInstancePageResponseSchema = envelope(page(RobotInstanceSchema));

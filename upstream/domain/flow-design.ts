@@ -145,7 +145,7 @@ export function recognise(node: FlowNode, sentence: string): { intent: string; k
 
 /** A prompt with {variable} filled from the call's parameters (unknown ones stay as written). */
 export function fillPrompt(prompt: string, params: Record<string, unknown>): string {
-  return prompt.replace(/\{(\w+)\}/g, (whole, name: string) =>
+  return prompt.replace(/\{([^{}\s]{1,30})\}/g, (whole, name: string) =>
     params[name] === undefined || params[name] === null ? whole : String(params[name]),
   );
 }

@@ -166,6 +166,105 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     });
   });
 
+  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
+    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
+    const flow = FlowResponseSchema.parse(create.json()).data!;
+    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
+    const starter = (await design(flow.id)).nodes;
+    const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+    const robot = await platform.db
+      .insertInto("robot_instances")
+      .values({ tenant_id: demo.id, name: "外呼测试机器人", flow_id: flow.id, flow_version_name: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const campaign = {
+      name: "流程驱动测试",
+      type: 1,
+      taskType: 1,
+      cycle: 3,
+      ratio: 1,
+      callingListName: "流程驱动名单",
+      robotId: robot.id,
+      queueName: null,
+      callerNumber: null,
+      transTemplateId: null,
+      windows: [{ start: "00:00", end: "24:00" }],
+      startDate: null,
+      endDate: null,
+      maxAttempts: 1,
+    };
+    // Not published yet: no campaign can choose it.
+    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
+      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
+    );
+
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
+      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
+    });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    const saved = await inject("admin", "POST", "/outbound/campaign/save", campaign);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const campaignId = (saved.json() as { data: { id: number } }).data.id;
+    const boundary = "----robot-test";
+    const rows = Array.from({ length: 30 }, (_, i) => `1371235${String(i).padStart(4, "0")},王${i}`).join("\n");
+    const upload = await platform.app.inject({
+      method: "POST",
+      url: "/api/file/upload",
+      headers: { ...bearer(tokens.admin), "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="flow.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+          `手机号,客户姓名\n${rows}\n\r\n--${boundary}--\r\n`,
+      ),
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 1 })).statusCode).toBe(200);
+    const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+    const spoken = async () => {
+      const records = await platform.db
+        .selectFrom("call_records as r")
+        .innerJoin("call_dialogs as d", "d.call_record_id", "r.id")
+        .select(["r.id", "r.flow_version_name", "r.recording", "d.content", "d.this_role"])
+        .where("r.campaign_id", "=", campaignId)
+        .where("r.is_answer", "=", 1)
+        .orderBy("r.id")
+        .orderBy("d.id")
+        .execute();
+      return records;
+    };
+    await tick();
+    await tick();
+    const first = await spoken();
+    expect(first.length).toBeGreaterThan(0);
+    const opening = first.find((line) => line.this_role === 1)!;
+    expect(opening.content).toMatch(/^王\d+您好，这里是第一版开场白。$/);
+    expect(opening).toMatchObject({ flow_version_name: "v1.0", recording: null });
+    expect(first.some((line) => line.this_role === 3)).toBe(true);
+
+    // A new version published now is what the calls finishing next say.
+    await act(flow.id, "cover", { versionId: v1.id });
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: withPrompt(starter, "您好，这里是第二版开场白。") });
+    await act(flow.id, "audit/submit");
+    await act(flow.id, "publish", { versionId: (await design(flow.id)).version.id });
+    const before = new Set(first.map((line) => line.id));
+    await tick();
+    const next = (await spoken()).filter((line) => !before.has(line.id));
+    expect(next.length).toBeGreaterThan(0);
+    expect(next.filter((line) => line.this_role === 1)[0]).toMatchObject({
+      content: "您好，这里是第二版开场白。",
+      flow_version_name: "v1.1",
+    });
+    const robotRow = await platform.db
+      .selectFrom("robot_instances")
+      .select("flow_version_name")
+      .where("id", "=", robot.id)
+      .executeTakeFirstOrThrow();
+    expect(robotRow.flow_version_name).toBe("v1.1");
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 4 })).statusCode).toBe(200);
+  });
+
   it("answers the NLU test with the intent heard and the branch taken", async () => {
     const survey = (await flows("admin", { name: "满意度" })).list[0];
     const heard = async (sentence: string) => {
