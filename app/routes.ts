@@ -66,6 +66,10 @@ export default [
     route("campaign/:id/batch/:batchId", "routes/campaign-batch/route.tsx"),
     route("text/call/:id", "routes/text-call-detail/route.tsx"),
     route("audit", "routes/audit/route.tsx"),
+    // Robots and flows administration (admin menu 机器人管理, decision 019).
+    route("robot/flow", "routes/robot-flow/route.tsx"),
+    route("robot/flow/:id", "routes/robot-flow-detail/route.tsx"),
+    route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
   ]),
   route("campaign/:id/export", "routes/campaign-export/data.ts"),
   route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),

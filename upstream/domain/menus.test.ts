@@ -24,6 +24,8 @@ const SCREEN_URLS = [
   "/knowledgeBase/config",
   "/businessTemplate/record",
   "/campaign",
+  "/robot/flow",
+  "/robot/instance",
   "/achievement",
   "/audit",
 ];

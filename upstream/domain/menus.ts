@@ -75,6 +75,16 @@ const catalogue: readonly CatalogueEntry[] = [
   { code: "knowledge_base_config", name: "知识库配置", url: "/knowledgeBase/config", icon: "pi pi-book" },
   { code: "business_template_record", name: "业务模板", url: "/businessTemplate/record", icon: "pi pi-file-edit" },
   { code: "campaign", name: "外呼活动管理", url: "/campaign", icon: "pi pi-megaphone" },
+  {
+    code: "robot",
+    name: "机器人管理",
+    url: "/robot/flow",
+    icon: "pi pi-android",
+    children: [
+      { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
+      { code: "robot_instance", name: "机器人实例", url: "/robot/instance" },
+    ],
+  },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
 ];
