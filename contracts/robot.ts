@@ -228,3 +228,39 @@ export const NluResultSchema = z.object({
 });
 export type NluResult = z.infer<typeof NluResultSchema>;
 export const NluResultResponseSchema = envelope(NluResultSchema);
+
+/* Robot instances (decision 019): edit, delete, allocate (the hand-off queue), transfer (to another flow), copy. */
+export const ROBOT_NAME_MAX = 30;
+const robotName = z
+  .string({ required_error: "请输入机器人名称" })
+  .trim()
+  .min(1, "请输入机器人名称")
+  .max(ROBOT_NAME_MAX, `机器人名称不能超过${ROBOT_NAME_MAX}个字符`);
+const optionalId = z.coerce.number().int().positive().nullable().default(null);
+
+/** PUT /robot/api/robot/instance/{id} */
+export const RobotInstanceInputSchema = z.object({
+  name: robotName,
+  flowId: optionalId,
+  concurrency: z.coerce
+    .number({ invalid_type_error: "并发数应为数字" })
+    .int("并发数应为整数")
+    .min(1, "并发数至少为1")
+    .max(100, "并发数不能超过100")
+    .default(1),
+  callerNumber: z.string().trim().max(20).nullable().default(null),
+});
+export type RobotInstanceInput = z.infer<typeof RobotInstanceInputSchema>;
+/** POST …/allocate: the queue its hand-offs go to (null: none). */
+export const RobotAllocateInputSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  queueName: z.string().trim().max(64).nullable().default(null),
+});
+/** POST …/transfer: the robot runs another flow of the tenant. */
+export const RobotTransferInputSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  flowId: z.coerce.number({ invalid_type_error: "请选择流程" }).int().positive("请选择流程"),
+});
+/** POST …/copy: a copy under a new name. */
+export const RobotCopyInputSchema = z.object({ id: z.coerce.number().int().positive(), name: robotName });
+export const RobotInstanceResponseSchema = envelope(RobotInstanceSchema);

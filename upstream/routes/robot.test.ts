@@ -22,7 +22,7 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
   });
   afterAll(async () => platform?.close());
 
-  const inject = (account: string, method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+  const inject = (account: string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) =>
     platform.app.inject({ method, url, headers: bearer(tokens[account]), payload: payload as object });
   const refusal = async (response: Awaited<ReturnType<typeof inject>>, status: number) => {
     expect(response.statusCode, response.body).toBe(status);
@@ -263,6 +263,47 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
       .executeTakeFirstOrThrow();
     expect(robotRow.flow_version_name).toBe("v1.1");
     expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 4 })).statusCode).toBe(200);
+  });
+
+  it("lets administrators edit, allocate, transfer, copy and delete robots; a robot a running campaign uses stays", async () => {
+    const robots = async (account = "admin") =>
+      (await inject(account, "POST", "/robot/api/robot/instance/list", { pageNo: 1, pageSize: 100 })).json().data.list as Array<{
+        id: number;
+        name: string;
+        flowName: string | null;
+        published: boolean;
+        queueName: string | null;
+      }>;
+    const marketing = (await robots()).find((r) => r.name === "营销推广机器人")!;
+    expect(marketing).toMatchObject({ flowName: "信用卡分期", published: true });
+    const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人（副本）" });
+    expect(copy.statusCode, copy.body).toBe(200);
+    const copyId = copy.json().data.id as number;
+    expect(
+      await refusal(await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人" }), 400),
+    ).toBe("机器人名称「营销推广机器人」已存在");
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const moved = await inject("admin", "POST", "/robot/api/robot/instance/transfer", { id: copyId, flowId: survey.id });
+    expect(moved.json().data).toMatchObject({ flowName: "满意度回访", flowVersionName: "v1.0" });
+    const queue = await inject("admin", "POST", "/robot/api/robot/instance/allocate", { id: copyId, queueName: "不存在的队列" });
+    expect(await refusal(queue, 400)).toBe("所选坐席队列不存在，请填写本租户已有的队列");
+    const edited = await inject("admin", "PUT", `/robot/api/robot/instance/${copyId}`, {
+      name: "回访机器人二号",
+      flowId: survey.id,
+      concurrency: 3,
+    });
+    expect(edited.json().data).toMatchObject({ name: "回访机器人二号", concurrency: 3 });
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/robot/instance/${copyId}`, { name: "x", concurrency: 0 }), 400)).toBe(
+      "并发数至少为1",
+    );
+    // Another tenant's robot is not found; agents are refused.
+    expect(await refusal(await inject("other-admin", "DELETE", `/robot/api/robot/instance/${copyId}`), 404)).toBe("机器人不存在");
+    expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect((await inject("admin", "DELETE", `/robot/api/robot/instance/${copyId}`)).statusCode).toBe(200);
+    // The seeded running campaign 信用卡分期推广 uses 营销推广机器人.
+    expect(await refusal(await inject("admin", "DELETE", `/robot/api/robot/instance/${marketing.id}`), 409)).toMatch(
+      /^机器人「营销推广机器人」正被运行中的活动使用：.*信用卡分期推广.*，请先暂停或结束这些活动$/,
+    );
   });
 
   it("answers the NLU test with the intent heard and the branch taken", async () => {

@@ -14,7 +14,11 @@ import {
   FlowStateQuerySchema,
   FlowVersionInputSchema,
   NluTestInputSchema,
+  RobotAllocateInputSchema,
+  RobotCopyInputSchema,
+  RobotInstanceInputSchema,
   RobotInstanceListQuerySchema,
+  RobotTransferInputSchema,
   type FlowDesign,
   type FlowNode,
   type FlowParamItem,
@@ -39,6 +43,7 @@ import {
   toVersion,
 } from "#upstream/repositories/robot-flows";
 import type { AuthUser } from "#upstream/repositories/users";
+import { allocateRobot, copyRobot, deleteRobot, transferRobot, updateRobot } from "#upstream/repositories/robot-instances";
 
 export const ROBOT_ADMIN_ONLY = "仅管理员可以管理机器人和流程";
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -99,6 +104,87 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.post("/robot/api/robot/instance/list", async (request) => {
     const user = requireUser(request);
     return ok(await listRobotInstances(app.db, user.tenantId, parseInput(RobotInstanceListQuerySchema, request.body)));
+  });
+
+  // Robot instances: administrators change them, each change with its audit row.
+  app.put("/robot/api/robot/instance/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    const input = parseInput(RobotInstanceInputSchema, request.body);
+    return ok(
+      await change(user, async (trx) => {
+        const { before, after } = await updateRobot(trx, user.tenantId, id, input);
+        return {
+          result: after,
+          audit: {
+            action: "robot.update",
+            target: { type: "robot", id },
+            summary: `编辑机器人「${after.name}」`,
+            detail: { before, after },
+          },
+        };
+      }),
+    );
+  });
+
+  app.delete("/robot/api/robot/instance/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    await change(user, async (trx) => {
+      const gone = await deleteRobot(trx, user.tenantId, id);
+      return { result: null, audit: { action: "robot.delete", target: { type: "robot", id }, summary: `删除机器人「${gone.name}」` } };
+    });
+    return ok({ id });
+  });
+
+  app.post("/robot/api/robot/instance/allocate", async (request) => {
+    const user = requireUser(request);
+    const { id, queueName } = parseInput(RobotAllocateInputSchema, request.body);
+    return ok(
+      await change(user, async (trx) => {
+        const robot = await allocateRobot(trx, user.tenantId, id, queueName);
+        return {
+          result: robot,
+          audit: {
+            action: "robot.allocate",
+            target: { type: "robot", id },
+            summary: `机器人「${robot.name}」转人工队列设为${queueName ? `「${queueName}」` : "无"}`,
+          },
+        };
+      }),
+    );
+  });
+
+  app.post("/robot/api/robot/instance/transfer", async (request) => {
+    const user = requireUser(request);
+    const { id, flowId } = parseInput(RobotTransferInputSchema, request.body);
+    return ok(
+      await change(user, async (trx) => {
+        const { before, after } = await transferRobot(trx, user.tenantId, id, flowId);
+        return {
+          result: after,
+          audit: {
+            action: "robot.transfer",
+            target: { type: "robot", id },
+            summary: `机器人「${after.name}」由流程「${before.flowName ?? "无"}」转到「${after.flowName}」`,
+          },
+        };
+      }),
+    );
+  });
+
+  app.post("/robot/api/robot/instance/copy", async (request) => {
+    const user = requireUser(request);
+    const { id, name } = parseInput(RobotCopyInputSchema, request.body);
+    return ok(
+      await change(user, async (trx) => {
+        const copy = await copyRobot(trx, user.tenantId, id, name);
+        return {
+          result: copy,
+          audit: { action: "robot.copy", target: { type: "robot", id: copy.id }, summary: `复制机器人为「${name}」` },
+        };
+      }),
+    );
   });
 
   app.get("/robot/api/flow/param", async (request) => {
