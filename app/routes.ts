@@ -78,6 +78,10 @@ export default [
     route("contacts", "routes/contacts/route.tsx"),
     route("sms/template", "routes/sms-template/route.tsx"),
     route("sms/outbox", "routes/sms-outbox/route.tsx"),
+    // Robots and flows administration (admin menu 机器人管理, decision 019).
+    route("robot/flow", "routes/robot-flow/route.tsx"),
+    route("robot/flow/:id", "routes/robot-flow-detail/route.tsx"),
+    route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),

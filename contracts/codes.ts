@@ -377,6 +377,19 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "inspection.appealDecision", label: "处理质检申诉" },
   { code: "inspection.access.grant", label: "授予质检权限" },
   { code: "inspection.access.revoke", label: "收回质检权限" },
+  { code: "flow.create", label: "新建流程" },
+  { code: "flow.design", label: "保存流程设计" },
+  { code: "flow.submit", label: "提交流程审核" },
+  { code: "flow.return", label: "退回流程审核" },
+  { code: "flow.publish", label: "发布流程版本" },
+  { code: "flow.rollback", label: "回滚流程版本" },
+  { code: "flow.market", label: "流程上架" },
+  { code: "flow.cover", label: "复制版本为草稿" },
+  { code: "robot.update", label: "编辑机器人" },
+  { code: "robot.delete", label: "删除机器人" },
+  { code: "robot.allocate", label: "分配机器人" },
+  { code: "robot.transfer", label: "转移机器人" },
+  { code: "robot.copy", label: "复制机器人" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -399,6 +412,8 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "workOrder", label: "工单" },
   { code: "call", label: "通话" },
   { code: "inspectionAccess", label: "质检权限" },
+  { code: "flow", label: "机器人流程" },
+  { code: "robot", label: "机器人" },
 ];
 
 /** A customer property's type: what its values may be (decision 020). */
@@ -509,4 +524,25 @@ export const WORK_ORDER_STATES: CodeTable<number> = [
   { code: 1, label: "处理中", tone: "warning" },
   { code: 2, label: "已完成", tone: "success" },
   { code: 3, label: "已关闭", tone: "none" },
+];
+
+/**
+ * A robot flow version's lifecycle (upstream/domain/flow-versions.ts holds the transitions):
+ * a draft is submitted for review, then published or returned to draft with a reason; a
+ * published version can be listed in the market. Published versions never change.
+ */
+export const FLOW_VERSION_STATES: CodeTable<number> = [
+  { code: 0, label: "草稿", tone: "none" },
+  { code: 1, label: "待审核", tone: "warning" },
+  { code: 2, label: "已发布", tone: "success" },
+  { code: 3, label: "已上架", tone: "info" },
+];
+
+/** The kinds of node a flow design is made of. */
+export const FLOW_NODE_TYPES: CodeTable<string> = [
+  { code: "speak", label: "播报" },
+  { code: "listen", label: "收听（意图）" },
+  { code: "branch", label: "条件分支" },
+  { code: "transfer", label: "转人工" },
+  { code: "hangup", label: "挂机" },
 ];

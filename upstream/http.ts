@@ -10,7 +10,7 @@ export function ok<T>(data: T): Envelope<T> {
   return { code: SUCCESS_CODE, data, msg: "success" };
 }
 
-export type FailureStatus = 400 | 401 | 403 | 404 | 429 | 500;
+export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 500;
 
 /** The Chinese message for each failure status when the thrower has nothing more specific. */
 export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
@@ -18,6 +18,7 @@ export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
   401: "登录已失效，请重新登录",
   403: "无权访问",
   404: "接口不存在",
+  409: "操作与当前状态冲突，请刷新后重试",
   429: "请求过于频繁，请稍后重试",
   500: "服务器内部错误",
 };

@@ -37,6 +37,14 @@ export const SCREEN_TITLES = {
   "/sms/outbox": "短信发送记录",
 } as const;
 
+/** Robots and flows administration (admin menu 机器人管理, decision 019). */
+export const ROBOT_TITLES = {
+  flows: "机器人流程",
+  flow: "流程详情",
+  design: "流程设计",
+  instances: "机器人实例",
+} as const;
+
 /** Outbound campaign management (admin menu /campaign). */
 export const CAMPAIGN_TITLES = {
   list: "外呼活动管理",

@@ -1,4 +1,14 @@
-import { FlowParamListResponseSchema, RobotInstancePageResponseSchema } from "#contracts/robot";
+import {
+  FlowDesignResponseSchema,
+  FlowDetailResponseSchema,
+  FlowPageResponseSchema,
+  FlowParamListResponseSchema,
+  FlowResponseSchema,
+  NluResultResponseSchema,
+  RobotInstancePageResponseSchema,
+  type FlowListQuery,
+  type FlowNode,
+} from "#contracts/robot";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** Flow parameters (type 'input') of a robot flow: spec §7, code 1 with data.list. */
@@ -49,4 +59,93 @@ export async function listRobotInstances(caller: Caller) {
     if (page.list.length < pageSize || robots.length >= page.total) break;
   }
   return robots.slice(0, ROBOT_CHOICES_MAX);
+}
+
+/* Flows and their versions (decision 019): administrators' endpoints of /robot/api/flow. */
+
+export async function listFlows(caller: Caller, query: FlowListQuery) {
+  const answer = await call({
+    method: "POST",
+    path: "/robot/api/flow/list",
+    json: query,
+    schema: FlowPageResponseSchema,
+    what: "获取流程列表",
+    caller,
+  });
+  return requireData(answer, "获取流程列表");
+}
+
+export async function createFlow(caller: Caller, input: { name: string; description: string }) {
+  const answer = await call({
+    method: "POST",
+    path: "/robot/api/flow/new",
+    json: input,
+    schema: FlowResponseSchema,
+    what: "新建流程",
+    caller,
+  });
+  return requireData(answer, "新建流程");
+}
+
+export async function getFlow(caller: Caller, id: number) {
+  const answer = await call({ path: `/robot/api/flow/${id}`, schema: FlowDetailResponseSchema, what: "获取流程", caller });
+  return requireData(answer, "获取流程");
+}
+
+export async function getFlowDesign(caller: Caller, id: number, versionId?: number) {
+  const answer = await call({
+    path: `/robot/api/flow/${id}/design`,
+    query: versionId ? { versionId } : undefined,
+    schema: FlowDesignResponseSchema,
+    what: "获取流程设计",
+    caller,
+  });
+  return requireData(answer, "获取流程设计");
+}
+
+export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode[]) {
+  const answer = await call({
+    method: "PUT",
+    path: `/robot/api/flow/${id}/design`,
+    json: { nodes },
+    schema: FlowDesignResponseSchema,
+    what: "保存流程设计",
+    caller,
+  });
+  return requireData(answer, "保存流程设计");
+}
+
+const TRANSITION_PATHS = {
+  submit: ["audit/submit", "提交审核"],
+  return: ["audit/return", "退回"],
+  publish: ["publish", "发布"],
+  market: ["market", "上架"],
+  cover: ["cover", "复制为新草稿"],
+} as const;
+export type FlowTransition = keyof typeof TRANSITION_PATHS;
+
+/** One lifecycle step (rollback is publish of a published version). */
+export async function moveFlowVersion(caller: Caller, id: number, step: FlowTransition, body: { versionId?: number; reason?: string }) {
+  const [path, what] = TRANSITION_PATHS[step];
+  const answer = await call({
+    method: "POST",
+    path: `/robot/api/flow/${id}/${path}`,
+    json: body,
+    schema: FlowDetailResponseSchema,
+    what,
+    caller,
+  });
+  return requireData(answer, what);
+}
+
+export async function testNlu(caller: Caller, input: { flowId: number; versionId?: number; nodeKey?: string; sentence: string }) {
+  const answer = await call({
+    method: "POST",
+    path: "/robot/api/flow/nlu/test",
+    json: input,
+    schema: NluResultResponseSchema,
+    what: "意图测试",
+    caller,
+  });
+  return requireData(answer, "意图测试");
 }

@@ -20,6 +20,7 @@ import * as m090 from "#upstream/db/migrations/090-sign-in-failures";
 import * as m100 from "#upstream/db/migrations/100-registration";
 import * as m110 from "#upstream/db/migrations/110-knowledge";
 import * as m120 from "#upstream/db/migrations/120-inspection";
+import * as m130 from "#upstream/db/migrations/130-robots";
 import * as m140 from "#upstream/db/migrations/140-customers";
 import * as m150 from "#upstream/db/migrations/150-work-orders";
 import * as m160 from "#upstream/db/migrations/160-queue-settings";
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   "100-registration": m100,
   "110-knowledge": m110,
   "120-inspection": m120,
+  "130-robots": m130,
   "140-customers": m140,
   "150-work-orders": m150,
   "160-queue-settings": m160,

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { FlowNode } from "#contracts/robot";
 import type { Role } from "#contracts/uaa";
 import type { WorkOrderField } from "#contracts/work-orders";
 
@@ -326,6 +327,26 @@ export interface RobotFlowsTable {
   name: string;
   service_script: Json<Array<{ title: string; content: string }>>;
   created_at: Timestamp;
+  /** Migration 130: the flow's description, the version in service (the robots speak it), last change. */
+  description: ColumnType<string, string | undefined, string>;
+  service_version_id: ColumnType<number | null, number | null | undefined, number | null>;
+  updated_at: Timestamp;
+}
+
+/** Migration 130: a flow's versions (state: FLOW_VERSION_STATES; nodes: contracts/robot.ts FlowNode[]). */
+export interface RobotFlowVersionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  flow_id: number;
+  no: number;
+  state: ColumnType<number, number | undefined, number>;
+  nodes: Json<FlowNode[]>;
+  return_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  based_on_no: ColumnType<number | null, number | null | undefined, number | null>;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  published_at: NullableTimestamp;
 }
 
 export interface KnowledgeNodesTable {
@@ -490,6 +511,7 @@ export interface Database {
   crm_import_errors: CrmImportErrorsTable;
   sms_templates: SmsTemplatesTable;
   robot_flows: RobotFlowsTable;
+  robot_flow_versions: RobotFlowVersionsTable;
   knowledge_nodes: KnowledgeNodesTable;
   knowledge_groups: KnowledgeGroupsTable;
   knowledge_labels: KnowledgeLabelsTable;
@@ -586,6 +608,10 @@ export interface RobotInstancesTable {
   flow_id: number | null;
   flow_version_name: string | null;
   created_at: Timestamp;
+  /** Migration 130: calls at once, the queue its hand-offs go to (allocate), its caller number. */
+  concurrency: ColumnType<number, number | undefined, number>;
+  queue_name: ColumnType<string | null, string | null | undefined, string | null>;
+  caller_number: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Migration 061: a tenant's caller-id numbers (the campaign form's caller numbers). */

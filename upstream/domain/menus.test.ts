@@ -30,6 +30,8 @@ const SCREEN_URLS = [
   "/businessTemplate/record",
   "/businessTemplate/template",
   "/campaign",
+  "/robot/flow",
+  "/robot/instance",
   "/achievement",
   "/audit",
 ];

@@ -1,36 +1,77 @@
 import type { RobotInstance } from "#contracts/robot";
 import type { Db } from "#upstream/db";
+import type { Trx } from "./dialing";
 import { findTransTemplate } from "./task-batches";
 
 /** What a campaign may choose: the tenant's robot instances, caller-id numbers, transfer templates and queues. */
 
 export async function listRobotInstances(db: Db, tenantId: number, query: { pageNo: number; pageSize: number; name?: string }) {
-  let base = db.selectFrom("robot_instances").where("tenant_id", "=", tenantId);
-  if (query.name) base = base.where("name", "like", `%${query.name.replace(/[\\%_]/g, "\\$&")}%`);
-  const [rows, count] = await Promise.all([
-    base
-      .select(["id", "name", "flow_id", "flow_version_name"])
-      .orderBy("id")
+  const like = query.name ? `%${query.name.replace(/[\\%_]/g, "\\$&")}%` : undefined;
+  let count = db.selectFrom("robot_instances").where("tenant_id", "=", tenantId);
+  let rows = robotRows(db, tenantId);
+  if (like) {
+    count = count.where("name", "like", like);
+    rows = rows.where("r.name", "like", like);
+  }
+  const [list, total] = await Promise.all([
+    rows
+      .orderBy("r.id")
       .limit(query.pageSize)
       .offset((query.pageNo - 1) * query.pageSize)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    count.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
-  return { list: rows.map(toRobot), total: Number(count.n) };
+  return { list: list.map(toRobot), total: Number(total.n) };
 }
 
-export async function findRobotInstance(db: Db, tenantId: number, id: number): Promise<RobotInstance | undefined> {
-  const row = await db
-    .selectFrom("robot_instances")
-    .select(["id", "name", "flow_id", "flow_version_name"])
-    .where("tenant_id", "=", tenantId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+export async function findRobotInstance(db: Trx, tenantId: number, id: number): Promise<RobotInstance | undefined> {
+  const row = await robotRows(db, tenantId).where("r.id", "=", id).executeTakeFirst();
   return row && toRobot(row);
 }
 
-function toRobot(row: { id: number; name: string; flow_id: number | null; flow_version_name: string | null }): RobotInstance {
-  return { id: row.id, name: row.name, flowId: row.flow_id, flowVersionName: row.flow_version_name };
+/** The tenant's robots, each with its flow (the tenant's own only) and whether that flow has a version in service. */
+function robotRows(db: Trx, tenantId: number) {
+  return db
+    .selectFrom("robot_instances as r")
+    .leftJoin("robot_flows as f", (join) => join.onRef("f.id", "=", "r.flow_id").onRef("f.tenant_id", "=", "r.tenant_id"))
+    .where("r.tenant_id", "=", tenantId)
+    .select([
+      "r.id",
+      "r.name",
+      "r.flow_id",
+      "r.flow_version_name",
+      "r.concurrency",
+      "r.queue_name",
+      "r.caller_number",
+      "f.name as flow_name",
+      "f.service_version_id",
+    ]);
+}
+
+type RobotRow = {
+  id: number;
+  name: string;
+  flow_id: number | null;
+  flow_version_name: string | null;
+  concurrency: number;
+  queue_name: string | null;
+  caller_number: string | null;
+  flow_name: string | null;
+  service_version_id: number | null;
+};
+
+function toRobot(row: RobotRow): RobotInstance {
+  return {
+    id: row.id,
+    name: row.name,
+    flowId: row.flow_id,
+    flowVersionName: row.flow_version_name,
+    flowName: row.flow_name,
+    published: row.service_version_id !== null,
+    concurrency: row.concurrency,
+    queueName: row.queue_name,
+    callerNumber: row.caller_number,
+  };
 }
 
 export async function listCallerIdNumbers(db: Db, tenantId: number) {
@@ -40,6 +81,7 @@ export async function listCallerIdNumbers(db: Db, tenantId: number) {
 /** Messages of a choice that is not the tenant's (unknown, or another tenant's). */
 export const CHOICE_REFUSALS = {
   robotId: "所选机器人不存在，请重新选择",
+  robotUnpublished: "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
   callerNumber: "所选主叫号码不存在，请重新选择",
   transTemplateId: "所选转接模板不存在，请重新选择",
   queueName: "所选坐席队列不存在，请填写本租户已有的队列",
@@ -76,6 +118,8 @@ export async function checkCampaignChoices(
       : null,
   ]);
   if (robot === undefined) return { refused: "robotId" };
+  // A campaign runs only a published flow (decision 019).
+  if (robot && !robot.published) return { refused: "robotUnpublished" };
   if (number === undefined) return { refused: "callerNumber" };
   if (template === undefined) return { refused: "transTemplateId" };
   if (queue === undefined) return { refused: "queueName" };

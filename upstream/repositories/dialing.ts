@@ -6,7 +6,7 @@
 import { sql, type Transaction } from "kysely";
 import { RESULT_CODES, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
-import type { Campaign, Database, TaskBatch, TaskCall } from "#upstream/db/schema";
+import type { Campaign, Database, NewDialogLine, TaskBatch, TaskCall } from "#upstream/db/schema";
 import { BatchStatus, batchMove, callMove } from "#upstream/domain/dialer-states";
 import type { CallOutcome } from "#upstream/domain/outcomes";
 import { conclusionFor, recordingDialogs, robotAloneRecording } from "#upstream/domain/recordings";
@@ -150,6 +150,8 @@ export async function insertRobotCallRecord(
   outcome: CallOutcome,
   handOff: boolean,
   endedAt: Date,
+  /** The transcript when the call followed a designed flow (no recording); else the recording's. */
+  dialogs?: NewDialogLine[],
 ): Promise<number> {
   return insertCallRecord(
     db,
@@ -170,7 +172,7 @@ export async function insertRobotCallRecord(
       attach_data: JSON.stringify({ conclusion: conclusionFor(outcome.intent) }),
       recording: outcome.recording,
     },
-    outcome.recording ? recordingDialogs(outcome.recording) : [],
+    dialogs ?? (outcome.recording ? recordingDialogs(outcome.recording) : []),
   );
 }
 

@@ -71,6 +71,8 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/businessTemplate/record",
     "/businessTemplate/template",
     "/agentTask/workOrder",
+    "/robot/flow",
+    "/robot/instance",
     "/campaign",
     "/achievement",
     "/audit",

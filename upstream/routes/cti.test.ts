@@ -379,6 +379,7 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
       .selectFrom("robot_flows")
       .select("id")
       .where("tenant_id", "=", users.agent.tenantId)
+      .where("name", "=", "信用卡分期回访")
       .executeTakeFirstOrThrow();
     expect((await api("agent", "GET", `/robot/api/flow/${flow.id}/service`)).json().data.steps[0].title).toBe("开场");
     expect((await api("other-admin", "GET", `/robot/api/flow/${flow.id}/service`)).statusCode).toBe(404);

@@ -7,6 +7,7 @@ import { RECORDINGS, isHandedToAgent, recordingDialogs, recordingFor } from "#up
 import { insertCallRecord } from "#upstream/repositories/call-records";
 import { insertRobotCallRecord, recordLostHandoff, takeHandoff, taskCallRecord } from "#upstream/repositories/dialing";
 import { SEED_FLOW_IDS } from "./call-records";
+import { seedRobotFlows } from "./robots";
 import type { CallOutcome } from "#upstream/domain/outcomes";
 import { simulateCall } from "#upstream/simulators/robot-conversation";
 
@@ -74,6 +75,7 @@ export async function seedOutbound(trx: Trx): Promise<void> {
     ])
     .execute();
 
+  await seedRobotFlows(trx, demo.id);
   // What the campaign form offers each tenant (the other tenant's are its own, for isolation tests).
   const robotRows = await trx
     .insertInto("robot_instances")

@@ -1,6 +1,7 @@
 import { RESULT_CODES, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
 import { insertKnowledge } from "#upstream/repositories/knowledge";
+import { publishRecordedFlow } from "./robots";
 import { SALES_QUEUE } from "./sales-team";
 
 /** Demo customer who calls in the e2e test and the demo: has a previous call, its record and a work order. */
@@ -63,6 +64,7 @@ export async function seedWorkbench(db: Db): Promise<void> {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    await publishRecordedFlow(db, tenant.id, flow.id);
     await insertKnowledge(db, tenant.id, "分期业务", [
       { title: "分期手续费标准", content: "3期费率0.8%/月，6期0.75%/月，12期0.7%/月。", labels: ["分期", "费率"] },
       { title: "提前还款规则", content: "提前还款需全额结清剩余本金，已收手续费不退。", labels: ["分期"] },

@@ -36,7 +36,8 @@ import {
   laterWindowToday,
   nextWindowStart,
 } from "#upstream/domain/dialer-states";
-import { resultName, simulateCall } from "./robot-conversation";
+import { resultName, simulateCall, speakFlow } from "./robot-conversation";
+import { serviceVersion } from "#upstream/repositories/robot-flows";
 import { isHandedToAgent } from "#upstream/domain/recordings";
 import {
   insertRobotCallRecord,
@@ -156,9 +157,26 @@ export class Dialer {
       .execute();
     for (const call of dialling) {
       await this.#db.transaction().execute(async (trx) => {
-        const outcome = simulateCall(call.id, call.attempts, call.campaign_type);
+        // The robot speaks its flow's version in service now: a version published since the
+        // campaign started is heard on the next call (decision 019).
+        const version = call.flow_id === null ? null : await serviceVersion(trx, call.tenant_id, call.flow_id);
+        const spoken = version
+          ? speakFlow(simulateCall(call.id, call.attempts, call.campaign_type), version.nodes, {
+              customerName: call.customer_name,
+              客户姓名: call.customer_name,
+              ...call.user_data,
+            })
+          : null;
+        const outcome = spoken?.outcome ?? simulateCall(call.id, call.attempts, call.campaign_type);
         const handOff = isHandedToAgent(call.campaign_type, outcome.intent);
-        const recordId = await insertRobotCallRecord(trx, call, outcome, handOff, now);
+        const recordId = await insertRobotCallRecord(
+          trx,
+          { ...call, flow_version_name: version?.name ?? call.flow_version_name },
+          outcome,
+          handOff,
+          now,
+          spoken?.dialogs,
+        );
         await moveCall(trx, call, outcome.status, `机器人外呼：${resultName(outcome.callResult)}`, now, {
           hangup_party: outcome.hangupParty,
         });

@@ -2,7 +2,10 @@
  * What a simulated robot call turns out to be: deterministic from the call's id and attempt, so
  * tests and demos are repeatable. Codes come from contracts/codes.ts.
  */
-import { INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import { CUSTOMER_ROLE, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import type { FlowNode } from "#contracts/robot";
+import type { NewDialogLine } from "#upstream/db/schema";
+import { walkFlow } from "#upstream/domain/flow-design";
 import { RECORDINGS, recordingFor } from "#upstream/domain/recordings";
 import { outcomeFor, type CallOutcome } from "#upstream/domain/outcomes";
 import { CallStatus } from "#upstream/domain/dialer-states";
@@ -70,4 +73,35 @@ export function simulateCall(taskCallId: number, attempt: number, campaignType: 
     gender,
     recording,
   };
+}
+
+/** Robot and customer roles of a dialog line (DIALOG_ROLES); 1 is the robot's dialog type. */
+const ROBOT_ROLE = 1;
+const ROBOT_DIALOG = 1;
+
+/**
+ * A connected call spoken from a designed flow version (decision 019): the robot says the
+ * version's prompts, filled from the call's parameters, and the customer answers each listen node
+ * with the sentence of the call's intent. There is no audio (the simulator synthesises none), so
+ * the lines carry no offsets and the duration is estimated from their length.
+ */
+export function speakFlow(
+  outcome: CallOutcome,
+  nodes: FlowNode[],
+  params: Record<string, unknown>,
+): { outcome: CallOutcome; dialogs: NewDialogLine[] } | null {
+  if (outcome.status !== CallStatus.complete || outcome.intent === null || nodes.length === 0) return null;
+  const { lines } = walkFlow(nodes, outcome.intent, params);
+  const dialogs = lines.map((line) => ({
+    dialog_type: ROBOT_DIALOG,
+    this_role: line.role === "robot" ? ROBOT_ROLE : CUSTOMER_ROLE,
+    content: line.content,
+    nlu_result: line.nluResult,
+    gender: line.role === "robot" ? 1 : 0,
+    record_start_ms: null,
+    record_end_ms: null,
+  }));
+  // About 5 characters a second, and a pause between turns.
+  const durationMs = lines.reduce((sum, line) => sum + 600 + line.content.length * 200, 0);
+  return { outcome: { ...outcome, recording: null, durationMs }, dialogs };
 }

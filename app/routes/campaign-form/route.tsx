@@ -100,12 +100,12 @@ export default function CampaignFormPage() {
           {i.label}
         </option>
       ));
-  const choicesOf = (items: Array<{ value: string | number; label: string }>) => [
+  const choicesOf = (items: Array<{ value: string | number; label: string; disabled?: boolean }>) => [
     <option key="" value="">
       （不选）
     </option>,
     ...items.map((item) => (
-      <option key={item.value} value={item.value}>
+      <option key={item.value} value={item.value} disabled={item.disabled}>
         {item.label}
       </option>
     )),
@@ -154,7 +154,14 @@ export default function CampaignFormPage() {
         </Field>
         <Field field={fields.robotId} label="机器人">
           <select {...getSelectProps(fields.robotId)} className={inputClass(fields.robotId)}>
-            {choicesOf(choices.robots.map((r) => ({ value: r.id, label: r.name })))}
+            {/* Only a robot whose flow has a published version can run a campaign (decision 019). */}
+            {choicesOf(
+              choices.robots.map((r) => ({
+                value: r.id,
+                label: r.published ? r.name : `${r.name}（流程未发布）`,
+                disabled: !r.published,
+              })),
+            )}
           </select>
         </Field>
         <Field field={fields.queueName} label="坐席队列">

@@ -12,6 +12,7 @@ const oneOf = (codes: number[], message: string) =>
 /** A choice the tenant does not have (unknown, or another tenant's): the field's message. */
 export const CHOICE_MESSAGES = {
   robotId: "所选机器人不存在，请重新选择",
+  robotUnpublished: "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
   callerNumber: "所选主叫号码不存在，请重新选择",
   transTemplateId: "所选转接模板不存在，请重新选择",
 } as const;
@@ -63,7 +64,7 @@ export type CampaignForm = z.infer<typeof CampaignFormSchema>;
 
 /** What the form offers, from the platform: the tenant's robots, caller numbers and transfer templates. */
 export type CampaignChoices = {
-  robots: Array<{ id: number; name: string }>;
+  robots: Array<{ id: number; name: string; published: boolean }>;
   callerNumbers: Array<{ id: number; number: string }>;
   templates: Array<{ id: number; name: string }>;
 };
@@ -71,7 +72,9 @@ export type CampaignChoices = {
 /** Field errors for chosen values that are not among the tenant's choices. */
 export function choiceErrors(form: CampaignForm, choices: CampaignChoices): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  if (form.robotId !== undefined && !choices.robots.some((r) => r.id === form.robotId)) errors.robotId = [CHOICE_MESSAGES.robotId];
+  const robot = form.robotId === undefined ? undefined : choices.robots.find((r) => r.id === form.robotId);
+  if (form.robotId !== undefined && !robot) errors.robotId = [CHOICE_MESSAGES.robotId];
+  else if (robot && !robot.published) errors.robotId = [CHOICE_MESSAGES.robotUnpublished];
   if (form.callerNumber && !choices.callerNumbers.some((n) => n.number === form.callerNumber))
     errors.callerNumber = [CHOICE_MESSAGES.callerNumber];
   if (form.transTemplateId !== undefined && !choices.templates.some((t) => t.id === form.transTemplateId))

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { FlowNodeKeySchema, FlowNodeSchema, type FlowNode } from "#contracts/robot";
+
+/** Rows a node form offers (more routes than this: save, and the form offers empty rows again). */
+export const INTENT_ROWS = 4;
+export const BRANCH_ROWS = 3;
+
+const text = z.string().trim().optional().default("");
+
+/** One node as its form posts it: flat fields, routes as numbered rows (empty rows are ignored). */
+export const NodeFormSchema = z
+  .object({
+    intent: z.literal("node.save"),
+    versionId: z.coerce.number().int().positive(),
+    key: FlowNodeKeySchema,
+    type: text,
+    name: text,
+    prompt: text,
+    next: text,
+    otherNext: text,
+    ...Object.fromEntries(
+      Array.from({ length: INTENT_ROWS }, (_, i) => [
+        [`intent${i}`, text],
+        [`keywords${i}`, text],
+        [`intentNext${i}`, text],
+      ]).flat(),
+    ),
+    ...Object.fromEntries(
+      Array.from({ length: BRANCH_ROWS }, (_, i) => [
+        [`variable${i}`, text],
+        [`value${i}`, text],
+        [`branchNext${i}`, text],
+      ]).flat(),
+    ),
+  })
+  .transform((form, ctx): { intent: "node.save"; versionId: number; node: FlowNode } => {
+    const row = form as unknown as Record<string, string>;
+    const node = FlowNodeSchema.safeParse({
+      key: form.key,
+      type: form.type,
+      name: form.name,
+      prompt: form.prompt,
+      next: form.next,
+      otherNext: form.otherNext,
+      intents: Array.from({ length: INTENT_ROWS }, (_, i) => i)
+        .filter((i) => row[`intent${i}`])
+        .map((i) => ({
+          intent: row[`intent${i}`],
+          keywords: row[`keywords${i}`].split(/[,，、\s]+/).filter(Boolean),
+          next: row[`intentNext${i}`],
+        })),
+      branches: Array.from({ length: BRANCH_ROWS }, (_, i) => i)
+        .filter((i) => row[`variable${i}`])
+        .map((i) => ({ variable: row[`variable${i}`], value: row[`value${i}`], next: row[`branchNext${i}`] })),
+    });
+    if (!node.success) {
+      for (const issue of node.error.issues) {
+        const [first, index, field] = issue.path;
+        const path =
+          first === "intents"
+            ? [field === "keywords" ? `keywords${index}` : `intent${index}`]
+            : first === "branches"
+              ? [`variable${index}`]
+              : [String(first)];
+        ctx.addIssue({ code: "custom", path, message: issue.message });
+      }
+      return z.NEVER;
+    }
+    return { intent: "node.save", versionId: form.versionId, node: node.data };
+  });
+
+export const NodeAddSchema = z.object({
+  intent: z.literal("node.add"),
+  versionId: z.coerce.number().int().positive(),
+  key: FlowNodeKeySchema,
+  type: FlowNodeSchema.shape.type,
+  name: FlowNodeSchema.shape.name,
+});
+
+export const NodeDeleteSchema = z.object({
+  intent: z.literal("node.delete"),
+  versionId: z.coerce.number().int().positive(),
+  key: FlowNodeKeySchema,
+  confirmed: z.literal("1").optional(),
+});
+
+export const NodeFirstSchema = z.object({
+  intent: z.literal("node.first"),
+  versionId: z.coerce.number().int().positive(),
+  key: FlowNodeKeySchema,
+});
+
+export const DESIGN_SCHEMAS = {
+  "node.save": NodeFormSchema,
+  "node.add": NodeAddSchema,
+  "node.delete": NodeDeleteSchema,
+  "node.first": NodeFirstSchema,
+} as const;
+export type DesignIntent = keyof typeof DESIGN_SCHEMAS;
+export const isDesignIntent = (value: unknown): value is DesignIntent => typeof value === "string" && value in DESIGN_SCHEMAS;

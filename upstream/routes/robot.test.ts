@@ -1,0 +1,344 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { FailureSchema } from "#contracts/envelope";
+import {
+  FlowDesignResponseSchema,
+  FlowDetailResponseSchema,
+  FlowPageResponseSchema,
+  FlowResponseSchema,
+  NluResultResponseSchema,
+  type FlowNode,
+} from "#contracts/robot";
+import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import type { PreparedPlatform } from "#upstream/testing";
+
+describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
+  let platform: PreparedPlatform;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    platform = await testPlatform();
+    for (const account of ["admin", "agent", "supervisor", "other-admin"]) tokens[account] = await loginAs(platform.app, account);
+  });
+  afterAll(async () => platform?.close());
+
+  const inject = (account: string, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown) =>
+    platform.app.inject({ method, url, headers: bearer(tokens[account]), payload: payload as object });
+  const refusal = async (response: Awaited<ReturnType<typeof inject>>, status: number) => {
+    expect(response.statusCode, response.body).toBe(status);
+    return FailureSchema.parse(response.json()).msg;
+  };
+  const flows = async (account = "admin", body: object = {}) =>
+    FlowPageResponseSchema.parse((await inject(account, "POST", "/robot/api/flow/list", body)).json()).data!;
+  const design = async (flowId: number, versionId?: number) => {
+    const response = await inject("admin", "GET", `/robot/api/flow/${flowId}/design${versionId ? `?versionId=${versionId}` : ""}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return FlowDesignResponseSchema.parse(response.json()).data!;
+  };
+  const act = async (flowId: number, path: string, body: object = {}) => {
+    const response = await inject("admin", "POST", `/robot/api/flow/${flowId}/${path}`, body);
+    expect(response.statusCode, response.body).toBe(200);
+    return FlowDetailResponseSchema.parse(response.json()).data!;
+  };
+
+  it("lists the tenant's flows to its administrators only", async () => {
+    const names = (await flows()).list.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["信用卡分期", "账单提醒", "满意度回访", "信用卡分期回访"]));
+    const survey = (await flows("admin", { name: "满意度" })).list;
+    expect(survey).toMatchObject([{ name: "满意度回访", serviceVersion: "v1.0", working: { name: "v1.1", state: 0 }, versionCount: 2 }]);
+    const other = (await flows("other-admin")).list.map((f) => f.name);
+    expect(other).toEqual(["其他租户流程"]);
+    for (const account of ["agent", "supervisor"]) {
+      expect(await refusal(await inject(account, "POST", "/robot/api/flow/list", {}), 403)).toBe("仅管理员可以管理机器人和流程");
+      expect(await refusal(await inject(account, "GET", `/robot/api/flow/${survey[0].id}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    }
+    // Another tenant's flow is not found, whatever is asked of it.
+    expect(await refusal(await inject("other-admin", "GET", `/robot/api/flow/${survey[0].id}/design`), 404)).toBe("流程不存在");
+    expect(await refusal(await inject("other-admin", "POST", `/robot/api/flow/${survey[0].id}/cover`, { versionId: 1 }), 404)).toBe(
+      "流程不存在",
+    );
+  });
+
+  it("takes a flow from draft through review to service, the market, a new draft and a rollback", async () => {
+    const created = await inject("admin", "POST", "/robot/api/flow/new", { name: "测试流程", description: "单元测试" });
+    expect(created.statusCode, created.body).toBe(200);
+    const flow = FlowResponseSchema.parse(created.json()).data!;
+    expect(flow).toMatchObject({ name: "测试流程", serviceVersion: null, working: { name: "v1.0", state: 0 } });
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/new", { name: "测试流程" }), 400)).toBe(
+      "流程名称「测试流程」已存在",
+    );
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/new", { name: " " }), 400)).toBe("请输入流程名称");
+
+    const starter = await design(flow.id);
+    expect(starter.problems).toEqual([]);
+    expect(starter.diff).toBeNull();
+
+    // A dead end: saved (work in progress), named, and refused at submit.
+    const broken: FlowNode[] = starter.nodes.map((n) => (n.key === "start" ? { ...n, next: "" } : n));
+    const saved = await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: broken });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const savedDesign = FlowDesignResponseSchema.parse(saved.json()).data!;
+    expect(savedDesign.problems.map((p) => p.message)).toContain("节点「开场白」的下一节点没有设置去向");
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/submit`, {}), 400)).toMatch(
+      /^流程设计有 \d+ 个问题，请修改后再提交：节点「开场白」的下一节点没有设置去向/,
+    );
+
+    const fixed = starter.nodes.map((n) => (n.key === "start" ? { ...n, prompt: "您好，这里是测试流程。" } : n));
+    expect((await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed })).statusCode).toBe(200);
+    let now = await act(flow.id, "audit/submit");
+    expect(now.versions[0]).toMatchObject({ name: "v1.0", state: 1 });
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed }), 409)).toMatch(
+      /^只有草稿可以修改/,
+    );
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/return`, { reason: "  " }), 400)).toBe(
+      "请填写退回原因",
+    );
+    now = await act(flow.id, "audit/return", { reason: "开场白太短" });
+    expect(now.versions[0]).toMatchObject({ state: 0, returnReason: "开场白太短" });
+    now = await act(flow.id, "audit/submit");
+    const v1 = now.versions[0];
+    expect(v1.returnReason).toBeNull();
+    now = await act(flow.id, "publish", { versionId: v1.id });
+    expect(now.versions[0]).toMatchObject({ state: 2, inService: true });
+    expect(now.flow).toMatchObject({ serviceVersion: "v1.0", working: null });
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/audit/submit`, {}), 404)).toBe(
+      "没有待提交或待审核的版本",
+    );
+    now = await act(flow.id, "market", { versionId: v1.id });
+    expect(now.versions[0].state).toBe(3);
+
+    // Cover: a new draft from v1.0; a second cover is refused while it exists.
+    now = await act(flow.id, "cover", { versionId: v1.id });
+    expect(now.versions[0]).toMatchObject({ name: "v1.1", state: 0, basedOn: "v1.0", inService: false });
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/cover`, { versionId: v1.id }), 409)).toBe(
+      "已有草稿 v1.1，请先处理它再复制",
+    );
+    const v2nodes = fixed.map((n) => (n.key === "start" ? { ...n, prompt: "您好，这里是第二版。" } : n));
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: v2nodes });
+    const review = await design(flow.id);
+    expect(review.diff).toEqual({
+      against: "v1.0",
+      changes: [
+        {
+          nodeKey: "start",
+          nodeName: "开场白",
+          kind: "changed",
+          fields: [{ label: "话术", before: "您好，这里是测试流程。", after: "您好，这里是第二版。" }],
+        },
+      ],
+    });
+    await act(flow.id, "audit/submit");
+    now = await act(flow.id, "publish", { versionId: review.version.id });
+    expect(now.flow.serviceVersion).toBe("v1.1");
+    // Published versions never change; rolling back publishes the earlier one again.
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: fixed }), 409)).toMatch(
+      /^没有可修改的草稿/,
+    );
+    now = await act(flow.id, "publish", { versionId: v1.id });
+    expect(now.flow.serviceVersion).toBe("v1.0");
+    expect(now.versions.map((v) => [v.name, v.state, v.inService])).toEqual([
+      ["v1.1", 2, false],
+      ["v1.0", 3, true],
+    ]);
+    expect(await refusal(await inject("admin", "POST", `/robot/api/flow/${flow.id}/market`, { versionId: 999_999 }), 404)).toBe(
+      "流程版本不存在",
+    );
+
+    // Every transition is an audit row, and the flow's history reads them back, newest first.
+    expect(now.history.map((h) => h.action)).toEqual([
+      "flow.rollback",
+      "flow.publish",
+      "flow.submit",
+      "flow.design",
+      "flow.cover",
+      "flow.market",
+      "flow.publish",
+      "flow.submit",
+      "flow.return",
+      "flow.submit",
+      "flow.design",
+      "flow.design",
+      "flow.create",
+    ]);
+    expect(now.history.find((h) => h.action === "flow.return")).toMatchObject({
+      reason: "开场白太短",
+      summary: "流程「测试流程」v1.0 退回（待审核 → 草稿）",
+    });
+  });
+
+  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
+    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
+    const flow = FlowResponseSchema.parse(create.json()).data!;
+    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
+    const starter = (await design(flow.id)).nodes;
+    const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+    const robot = await platform.db
+      .insertInto("robot_instances")
+      .values({ tenant_id: demo.id, name: "外呼测试机器人", flow_id: flow.id, flow_version_name: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const campaign = {
+      name: "流程驱动测试",
+      type: 1,
+      taskType: 1,
+      cycle: 3,
+      ratio: 1,
+      callingListName: "流程驱动名单",
+      robotId: robot.id,
+      queueName: null,
+      callerNumber: null,
+      transTemplateId: null,
+      windows: [{ start: "00:00", end: "24:00" }],
+      startDate: null,
+      endDate: null,
+      maxAttempts: 1,
+    };
+    // Not published yet: no campaign can choose it.
+    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
+      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
+    );
+
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
+      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
+    });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    const saved = await inject("admin", "POST", "/outbound/campaign/save", campaign);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const campaignId = (saved.json() as { data: { id: number } }).data.id;
+    const boundary = "----robot-test";
+    const rows = Array.from({ length: 30 }, (_, i) => `1371235${String(i).padStart(4, "0")},王${i}`).join("\n");
+    const upload = await platform.app.inject({
+      method: "POST",
+      url: "/api/file/upload",
+      headers: { ...bearer(tokens.admin), "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="flow.csv"\r\nContent-Type: text/csv\r\n\r\n` +
+          `手机号,客户姓名\n${rows}\n\r\n--${boundary}--\r\n`,
+      ),
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 1 })).statusCode).toBe(200);
+    const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+    const spoken = async () => {
+      const records = await platform.db
+        .selectFrom("call_records as r")
+        .innerJoin("call_dialogs as d", "d.call_record_id", "r.id")
+        .select(["r.id", "r.flow_version_name", "r.recording", "d.content", "d.this_role"])
+        .where("r.campaign_id", "=", campaignId)
+        .where("r.is_answer", "=", 1)
+        .orderBy("r.id")
+        .orderBy("d.id")
+        .execute();
+      return records;
+    };
+    await tick();
+    await tick();
+    const first = await spoken();
+    expect(first.length).toBeGreaterThan(0);
+    const opening = first.find((line) => line.this_role === 1)!;
+    expect(opening.content).toMatch(/^王\d+您好，这里是第一版开场白。$/);
+    expect(opening).toMatchObject({ flow_version_name: "v1.0", recording: null });
+    expect(first.some((line) => line.this_role === 3)).toBe(true);
+
+    // A new version published now is what the calls finishing next say.
+    await act(flow.id, "cover", { versionId: v1.id });
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: withPrompt(starter, "您好，这里是第二版开场白。") });
+    await act(flow.id, "audit/submit");
+    await act(flow.id, "publish", { versionId: (await design(flow.id)).version.id });
+    const before = new Set(first.map((line) => line.id));
+    await tick();
+    const next = (await spoken()).filter((line) => !before.has(line.id));
+    expect(next.length).toBeGreaterThan(0);
+    expect(next.filter((line) => line.this_role === 1)[0]).toMatchObject({
+      content: "您好，这里是第二版开场白。",
+      flow_version_name: "v1.1",
+    });
+    const robotRow = await platform.db
+      .selectFrom("robot_instances")
+      .select("flow_version_name")
+      .where("id", "=", robot.id)
+      .executeTakeFirstOrThrow();
+    expect(robotRow.flow_version_name).toBe("v1.1");
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 4 })).statusCode).toBe(200);
+  });
+
+  it("lets administrators edit, allocate, transfer, copy and delete robots; a robot a running campaign uses stays", async () => {
+    const robots = async (account = "admin") =>
+      (await inject(account, "POST", "/robot/api/robot/instance/list", { pageNo: 1, pageSize: 100 })).json().data.list as Array<{
+        id: number;
+        name: string;
+        flowName: string | null;
+        published: boolean;
+        queueName: string | null;
+      }>;
+    const marketing = (await robots()).find((r) => r.name === "营销推广机器人")!;
+    expect(marketing).toMatchObject({ flowName: "信用卡分期", published: true });
+    const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人（副本）" });
+    expect(copy.statusCode, copy.body).toBe(200);
+    const copyId = copy.json().data.id as number;
+    expect(
+      await refusal(await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人" }), 400),
+    ).toBe("机器人名称「营销推广机器人」已存在");
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const moved = await inject("admin", "POST", "/robot/api/robot/instance/transfer", { id: copyId, flowId: survey.id });
+    expect(moved.json().data).toMatchObject({ flowName: "满意度回访", flowVersionName: "v1.0" });
+    const queue = await inject("admin", "POST", "/robot/api/robot/instance/allocate", { id: copyId, queueName: "不存在的队列" });
+    expect(await refusal(queue, 400)).toBe("所选坐席队列不存在，请填写本租户已有的队列");
+    const edited = await inject("admin", "PUT", `/robot/api/robot/instance/${copyId}`, {
+      name: "回访机器人二号",
+      flowId: survey.id,
+      concurrency: 3,
+    });
+    expect(edited.json().data).toMatchObject({ name: "回访机器人二号", concurrency: 3 });
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/robot/instance/${copyId}`, { name: "x", concurrency: 0 }), 400)).toBe(
+      "并发数至少为1",
+    );
+    // Another tenant's robot is not found; agents are refused.
+    expect(await refusal(await inject("other-admin", "DELETE", `/robot/api/robot/instance/${copyId}`), 404)).toBe("机器人不存在");
+    expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect((await inject("admin", "DELETE", `/robot/api/robot/instance/${copyId}`)).statusCode).toBe(200);
+    // The seeded running campaign 信用卡分期推广 uses 营销推广机器人.
+    expect(await refusal(await inject("admin", "DELETE", `/robot/api/robot/instance/${marketing.id}`), 409)).toMatch(
+      /^机器人「营销推广机器人」正被运行中的活动使用：.*信用卡分期推广.*，请先暂停或结束这些活动$/,
+    );
+  });
+
+  it("answers the NLU test with the intent heard and the branch taken", async () => {
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const heard = async (sentence: string) => {
+      const response = await inject("admin", "POST", "/robot/api/flow/nlu/test", { flowId: survey.id, sentence });
+      expect(response.statusCode, response.body).toBe(200);
+      return NluResultResponseSchema.parse(response.json()).data!;
+    };
+    expect(await heard("我觉得挺好的")).toMatchObject({
+      nodeName: "满意度询问",
+      intent: "CONFIRM",
+      intentLabel: "确认办理",
+      keyword: "挺好",
+      nextName: "致谢挂机",
+    });
+    expect(await heard("非常不满意")).toMatchObject({ intent: "NO_INTENTION", keyword: "不满意", nextName: "转人工" });
+    expect(await heard("你是谁")).toMatchObject({ intent: null, intentLabel: "未识别", nextName: "致谢挂机" });
+    expect(await refusal(await inject("admin", "POST", "/robot/api/flow/nlu/test", { flowId: survey.id, sentence: "" }), 400)).toBe(
+      "请输入客户说的话",
+    );
+  });
+
+  it("exports a version's definition and the NLU template as spreadsheets", async () => {
+    const survey = (await flows("admin", { name: "满意度" })).list[0];
+    const response = await inject("admin", "GET", `/robot/api/flow/${survey.id}/definition/excel`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("spreadsheetml");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const rows = book.worksheets[0].getSheetValues().filter(Boolean) as unknown[][];
+    expect(rows[0].slice(1)).toEqual(["节点编号", "类型", "名称", "话术", "去向"]);
+    expect(rows[2].slice(1, 5)).toEqual(["ask", "收听（意图）", "满意度询问", "请问您对我们上次的服务是否满意？"]);
+    const template = await inject("admin", "GET", "/robot/api/flow/nlu/template");
+    expect(template.statusCode).toBe(200);
+    expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("仅管理员可以管理机器人和流程");
+  });
+});
