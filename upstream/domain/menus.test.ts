@@ -31,7 +31,6 @@ const SCREEN_URLS = [
   "/businessTemplate/template",
   "/campaign",
   "/robot/flow",
-  "/robot/instance",
   "/achievement",
   "/audit",
 ];

@@ -112,7 +112,6 @@ const catalogue: readonly CatalogueEntry[] = [
     icon: "pi pi-android",
     children: [
       { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
-      { code: "robot_instance", name: "机器人实例", url: "/robot/instance" },
     ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
