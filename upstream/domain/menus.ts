@@ -110,9 +110,7 @@ const catalogue: readonly CatalogueEntry[] = [
     name: "机器人管理",
     url: "/robot/flow",
     icon: "pi pi-android",
-    children: [
-      { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
-    ],
+    children: [{ code: "robot_flow", name: "机器人流程", url: "/robot/flow" }],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
