@@ -46,10 +46,11 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(agentState(page)).toHaveText("就绪");
   await expect(page.getByText("等待来电…")).toBeVisible();
 
-  // The collaborative campaign's robot hands the customer over.
+  // The collaborative campaign's robot hands the customer over, speaking the installment flow.
+  const flows = await network(request, admin, "/robot/api/flow/list", { name: "信用卡分期回访" });
   const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", {
     phone: CALLER.phone,
-    flowId: 1,
+    flowId: flows.list[0].id,
     prevCtiCallId: CALLER.prevCtiCallId,
     transcript: [
       { segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "您好，这里是信用卡中心，您的账单可以办理分期", gender: -1 },
