@@ -6,7 +6,6 @@ const calls = (page: Page) => page.getByRole("table", { name: "质检通话列�
 const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
 
 test("an inspection day: apply, score by keyboard with a draft, next, bad input, appeal and decision", async ({ page }) => {
-  test.skip(test.info().project.name === "no-js", "keyboard scoring needs the island");
   test.setTimeout(60_000);
   await page.goto("/inspectionSuccess");
   await signIn(page, "supervisor");
