@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
 import { createTestDatabase } from "#tests/support/postgres";
@@ -36,9 +37,9 @@ export async function freshDatabase(): Promise<OpenedDatabase> {
 
 /** A migrated, demo-seeded platform on a fresh database of the current kind. */
 export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>[0] & object, "logger"> = {}): Promise<PreparedPlatform> {
-  if (TEST_DB === "pglite") return preparePlatform(opts);
-  const testDb = await createTestDatabase(requirePostgresUrl());
-  const platform = await preparePlatform({ ...opts, databaseUrl: testDb.url });
+  if (TEST_DB === "pglite") return preparePlatform({ ...opts, pgliteDump: await seededPgliteDump() });
+  const testDb = await createTestDatabase(requirePostgresUrl(), { template: inject("postgresTemplate") ?? undefined });
+  const platform = await preparePlatform({ ...opts, databaseUrl: testDb.url, seeded: true });
   return {
     ...platform,
     close: async () => {
@@ -46,6 +47,11 @@ export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>
       await testDb.drop();
     },
   };
+}
+
+/** The migrated, seeded PGlite the project's global setup dumped (tests/support/seeded-pglite-global.ts). */
+export async function seededPgliteDump(): Promise<Blob> {
+  return new Blob([await readFile(inject("seededPglite"))]);
 }
 
 function requirePostgresUrl(): string {

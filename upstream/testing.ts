@@ -6,7 +6,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type BuildAppOptions } from "./app";
-import { openDatabase, type Db } from "#upstream/db";
+import { openDatabase, pgliteOf, type Db } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
 import { seedDemo } from "#upstream/seed/demo";
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from "./settings";
@@ -32,13 +32,23 @@ export interface TestPlatform extends PreparedPlatform {
  * A migrated, demo-seeded platform app that is not listening (for `app.inject`): in-memory
  * PGlite, or the PostgreSQL database at `databaseUrl` (which should be empty and throwaway).
  */
-export async function preparePlatform(opts: { databaseUrl?: string; logger?: BuildAppOptions["logger"] } = {}): Promise<PreparedPlatform> {
+export async function preparePlatform(
+  opts: {
+    databaseUrl?: string;
+    logger?: BuildAppOptions["logger"];
+    /** The database is migrated and seeded already (a copy of a seeded template). */
+    seeded?: boolean;
+    /** A dump of a migrated, seeded PGlite to start from (see `dumpSeededPglite`). */
+    pgliteDump?: Blob;
+  } = {},
+): Promise<PreparedPlatform> {
   const database = await openDatabase(
-    opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { inMemory: true, pgliteTemplate: await pgliteTemplate() },
+    opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : { inMemory: true, pgliteTemplate: opts.pgliteDump ?? (await pgliteTemplate()) },
   );
   try {
-    await migrateToLatest(database.db);
-    await seedDemo(database.db);
+    if (!opts.seeded && !opts.pgliteDump) {
+      await migrateAndSeed(database.db);
+    }
   } catch (error) {
     await database.close();
     throw error;
@@ -55,7 +65,7 @@ export async function preparePlatform(opts: { databaseUrl?: string; logger?: Bui
 }
 
 /** The same platform listening on 127.0.0.1 on a free port, for tests that call it over HTTP. */
-export async function startTestPlatform(opts: { databaseUrl?: string } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(opts: Parameters<typeof preparePlatform>[0] = {}): Promise<TestPlatform> {
   const platform = await preparePlatform(opts);
   try {
     const url = await platform.app.listen({ host: "127.0.0.1", port: 0 });
@@ -92,4 +102,25 @@ async function pgliteVersion(): Promise<string> {
   const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
   const manifest = JSON.parse(await readFile(path.join(path.dirname(entry), "..", "package.json"), "utf8"));
   return String(manifest.version);
+}
+
+/**
+ * Migrates and seeds `db` (an empty database), the state every platform test starts from. A test
+ * run does this once, into a template that each test file then copies (tests/support/*-global.ts):
+ * migrating and seeding take seconds, a copy a fraction of that.
+ */
+export async function migrateAndSeed(db: Db): Promise<void> {
+  await migrateToLatest(db);
+  await seedDemo(db);
+}
+
+/** A migrated, seeded PGlite's data directory as a dump, for `preparePlatform({ pgliteDump })`. */
+export async function dumpSeededPglite(): Promise<Blob> {
+  const database = await openDatabase({ inMemory: true, pgliteTemplate: await pgliteTemplate() });
+  try {
+    await migrateAndSeed(database.db);
+    return await pgliteOf(database.db)!.dumpDataDir("none");
+  } finally {
+    await database.close();
+  }
 }

@@ -1,3 +1,4 @@
+import { seededPgliteDump } from "#upstream/test-db";
 import { startTestPlatform, type TestPlatform } from "#upstream/testing";
 
 /**
@@ -5,7 +6,7 @@ import { startTestPlatform, type TestPlatform } from "#upstream/testing";
  * the demo accounts, as a browser would hold them.
  */
 export async function consoleAgainstPlatform(accounts: readonly string[]) {
-  const platform: TestPlatform = await startTestPlatform();
+  const platform: TestPlatform = await startTestPlatform({ pgliteDump: await seededPgliteDump() });
   process.env.UPSTREAM_URL = platform.url;
   const { signIn } = await import("#app/server/auth.server");
   const { commitSignedIn } = await import("#app/server/session.server");

@@ -4,11 +4,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "#upstream/db";
+import { migrateAndSeed } from "#upstream/testing";
+import { createTestDatabase } from "./postgres";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Admin URL of the throwaway PostgreSQL cluster; null when no server binaries exist. */
     postgresUrl: string | null;
+    /** A migrated, demo-seeded database on that cluster, which each test file copies. */
+    postgresTemplate: string | null;
   }
 }
 
@@ -23,6 +28,7 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   if (!bin) {
     console.log("platform-postgres: no PostgreSQL server binaries (/usr/lib/postgresql/*/bin); its tests are skipped.");
     project.provide("postgresUrl", null);
+    project.provide("postgresTemplate", null);
     return undefined;
   }
 
@@ -51,7 +57,17 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   }
 
   console.log(`platform-postgres: PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${port}`);
-  project.provide("postgresUrl", `postgres://postgres@127.0.0.1:${port}/postgres`);
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  project.provide("postgresUrl", adminUrl);
+  // Migrated and seeded once; each file's database is a copy (CREATE DATABASE ... TEMPLATE).
+  const template = await createTestDatabase(adminUrl);
+  const database = await openDatabase({ databaseUrl: template.url });
+  try {
+    await migrateAndSeed(database.db);
+  } finally {
+    await database.close();
+  }
+  project.provide("postgresTemplate", new URL(template.url).pathname.slice(1));
 
   return () => {
     try {

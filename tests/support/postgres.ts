@@ -8,13 +8,14 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, empty database on the test cluster, so each test file starts from nothing and files
- * can run in parallel. `adminUrl` is the cluster URL that `postgres-global.ts` provides.
+ * A fresh database on the test cluster, empty or a copy of `template`, so each test file starts
+ * from its own and files can run in parallel. `adminUrl` is the cluster URL that
+ * `postgres-global.ts` provides.
  */
-export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
+export async function createTestDatabase(adminUrl: string, { template }: { template?: string } = {}): Promise<TestDatabase> {
   const name = `switchboard_test_${randomBytes(6).toString("hex")}`;
   await withAdmin(adminUrl, async (client) => {
-    await client.query(`create database "${name}"`);
+    await client.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
   });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PreparedStatements } from "./pglite-statements";
 import { sharedParsers } from "./type-parsers";
 
-// PGlite only (the layer is PGlite's); it runs the same in both platform projects.
+// PGlite only (the layer is PGlite's): the platform-postgres project leaves this file out.
 describe("prepared statements on PGlite", () => {
   let pglite: PGlite;
   beforeAll(async () => {
