@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible, signIn } from "./support";
 
-test.describe("the audit log @nojs", () => {
+test.describe("the audit log @noscript", () => {
   test("an administrator's change is in the audit log, with who, when and what; filters stay in the URL", async ({ page }) => {
     await signIn(page, "admin");
     await page.goto("/campaign");

@@ -35,8 +35,8 @@ async function openRow(page: Page, index: number) {
   await expect(dialog(page)).toBeVisible();
 }
 
-test.describe("call lists @nojs", () => {
-  test("filter and page the call history", async ({ page }) => {
+test.describe("call lists", () => {
+  test("filter and page the call history @noscript", async ({ page }) => {
     await page.goto("/callHistory");
     await signIn(page, "admin");
     await expect(page.getByRole("heading", { level: 1, name: "通话历史" })).toBeVisible();
@@ -70,7 +70,7 @@ test.describe("call lists @nojs", () => {
     await expect(rows(page).first().locator("td:nth-child(3)")).toHaveText(/^(\+86)?1\d{2}\*{4}\d{4}$/);
   });
 
-  test("open a call, switch tabs and close", async ({ page }) => {
+  test("open a call, switch tabs and close @nojs", async ({ page }) => {
     await page.goto("/callHistory");
     await signIn(page, "supervisor");
     await openRobotCalls(page);
@@ -107,7 +107,7 @@ test.describe("call lists @nojs", () => {
     expect(page.url()).toBe(listUrl);
   });
 
-  test("inbound history and calls list inbound calls; an agent sees their own", async ({ page }) => {
+  test("inbound history and calls list inbound calls; an agent sees their own @nojs", async ({ page }) => {
     await page.goto("/incoming/history");
     await signIn(page, "agent");
     await page.getByLabel("开始日期").fill(MONTH_AGO);
@@ -124,7 +124,7 @@ test.describe("call lists @nojs", () => {
     expect(agents.size).toBeGreaterThan(1);
   });
 
-  test("bad input: malformed filters, pages past the end, unknown and foreign calls", async ({ page }) => {
+  test("bad input: malformed filters, pages past the end, unknown and foreign calls @noscript", async ({ page }) => {
     await page.goto("/callHistory?size=7&start=2026-02-30");
     await signIn(page, "admin");
     await expect(page.getByRole("alert")).toContainText("每页条数只能是 10、20、50 或 100");

@@ -30,7 +30,7 @@ const ROLES = [
   },
 ];
 
-test.describe("sign-in and menus @nojs", () => {
+test.describe("sign-in and menus @noscript", () => {
   for (const role of ROLES) {
     test(`${role.user} signs in, sees the ${role.name} menu and signs out`, async ({ page }) => {
       await page.goto("/");
@@ -133,7 +133,7 @@ test.describe("sign-in and menus @nojs", () => {
   });
 });
 
-test.describe("brands and the sign-in page @nojs", () => {
+test.describe("brands and the sign-in page @noscript", () => {
   test("the default brand is the cloud customer-service platform", async ({ page }) => {
     await page.goto("/user/login");
     await expect(page).toHaveTitle("登录 - 云客服平台");

@@ -118,7 +118,7 @@ test("an administrator creates a campaign, imports contacts, runs, pauses, resum
   await expect(history).toContainText("活动已取消");
 });
 
-test("the campaign form keeps every value and explains each error @nojs", async ({ page }) => {
+test("the campaign form keeps every value and explains each error @noscript", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/campaign/new");
   await fillCampaignForm(page, "信用卡分期推广");
@@ -148,7 +148,7 @@ test("the campaign form keeps every value and explains each error @nojs", async 
   await expect(page.getByLabel("机器人").locator("option:checked")).toHaveText("营销推广机器人");
 });
 
-test("campaign lists filter in the URL and show batches and calls with their states @nojs", async ({ page }) => {
+test("campaign lists filter in the URL and show batches and calls with their states @noscript", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/campaign");
   await page.getByLabel("状态").selectOption({ label: "已取消" });
@@ -213,7 +213,7 @@ test("a batch's calls page by links, a page size and the jumper, keeping the fil
   await expect(page.getByRole("link", { name: "第 1 页" })).toHaveAttribute("aria-current", "page");
 });
 
-test("a supervisor distributes a preview campaign's data among agents @nojs", async ({ page }) => {
+test("a supervisor distributes a preview campaign's data among agents @noscript", async ({ page }) => {
   await signIn(page, "supervisor");
   await page.goto("/manual/dataDistribution");
   await page.getByLabel("活动", { exact: true }).selectOption({ label: "贵宾客户预览外呼（人工预览外呼）" });
@@ -228,7 +228,7 @@ test("a supervisor distributes a preview campaign's data among agents @nojs", as
   await expect(page.getByRole("status")).toHaveText("已分配 1 条数据。");
 });
 
-test("an agent may see what waits for distribution but not distribute it, by the page or by a crafted post @nojs", async ({ page }) => {
+test("an agent may see what waits for distribution but not distribute it, by the page or by a crafted post @noscript", async ({ page }) => {
   await signIn(page, "agent");
   await page.goto("/manual/dataDistribution");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

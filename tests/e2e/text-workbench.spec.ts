@@ -229,7 +229,7 @@ test("a reply sent while the console cannot be reached survives a reload and is 
   await expect(sessionButton(page, "顾客丁")).toHaveCount(0);
 });
 
-test.describe("chat records @nojs", () => {
+test.describe("chat records @noscript", () => {
   test("text/call lists closed conversations and shows a whole one", async ({ page }) => {
     await page.goto("/text/call");
     await signIn(page, "chat");

@@ -127,7 +127,10 @@ test("a work order's life: template, made from a call, received, followed, compl
   await agentContext.close();
 });
 
-test("work-order screens refuse bad input in Chinese and keep what was typed; lists filter past due @nojs", async ({ page, request }) => {
+test("work-order screens refuse bad input in Chinese and keep what was typed; lists filter past due @noscript", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(60_000);
   // A template field without a name.
   await signIn(page, "admin");
