@@ -70,11 +70,13 @@ export async function readPhone(access: Access, url: URL) {
   return { phone, pop, ...panels };
 }
 
-const json = (value: string) => {
+/** A field the workbench sends as JSON text: text that is not JSON is refused, never read as nothing. */
+const json = (value: string, context: z.RefinementCtx): unknown => {
   try {
     return JSON.parse(value) as unknown;
   } catch {
-    return undefined;
+    context.addIssue({ code: z.ZodIssueCode.custom, message: "提交的字段格式不正确" });
+    return z.NEVER;
   }
 };
 
