@@ -12,22 +12,26 @@ import {
 
 /**
  * Today's figures move slowly (a call ends, a chat closes) and reading them sums the whole day's
- * calls and state periods of every agent: each tenant's are kept for FIGURES_KEPT_MS, so twenty
- * supervisors' snapshots do not each sum the day again. Live states are never kept.
+ * calls and state periods of every agent and queue: each tenant's are kept for FIGURES_KEPT_MS,
+ * so twenty supervisors' snapshots do not each sum the day again. Live states are never kept.
  */
 const FIGURES_KEPT_MS = 5_000;
-type FiguresToday = ReturnType<typeof agentFiguresToday>;
-const figuresByPlatform = new WeakMap<FastifyInstance, ExpiringCache<number, FiguresToday>>();
-function figuresOfToday(app: FastifyInstance, tenantId: number, now: Date): FiguresToday {
-  let kept = figuresByPlatform.get(app);
-  if (!kept) figuresByPlatform.set(app, (kept = new ExpiringCache(1_000)));
-  const cached = kept.get(tenantId, now.getTime());
-  if (cached) return cached;
-  const fresh = agentFiguresToday(app.db, tenantId, now);
-  kept.set(tenantId, fresh, now.getTime() + FIGURES_KEPT_MS);
-  fresh.catch(() => kept.delete(tenantId));
+const figuresKept = new WeakMap<FastifyInstance, ExpiringCache<string, Promise<unknown>>>();
+function keptFigures<T>(app: FastifyInstance, kind: "agents" | "queues", tenantId: number, now: Date, read: () => Promise<T>): Promise<T> {
+  let kept = figuresKept.get(app);
+  if (!kept) figuresKept.set(app, (kept = new ExpiringCache(1_000)));
+  const key = `${kind}:${tenantId}`;
+  const cached = kept.get(key, now.getTime());
+  if (cached) return cached as Promise<T>;
+  const fresh = read();
+  kept.set(key, fresh, now.getTime() + FIGURES_KEPT_MS);
+  fresh.catch(() => kept.delete(key));
   return fresh;
 }
+const agentFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
+  keptFigures(app, "agents", tenantId, now, () => agentFiguresToday(app.db, tenantId, now));
+const queueFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
+  keptFigures(app, "queues", tenantId, now, () => queueFiguresToday(app.db, tenantId, now));
 
 /**
  * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for
@@ -50,7 +54,7 @@ export async function agentRows(
       tenantId,
       roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
     ),
-    withFigures ? figuresOfToday(app, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
+    withFigures ? agentFiguresKept(app, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
     withFigures ? app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute() : [],
   ]);
   const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
@@ -92,10 +96,7 @@ const signedOutState = (row: RosterRow): MonitorAgentState => ({
 
 export async function groupRows(app: FastifyInstance, tenantId: number) {
   const now = new Date();
-  const [agents, figures] = await Promise.all([
-    agentRows(app, tenantId, now, { figures: false }),
-    queueFiguresToday(app.db, tenantId, now),
-  ]);
+  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now, { figures: false }), queueFiguresKept(app, tenantId, now)]);
   const queues = app.cti.queues(tenantId);
   const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
   const today = (names: string[]) => {
