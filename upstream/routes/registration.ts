@@ -136,12 +136,17 @@ export const registrationRoutes: FastifyPluginAsync<{ simulatorControl?: boolean
     const { mobile, purpose } = query;
     const address = addressKey(clientAddressOf(request));
     const now = new Date();
-    const outcome = await app.db.transaction().execute(async (trx) => {
+    type Outcome =
+      | { refused: "challenge"; why: ChallengeRefusal }
+      | { refused: "voiceNotYet" }
+      | { refused: "limit"; why: SendRefusal }
+      | { refused: null; sent: CodeSent };
+    const outcome = await app.db.transaction().execute(async (trx): Promise<Outcome> => {
       const challenge = await answerChallenge(trx, { id: query.challengeId, answer: query.challengeAnswer, now });
-      if (challenge) return { challenge };
-      if (channel === "voice" && !(await voiceOffered(trx, { phone: mobile, purpose, now }))) return { voiceNotYet: true };
+      if (challenge) return { refused: "challenge", why: challenge };
+      if (channel === "voice" && !(await voiceOffered(trx, { phone: mobile, purpose, now }))) return { refused: "voiceNotYet" };
       const result = await issueCode(trx, { phone: mobile, purpose, address, now, channel });
-      if (!("code" in result)) return { refusal: result };
+      if (!("code" in result)) return { refused: "limit", why: result };
       const account = purpose === "reset" ? await findUserByMobile(trx, mobile) : undefined;
       if (purpose === "register" || account) {
         await queueSms(trx, {
@@ -152,12 +157,19 @@ export const registrationRoutes: FastifyPluginAsync<{ simulatorControl?: boolean
           kind: channel === "voice" ? "voice_code" : "code",
         });
       }
-      return { sent: { resendAfterSeconds: RESEND_MS / 1000, expiresInSeconds: CODE_TTL_MS / 1000, voiceOffered: await voiceOffered(trx, { phone: mobile, purpose, now }) } };
+      const offered = await voiceOffered(trx, { phone: mobile, purpose, now });
+      return { refused: null, sent: { resendAfterSeconds: RESEND_MS / 1000, expiresInSeconds: CODE_TTL_MS / 1000, voiceOffered: offered } };
     });
-    if ("challenge" in outcome) throw new HttpError(400, CHALLENGE_REFUSALS[outcome.challenge]);
-    if ("voiceNotYet" in outcome) throw new HttpError(400, `语音验证码在获取${VOICE_AFTER_SMS}次短信验证码后提供，请先获取短信验证码`);
-    if ("refusal" in outcome) throw new HttpError(429, sendRefusalMessage(outcome.refusal));
-    return outcome.sent;
+    switch (outcome.refused) {
+      case "challenge":
+        throw new HttpError(400, CHALLENGE_REFUSALS[outcome.why]);
+      case "voiceNotYet":
+        throw new HttpError(400, `语音验证码在获取${VOICE_AFTER_SMS}次短信验证码后提供，请先获取短信验证码`);
+      case "limit":
+        throw new HttpError(429, sendRefusalMessage(outcome.why));
+      case null:
+        return outcome.sent;
+    }
   }
 
   app.get("/crm/open/code/sms", async (request) => ok<CodeSent>(await sendCode(request, "sms")));

@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const value = submission.value;
 
   if (value.intent === "challenge") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) });
-  if (value.intent === "send" || value.intent === "voice") {
+  if (value.intent !== "register") {
     const channel = value.intent === "voice" ? "voice" : "sms";
     const sent = await attempt(() =>
       sendCode(

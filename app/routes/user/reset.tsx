@@ -75,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const address = request.headers.get(CLIENT_ADDRESS_HEADER);
   const value = submission.value;
   if (value.intent === "challenge") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) });
-  if (value.intent === "send" || value.intent === "voice") {
+  if (value.intent !== "reset") {
     const channel = value.intent === "voice" ? "voice" : "sms";
     const sent = await attempt(() =>
       sendCode(
