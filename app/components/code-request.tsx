@@ -12,7 +12,11 @@ import { useNonce } from "#app/lib/nonce";
  */
 
 /** Asking for a code (by SMS or by a call) needs the number and the challenge's answer only. */
-export const CodeRequestSchema = z.object({ intent: z.enum(["send", "voice"]), mobile: MobileSchema, challengeAnswer: ChallengeAnswerSchema });
+export const CodeRequestSchema = z.object({
+  intent: z.enum(["send", "voice"]),
+  mobile: MobileSchema,
+  challengeAnswer: ChallengeAnswerSchema,
+});
 /** 「换一张」: the page again with a new picture, everything typed kept. */
 export const NewChallengeSchema = z.object({ intent: z.literal("challenge") });
 

@@ -185,9 +185,11 @@ test("after the second SMS a voice code is offered, and signs up like the SMS on
   await solveChallenge(page, request);
   await voice.click();
   await expect(page.getByRole("status")).toContainText(`将致电 ${mobile.slice(0, 3)}****${mobile.slice(7)} 播报验证码`);
-  const [call] = ((await (await request.get(`${platformUrl}/sms/simulator/codes`, { params: { mobile }, headers: CLIENT })).json()) as {
-    data: Array<{ channel: string; content: string }>;
-  }).data;
+  const [call] = (
+    (await (await request.get(`${platformUrl}/sms/simulator/codes`, { params: { mobile }, headers: CLIENT })).json()) as {
+      data: Array<{ channel: string; content: string }>;
+    }
+  ).data;
   expect(call!.channel).toBe("voice");
   await fillSignUp(page, { code: /(\d{6})/.exec(call!.content)![1]!, company: `语音科技${mobile.slice(-6)}` });
   await expect(page).toHaveURL(/\/user\/fillInformation$/);

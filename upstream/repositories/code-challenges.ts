@@ -32,7 +32,10 @@ export async function createChallenge(
     .executeTakeFirstOrThrow();
   if (Number(recent.n) >= ADDRESS_CHALLENGES_HOURLY) return null;
   // Challenges are worthless once expired, and the hourly count above looks back one hour only.
-  await db.deleteFrom("code_challenges").where("expires_at", "<", new Date(now.getTime() - HOUR_MS)).execute();
+  await db
+    .deleteFrom("code_challenges")
+    .where("expires_at", "<", new Date(now.getTime() - HOUR_MS))
+    .execute();
   const id = randomBytes(18).toString("base64url");
   const { answer, svg } = newChallengePicture();
   await db

@@ -36,7 +36,11 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     const made = await simulated.inject({ method: "POST", url: "/crm/open/code/challenge", headers: client(address) });
     expect(made.statusCode, made.body).toBe(200);
     const { id, image } = made.json().data as { id: string; image: string };
-    const told = await simulated.inject({ method: "GET", url: `/sms/simulator/challenge?id=${id}`, headers: { authorization: basicAuth() } });
+    const told = await simulated.inject({
+      method: "GET",
+      url: `/sms/simulator/challenge?id=${id}`,
+      headers: { authorization: basicAuth() },
+    });
     return { id, image, answer: told.json().data.answer as string };
   };
   const askCode = (channel: "sms" | "voice", mobile: string, address: string, purpose: string, answered?: { id: string; answer: string }) =>
@@ -130,7 +134,11 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     const stored = await platform.db.selectFrom("code_challenges").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(stored.answer_hash).toBe(createHash("sha256").update(`${id}:${answer}`).digest("hex"));
     expect(Object.values(stored)).not.toContain(answer);
-    const told = await platform.app.inject({ method: "GET", url: `/sms/simulator/challenge?id=${id}`, headers: { authorization: basicAuth() } });
+    const told = await platform.app.inject({
+      method: "GET",
+      url: `/sms/simulator/challenge?id=${id}`,
+      headers: { authorization: basicAuth() },
+    });
     expect(told.statusCode).toBe(404);
   });
 
@@ -142,7 +150,10 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     expect(missing.statusCode).toBe(400);
     expect(message(missing)).toBe("请输入图形验证码");
     const drawn = await challenge(address);
-    const wrongAnswer = await askCode("sms", mobile, address, "register", { id: drawn.id, answer: drawn.answer === "00000" ? "11111" : "00000" });
+    const wrongAnswer = await askCode("sms", mobile, address, "register", {
+      id: drawn.id,
+      answer: drawn.answer === "00000" ? "11111" : "00000",
+    });
     expect(wrongAnswer.statusCode).toBe(400);
     expect(message(wrongAnswer)).toBe("图形验证码错误，请输入新图片中的数字");
     // A challenge is answered once, even wrongly: the right answer afterwards is refused.
@@ -178,7 +189,11 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     const [delivered] = await codesSentTo(platform.db, mobile);
     expect(delivered).toMatchObject({ kind: "voice_code" });
     expect(delivered!.content).toMatch(/^【语音】您的注册验证码为\d{6}/);
-    const shown = await simulated.inject({ method: "GET", url: `/sms/simulator/codes?mobile=${mobile}`, headers: { authorization: basicAuth() } });
+    const shown = await simulated.inject({
+      method: "GET",
+      url: `/sms/simulator/codes?mobile=${mobile}`,
+      headers: { authorization: basicAuth() },
+    });
     expect(shown.json().data.map((code: { channel: string }) => code.channel)).toEqual(["voice", "sms", "sms"]);
     const voiceCode = (await lastCode(mobile))!;
     const stored = await platform.db.selectFrom("verification_codes").select("channel").where("phone", "=", mobile).orderBy("id").execute();
@@ -192,7 +207,8 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     expect(message(await sendVoice(mobile, address))).toBe("该手机号1小时内获取验证码已达5次，请稍后再试");
     expect(message(await sendCode(mobile, address))).toBe("该手机号1小时内获取验证码已达5次，请稍后再试");
     // A replaced code no longer works; the newest does, whichever way it came.
-    if (sms !== voiceCode) expect(message(await register({ mobile, code: sms, password: PASSWORD, companyName: "语音公司" }))).toMatch(/^验证码错误/);
+    if (sms !== voiceCode)
+      expect(message(await register({ mobile, code: sms, password: PASSWORD, companyName: "语音公司" }))).toMatch(/^验证码错误/);
     const newest = (await lastCode(mobile))!;
     expect((await register({ mobile, code: newest, password: PASSWORD, companyName: "语音公司" })).statusCode).toBe(200);
   });

@@ -79,7 +79,8 @@ function codeRefusal(result: Exclude<CheckResult, { ok: true }>): HttpError {
 function codeText(purpose: CodePurpose, code: string, channel: "sms" | "voice"): string {
   const what = purpose === "register" ? "注册" : "重置密码";
   // A voice call reads the digits one by one; the outbox keeps what it said.
-  if (channel === "voice") return `【语音】您的${what}验证码为${code}，重复一遍，${[...code].join(" ")}，${CODE_TTL_MS / 60_000}分钟内有效。`;
+  if (channel === "voice")
+    return `【语音】您的${what}验证码为${code}，重复一遍，${[...code].join(" ")}，${CODE_TTL_MS / 60_000}分钟内有效。`;
   return `您的${what}验证码为${code}，${CODE_TTL_MS / 60_000}分钟内有效。如非本人操作，请忽略本短信。`;
 }
 
@@ -340,14 +341,21 @@ export const registrationSimulatorRoutes: FastifyPluginAsync = async (app) => {
     const { mobile } = parseInput(z.object({ mobile: z.string().min(1).max(20) }), request.query);
     const rows = await codesSentTo(app.db, mobile);
     return ok(
-      rows.map((row) => ({ content: row.content, channel: row.kind === "voice_code" ? "voice" : "sms", createdAt: row.created_at.toISOString() })),
+      rows.map((row) => ({
+        content: row.content,
+        channel: row.kind === "voice_code" ? "voice" : "sms",
+        createdAt: row.created_at.toISOString(),
+      })),
     );
   });
 
   // Time passing for a number's codes (e2e cannot wait the 60 s between codes): every code of the
   // number is made older by `seconds`, as if asked for that much earlier.
   app.post("/sms/simulator/codes/age", async (request) => {
-    const { mobile, seconds } = parseInput(z.object({ mobile: z.string().min(1).max(20), seconds: z.number().int().min(1).max(86_400) }), request.body);
+    const { mobile, seconds } = parseInput(
+      z.object({ mobile: z.string().min(1).max(20), seconds: z.number().int().min(1).max(86_400) }),
+      request.body,
+    );
     const by = sql<Date>`interval '1 second' * ${seconds}`;
     await app.db
       .updateTable("verification_codes")

@@ -80,12 +80,19 @@ export async function action({ request }: ActionFunctionArgs) {
     const channel = value.intent === "voice" ? "voice" : "sms";
     const sent = await attempt(() =>
       sendCode(
-        { mobile: value.mobile, purpose: "register", channel, challengeId: String(form.get("challengeId") ?? ""), challengeAnswer: value.challengeAnswer },
+        {
+          mobile: value.mobile,
+          purpose: "register",
+          channel,
+          challengeId: String(form.get("challengeId") ?? ""),
+          challengeAnswer: value.challengeAnswer,
+        },
         address,
       ),
     );
     if (!sent.ok) return answer({ ...kept, result: submission.reply({ formErrors: [sent.message], hideFields: HIDDEN }) }, sent.status);
-    const how = channel === "voice" ? `将致电 ${maskMobile(value.mobile)} 播报验证码，请留意来电` : `验证码已发送至 ${maskMobile(value.mobile)}`;
+    const how =
+      channel === "voice" ? `将致电 ${maskMobile(value.mobile)} 播报验证码，请留意来电` : `验证码已发送至 ${maskMobile(value.mobile)}`;
     return answer({
       result: submission.reply({ hideFields: HIDDEN }),
       notice: `${how}，${sent.value.expiresInSeconds / 60} 分钟内有效；${sent.value.resendAfterSeconds} 秒后可重新获取`,

@@ -79,7 +79,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const channel = value.intent === "voice" ? "voice" : "sms";
     const sent = await attempt(() =>
       sendCode(
-        { mobile: value.mobile, purpose: "reset", channel, challengeId: String(form.get("challengeId") ?? ""), challengeAnswer: value.challengeAnswer },
+        {
+          mobile: value.mobile,
+          purpose: "reset",
+          channel,
+          challengeId: String(form.get("challengeId") ?? ""),
+          challengeAnswer: value.challengeAnswer,
+        },
         address,
       ),
     );

@@ -7,7 +7,12 @@ import { sql, type Kysely } from "kysely";
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable("verification_codes")
-    .addColumn("channel", "text", (col) => col.notNull().defaultTo("sms").check(sql`channel IN ('sms', 'voice')`))
+    .addColumn("channel", "text", (col) =>
+      col
+        .notNull()
+        .defaultTo("sms")
+        .check(sql`channel IN ('sms', 'voice')`),
+    )
     .execute();
 
   await db.schema
