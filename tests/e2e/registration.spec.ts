@@ -99,6 +99,10 @@ test("a new customer signs up with the SMS code, fills in the company and lands 
     // With JavaScript the button waits out the seconds the platform gave, counting them down.
     await expect(again).toBeDisabled();
     await expect(again).toHaveText(/^重新获取（\d+ 秒）$/);
+    // The wait is the number's: another number may ask at once.
+    await page.getByLabel("手机号").fill(freshMobile());
+    await expect(again).toBeEnabled();
+    await page.getByLabel("手机号").fill(mobile);
   } else {
     // Without, it stays usable and the platform refuses a second code at once, in Chinese.
     await solveChallenge(page, request);
