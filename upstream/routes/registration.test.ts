@@ -409,6 +409,26 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     expect(message(reused)).toBe("验证码已失效，请重新获取");
   });
 
+  it("offers the reset voice code alike for unknown and known numbers; only the account's number gets the call", async () => {
+    const { mobile } = await signUp("语音找回公司");
+    const at = clock();
+    const unknown = freshPhone();
+    const answers: string[] = [];
+    for (const number of [mobile, unknown]) {
+      at(0);
+      await sendCode(number, freshAddress(), "reset");
+      at(61_000);
+      await sendCode(number, freshAddress(), "reset");
+      at(122_000);
+      const voice = await sendVoice(number, freshAddress(), "reset");
+      expect(voice.statusCode, voice.body).toBe(200);
+      answers.push(voice.body);
+    }
+    expect(answers[1]).toBe(answers[0]);
+    expect((await codesSentTo(platform.db, mobile))[0]).toMatchObject({ kind: "voice_code" });
+    expect(await codesSentTo(platform.db, unknown)).toEqual([]);
+  });
+
   it("changes a password with the current one, ending every other session of the user", async () => {
     const { mobile } = await signUp("改密码公司");
     const here = await loginAs(platform.app, mobile, PASSWORD);
