@@ -40,11 +40,41 @@ export const CompanyNameSchema = z
 export const CodePurposeSchema = z.enum(["register", "reset"]);
 export type CodePurpose = z.infer<typeof CodePurposeSchema>;
 
-/** GET /crm/open/code/sms?mobile=&purpose= */
-export const SendCodeQuerySchema = z.object({ mobile: MobileSchema, purpose: CodePurposeSchema.default("register") });
+/** The answer to a picture challenge, as typed (the platform compares it; the forms only require it). */
+export const ChallengeAnswerSchema = z
+  .string({ required_error: "请输入图形验证码" })
+  .trim()
+  .min(1, "请输入图形验证码")
+  .max(10, "图形验证码错误，请重新输入");
 
-/** What a sent code's answer tells: when another may be asked for, and until when this one holds. */
-export const CodeSentSchema = z.object({ resendAfterSeconds: z.number().int(), expiresInSeconds: z.number().int() });
+/**
+ * GET /crm/open/code/sms and GET /crm/open/code/voice ?mobile=&purpose=&challengeId=&challengeAnswer=
+ * (the challenge is checked by the platform, which answers a missing one in Chinese).
+ */
+export const SendCodeQuerySchema = z.object({
+  mobile: MobileSchema,
+  purpose: CodePurposeSchema.default("register"),
+  challengeId: z.string().max(64).optional(),
+  challengeAnswer: z.string().max(10, "图形验证码错误，请重新输入").optional(),
+});
+
+/**
+ * What a sent code's answer tells: when another may be asked for, until when this one holds, and
+ * whether a voice code is now offered (after the second SMS).
+ */
+export const CodeSentSchema = z.object({
+  resendAfterSeconds: z.number().int(),
+  expiresInSeconds: z.number().int(),
+  voiceOffered: z.boolean(),
+});
+
+/** POST /crm/open/code/challenge: a picture challenge (an SVG as a data: address) for the next code request. */
+export const CodeChallengeSchema = z.object({
+  id: z.string(),
+  image: z.string().startsWith("data:image/svg+xml;base64,"),
+  expiresInSeconds: z.number().int(),
+});
+export type CodeChallenge = z.infer<typeof CodeChallengeSchema>;
 export type CodeSent = z.infer<typeof CodeSentSchema>;
 
 /** PUT /crm/open/register/name */

@@ -94,7 +94,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(workbenchRoutes);
   app.register(auditRoutes);
   app.register(monitorRoutes);
-  app.register(registrationRoutes);
+  app.register(registrationRoutes, { simulatorControl });
   if (simulatorControl) app.register(registrationSimulatorRoutes);
   app.register(knowledgeRoutes);
   app.register(customerRoutes);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   BillingAccountSchema,
+  CodeChallengeSchema,
   CodeSentSchema,
   NameFreeSchema,
   RegisteredSchema,
@@ -14,11 +15,31 @@ import { call, requireData, type Caller } from "./upstream.server";
 
 const addressHeader = (clientAddress: string | null) => (clientAddress ? { "X-Client-Address": clientAddress } : undefined);
 
-/** GET /crm/open/code/sms — a code to a number; the platform's limits count the browser's address. */
-export async function sendSmsCode(mobile: string, purpose: CodePurpose, clientAddress: string | null) {
+/** POST /crm/open/code/challenge — a picture challenge for the next code request. */
+export async function newCodeChallenge(clientAddress: string | null) {
   const answer = await call({
-    path: "/crm/open/code/sms",
-    query: { mobile, purpose },
+    method: "POST",
+    path: "/crm/open/code/challenge",
+    headers: addressHeader(clientAddress),
+    schema: envelope(CodeChallengeSchema),
+    what: "获取图形验证码",
+    caller: null,
+  });
+  return requireData(answer, "获取图形验证码");
+}
+
+/**
+ * GET /crm/open/code/sms or /crm/open/code/voice — a code to a number, after the picture
+ * challenge's answer; the platform's limits count the browser's address.
+ */
+export async function sendCode(
+  request: { mobile: string; purpose: CodePurpose; channel: "sms" | "voice"; challengeId: string; challengeAnswer: string },
+  clientAddress: string | null,
+) {
+  const { mobile, purpose, channel, challengeId, challengeAnswer } = request;
+  const answer = await call({
+    path: `/crm/open/code/${channel}`,
+    query: { mobile, purpose, challengeId, challengeAnswer },
     headers: addressHeader(clientAddress),
     schema: envelope(CodeSentSchema),
     what: "获取验证码",

@@ -18,9 +18,30 @@ async function codeSentTo(request: APIRequestContext, mobile: string): Promise<s
   return /(\d{6})/.exec(latest.content)![1];
 }
 
+/** The answer of a picture challenge, as a person reads it (the simulator tells it; the platform keeps a hash). */
+async function challengeAnswer(request: APIRequestContext, id: string): Promise<string> {
+  const response = await request.get(`${platformUrl}/sms/simulator/challenge`, { params: { id }, headers: CLIENT });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: { answer: string } }).data.answer;
+}
+
+/** Types the answer of the picture the page shows. */
+async function solveChallenge(page: Page, request: APIRequestContext) {
+  const id = await page.locator('input[name="challengeId"]').inputValue();
+  await page.getByLabel("图形验证码").fill(await challengeAnswer(request, id));
+}
+
+const jsOn = () => test.info().project.use.javaScriptEnabled !== false;
+
 /** A tenant signed up straight on the platform (for the tests that start from an account). */
 async function signUpOnPlatform(request: APIRequestContext, mobile: string) {
-  const sent = await request.get(`${platformUrl}/crm/open/code/sms`, { params: { mobile, purpose: "register" }, headers: CLIENT });
+  const made = await request.post(`${platformUrl}/crm/open/code/challenge`, { headers: CLIENT });
+  const { id } = ((await made.json()) as { data: { id: string } }).data;
+  const answer = await challengeAnswer(request, id);
+  const sent = await request.get(`${platformUrl}/crm/open/code/sms`, {
+    params: { mobile, purpose: "register", challengeId: id, challengeAnswer: answer },
+    headers: CLIENT,
+  });
   expect(sent.status()).toBe(200);
   const code = await codeSentTo(request, mobile);
   const registered = await request.post(`${platformUrl}/crm/open/register`, {
@@ -52,12 +73,42 @@ test("a new customer signs up with the SMS code, fills in the company and lands 
   await expectAccessible(page);
 
   await page.getByLabel("手机号").fill(mobile);
+  // A code needs the picture's answer first; 「换一张」 draws another, keeping the number.
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  await expect(page.getByText("请输入图形验证码")).toBeVisible();
+  const challengeId = page.locator('input[name="challengeId"]');
+  const first = await challengeId.inputValue();
+  await page.getByRole("button", { name: "换一张" }).click();
+  await expect(challengeId).not.toHaveValue(first);
+  await expect(page.getByLabel("手机号")).toHaveValue(mobile);
+  await expect(page.getByRole("img", { name: "图形验证码图片，图中为5位数字" })).toBeVisible();
+  const answer = await challengeAnswer(request, await challengeId.inputValue());
+  await page.getByLabel("图形验证码").fill(answer === "00000" ? "11111" : "00000");
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  await expect(page.getByRole("alert")).toContainText("图形验证码错误，请输入新图片中的数字");
+  await expect(page.getByLabel("手机号")).toHaveValue(mobile);
+  await expect(page.getByLabel("图形验证码")).toHaveValue("");
+
+  await solveChallenge(page, request);
   await page.getByRole("button", { name: "获取验证码" }).click();
   await expect(page.getByRole("status")).toContainText(`验证码已发送至 ${mobile.slice(0, 3)}****${mobile.slice(7)}`);
+  await expect(page.getByRole("status")).toContainText("60 秒后可重新获取");
   await expect(page.getByLabel("手机号")).toHaveValue(mobile);
-  // A second code at once is refused, in Chinese.
-  await page.getByRole("button", { name: "获取验证码" }).click();
-  await expect(page.getByRole("alert")).toContainText(/验证码发送过于频繁，请在 \d+ 秒后重新获取/);
+  const again = page.getByRole("button", { name: /^重新获取/ });
+  if (jsOn()) {
+    // With JavaScript the button waits out the seconds the platform gave, counting them down.
+    await expect(again).toBeDisabled();
+    await expect(again).toHaveText(/^重新获取（\d+ 秒）$/);
+    // The wait is the number's: another number may ask at once.
+    await page.getByLabel("手机号").fill(freshMobile());
+    await expect(again).toBeEnabled();
+    await page.getByLabel("手机号").fill(mobile);
+  } else {
+    // Without, it stays usable and the platform refuses a second code at once, in Chinese.
+    await solveChallenge(page, request);
+    await again.click();
+    await expect(page.getByRole("alert")).toContainText(/验证码发送过于频繁，请在 \d+ 秒后重新获取/);
+  }
   await expectAccessible(page);
 
   // A password against the rules is refused, and what was typed (but the password) is kept.
@@ -94,6 +145,7 @@ test("five wrong codes lock the number for 30 minutes @nojs", async ({ page, req
   const mobile = freshMobile();
   await page.goto("/user/registe");
   await page.getByLabel("手机号").fill(mobile);
+  await solveChallenge(page, request);
   await page.getByRole("button", { name: "获取验证码" }).click();
   await expect(page.getByRole("status")).toContainText("验证码已发送");
   const code = await codeSentTo(request, mobile);
@@ -108,6 +160,45 @@ test("five wrong codes lock the number for 30 minutes @nojs", async ({ page, req
   await fillSignUp(page, { code, company: `锁定测试${mobile.slice(-6)}` });
   await expect(page.getByRole("alert")).toContainText("该手机号已锁定");
   await expect(page).toHaveURL(/\/user\/registe$/);
+});
+
+// With JavaScript only: without it the voice code posts as the SMS code does (the test above).
+test("after the second SMS a voice code is offered, counted down, and signs up like the SMS one", async ({ page, request }) => {
+  const mobile = freshMobile();
+  // The e2e cannot wait the 60 s between codes: the simulator makes the number's codes older, and
+  // the browser's clock (for the countdown) is moved as much.
+  await page.clock.install();
+  const later = async () => {
+    await request.post(`${platformUrl}/sms/simulator/codes/age`, { headers: CLIENT, data: { mobile, seconds: 61 } });
+    await page.clock.fastForward(61_000);
+  };
+  await page.goto("/user/registe");
+  await page.getByLabel("手机号").fill(mobile);
+  await solveChallenge(page, request);
+  await page.getByRole("button", { name: "获取验证码" }).click();
+  await expect(page.getByRole("status")).toContainText("验证码已发送");
+  await expect(page.getByRole("button", { name: /改用语音验证码/ })).toHaveCount(0);
+  await later();
+  await solveChallenge(page, request);
+  await page.getByRole("button", { name: /^重新获取/ }).click();
+  await expect(page.getByRole("status")).toContainText("验证码已发送");
+  const voice = page.getByRole("button", { name: /^收不到短信？改用语音验证码/ });
+  await expect(voice).toBeDisabled();
+  await expect(voice).toHaveText(/（\d+ 秒）$/);
+  await expectAccessible(page);
+  await later();
+  await expect(voice).toBeEnabled();
+  await solveChallenge(page, request);
+  await voice.click();
+  await expect(page.getByRole("status")).toContainText(`将致电 ${mobile.slice(0, 3)}****${mobile.slice(7)} 播报验证码`);
+  const [call] = (
+    (await (await request.get(`${platformUrl}/sms/simulator/codes`, { params: { mobile }, headers: CLIENT })).json()) as {
+      data: Array<{ channel: string; content: string }>;
+    }
+  ).data;
+  expect(call!.channel).toBe("voice");
+  await fillSignUp(page, { code: /(\d{6})/.exec(call!.content)![1]!, company: `语音科技${mobile.slice(-6)}` });
+  await expect(page).toHaveURL(/\/user\/fillInformation$/);
 });
 
 test("a reset answers unknown and known numbers alike, ends every session and takes its code once @nojs", async ({
@@ -126,7 +217,9 @@ test("a reset answers unknown and known numbers alike, ends every session and ta
   await page.goto("/user/reset");
   await expectAccessible(page);
   const askCode = async (number: string) => {
+    await page.goto("/user/reset");
     await page.getByLabel("手机号").fill(number);
+    await solveChallenge(page, request);
     await page.getByRole("button", { name: "获取验证码" }).click();
     await expect(page.getByRole("status")).toBeVisible();
     return page.getByRole("status").textContent();
@@ -162,7 +255,7 @@ test("a reset answers unknown and known numbers alike, ends every session and ta
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("a password change needs the current password and ends the user's other sessions @nojs", async ({ page, browser, request }) => {
+test("a password change needs the current password and ends the user's other sessions @noscript", async ({ page, browser, request }) => {
   const mobile = freshMobile();
   await signUpOnPlatform(request, mobile);
   const elsewhere = await browser.newContext();

@@ -532,6 +532,7 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   billing_accounts: BillingAccountsTable;
   verification_codes: VerificationCodesTable;
+  code_challenges: CodeChallengesTable;
   inspection_appeals: InspectionAppealsTable;
   inspection_access: InspectionAccessTable;
 }
@@ -730,4 +731,16 @@ export interface VerificationCodesTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   closed_at: NullableTimestamp;
   locked_until: NullableTimestamp;
+  /** Migration 170: how the code went to the phone. */
+  channel: ColumnType<"sms" | "voice", "sms" | "voice" | undefined, "sms" | "voice">;
+}
+
+/** Migration 170: the picture challenges a code request answers first (decision 024). */
+export interface CodeChallengesTable {
+  id: string;
+  answer_hash: string;
+  client_address: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
 }

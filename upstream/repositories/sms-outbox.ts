@@ -10,7 +10,8 @@ export type SmsToSend = {
   phone: string;
   content: string;
   signature?: string;
-  kind: "code" | "message";
+  /** A verification code by SMS, the same read out by a voice call (the carrier simulator moves both), or a tenant's message. */
+  kind: "code" | "voice_code" | "message";
   createdBy?: number | null;
   /** The template a tenant's message was written from. */
   templateId?: number | null;
@@ -138,9 +139,9 @@ export async function countSmsTo(db: Db, phone: string, kind: string, since: Dat
 export async function codesSentTo(db: Db, phone: string, limit = 20) {
   return db
     .selectFrom("sms_messages")
-    .select(["content", "created_at"])
+    .select(["content", "kind", "created_at"])
     .where("phone", "=", phone)
-    .where("kind", "=", "code")
+    .where("kind", "in", ["code", "voice_code"])
     .orderBy("id", "desc")
     .limit(limit)
     .execute();

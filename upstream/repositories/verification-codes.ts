@@ -11,7 +11,9 @@ import type { Trx } from "./dialing";
  * - asking again replaces the code but keeps its count of wrong tries;
  * - the MAX_WRONG_TRIES-th wrong try spends the code and locks the number for LOCK_MS (no code is
  *   sent to it and none is checked meanwhile);
- * - a right code is used once.
+ * - a right code is used once;
+ * - a code goes by SMS or, once the number has had VOICE_AFTER_SMS codes by SMS for the purpose
+ *   within a day, by a voice call; both count together for every limit above.
  * Callers run these inside a transaction: each takes an advisory lock on the number (and the
  * address), so parallel requests see each other's counts.
  */
@@ -23,6 +25,7 @@ export const ADDRESS_HOURLY = 20;
 export const ADDRESS_DAILY = 50;
 export const MAX_WRONG_TRIES = 5;
 export const LOCK_MS = 30 * 60_000;
+export const VOICE_AFTER_SMS = 2;
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -89,9 +92,9 @@ async function openCode(db: Trx, phone: string, purpose: CodePurpose) {
  */
 export async function issueCode(
   db: Trx,
-  request: { phone: string; purpose: CodePurpose; address: string; now: Date },
+  request: { phone: string; purpose: CodePurpose; address: string; now: Date; channel?: "sms" | "voice" },
 ): Promise<{ code: string } | SendRefusal> {
-  const { phone, purpose, address, now } = request;
+  const { phone, purpose, address, now, channel = "sms" } = request;
   await lockKeys(db, `verification-phone:${phone}`, `verification-address:${address}`);
   const locked = await lockedUntil(db, phone, now);
   if (locked) return { refused: "locked", until: locked };
@@ -131,11 +134,25 @@ export async function issueCode(
       code_hash: hashCode(salt, phone, purpose, code),
       salt,
       failed_tries: previous?.failed_tries ?? 0,
+      channel,
       created_at: now,
       expires_at: new Date(now.getTime() + CODE_TTL_MS),
     })
     .execute();
   return { code };
+}
+
+/** Whether the number may have its code by a voice call: it has had VOICE_AFTER_SMS by SMS today. */
+export async function voiceOffered(db: Trx, request: { phone: string; purpose: CodePurpose; now: Date }): Promise<boolean> {
+  const row = await db
+    .selectFrom("verification_codes")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("phone", "=", request.phone)
+    .where("purpose", "=", request.purpose)
+    .where("channel", "=", "sms")
+    .where("created_at", ">", new Date(request.now.getTime() - DAY_MS))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) >= VOICE_AFTER_SMS;
 }
 
 /**

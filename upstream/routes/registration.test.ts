@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { codesSentTo } from "#upstream/repositories/sms-outbox";
 import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "#upstream/test-db";
@@ -8,6 +10,8 @@ const PASSWORD = "Newcomer2026";
 
 describeDb(`registration and account on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;
+  /** The same platform with SIMULATOR_CONTROL: it tells a challenge's answer, as a person reads the picture. */
+  let simulated: FastifyInstance;
   let phoneSeq = 0;
   let addressSeq = 0;
   /** A number nobody has used in this file, and a client address of its own. */
@@ -16,8 +20,10 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     platform = await testPlatform();
+    simulated = buildApp({ db: platform.db, ...TEST_CLIENT, simulatorControl: true });
   });
   afterAll(async () => {
+    await simulated?.close();
     await platform?.close();
   });
   afterEach(() => {
@@ -25,8 +31,29 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
   });
 
   const client = (address: string) => ({ authorization: basicAuth(), "x-client-address": address });
-  const sendCode = (mobile: string, address: string, purpose = "register") =>
-    platform.app.inject({ method: "GET", url: `/crm/open/code/sms?mobile=${mobile}&purpose=${purpose}`, headers: client(address) });
+  /** A new picture challenge and its answer. */
+  const challenge = async (address: string) => {
+    const made = await simulated.inject({ method: "POST", url: "/crm/open/code/challenge", headers: client(address) });
+    expect(made.statusCode, made.body).toBe(200);
+    const { id, image } = made.json().data as { id: string; image: string };
+    const told = await simulated.inject({
+      method: "GET",
+      url: `/sms/simulator/challenge?id=${id}`,
+      headers: { authorization: basicAuth() },
+    });
+    return { id, image, answer: told.json().data.answer as string };
+  };
+  const askCode = (channel: "sms" | "voice", mobile: string, address: string, purpose: string, answered?: { id: string; answer: string }) =>
+    platform.app.inject({
+      method: "GET",
+      url: `/crm/open/code/${channel}?mobile=${mobile}&purpose=${purpose}${answered ? `&challengeId=${answered.id}&challengeAnswer=${answered.answer}` : ""}`,
+      headers: client(address),
+    });
+  /** A code by SMS after a right answer to a new challenge. */
+  const sendCode = async (mobile: string, address: string, purpose = "register") =>
+    askCode("sms", mobile, address, purpose, await challenge(address));
+  const sendVoice = async (mobile: string, address: string, purpose = "register") =>
+    askCode("voice", mobile, address, purpose, await challenge(address));
   const register = (body: Record<string, string>, address = "10.9.9.9") =>
     platform.app.inject({ method: "POST", url: "/crm/open/register", headers: client(address), payload: body });
   const reset = (body: Record<string, string>, address = "10.9.9.9") =>
@@ -82,7 +109,7 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     const mobile = freshPhone();
     const response = await sendCode(mobile, freshAddress());
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ code: 1, data: { resendAfterSeconds: 60, expiresInSeconds: 300 } });
+    expect(response.json()).toMatchObject({ code: 1, data: { resendAfterSeconds: 60, expiresInSeconds: 300, voiceOffered: false } });
     const code = await lastCode(mobile);
     expect(code).toMatch(/^\d{6}$/);
     const outbox = await platform.db
@@ -95,6 +122,95 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(code);
     expect(stored[0].code_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("draws a picture challenge in strokes, keeps its answer hashed, and tells the answer under SIMULATOR_CONTROL only", async () => {
+    const { id, image, answer } = await challenge(freshAddress());
+    expect(answer).toMatch(/^\d{5}$/);
+    const svg = Buffer.from(image.replace("data:image/svg+xml;base64,", ""), "base64").toString();
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    // Digits drawn as paths: no text for a program to read, nothing that runs.
+    expect(svg).not.toMatch(/<text|<script|href=/);
+    const stored = await platform.db.selectFrom("code_challenges").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(stored.answer_hash).toBe(createHash("sha256").update(`${id}:${answer}`).digest("hex"));
+    expect(Object.values(stored)).not.toContain(answer);
+    const told = await platform.app.inject({
+      method: "GET",
+      url: `/sms/simulator/challenge?id=${id}`,
+      headers: { authorization: basicAuth() },
+    });
+    expect(told.statusCode).toBe(404);
+  });
+
+  it("sends no code without a right, unused, unexpired answer to a challenge", async () => {
+    const at = clock();
+    const mobile = freshPhone();
+    const address = freshAddress();
+    const missing = await askCode("sms", mobile, address, "register");
+    expect(missing.statusCode).toBe(400);
+    expect(message(missing)).toBe("请输入图形验证码");
+    const drawn = await challenge(address);
+    const wrongAnswer = await askCode("sms", mobile, address, "register", {
+      id: drawn.id,
+      answer: drawn.answer === "00000" ? "11111" : "00000",
+    });
+    expect(wrongAnswer.statusCode).toBe(400);
+    expect(message(wrongAnswer)).toBe("图形验证码错误，请输入新图片中的数字");
+    // A challenge is answered once, even wrongly: the right answer afterwards is refused.
+    const reused = await askCode("sms", mobile, address, "register", drawn);
+    expect(message(reused)).toBe("图形验证码已失效，请输入新图片中的数字");
+    const late = await challenge(address);
+    at(5 * 60_000 + 1);
+    expect(message(await askCode("sms", mobile, address, "register", late))).toBe("图形验证码已失效，请输入新图片中的数字");
+    expect(await lastCode(mobile)).toBeNull();
+    // Refused answers sent nothing and count for no limit: a right one sends the code at once.
+    const right = await askCode("sms", mobile, address, "register", await challenge(address));
+    expect(right.statusCode, right.body).toBe(200);
+    expect(message(await sendCode(mobile, address))).toMatch(/^验证码发送过于频繁/);
+  });
+
+  it("offers a voice code after the second SMS; it replaces the SMS code and counts in the same limits", async () => {
+    const at = clock();
+    const mobile = freshPhone();
+    const address = freshAddress();
+    expect((await sendCode(mobile, address)).json().data.voiceOffered).toBe(false);
+    const tooEarly = await sendVoice(mobile, address);
+    expect(tooEarly.statusCode).toBe(400);
+    expect(message(tooEarly)).toBe("语音验证码在获取2次短信验证码后提供，请先获取短信验证码");
+    at(61_000);
+    expect((await sendCode(mobile, address)).json().data.voiceOffered).toBe(true);
+    const sms = (await lastCode(mobile))!;
+    // The 60 s between codes holds across SMS and voice.
+    expect(message(await sendVoice(mobile, address))).toMatch(/^验证码发送过于频繁，请在 \d+ 秒后重新获取$/);
+    at(122_000);
+    const voice = await sendVoice(mobile, address);
+    expect(voice.statusCode, voice.body).toBe(200);
+    expect(voice.json().data).toEqual({ resendAfterSeconds: 60, expiresInSeconds: 300, voiceOffered: true });
+    const [delivered] = await codesSentTo(platform.db, mobile);
+    expect(delivered).toMatchObject({ kind: "voice_code" });
+    expect(delivered!.content).toMatch(/^【语音】您的注册验证码为\d{6}/);
+    const shown = await simulated.inject({
+      method: "GET",
+      url: `/sms/simulator/codes?mobile=${mobile}`,
+      headers: { authorization: basicAuth() },
+    });
+    expect(shown.json().data.map((code: { channel: string }) => code.channel)).toEqual(["voice", "sms", "sms"]);
+    const voiceCode = (await lastCode(mobile))!;
+    const stored = await platform.db.selectFrom("verification_codes").select("channel").where("phone", "=", mobile).orderBy("id").execute();
+    expect(stored.map((row) => row.channel)).toEqual(["sms", "sms", "voice"]);
+    // Two more of either kind make five this hour: the sixth is refused, by SMS or by voice.
+    at(183_000);
+    expect((await sendVoice(mobile, address)).statusCode).toBe(200);
+    at(244_000);
+    expect((await sendCode(mobile, address)).statusCode).toBe(200);
+    at(305_000);
+    expect(message(await sendVoice(mobile, address))).toBe("该手机号1小时内获取验证码已达5次，请稍后再试");
+    expect(message(await sendCode(mobile, address))).toBe("该手机号1小时内获取验证码已达5次，请稍后再试");
+    // A replaced code no longer works; the newest does, whichever way it came.
+    if (sms !== voiceCode)
+      expect(message(await register({ mobile, code: sms, password: PASSWORD, companyName: "语音公司" }))).toMatch(/^验证码错误/);
+    const newest = (await lastCode(mobile))!;
+    expect((await register({ mobile, code: newest, password: PASSWORD, companyName: "语音公司" })).statusCode).toBe(200);
   });
 
   it("refuses a malformed number in Chinese", async () => {
@@ -291,6 +407,26 @@ describeDb(`registration and account on ${TEST_DB}`, () => {
     const reused = await reset({ mobile, code: resetCode, password: "Third2026x" });
     expect(reused.statusCode).toBe(400);
     expect(message(reused)).toBe("验证码已失效，请重新获取");
+  });
+
+  it("offers the reset voice code alike for unknown and known numbers; only the account's number gets the call", async () => {
+    const { mobile } = await signUp("语音找回公司");
+    const at = clock();
+    const unknown = freshPhone();
+    const answers: string[] = [];
+    for (const number of [mobile, unknown]) {
+      at(0);
+      await sendCode(number, freshAddress(), "reset");
+      at(61_000);
+      await sendCode(number, freshAddress(), "reset");
+      at(122_000);
+      const voice = await sendVoice(number, freshAddress(), "reset");
+      expect(voice.statusCode, voice.body).toBe(200);
+      answers.push(voice.body);
+    }
+    expect(answers[1]).toBe(answers[0]);
+    expect((await codesSentTo(platform.db, mobile))[0]).toMatchObject({ kind: "voice_code" });
+    expect(await codesSentTo(platform.db, unknown)).toEqual([]);
   });
 
   it("changes a password with the current one, ending every other session of the user", async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { FastifyPluginAsync } from "fastify";
+import { sql } from "kysely";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   ChangePasswordSchema,
@@ -8,6 +9,7 @@ import {
   RegisterSchema,
   ResetPasswordSchema,
   SendCodeQuerySchema,
+  type CodeChallenge,
   type CodePurpose,
   type CodeSent,
   type Registered,
@@ -21,6 +23,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { clientAddressOf, requireRole, requireUser, revokeOtherUserTokens, revokeUserTokens } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { ensureBillingAccount } from "#upstream/repositories/billing";
+import { CHALLENGE_TTL_MS, answerChallenge, createChallenge, type ChallengeRefusal } from "#upstream/repositories/code-challenges";
 import { addressKey } from "#upstream/repositories/sign-in-throttle";
 import { codesSentTo, queueSms } from "#upstream/repositories/sms-outbox";
 import { companyNameTaken, findTenantProfile, insertTenant, updateTenantProfile } from "#upstream/repositories/tenants";
@@ -31,8 +34,10 @@ import {
   PHONE_DAILY,
   PHONE_HOURLY,
   RESEND_MS,
+  VOICE_AFTER_SMS,
   issueCode,
   useCode,
+  voiceOffered,
   type CheckResult,
   type SendRefusal,
 } from "#upstream/repositories/verification-codes";
@@ -71,9 +76,28 @@ function codeRefusal(result: Exclude<CheckResult, { ok: true }>): HttpError {
   }
 }
 
-function codeText(purpose: CodePurpose, code: string): string {
+function codeText(purpose: CodePurpose, code: string, channel: "sms" | "voice"): string {
   const what = purpose === "register" ? "注册" : "重置密码";
+  // A voice call reads the digits one by one; the outbox keeps what it said.
+  if (channel === "voice")
+    return `【语音】您的${what}验证码为${code}，重复一遍，${[...code].join(" ")}，${CODE_TTL_MS / 60_000}分钟内有效。`;
   return `您的${what}验证码为${code}，${CODE_TTL_MS / 60_000}分钟内有效。如非本人操作，请忽略本短信。`;
+}
+
+const CHALLENGE_REFUSALS: Record<ChallengeRefusal, string> = {
+  missing: "请输入图形验证码",
+  wrong: "图形验证码错误，请输入新图片中的数字",
+  expired: "图形验证码已失效，请输入新图片中的数字",
+};
+
+/**
+ * Under SIMULATOR_CONTROL only, the answers of the newest challenges, so e2e can pass them as a
+ * person reading the picture would (the database holds hashes only). Bounded: the oldest go first.
+ */
+const simulatedAnswers = new Map<string, string>();
+function rememberSimulatedAnswer(id: string, answer: string) {
+  simulatedAnswers.set(id, answer);
+  if (simulatedAnswers.size > 1000) simulatedAnswers.delete(simulatedAnswers.keys().next().value!);
 }
 
 /** A unique violation of the database (a name or number taken by a parallel request). */
@@ -90,31 +114,67 @@ const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
  * client credential (plugins/auth.ts), so the client address it passes can be trusted by the
  * limits; the rest take the user's token.
  */
-export const registrationRoutes: FastifyPluginAsync = async (app) => {
-  // Sends a code by SMS (the outbox, moved by the carrier simulator). A reset code for a number no
-  // account has is counted and answered the same, but not sent: nobody learns which numbers exist.
-  app.get("/crm/open/code/sms", async (request) => {
-    const { mobile, purpose } = parseInput(SendCodeQuerySchema, request.query);
+export const registrationRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> = async (app, options) => {
+  // A picture challenge for the next code request (decision 024). The SVG goes out as a data:
+  // address the console puts in an <img>; the answer stays here, hashed.
+  app.post("/crm/open/code/challenge", async (request) => {
+    const address = addressKey(clientAddressOf(request));
+    const challenge = await createChallenge(app.db, { address, now: new Date() });
+    if (!challenge) throw new HttpError(429, "图形验证码获取过于频繁，请稍后再试");
+    if (options.simulatorControl) rememberSimulatedAnswer(challenge.id, challenge.answer);
+    return ok<CodeChallenge>({
+      id: challenge.id,
+      image: `data:image/svg+xml;base64,${Buffer.from(challenge.svg).toString("base64")}`,
+      expiresInSeconds: CHALLENGE_TTL_MS / 1000,
+    });
+  });
+
+  // Sends a code by SMS, or by a voice call once two went by SMS (both through the outbox, moved by
+  // the carrier simulator), after a right answer to a picture challenge. A reset code for a number
+  // no account has is counted and answered the same, but not sent: nobody learns which numbers exist.
+  async function sendCode(request: FastifyRequest, channel: "sms" | "voice"): Promise<CodeSent> {
+    const query = parseInput(SendCodeQuerySchema, request.query);
+    const { mobile, purpose } = query;
     const address = addressKey(clientAddressOf(request));
     const now = new Date();
-    const issued = await app.db.transaction().execute(async (trx) => {
-      const result = await issueCode(trx, { phone: mobile, purpose, address, now });
-      if (!("code" in result)) return result;
+    type Outcome =
+      | { refused: "challenge"; why: ChallengeRefusal }
+      | { refused: "voiceNotYet" }
+      | { refused: "limit"; why: SendRefusal }
+      | { refused: null; sent: CodeSent };
+    const outcome = await app.db.transaction().execute(async (trx): Promise<Outcome> => {
+      const challenge = await answerChallenge(trx, { id: query.challengeId, answer: query.challengeAnswer, now });
+      if (challenge) return { refused: "challenge", why: challenge };
+      if (channel === "voice" && !(await voiceOffered(trx, { phone: mobile, purpose, now }))) return { refused: "voiceNotYet" };
+      const result = await issueCode(trx, { phone: mobile, purpose, address, now, channel });
+      if (!("code" in result)) return { refused: "limit", why: result };
       const account = purpose === "reset" ? await findUserByMobile(trx, mobile) : undefined;
       if (purpose === "register" || account) {
         await queueSms(trx, {
           tenantId: account?.tenantId ?? null,
           phone: mobile,
-          content: codeText(purpose, result.code),
+          content: codeText(purpose, result.code, channel),
           signature: SMS_SIGNATURE,
-          kind: "code",
+          kind: channel === "voice" ? "voice_code" : "code",
         });
       }
-      return null;
+      const offered = await voiceOffered(trx, { phone: mobile, purpose, now });
+      return { refused: null, sent: { resendAfterSeconds: RESEND_MS / 1000, expiresInSeconds: CODE_TTL_MS / 1000, voiceOffered: offered } };
     });
-    if (issued) throw new HttpError(429, sendRefusalMessage(issued));
-    return ok<CodeSent>({ resendAfterSeconds: RESEND_MS / 1000, expiresInSeconds: CODE_TTL_MS / 1000 });
-  });
+    switch (outcome.refused) {
+      case "challenge":
+        throw new HttpError(400, CHALLENGE_REFUSALS[outcome.why]);
+      case "voiceNotYet":
+        throw new HttpError(400, `语音验证码在获取${VOICE_AFTER_SMS}次短信验证码后提供，请先获取短信验证码`);
+      case "limit":
+        throw new HttpError(429, sendRefusalMessage(outcome.why));
+      case null:
+        return outcome.sent;
+    }
+  }
+
+  app.get("/crm/open/code/sms", async (request) => ok<CodeSent>(await sendCode(request, "sms")));
+  app.get("/crm/open/code/voice", async (request) => ok<CodeSent>(await sendCode(request, "voice")));
 
   app.put("/crm/open/register/name", async (request) => {
     const { companyName } = parseInput(CompanyNameCheckSchema, request.body);
@@ -272,13 +332,44 @@ export const registrationRoutes: FastifyPluginAsync = async (app) => {
 
 /**
  * Simulator control (SIMULATOR_CONTROL=1, tests and demos): the verification codes the carrier
- * has for a number, newest first, as the phone would show them. Takes the client credential
+ * has for a number, newest first, as the phone would show them (`channel` voice for a code read out
+ * by a call), and the answer of a picture challenge. Takes the client credential
  * (plugins/auth.ts): `curl -u web-console:web-console-secret '.../sms/simulator/codes?mobile=139...'`.
  */
 export const registrationSimulatorRoutes: FastifyPluginAsync = async (app) => {
   app.get("/sms/simulator/codes", async (request) => {
     const { mobile } = parseInput(z.object({ mobile: z.string().min(1).max(20) }), request.query);
     const rows = await codesSentTo(app.db, mobile);
-    return ok(rows.map((row) => ({ content: row.content, createdAt: row.created_at.toISOString() })));
+    return ok(
+      rows.map((row) => ({
+        content: row.content,
+        channel: row.kind === "voice_code" ? "voice" : "sms",
+        createdAt: row.created_at.toISOString(),
+      })),
+    );
+  });
+
+  // Time passing for a number's codes (e2e cannot wait the 60 s between codes): every code of the
+  // number is made older by `seconds`, as if asked for that much earlier.
+  app.post("/sms/simulator/codes/age", async (request) => {
+    const { mobile, seconds } = parseInput(
+      z.object({ mobile: z.string().min(1).max(20), seconds: z.number().int().min(1).max(86_400) }),
+      request.body,
+    );
+    const by = sql<Date>`interval '1 second' * ${seconds}`;
+    await app.db
+      .updateTable("verification_codes")
+      .set({ created_at: sql`created_at - ${by}`, expires_at: sql`expires_at - ${by}` })
+      .where("phone", "=", mobile)
+      .execute();
+    return ok(null);
+  });
+
+  // The answer of a challenge the platform drew, as a person would read it off the picture.
+  app.get("/sms/simulator/challenge", async (request) => {
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(64) }), request.query);
+    const answer = simulatedAnswers.get(id);
+    if (!answer) throw new HttpError(404, "没有该图形验证码");
+    return ok({ answer });
   });
 };

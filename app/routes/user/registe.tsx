@@ -7,6 +7,16 @@ import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { CompanyNameSchema, MobileSchema, PasswordSchema, SmsCodeSchema } from "#contracts/account";
 import { AccountCard, PasswordRules, SuccessNotice, maskMobile } from "#app/components/account-card";
+import {
+  ChallengeField,
+  CodeRequestSchema,
+  NewChallengeSchema,
+  ResendCountdownScript,
+  SendCodeButton,
+  VoiceCodeOffer,
+  codeStateOf,
+  type CodeState,
+} from "#app/components/code-request";
 import { CsrfInput } from "#app/components/csrf-input";
 import { PageErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
@@ -16,14 +26,13 @@ import { CLIENT_ADDRESS_HEADER, SignInRefused, signIn } from "#app/server/auth.s
 import { attempt } from "#app/server/forms.server";
 import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
 import { commitSignedIn, getSignedIn } from "#app/server/session.server";
-import { isCompanyNameFree, registerTenant, sendSmsCode } from "#app/services/account.server";
+import { isCompanyNameFree, newCodeChallenge, registerTenant, sendCode } from "#app/services/account.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 
 const title = SCREEN_TITLES["/user/registe"];
 export const handle: RouteHandle = { title };
 
-/** Asking for a code needs the number only; signing up needs everything. */
-const SendCodeSchema = z.object({ intent: z.literal("send"), mobile: MobileSchema });
+/** Asking for a code needs the number and the picture's answer; signing up needs everything. */
 const RegisterFormSchema = z.object({
   intent: z.literal("register"),
   mobile: MobileSchema,
@@ -31,54 +40,80 @@ const RegisterFormSchema = z.object({
   password: PasswordSchema,
   companyName: CompanyNameSchema,
 });
-const schemaFor = (intent: FormDataEntryValue | null) => (intent === "send" ? SendCodeSchema : RegisterFormSchema);
-/** Passwords and codes are never sent back to the page. */
-const HIDDEN = ["password", "code"];
+const schemaFor = (intent: FormDataEntryValue | null) =>
+  intent === "send" || intent === "voice" ? CodeRequestSchema : intent === "challenge" ? NewChallengeSchema : RegisterFormSchema;
+/** Passwords and codes (the picture's answer too: each page shows a new picture) are never sent back to the page. */
+const HIDDEN = ["password", "code", "challengeAnswer"];
 
-type Answer = { result: SubmissionResult<string[]>; notice?: string };
+type Answer = CodeState & { result: SubmissionResult<string[]>; notice?: string };
 const answer = (body: Answer, status = 200) => data(body, { status });
 
 /** Public (spec §2): a signed-in user has nothing to sign up for. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getSignedIn(request)) throw redirect("/");
-  return { honeypot: honeypot.getInputProps() };
+  // Every page shows a new picture: the last one was used by the post that led here.
+  const challenge = await attempt(() => newCodeChallenge(request.headers.get(CLIENT_ADDRESS_HEADER)));
+  return {
+    honeypot: honeypot.getInputProps(),
+    challenge: challenge.ok ? challenge.value : null,
+    challengeFailure: challenge.ok ? null : challenge.message,
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readPostedForm(request);
   requireHuman(form);
   const submission = parseWithZod(form, { schema: schemaFor(form.get("intent")) });
+  const kept = codeStateOf(form);
   try {
     await requireCsrf(request, form);
   } catch (error) {
     if (!isUpstreamError(error)) throw error;
-    return answer({ result: submission.reply({ formErrors: [error.data.message], hideFields: HIDDEN }) }, 403);
+    return answer({ ...kept, result: submission.reply({ formErrors: [error.data.message], hideFields: HIDDEN }) }, 403);
   }
-  if (submission.status !== "success") return answer({ result: submission.reply({ hideFields: HIDDEN }) }, 400);
+  if (submission.status !== "success") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) }, 400);
   const address = request.headers.get(CLIENT_ADDRESS_HEADER);
   const value = submission.value;
 
-  if (value.intent === "send") {
-    const sent = await attempt(() => sendSmsCode(value.mobile, "register", address));
-    if (!sent.ok) return answer({ result: submission.reply({ formErrors: [sent.message], hideFields: HIDDEN }) }, sent.status);
+  if (value.intent === "challenge") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) });
+  if (value.intent !== "register") {
+    const channel = value.intent === "voice" ? "voice" : "sms";
+    const sent = await attempt(() =>
+      sendCode(
+        {
+          mobile: value.mobile,
+          purpose: "register",
+          channel,
+          challengeId: String(form.get("challengeId") ?? ""),
+          challengeAnswer: value.challengeAnswer,
+        },
+        address,
+      ),
+    );
+    if (!sent.ok) return answer({ ...kept, result: submission.reply({ formErrors: [sent.message], hideFields: HIDDEN }) }, sent.status);
+    const how =
+      channel === "voice" ? `将致电 ${maskMobile(value.mobile)} 播报验证码，请留意来电` : `验证码已发送至 ${maskMobile(value.mobile)}`;
     return answer({
       result: submission.reply({ hideFields: HIDDEN }),
-      notice: `验证码已发送至 ${maskMobile(value.mobile)}，${sent.value.expiresInSeconds / 60} 分钟内有效；${sent.value.resendAfterSeconds} 秒后可重新获取`,
+      notice: `${how}，${sent.value.expiresInSeconds / 60} 分钟内有效；${sent.value.resendAfterSeconds} 秒后可重新获取`,
+      codeSent: true,
+      voiceOffered: sent.value.voiceOffered,
+      countdown: sent.value.resendAfterSeconds,
     });
   }
 
   // The name first: a taken name must not cost the code.
+  const refused = (message: string, status: number) =>
+    answer({ ...kept, result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, status);
   const free = await attempt(() => isCompanyNameFree(value.companyName));
-  if (!free.ok) return answer({ result: submission.reply({ formErrors: [free.message], hideFields: HIDDEN }) }, free.status);
+  if (!free.ok) return refused(free.message, free.status);
   if (!free.value) {
-    return answer({ result: submission.reply({ fieldErrors: { companyName: ["该公司名称已被注册"] }, hideFields: HIDDEN }) }, 400);
+    return answer({ ...kept, result: submission.reply({ fieldErrors: { companyName: ["该公司名称已被注册"] }, hideFields: HIDDEN }) }, 400);
   }
   const registered = await attempt(() =>
     registerTenant({ mobile: value.mobile, code: value.code, password: value.password, companyName: value.companyName }, address),
   );
-  if (!registered.ok) {
-    return answer({ result: submission.reply({ formErrors: [registered.message], hideFields: HIDDEN }) }, registered.status);
-  }
+  if (!registered.ok) return refused(registered.message, registered.status);
   // Signed in at once, as the new tenant's administrator; then the company details.
   try {
     const signedIn = await signIn(registered.value.userName, value.password, address);
@@ -90,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Registe() {
-  const { honeypot: honeypotFields } = useLoaderData<typeof loader>();
+  const { honeypot: honeypotFields, challenge, challengeFailure } = useLoaderData<typeof loader>();
   const last = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "registe",
@@ -121,6 +156,7 @@ export default function Registe() {
             inputMode="numeric"
           />
         </Field>
+        <ChallengeField challenge={challenge} failure={challengeFailure} field={fields.challengeAnswer} />
         <div className="sb-code-row">
           <Field field={fields.code} label="短信验证码">
             <input
@@ -131,10 +167,9 @@ export default function Registe() {
               maxLength={6}
             />
           </Field>
-          <button type="submit" name="intent" value="send" formNoValidate className="p-button p-button-outlined">
-            获取验证码
-          </button>
+          <SendCodeButton state={last} />
         </div>
+        <VoiceCodeOffer state={last} />
         <Field field={fields.password} label="密码">
           <input
             {...getInputProps(fields.password, { type: "password" })}
@@ -158,6 +193,7 @@ export default function Registe() {
           已有账号？<a href="/user/login">去登录</a>
         </p>
       </Form>
+      <ResendCountdownScript state={last} />
     </AccountCard>
   );
 }
