@@ -44,10 +44,11 @@ it("refuses business fields or work-order values that are not JSON, instead of s
     .executeTakeFirstOrThrow();
   const conclusions = () => db.selectFrom("business_records").select("id").where("cti_call_id", "=", call.cti_call_id!).execute();
   const before = (await conclusions()).length;
-  for (const fields of [
+  const posts: Array<Record<string, string>> = [
     { intent: "conclusion", ctiCallId: call.cti_call_id!, callResult: "1", idempotencyKey: "fields-not-json-1", fields: "{不是 JSON" },
     { intent: "workOrder", ctiCallId: call.cti_call_id!, title: "退货", values: "not json" },
-  ]) {
+  ];
+  for (const fields of posts) {
     const { status, body } = await post(fields);
     expect(status, body).toBe(400);
     expect(body).toContain("提交的字段格式不正确");

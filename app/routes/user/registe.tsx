@@ -25,8 +25,9 @@ import { SCREEN_TITLES } from "#app/lib/screens";
 import { CLIENT_ADDRESS_HEADER, SignInRefused, signIn } from "#app/server/auth.server";
 import { attempt } from "#app/server/forms.server";
 import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
+import { sendAskedCode } from "./send-code.server";
 import { commitSignedIn, getSignedIn } from "#app/server/session.server";
-import { isCompanyNameFree, newCodeChallenge, registerTenant, sendCode } from "#app/services/account.server";
+import { isCompanyNameFree, newCodeChallenge, registerTenant } from "#app/services/account.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 
 const title = SCREEN_TITLES["/user/registe"];
@@ -77,19 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (value.intent === "challenge") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) });
   if (value.intent !== "register") {
-    const channel = value.intent === "voice" ? "voice" : "sms";
-    const sent = await attempt(() =>
-      sendCode(
-        {
-          mobile: value.mobile,
-          purpose: "register",
-          channel,
-          challengeId: String(form.get("challengeId") ?? ""),
-          challengeAnswer: value.challengeAnswer,
-        },
-        address,
-      ),
-    );
+    const { channel, sent } = await sendAskedCode(form, value, "register", address);
     if (!sent.ok) return answer({ ...kept, result: submission.reply({ formErrors: [sent.message], hideFields: HIDDEN }) }, sent.status);
     const how =
       channel === "voice" ? `将致电 ${maskMobile(value.mobile)} 播报验证码，请留意来电` : `验证码已发送至 ${maskMobile(value.mobile)}`;

@@ -24,7 +24,8 @@ import type { RouteHandle } from "#app/lib/handle";
 import { CLIENT_ADDRESS_HEADER } from "#app/server/auth.server";
 import { attempt } from "#app/server/forms.server";
 import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
-import { newCodeChallenge, resetPassword, sendCode } from "#app/services/account.server";
+import { sendAskedCode } from "./send-code.server";
+import { newCodeChallenge, resetPassword } from "#app/services/account.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 
 const title = "找回密码";
@@ -76,19 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const value = submission.value;
   if (value.intent === "challenge") return answer({ ...kept, result: submission.reply({ hideFields: HIDDEN }) });
   if (value.intent !== "reset") {
-    const channel = value.intent === "voice" ? "voice" : "sms";
-    const sent = await attempt(() =>
-      sendCode(
-        {
-          mobile: value.mobile,
-          purpose: "reset",
-          channel,
-          challengeId: String(form.get("challengeId") ?? ""),
-          challengeAnswer: value.challengeAnswer,
-        },
-        address,
-      ),
-    );
+    const { channel, sent } = await sendAskedCode(form, value, "reset", address);
     if (!sent.ok) return answer({ ...kept, result: submission.reply({ formErrors: [sent.message], hideFields: HIDDEN }) }, sent.status);
     return answer({
       result: submission.reply({ hideFields: HIDDEN }),
