@@ -75,11 +75,13 @@ export const JS_BUDGETS = {
 };
 /**
  * Pages that hydrate nothing but load one small script that only enhances a form that works
- * without it: the upload progress of a file import (app/client/upload-progress.js).
+ * without it: the upload progress of a file import (app/client/upload-progress.js), the live
+ * count of an SMS template (app/client/sms-count.js).
  */
 export const ENHANCEMENT_BUDGETS = {
   "/contacts": 2 * KB,
   "/campaign/:id": 2 * KB,
+  "/sms/template": 1 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;

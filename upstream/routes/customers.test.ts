@@ -19,6 +19,7 @@ import {
 import { CallRecordPageResponseSchema } from "#contracts/contact";
 import { ContactsByPhoneResponseSchema } from "#contracts/workbench";
 import { countAudit } from "#upstream/repositories/audit-log";
+import { contactsFor } from "#upstream/repositories/customers";
 import { createSmsCarrier, DELIVERY_MS } from "#upstream/simulators/sms-carrier";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
@@ -236,6 +237,15 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
       (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
     ).data!;
     expect(sent.accepted + sent.rejected).toBe(2);
+    // The batch is named after the group; its refused rows are a campaign import like a file's.
+    const batch = await platform.db.selectFrom("task_batches").select("name").where("id", "=", sent.batchId!).executeTakeFirstOrThrow();
+    expect(batch.name).toBe("联系人分组「上海客户」");
+    const imported = await platform.db
+      .selectFrom("contact_imports")
+      .select("campaign_id")
+      .where("id", "=", sent.importId)
+      .executeTakeFirstOrThrow();
+    expect(imported.campaign_id).toBe(campaign.id);
     const again = ContactOutboundResponseSchema.parse(
       (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
     ).data!;
@@ -244,6 +254,14 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(
       await refusal(await inject("other-admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId }), 404),
     ).toBe("分组不存在");
+
+    // An empty group, and one over the limit, are refused with the reason rather than cut short.
+    const empty = ContactGroupResponseSchema.parse((await inject("admin", "POST", "/crm_v2/groups/v1", { name: "空分组" })).json()).data!;
+    expect(
+      await refusal(await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId: empty.id }), 404),
+    ).toBe("分组「空分组」没有联系人");
+    await expect(contactsFor(platform.db, demoTenant, { ids: [], groupId }, 1)).rejects.toThrow("分组超过1人，一次最多处理1人");
+    await inject("admin", "DELETE", `/crm_v2/groups/v1/${empty.id}`);
 
     const history = await inject("admin", "GET", `/crm_v2/contacts/v1/callhistroy?id=${contacts[0].id}`);
     expect(CallRecordPageResponseSchema.parse(history.json()).data!.list.every((c) => c.phone === contacts[0].phone)).toBe(true);
