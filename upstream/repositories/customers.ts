@@ -664,7 +664,8 @@ async function findUpload(db: Trx, tenantId: number, id: number) {
     .where("created_at", ">=", new Date(Date.now() - UPLOAD_KEPT_MS))
     .executeTakeFirst();
   if (!row) throw new CustomerRefused(404, "上传的文件已过期或不存在，请重新上传");
-  return row;
+  // PGlite answers a bytea as a Uint8Array, PostgreSQL's driver as a Buffer.
+  return { file_name: row.file_name, content: Buffer.from(row.content) };
 }
 
 /** An uploaded file's columns again (the mapping step shown a second time). */
