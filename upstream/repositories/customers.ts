@@ -264,7 +264,16 @@ function filtered(db: Db, tenantId: number, query: Pick<ContactListQuery, "keywo
 
 /** A page of contacts, newest first: a seek on (tenant_id, id) when a cursor is given. */
 export async function listContacts(db: Db, tenantId: number, query: ContactListQuery) {
-  const page = await keysetPage(db, filtered(db, tenantId, query), (q) => q.select(contactColumns), "crm_contacts.id", query);
+  // A group alone is counted on its members (the tenant's, through the group's tenant): the same
+  // number, without the planner's hash join over every contact (0.5 s at a million).
+  const groupOnly = query.groupId && !query.keyword && Object.values(query.values ?? {}).every((v) => !v);
+  const members = db
+    .selectFrom("contact_group_members")
+    .innerJoin("contact_groups", "contact_groups.id", "contact_group_members.group_id")
+    .where("contact_groups.tenant_id", "=", tenantId)
+    .where("contact_group_members.group_id", "=", query.groupId ?? 0);
+  const base = filtered(db, tenantId, query);
+  const page = await keysetPage(db, base, (q) => q.select(contactColumns), "crm_contacts.id", query, groupOnly ? members : base);
   return { ...page, list: await withGroups(db, page.list as unknown as ContactRow[]) };
 }
 
