@@ -273,7 +273,7 @@ export async function listContacts(db: Db, tenantId: number, query: ContactListQ
     .where("contact_groups.tenant_id", "=", tenantId)
     .where("contact_group_members.group_id", "=", query.groupId ?? 0);
   const base = filtered(db, tenantId, query);
-  const page = await keysetPage(db, base, (q) => q.select(contactColumns), "crm_contacts.id", query, groupOnly ? members : base);
+  const page = await keysetPage(db, base, (q) => q.select(contactColumns), "crm_contacts.id", query, groupOnly ? members : undefined);
   return { ...page, list: await withGroups(db, page.list as unknown as ContactRow[]) };
 }
 
