@@ -76,13 +76,15 @@ export const JS_BUDGETS = {
 /**
  * Pages that hydrate nothing but load one small script that only enhances a form that works
  * without it: the upload progress of a file import (app/client/upload-progress.js), the resend
- * countdown of the sign-up and reset forms once a code was sent (app/client/resend-countdown.js).
+ * countdown of the sign-up and reset forms once a code was sent (app/client/resend-countdown.js),
+ * the live count of an SMS template (app/client/sms-count.js).
  */
 export const ENHANCEMENT_BUDGETS = {
   "/contacts": 2 * KB,
   "/campaign/:id": 2 * KB,
   "/user/registe": 1 * KB,
   "/user/reset": 1 * KB,
+  "/sms/template": 1 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;

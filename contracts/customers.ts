@@ -19,6 +19,8 @@ export const GROUP_NAME_MAX = 30;
 export const CONTACT_BULK_MAX = 500;
 /** Messages one send to a group queues at most. */
 export const SMS_GROUP_MAX = 5000;
+/** Members of a group one hand-off into a campaign takes at most (a larger list is a file import). */
+export const CAMPAIGN_GROUP_MAX = 20_000;
 export const SMS_TEMPLATE_MAX = 500;
 export const SMS_SIGNATURE_MAX = 12;
 /** Contact import: rows read at most, errors answered at most (all are in the error export). */
@@ -196,6 +198,30 @@ export const ContactImportResultSchema = z.object({
 export type ContactImportResult = z.infer<typeof ContactImportResultSchema>;
 export const ContactImportResponseSchema = envelope(ContactImportResultSchema);
 
+/**
+ * The column-mapping step of an import (decision 020, amended): `POST …/import/upload` keeps the
+ * file and answers its columns, each with the target it has by name and a few values;
+ * `GET …/import/upload/{uploadId}` answers them again; `POST …/import/mapped` imports it with a
+ * target per column: "name", "phone", a property id, or "" (not imported).
+ */
+export const IMPORT_TARGETS = { name: "name", phone: "phone", none: "" } as const;
+export const IMPORT_SAMPLE_ROWS = 3;
+export const IMPORT_COLUMNS_MAX = 100;
+export const ContactImportUploadSchema = z.object({
+  uploadId: z.number().int(),
+  fileName: z.string(),
+  columns: z.array(z.object({ header: z.string(), target: z.string(), samples: z.array(z.string()) })),
+});
+export type ContactImportUpload = z.infer<typeof ContactImportUploadSchema>;
+export const ContactImportUploadResponseSchema = envelope(ContactImportUploadSchema);
+export const ContactImportMappedSchema = z.object({
+  uploadId: z.coerce.number().int().positive().max(2_147_483_647),
+  mapping: z
+    .array(z.string().regex(/^(name|phone|\d{1,9})?$/, "列对应关系不正确"), { required_error: "请选择每一列对应的字段" })
+    .min(1, "请选择每一列对应的字段")
+    .max(IMPORT_COLUMNS_MAX, `文件不能超过${IMPORT_COLUMNS_MAX}列`),
+});
+
 /** POST /crm_v2/contacts/v1/outbound: the selection or a group into a campaign, as a new batch. */
 export const ContactOutboundSchema = z
   .object({
@@ -205,6 +231,8 @@ export const ContactOutboundSchema = z
   })
   .refine((o) => o.ids.length > 0 || o.groupId, { message: "请先勾选联系人或选择分组", path: ["ids"] });
 export const ContactOutboundResultSchema = z.object({
+  /** The campaign import it made: its rejected rows download like a file's. */
+  importId: z.number().int(),
   batchId: z.number().int().nullable(),
   accepted: z.number().int(),
   rejected: z.number().int(),

@@ -69,7 +69,11 @@ export async function readSpreadsheetUpload(
   let file: { name: string; content: Buffer } | null = null;
   for await (const part of request.parts()) {
     if (part.type === "file") {
-      const content = await part.toBuffer();
+      // Past the limit the multipart reader throws (or, told not to, truncates): either way, said in Chinese.
+      const content = await part.toBuffer().catch((error: unknown) => {
+        if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new HttpError(400, `文件不能超过${maxMb}MB`);
+        throw error;
+      });
       if (part.file.truncated) throw new HttpError(400, `文件不能超过${maxMb}MB`);
       file = { name: part.filename, content };
     } else if (typeof part.value === "string") fields[part.fieldname] = part.value;

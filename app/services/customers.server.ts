@@ -6,6 +6,7 @@ import {
   ContactGroupListResponseSchema,
   ContactGroupResponseSchema,
   ContactImportResponseSchema,
+  ContactImportUploadResponseSchema,
   ContactOutboundResponseSchema,
   CustomerContactPageResponseSchema,
   CustomerContactResponseSchema,
@@ -117,13 +118,38 @@ export async function deleteContacts(caller: Caller, ids: number[]) {
   return requireData(answer, "删除联系人");
 }
 
-export async function importContacts(caller: Caller, file: File) {
+/** The import's first step: the platform keeps the file and answers its columns with suggested targets. */
+export async function stageImport(caller: Caller, file: File) {
   const body = new FormData();
   body.set("file", file, file.name);
   const answer = await call({
     method: "POST",
-    path: "/crm_v2/contacts/v1/import",
+    path: "/crm_v2/contacts/v1/import/upload",
     multipart: body,
+    schema: ContactImportUploadResponseSchema,
+    what: "上传联系人文件",
+    caller,
+    timeoutMs: 120_000,
+  });
+  return requireData(answer, "上传联系人文件");
+}
+
+export async function describeImport(caller: Caller, uploadId: number) {
+  const answer = await call({
+    path: `/crm_v2/contacts/v1/import/upload/${uploadId}`,
+    schema: ContactImportUploadResponseSchema,
+    what: "读取上传的文件",
+    caller,
+  });
+  return requireData(answer, "读取上传的文件");
+}
+
+/** The import's second step: the kept file with a target per column ("" for a column not imported). */
+export async function importMapped(caller: Caller, uploadId: number, mapping: string[]) {
+  const answer = await call({
+    method: "POST",
+    path: "/crm_v2/contacts/v1/import/mapped",
+    json: { uploadId, mapping },
     schema: ContactImportResponseSchema,
     what: "导入联系人",
     caller,

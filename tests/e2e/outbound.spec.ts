@@ -148,7 +148,7 @@ test("the campaign form keeps every value and explains each error @noscript", as
   await expect(page.getByLabel("机器人").locator("option:checked")).toHaveText("营销推广机器人");
 });
 
-test("campaign lists filter in the URL and show batches and calls with their states @noscript", async ({ page }) => {
+test("campaign lists filter in the URL and show batches and calls with their states @nojs", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/campaign");
   await page.getByLabel("状态").selectOption({ label: "已取消" });

@@ -25,6 +25,7 @@ import * as m140 from "#upstream/db/migrations/140-customers";
 import * as m150 from "#upstream/db/migrations/150-work-orders";
 import * as m160 from "#upstream/db/migrations/160-queue-settings";
 import * as m170 from "#upstream/db/migrations/170-code-challenges";
+import * as m180 from "#upstream/db/migrations/180-contact-import-uploads";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   "150-work-orders": m150,
   "160-queue-settings": m160,
   "170-code-challenges": m170,
+  "180-contact-import-uploads": m180,
 };
 
 function migrator(db: Db): Migrator {

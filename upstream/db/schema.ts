@@ -300,6 +300,15 @@ export interface CrmImportsTable {
   created_at: Timestamp;
 }
 
+/** Migration 180: an uploaded contact file waiting for its column mapping. */
+export interface CrmImportUploadsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  file_name: string;
+  content: Buffer;
+  created_at: Timestamp;
+}
+
 export interface CrmImportErrorsTable {
   import_id: number;
   row_no: number;
@@ -509,6 +518,7 @@ export interface Database {
   contact_group_members: ContactGroupMembersTable;
   crm_imports: CrmImportsTable;
   crm_import_errors: CrmImportErrorsTable;
+  crm_import_uploads: CrmImportUploadsTable;
   sms_templates: SmsTemplatesTable;
   robot_flows: RobotFlowsTable;
   robot_flow_versions: RobotFlowVersionsTable;

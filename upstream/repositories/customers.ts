@@ -7,6 +7,10 @@ import {
   checkValue,
   type ContactGroup,
   type ContactImportResult,
+  type ContactImportUpload,
+  IMPORT_COLUMNS_MAX,
+  IMPORT_SAMPLE_ROWS,
+  IMPORT_TARGETS,
   type ContactListQuery,
   type CustomerContact,
   type CustomerProperty,
@@ -15,6 +19,7 @@ import {
 } from "#contracts/customers";
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
+import { readRows } from "#upstream/domain/contact-file";
 import type { Trx } from "./dialing";
 import { keysetPage } from "./keyset";
 import { likePattern } from "./knowledge";
@@ -33,6 +38,9 @@ export class CustomerRefused extends Error {
     super(message);
   }
 }
+
+/** How long an uploaded file waits for its column mapping. */
+const UPLOAD_KEPT_MS = 24 * 3600_000;
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
@@ -256,7 +264,16 @@ function filtered(db: Db, tenantId: number, query: Pick<ContactListQuery, "keywo
 
 /** A page of contacts, newest first: a seek on (tenant_id, id) when a cursor is given. */
 export async function listContacts(db: Db, tenantId: number, query: ContactListQuery) {
-  const page = await keysetPage(db, filtered(db, tenantId, query), (q) => q.select(contactColumns), "crm_contacts.id", query);
+  // A group alone is counted on its members (the tenant's, through the group's tenant): the same
+  // number, without the planner's hash join over every contact (0.5 s at a million).
+  const groupOnly = query.groupId && !query.keyword && Object.values(query.values ?? {}).every((v) => !v);
+  const members = db
+    .selectFrom("contact_group_members")
+    .innerJoin("contact_groups", "contact_groups.id", "contact_group_members.group_id")
+    .where("contact_groups.tenant_id", "=", tenantId)
+    .where("contact_group_members.group_id", "=", query.groupId ?? 0);
+  const base = filtered(db, tenantId, query);
+  const page = await keysetPage(db, base, (q) => q.select(contactColumns), "crm_contacts.id", query, groupOnly ? members : undefined);
   return { ...page, list: await withGroups(db, page.list as unknown as ContactRow[]) };
 }
 
@@ -358,6 +375,10 @@ export async function deleteContacts(trx: Trx, tenantId: number, ids: number[]) 
 }
 
 /** The contacts of a selection or a group (at most `limit`), oldest first. */
+/**
+ * The contacts a send or a campaign hand-off takes: the selection, or a group's members. A group
+ * larger than `limit` is refused, saying so, rather than cut short in silence.
+ */
 export async function contactsFor(db: Trx, tenantId: number, target: { ids: number[]; groupId?: number }, limit: number) {
   let query = db.selectFrom("crm_contacts").select(["id", "name", "phone", "properties"]).where("tenant_id", "=", tenantId);
   if (target.groupId) {
@@ -371,7 +392,12 @@ export async function contactsFor(db: Trx, tenantId: number, target: { ids: numb
       ),
     );
   } else query = query.where("id", "in", target.ids);
-  return query.orderBy("id").limit(limit).execute();
+  const rows = await query
+    .orderBy("id")
+    .limit(limit + 1)
+    .execute();
+  if (rows.length > limit) throw new CustomerRefused(400, `分组超过${limit}人，一次最多处理${limit}人，请拆分分组后再操作`);
+  return rows;
 }
 
 /** Every contact of a filtered list, in keyset batches, as export rows (memory stays flat). */
@@ -415,16 +441,24 @@ const CHUNK = 1000;
  * file, a bad phone or value, a missing required value of a new contact or a clashing unique value
  * rejects the row with its reason, kept for the error export. One transaction.
  */
-export async function importContacts(trx: Trx, tenantId: number, fileName: string, rows: AsyncIterable<string[]>) {
+export async function importContacts(
+  trx: Trx,
+  tenantId: number,
+  fileName: string,
+  rows: AsyncIterable<string[]>,
+  /** The column mapping chosen (a target per column, see columnTargets); by header names without one. */
+  mapping?: ReadonlyArray<string>,
+) {
   const iterator = rows[Symbol.asyncIterator]();
   const header = ((await iterator.next()).value as string[] | undefined)?.map((h) => h.trim().replace(/^\*/, ""));
   if (!header || header.every((h) => !h)) throw new CustomerRefused(400, "文件为空");
-  const phoneAt = header.findIndex((h) => PHONE_HEADERS.includes(h.toLowerCase()));
-  const nameAt = header.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
-  if (phoneAt < 0) throw new CustomerRefused(400, "文件缺少「手机号」列");
   const properties = await listProperties(trx, tenantId, true);
-  const mapped = header.map((h, i) => (i === phoneAt || i === nameAt ? null : (properties.find((p) => p.name === h) ?? null)));
-  const ignoredColumns = header.filter((h, i) => h && i !== phoneAt && i !== nameAt && !mapped[i]);
+  const targets = mapping ? checkMapping(mapping, header, properties) : columnTargets(header, properties);
+  const phoneAt = targets.indexOf(IMPORT_TARGETS.phone);
+  const nameAt = targets.indexOf(IMPORT_TARGETS.name);
+  if (phoneAt < 0) throw new CustomerRefused(400, "文件缺少「手机号」列");
+  const mapped = targets.map((t) => properties.find((p) => String(p.id) === t) ?? null);
+  const ignoredColumns = header.filter((h, i) => h && !targets[i]);
 
   // Unique values already taken: value → phone of the contact holding it.
   const taken = new Map<number, Map<string, string>>();
@@ -561,6 +595,101 @@ export async function importContacts(trx: Trx, tenantId: number, fileName: strin
     .where("id", "=", run.id)
     .execute();
   return result;
+}
+
+/**
+ * What each column of a file becomes when nothing was chosen: 姓名 and 手机号 by their usual
+ * headers (the first such column), a valid property by its name, otherwise nothing ("").
+ */
+export function columnTargets(header: ReadonlyArray<string>, properties: ReadonlyArray<CustomerProperty>): string[] {
+  const phoneAt = header.findIndex((h) => PHONE_HEADERS.includes(h.toLowerCase()));
+  const nameAt = header.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
+  return header.map((h, i) =>
+    i === phoneAt ? IMPORT_TARGETS.phone : i === nameAt ? IMPORT_TARGETS.name : String(properties.find((p) => p.name === h)?.id ?? ""),
+  );
+}
+
+/** A mapping chosen for a file, checked: one per column, 手机号 once, each target once, valid properties only. */
+function checkMapping(mapping: ReadonlyArray<string>, header: ReadonlyArray<string>, properties: ReadonlyArray<CustomerProperty>) {
+  if (mapping.length !== header.length) throw new CustomerRefused(400, "列对应关系与文件的列数不符，请重新上传文件");
+  if (!mapping.includes(IMPORT_TARGETS.phone)) throw new CustomerRefused(400, "请为「手机号」选择一列");
+  const seen = new Set<string>();
+  for (const target of mapping) {
+    if (!target) continue;
+    const property = /^\d+$/.test(target) ? properties.find((p) => String(p.id) === target) : undefined;
+    if (/^\d+$/.test(target) && !property) throw new CustomerRefused(400, "所选的客户属性不存在或已无效，请刷新后重试");
+    if (seen.has(target)) {
+      const label = property?.name ?? (target === IMPORT_TARGETS.phone ? BUILT_IN_COLUMNS.phone : BUILT_IN_COLUMNS.name);
+      throw new CustomerRefused(400, `「${label}」只能对应一列`);
+    }
+    seen.add(target);
+  }
+  return [...mapping];
+}
+
+/** The header and first rows of an uploaded file, as the mapping step shows them. */
+async function describeFile(content: Buffer, fileName: string, properties: ReadonlyArray<CustomerProperty>) {
+  const iterator = readRows(content, fileName)[Symbol.asyncIterator]();
+  try {
+    const header = ((await iterator.next()).value as string[] | undefined)?.map((h) => h.trim().replace(/^\*/, ""));
+    if (!header || header.every((h) => !h)) throw new CustomerRefused(400, "文件为空");
+    if (header.length > IMPORT_COLUMNS_MAX) throw new CustomerRefused(400, `文件不能超过${IMPORT_COLUMNS_MAX}列`);
+    const samples: string[][] = [];
+    for (let next = await iterator.next(); !next.done && samples.length < IMPORT_SAMPLE_ROWS; next = await iterator.next())
+      if (next.value.some((c) => c.trim())) samples.push(next.value);
+    const targets = columnTargets(header, properties);
+    return header.map((h, i) => ({ header: h, target: targets[i], samples: samples.map((row) => (row[i] ?? "").slice(0, 50)) }));
+  } finally {
+    await iterator.return?.(undefined);
+  }
+}
+
+/**
+ * Keeps an uploaded file for its mapping step and answers its columns, each with the target it
+ * would have by name and a few values. The tenant's files older than a day go at the same time.
+ */
+export async function stageUpload(trx: Trx, tenantId: number, fileName: string, content: Buffer): Promise<ContactImportUpload> {
+  const properties = await listProperties(trx, tenantId, true);
+  const columns = await describeFile(content, fileName, properties);
+  await trx
+    .deleteFrom("crm_import_uploads")
+    .where("tenant_id", "=", tenantId)
+    .where("created_at", "<", new Date(Date.now() - UPLOAD_KEPT_MS))
+    .execute();
+  const row = await trx
+    .insertInto("crm_import_uploads")
+    .values({ tenant_id: tenantId, file_name: fileName, content })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { uploadId: row.id, fileName, columns };
+}
+
+async function findUpload(db: Trx, tenantId: number, id: number) {
+  const row = await db
+    .selectFrom("crm_import_uploads")
+    .select(["file_name", "content"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .where("created_at", ">=", new Date(Date.now() - UPLOAD_KEPT_MS))
+    .executeTakeFirst();
+  if (!row) throw new CustomerRefused(404, "上传的文件已过期或不存在，请重新上传");
+  // PGlite answers a bytea as a Uint8Array, PostgreSQL's driver as a Buffer.
+  return { file_name: row.file_name, content: Buffer.from(row.content) };
+}
+
+/** An uploaded file's columns again (the mapping step shown a second time). */
+export async function describeUpload(db: Trx, tenantId: number, id: number): Promise<ContactImportUpload> {
+  const upload = await findUpload(db, tenantId, id);
+  const columns = await describeFile(upload.content, upload.file_name, await listProperties(db, tenantId, true));
+  return { uploadId: id, fileName: upload.file_name, columns };
+}
+
+/** Imports an uploaded file with the mapping chosen; the file is let go once imported. */
+export async function importUpload(trx: Trx, tenantId: number, id: number, mapping: ReadonlyArray<string>) {
+  const upload = await findUpload(trx, tenantId, id);
+  const result = await importContacts(trx, tenantId, upload.file_name, readRows(upload.content, upload.file_name), mapping);
+  await trx.deleteFrom("crm_import_uploads").where("id", "=", id).execute();
+  return { fileName: upload.file_name, result };
 }
 
 export async function importBelongs(db: Db, tenantId: number, importId: number) {

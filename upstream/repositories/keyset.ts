@@ -11,12 +11,14 @@ export type KeysetRequest = { pageNo: number; pageSize: number; after?: number; 
  * at page 50,000 as at page 1; a page number alone is an offset (the jumper). Large totals are the
  * planner's estimate, flagged (counting.ts).
  */
-export async function keysetPage<DB, TB extends keyof DB, O extends { id: number | string }>(
+export async function keysetPage<DB, TB extends keyof DB, O extends { id: number | string }, CB extends keyof DB = TB>(
   db: Db,
   base: SelectQueryBuilder<DB, TB, {}>,
   columns: (query: SelectQueryBuilder<DB, TB, {}>) => SelectQueryBuilder<DB, TB, O>,
   idColumn: string,
   page: KeysetRequest,
+  /** What to count when the same rows are cheaper to count another way (a group's members). */
+  countBase?: SelectQueryBuilder<DB, CB, {}>,
 ): Promise<{ list: O[]; total: number; estimated?: true }> {
   const id = sql.ref(idColumn);
   const rows = async () => {
@@ -39,6 +41,6 @@ export async function keysetPage<DB, TB extends keyof DB, O extends { id: number
       .offset((page.pageNo - 1) * page.pageSize)
       .execute();
   };
-  const [list, total] = await Promise.all([rows(), countCapped(db, base)]);
+  const [list, total] = await Promise.all([rows(), countBase ? countCapped(db, countBase) : countCapped(db, base)]);
   return { list: list as O[], ...total };
 }

@@ -6,6 +6,7 @@ import {
   ContactGroupListResponseSchema,
   ContactGroupResponseSchema,
   ContactImportResponseSchema,
+  ContactImportUploadResponseSchema,
   ContactOutboundResponseSchema,
   CustomerContactPageResponseSchema,
   CustomerContactResponseSchema,
@@ -19,6 +20,7 @@ import {
 import { CallRecordPageResponseSchema } from "#contracts/contact";
 import { ContactsByPhoneResponseSchema } from "#contracts/workbench";
 import { countAudit } from "#upstream/repositories/audit-log";
+import { contactsFor } from "#upstream/repositories/customers";
 import { createSmsCarrier, DELIVERY_MS } from "#upstream/simulators/sms-carrier";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
@@ -183,6 +185,51 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(await refusal(await upload("contacts.csv", csv, "agent"), 403)).toBe("仅管理员可以维护客户资料");
   });
 
+  it("imports through a column-mapping step: the file kept, its columns suggested, then imported as mapped", async () => {
+    const stage = (fileName: string, content: string, account = "admin") =>
+      platform.app.inject({
+        method: "POST",
+        url: "/crm_v2/contacts/v1/import/upload",
+        ...multipart(fileName, content),
+        headers: { ...multipart(fileName, content).headers, ...bearer(tokens[account]) },
+      });
+    const csv = ["客户名称,联系电话,城市,备用号码,备注", "陈一,13922220001,重庆,13922229999,老客户", "林二,13922220002,成都,,"].join("\n");
+    const staged = ContactImportUploadResponseSchema.parse((await stage("客户名单.csv", csv)).json()).data!;
+    expect(staged.columns.map((c) => [c.header, c.target])).toEqual([
+      ["客户名称", ""],
+      ["联系电话", ""],
+      ["城市", String(city.id)],
+      ["备用号码", ""],
+      ["备注", ""],
+    ]);
+    expect(staged.columns[0].samples).toEqual(["陈一", "林二"]);
+    const again = await inject("admin", "GET", `/crm_v2/contacts/v1/import/upload/${staged.uploadId}`);
+    expect(ContactImportUploadResponseSchema.parse(again.json()).data).toEqual(staged);
+
+    const mapped = (mapping: string[], account = "admin") =>
+      inject(account, "POST", "/crm_v2/contacts/v1/import/mapped", { uploadId: staged.uploadId, mapping });
+    const good = ["name", "phone", String(city.id), "", ""];
+    expect(await refusal(await mapped(["name", "", String(city.id), "", ""]), 400)).toBe("请为「手机号」选择一列");
+    expect(await refusal(await mapped(["name", "phone", String(city.id), "phone", ""]), 400)).toBe("「手机号」只能对应一列");
+    expect(await refusal(await mapped(["name", "phone"]), 400)).toBe("列对应关系与文件的列数不符，请重新上传文件");
+    expect(await refusal(await mapped(["name", "phone", "999999", "", ""]), 400)).toBe("所选的客户属性不存在或已无效，请刷新后重试");
+    expect(await refusal(await mapped(["name", "phone", "=1+1", "", ""]), 400)).toBe("列对应关系不正确");
+    expect(await refusal(await mapped(good, "agent"), 403)).toBe("仅管理员可以维护客户资料");
+    expect(await refusal(await mapped(good, "other-admin"), 404)).toBe("上传的文件已过期或不存在，请重新上传");
+
+    const done = ContactImportResponseSchema.parse((await mapped(good)).json()).data!;
+    expect(done).toMatchObject({ created: 2, updated: 0, rejected: 0, ignoredColumns: ["备用号码", "备注"] });
+    expect((await list({ keyword: "13922220001" })).list[0]).toMatchObject({ name: "陈一", values: { [String(city.id)]: "重庆" } });
+    // Imported once: the kept file is gone.
+    expect(await refusal(await mapped(good), 404)).toBe("上传的文件已过期或不存在，请重新上传");
+    expect(await refusal(await stage("名单.txt", csv), 400)).toBe("只支持 CSV 或 XLSX 文件");
+    // 25 MB: over the 20 MB limit, on either way in.
+    const big = `姓名,手机号\n${"1".repeat(25 * 1024 * 1024)}`;
+    expect(await refusal(await stage("大名单.csv", big), 400)).toBe("文件不能超过20MB");
+    expect(await refusal(await upload("大名单.csv", big), 400)).toBe("文件不能超过20MB");
+    expect(await refusal(await stage("名单.csv", csv, "agent"), 403)).toBe("仅管理员可以维护客户资料");
+  });
+
   it("lists contacts keyset-paged with property and group filters; edits with checks; exports without formulas", async () => {
     const all = await list({ pageSize: 10 });
     expect(all.total).toBeGreaterThanOrEqual(5);
@@ -236,6 +283,15 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
       (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
     ).data!;
     expect(sent.accepted + sent.rejected).toBe(2);
+    // The batch is named after the group; its refused rows are a campaign import like a file's.
+    const batch = await platform.db.selectFrom("task_batches").select("name").where("id", "=", sent.batchId!).executeTakeFirstOrThrow();
+    expect(batch.name).toBe("联系人分组「上海客户」");
+    const imported = await platform.db
+      .selectFrom("contact_imports")
+      .select("campaign_id")
+      .where("id", "=", sent.importId)
+      .executeTakeFirstOrThrow();
+    expect(imported.campaign_id).toBe(campaign.id);
     const again = ContactOutboundResponseSchema.parse(
       (await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId })).json(),
     ).data!;
@@ -244,6 +300,14 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(
       await refusal(await inject("other-admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId }), 404),
     ).toBe("分组不存在");
+
+    // An empty group, and one over the limit, are refused with the reason rather than cut short.
+    const empty = ContactGroupResponseSchema.parse((await inject("admin", "POST", "/crm_v2/groups/v1", { name: "空分组" })).json()).data!;
+    expect(
+      await refusal(await inject("admin", "POST", "/crm_v2/contacts/v1/outbound", { campaignId: campaign.id, groupId: empty.id }), 404),
+    ).toBe("分组「空分组」没有联系人");
+    await expect(contactsFor(platform.db, demoTenant, { ids: [], groupId }, 1)).rejects.toThrow("分组超过1人，一次最多处理1人");
+    await inject("admin", "DELETE", `/crm_v2/groups/v1/${empty.id}`);
 
     const history = await inject("admin", "GET", `/crm_v2/contacts/v1/callhistroy?id=${contacts[0].id}`);
     expect(CallRecordPageResponseSchema.parse(history.json()).data!.list.every((c) => c.phone === contacts[0].phone)).toBe(true);

@@ -6,10 +6,12 @@ import { CUSTOMER_PROPERTY_TYPES, labelOf, SMS_TEMPLATE_STATES } from "#contract
 import { CallFilterSchema, type CallRecordPage } from "#contracts/contact";
 import {
   BUILT_IN_COLUMNS,
+  CAMPAIGN_GROUP_MAX,
   CONTACT_BULK_MAX,
   ContactCallHistoryQuerySchema,
   ContactDeleteSchema,
   ContactGroupInputSchema,
+  ContactImportMappedSchema,
   ContactInputSchema,
   ContactListQuerySchema,
   ContactOutboundSchema,
@@ -24,6 +26,7 @@ import {
   smsCount,
   type ContactGroup,
   type ContactImportResult,
+  type ContactImportUpload,
   type ContactOutboundResult,
   type CustomerContact,
   type CustomerProperty,
@@ -44,18 +47,21 @@ import {
   deleteContacts,
   deleteGroup,
   deleteProperty,
+  describeUpload,
   exportContacts,
   findContact,
   findGroup,
   importBelongs,
   importContacts,
   importErrorRows,
+  importUpload,
   listContacts,
   listGroups,
   listProperties,
   reorderProperty,
   saveContact,
   setPropertyValid,
+  stageUpload,
   updateGroup,
   updateProperty,
 } from "#upstream/repositories/customers";
@@ -278,6 +284,46 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
+  // The import with a mapping step: the file is kept and its columns answered, then imported as mapped.
+  app.post("/crm_v2/contacts/v1/import/upload", async (request) => {
+    const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
+    const { file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    return ok<ContactImportUpload>(
+      await change(user, async (trx) => ({
+        result: await stageUpload(trx, user.tenantId, file.name.slice(0, 120), file.content),
+        audit: null,
+      })),
+    );
+  });
+
+  app.get("/crm_v2/contacts/v1/import/upload/:id", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    return ok<ContactImportUpload>(
+      await change(user, async (trx) => ({ result: await describeUpload(trx, user.tenantId, id), audit: null })),
+    );
+  });
+
+  app.post("/crm_v2/contacts/v1/import/mapped", async (request) => {
+    const user = requireUser(request);
+    const { uploadId, mapping } = parseInput(ContactImportMappedSchema, request.body);
+    return ok<ContactImportResult>(
+      await change(user, async (trx) => {
+        const { fileName, result } = await importUpload(trx, user.tenantId, uploadId, mapping);
+        return {
+          result,
+          audit: {
+            action: "contact.import",
+            target: { type: "contact" },
+            summary: `导入联系人「${fileName}」（按所选列对应）：新增 ${result.created}，更新 ${result.updated}，失败 ${result.rejected}`,
+            detail: { importId: result.importId, created: result.created, updated: result.updated, rejected: result.rejected, mapping },
+          },
+        };
+      }),
+    );
+  });
+
   app.get("/crm_v2/contacts/v1/errorexport", async (request, reply) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
@@ -320,9 +366,12 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { campaignId, ids, groupId } = parseInput(ContactOutboundSchema, request.body);
-    if (groupId && !(await findGroup(app.db, user.tenantId, groupId))) throw new HttpError(404, "分组不存在");
-    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, SMS_GROUP_MAX);
-    if (contacts.length === 0) throw new HttpError(404, "联系人不存在");
+    const group = groupId ? await findGroup(app.db, user.tenantId, groupId) : undefined;
+    if (groupId && !group) throw new HttpError(404, "分组不存在");
+    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, CAMPAIGN_GROUP_MAX).catch((error: unknown) => {
+      throw error instanceof CustomerRefused ? new HttpError(error.status, error.message) : error;
+    });
+    if (contacts.length === 0) throw new HttpError(404, group ? `分组「${group.name}」没有联系人` : "联系人不存在");
     const properties = await listProperties(app.db, user.tenantId, true);
     // The contacts become a campaign list, as an uploaded file would: same checks (blacklist, duplicates).
     async function* rows() {
@@ -338,7 +387,9 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
         ];
     }
     try {
-      const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, "客户联系人", rows(), app.dialer.clock.now());
+      // The batch is named after its source, so the campaign's batch list says where it came from.
+      const source = group ? `联系人分组「${group.name}」` : "客户联系人";
+      const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, source, rows(), app.dialer.clock.now());
       await writeAudit(app.db, actorOf(user), {
         action: "contact.outbound",
         target: { type: "campaign", id: campaignId },
@@ -346,6 +397,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
         detail: { batchId: outcome.batchId, groupId: groupId ?? null, count: contacts.length },
       });
       return ok<ContactOutboundResult>({
+        importId: outcome.importId,
         batchId: outcome.batchId,
         accepted: outcome.accepted,
         rejected: outcome.rejected,

@@ -31,6 +31,8 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { firstError } from "#app/components/form-field";
 import { maskPhone } from "#app/lib/format";
+import { contactsToCampaign, listGroups } from "#app/services/customers.server";
+import { CAMPAIGN_GROUP_MAX } from "#contracts/customers";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.detail };
 
@@ -57,6 +59,13 @@ const ActionSchema = z.discriminatedUnion("intent", [
     ratio: z.coerce.number({ invalid_type_error: "外呼比例应为数字" }).min(0.1, "外呼比例应在0.1到5之间").max(5, "外呼比例应在0.1到5之间"),
   }),
   z.object({ intent: z.literal("import") }),
+  z.object({
+    intent: z.literal("group"),
+    groupId: z.coerce
+      .number({ required_error: "请选择联系人分组", invalid_type_error: "请选择联系人分组" })
+      .int()
+      .positive("请选择联系人分组"),
+  }),
 ]);
 
 /** What an action answers when it does not redirect: a refusal (with the value typed) or an import's outcome. */
@@ -64,13 +73,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const access = await requireAccess(request);
   const id = idParam(params.id);
   const query = parseListQuery(request, ListPageSchema);
-  const [campaign, batches, imports] = await Promise.all([
+  const [campaign, batches, imports, groups] = await Promise.all([
     getCampaign(access.caller, id),
     listBatches(access.caller, { ...pagination(query), campaignId: id }),
     listCampaignImports(access.caller, id),
+    listGroups(access.caller),
   ]);
   const template = campaign.transTemplateId === null ? null : await getTransTemplate(access.caller, campaign.transTemplateId);
-  return { campaign, template, batches, imports, query };
+  return { campaign, template, batches, imports, groups, query };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -87,6 +97,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);
     return data({ imported: imported.value });
   }
+  if (input.intent === "group") {
+    // A contact group as the source of a new batch: the same checks as a file, per-row reasons.
+    const sent = await attempt(() => contactsToCampaign(access.caller, id, { ids: [], groupId: input.groupId }));
+    if (!sent.ok) return rejectForm(submission, { formErrors: [sent.message] }, sent.status);
+    return data({ fromGroup: sent.value });
+  }
   if (input.intent === "state") {
     // Spec §4: every state change is preceded by the scheduler's check; its refusal says why.
     const check = await checkScheduler(access.caller, id, input.state);
@@ -101,12 +117,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignDetail() {
-  const { campaign, template, batches, imports, query } = useLoaderData<typeof loader>();
+  const { campaign, template, batches, imports, groups, query } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   // A refusal names its form by the intent it was posted with; an import answers its outcome.
   const refusal = result && "initialValue" in result ? result : undefined;
   const errorOf = (intent: string) => (refusal?.initialValue?.intent === intent ? firstError(refusal) : null);
   const imported = result && "imported" in result ? result.imported : undefined;
+  const fromGroup = result && "fromGroup" in result ? result.fromGroup : undefined;
   const { pathname, search } = useLocation();
   return (
     <Screen
@@ -237,6 +254,66 @@ export default function CampaignDetail() {
                       { prop: "rowNo", label: "行号" },
                       { prop: "phone", label: "手机号码", render: (e) => maskPhone(e.phone) },
                       { prop: "customerName", label: "客户姓名" },
+                      { prop: "reason", label: "原因" },
+                    ],
+                  }}
+                />
+              </>
+            ) : null}
+          </Notice>
+        ) : null}
+        <h3 id="group-source-title">从联系人分组导入</h3>
+        {groups.length > 0 ? (
+          <form method="post" className="sb-inline-forms" aria-labelledby="group-source-title">
+            <AuthenticityTokenInput name="csrf" />
+            <input type="hidden" name="intent" value="group" />
+            <div className="sb-field">
+              <label htmlFor="source-group">联系人分组</label>
+              <select
+                id="source-group"
+                name="groupId"
+                required
+                className={`p-inputtext${errorOf("group") ? " p-invalid" : ""}`}
+                defaultValue={refusal?.initialValue?.intent === "group" ? String(refusal.initialValue.groupId ?? "") : ""}
+                aria-describedby="group-source-hint"
+              >
+                <option value="">请选择</option>
+                {groups.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}（{g.memberCount} 人）
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="p-button p-button-outlined">
+              导入分组成员
+            </button>
+          </form>
+        ) : (
+          <p>
+            还没有联系人分组。可在<a href="/contacts">联系人</a>中勾选联系人建立分组。
+          </p>
+        )}
+        <p id="group-source-hint" className="sb-hint">
+          分组成员作为一个新批次加入本活动，每次最多 {CAMPAIGN_GROUP_MAX} 人；号码格式、重复号码和黑名单的检查与文件导入相同。
+        </p>
+        {errorOf("group") ? <Notice tone="error">{errorOf("group")}</Notice> : null}
+        {fromGroup ? (
+          <Notice tone={fromGroup.rejected > 0 ? "info" : "success"}>
+            已从分组导入：成功 {fromGroup.accepted} 个，失败 {fromGroup.rejected} 个。
+            {fromGroup.rejected > 0 ? (
+              <>
+                {" "}
+                <a href={`/campaign/${campaign.id}/imports/${fromGroup.importId}/errors`}>下载失败数据</a>
+                <DataTable
+                  caption="未导入的分组成员"
+                  rowKey="phone"
+                  config={{
+                    list: fromGroup.errors,
+                    total: fromGroup.rejected,
+                    eleItem: [
+                      { prop: "phone", label: "手机号码", render: (e) => maskPhone(e.phone) },
+                      { prop: "name", label: "客户姓名" },
                       { prop: "reason", label: "原因" },
                     ],
                   }}

@@ -3,7 +3,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { labelOf, RESULT_CODES } from "#contracts/codes";
-import { smsCount, type CustomerContact, type CustomerProperty } from "#contracts/customers";
+import {
+  BUILT_IN_COLUMNS,
+  IMPORT_TARGETS,
+  smsCount,
+  type ContactImportUpload,
+  type CustomerContact,
+  type CustomerProperty,
+} from "#contracts/customers";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
@@ -26,13 +33,15 @@ import {
   createGroup,
   deleteContacts,
   deleteGroup,
-  importContacts,
+  describeImport,
+  importMapped,
   listContacts,
   listGroups,
   listProperties,
   saveContact,
   sendableTemplates,
   sendSms,
+  stageImport,
   updateGroup,
 } from "#app/services/customers.server";
 import { selectCampaigns } from "#app/services/outbound.server";
@@ -86,6 +95,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { query, admin, properties, groups, contacts, templates, campaigns, editing, historyOf, history };
 }
 
+type Mapping = { upload: ContactImportUpload; chosen: string[] | null; error: string | null };
 type Confirm = { title: string; message: string; fields: Record<string, string | string[]>; label: string; preview?: Preview };
 type Preview = {
   texts: Array<{ phone: string; text: string; length: number; segments: number }>;
@@ -204,9 +214,34 @@ export async function action({ request }: ActionFunctionArgs) {
       const file = form.get("file");
       if (!(file instanceof File) || file.size === 0) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
       if (!/\.(csv|xlsx)$/i.test(file.name)) return rejectForm(submission, { formErrors: ["只支持 CSV 或 XLSX 文件"] });
-      const done = await attempt(() => importContacts(caller, file));
+      // The platform keeps the file and names its columns. A file whose every column is known by
+      // its header is imported at once; otherwise (or when asked) the mapping step comes first.
+      const staged = await attempt(() => stageImport(caller, file));
+      if (!staged.ok) return fail(staged);
+      const { uploadId, columns } = staged.value;
+      const known = columns.every((c) => c.target || !c.header) && columns.some((c) => c.target === IMPORT_TARGETS.phone);
+      if (input.mapColumns || !known) return data({ mapping: { upload: staged.value, chosen: null, error: null } satisfies Mapping });
+      const done = await attempt(() =>
+        importMapped(
+          caller,
+          uploadId,
+          columns.map((c) => c.target),
+        ),
+      );
       if (!done.ok) return fail(done);
       return data({ imported: done.value });
+    }
+    case "import.mapped": {
+      const mapping = input.target.map((t) => (t === "none" ? IMPORT_TARGETS.none : t));
+      const done = await attempt(() => importMapped(caller, input.uploadId, mapping));
+      if (done.ok) return data({ imported: done.value });
+      // The step again, with the choices made and the reason they were refused.
+      const upload = await attempt(() => describeImport(caller, input.uploadId));
+      if (!upload.ok) return fail(done);
+      return data(
+        { mapping: { upload: upload.value, chosen: input.target, error: done.message } satisfies Mapping },
+        { status: done.status },
+      );
     }
   }
 }
@@ -225,6 +260,7 @@ export default function Contacts() {
   const error = refusal ? firstError(refusal) : null;
   const confirm = result && "confirm" in result ? (result.confirm as Confirm) : undefined;
   const imported = result && "imported" in result ? result.imported : undefined;
+  const mapping = result && "mapping" in result ? (result.mapping as Mapping) : undefined;
   const outbound = result && "outbound" in result ? result.outbound : undefined;
   const group = groups.find((g) => g.id === query.group) ?? null;
   const showForm = admin && (query.edit !== undefined || refusedIntent === "contact.save");
@@ -426,7 +462,8 @@ export default function Contacts() {
               </h2>
               <p className="sb-hint">
                 CSV（UTF-8）或 XLSX 文件，不超过 20MB、10 万行。第一行为表头：姓名、手机号，以及与客户属性同名的列（
-                {properties.map((p) => p.name).join("、") || "暂无属性"}）。已有的手机号会更新该联系人，文件中重复的手机号只取第一行。
+                {properties.map((p) => p.name).join("、") || "暂无属性"}
+                ）。列名不同或有不需要的列时，上传后可设置列对应关系。已有的手机号会更新该联系人，文件中重复的手机号只取第一行。
               </p>
               <form method="post" encType="multipart/form-data" className="sb-inline-forms" data-upload-progress>
                 <CsrfInput />
@@ -435,16 +472,20 @@ export default function Contacts() {
                   <label htmlFor="contacts-file">联系人文件</label>
                   <input id="contacts-file" name="file" type="file" accept=".csv,.xlsx" required className="p-inputtext" />
                 </div>
+                <label>
+                  <input type="checkbox" name="mapColumns" value="on" /> 导入前设置列对应关系
+                </label>
                 <button type="submit" className="p-button">
                   上传并导入
                 </button>
                 <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
               </form>
               <UploadProgressScript />
+              {mapping ? <ColumnMapping mapping={mapping} properties={properties} /> : null}
               {imported ? (
                 <Notice tone={imported.rejected > 0 ? "info" : "success"}>
                   导入完成：新增 {imported.created} 个，更新 {imported.updated} 个，失败 {imported.rejected} 行。
-                  {imported.ignoredColumns.length ? ` 未识别的列已忽略：${imported.ignoredColumns.join("、")}。` : ""}
+                  {imported.ignoredColumns.length ? ` 未导入的列：${imported.ignoredColumns.join("、")}。` : ""}
                   {imported.rejected > 0 ? (
                     <>
                       {" "}
@@ -477,6 +518,70 @@ export default function Contacts() {
 }
 
 type Option = { id: number; name: string };
+
+/** The import's mapping step: each column of the file, a few of its values, and what it becomes. */
+function ColumnMapping({ mapping, properties }: { mapping: Mapping; properties: CustomerProperty[] }) {
+  const { upload, chosen, error } = mapping;
+  const targets = [
+    { value: "none", label: "不导入" },
+    { value: IMPORT_TARGETS.name, label: BUILT_IN_COLUMNS.name },
+    { value: IMPORT_TARGETS.phone, label: BUILT_IN_COLUMNS.phone },
+    ...properties.map((p) => ({ value: String(p.id), label: p.name })),
+  ];
+  const rows = upload.columns.map((c, index) => ({ ...c, index, chosen: chosen?.[index] ?? (c.target || "none") }));
+  return (
+    <section aria-labelledby="mapping-title" className="sb-section">
+      <h3 id="mapping-title">设置列对应关系：{upload.fileName}</h3>
+      <p className="sb-hint">
+        为文件的每一列选择导入为哪个字段：“手机号”必选，每个字段只能对应一列，不需要的列选“不导入”。已按列名填好能识别的列。
+      </p>
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      <form method="post">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="import.mapped" />
+        <input type="hidden" name="uploadId" value={upload.uploadId} />
+        <DataTable
+          caption="文件的列"
+          rowKey="index"
+          config={{
+            list: rows,
+            total: rows.length,
+            eleItem: [
+              { prop: "header", label: "文件中的列", render: (r) => r.header || `第 ${r.index + 1} 列（无表头）` },
+              { prop: "samples", label: "示例值", render: (r) => r.samples.filter(Boolean).join("、") || "—" },
+              {
+                prop: "target",
+                label: "导入为",
+                render: (r) => (
+                  <select
+                    name="target"
+                    defaultValue={r.chosen}
+                    aria-label={`「${r.header || `第 ${r.index + 1} 列`}」导入为`}
+                    className="p-inputtext"
+                  >
+                    {targets.map((t) => (
+                      <option key={t.value} value={t.value}>
+                        {t.label}
+                      </option>
+                    ))}
+                  </select>
+                ),
+              },
+            ],
+          }}
+        />
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            按此对应导入
+          </button>
+          <a className="p-button p-button-text" href={SCREEN}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
 
 function SmsPreview({ preview }: { preview: Preview }) {
   return (

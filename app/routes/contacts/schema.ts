@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTACT_BULK_MAX, CONTACT_NAME_MAX, GROUP_NAME_MAX, MobileSchema } from "#contracts/customers";
+import { CONTACT_BULK_MAX, CONTACT_NAME_MAX, GROUP_NAME_MAX, IMPORT_COLUMNS_MAX, MobileSchema } from "#contracts/customers";
 import { KeysetPageSchema } from "#app/server/page-query.server";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
@@ -55,7 +55,16 @@ export const INTENT_SCHEMAS = {
       confirmed: z.literal("1").optional(),
     })
     .refine((o) => o.ids?.length || o.groupId, { message: "请先勾选联系人或选择分组", path: ["ids"] }),
-  import: z.object({ intent: z.literal("import") }),
+  import: z.object({ intent: z.literal("import"), mapColumns: z.literal("on").optional() }),
+  // The mapping step: one `target` per column of the file, in order ("none": not imported).
+  "import.mapped": z.object({
+    intent: z.literal("import.mapped"),
+    uploadId: id("上传的文件已过期，请重新上传"),
+    target: z
+      .array(z.string().regex(/^(none|name|phone|\d{1,9})$/, "列对应关系不正确"), { required_error: "请选择每一列对应的字段" })
+      .min(1, "请选择每一列对应的字段")
+      .max(IMPORT_COLUMNS_MAX, `文件不能超过${IMPORT_COLUMNS_MAX}列`),
+  }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
 export const isIntent = (value: unknown): value is Intent => typeof value === "string" && value in INTENT_SCHEMAS;

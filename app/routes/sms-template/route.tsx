@@ -15,6 +15,7 @@ import { Notice } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { SmsCountScript } from "#app/components/sms-count";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
@@ -249,6 +250,7 @@ function TemplateForm({
           <p className="sb-hint">
             变量写作 ${"{"}变量名{"}"}，可用：{variables.join("、")}。{SMS_PART_LIMIT_TEXT}
           </p>
+          <p className="sb-hint" aria-live="polite" data-sms-count hidden />
           {counted ? (
             <p role="status">
               共 {counted.length} 字（含签名），按 {counted.segments} 条计费。
@@ -268,6 +270,7 @@ function TemplateForm({
           </a>
         </div>
       </form>
+      <SmsCountScript />
     </section>
   );
 }

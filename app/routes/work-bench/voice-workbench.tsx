@@ -15,6 +15,7 @@ import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
+import { SmsCard } from "./sms-card";
 import { PHONE_ENDPOINT, type WorkbenchData } from "./types";
 import type { PhoneActionResult } from "./workbench.server";
 
@@ -191,6 +192,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
               ) : (
                 <OutboxPanel />
               )}
+              {hydrated && formCall ? <SmsCard key={formCall.ctiCallId} call={formCall} /> : null}
               <section className="sb-wb-card" aria-label="今日概况">
                 <h2>今日概况</h2>
                 <dl>

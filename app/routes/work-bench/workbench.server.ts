@@ -17,6 +17,31 @@ import type { Caller } from "#app/services/upstream.server";
 import { refuse } from "#app/server/island.server";
 import * as workbench from "#app/services/workbench.server";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+import { sendableTemplates, sendSms } from "#app/services/customers.server";
+
+/** An SMS to the call's customer: an approved template (the platform checks), previewed first. */
+const SmsForCallSchema = z.object({
+  templateId: z.coerce.number({ invalid_type_error: "请选择短信模板" }).int().positive("请选择短信模板"),
+  contactId: z.coerce.number({ invalid_type_error: "该号码不是联系人，不能发送短信" }).int().positive("该号码不是联系人，不能发送短信"),
+  preview: z.enum(["0", "1"]).default("0"),
+});
+
+/**
+ * What the SMS card needs for a call's number: the contact it belongs to (SMS go to contacts, whose
+ * values fill the variables) and the templates the agent may send (approved only).
+ */
+async function loadSms(caller: Caller, phone: string) {
+  const [contacts, templates] = await Promise.all([
+    /^\+?\d{3,20}$/.test(phone) ? workbench.findContactsByPhone(caller, phone) : [],
+    sendableTemplates(caller),
+  ]);
+  const contact = contacts[0] ?? null;
+  return {
+    contact: contact && { id: contact.id, name: contact.name },
+    templates: templates.map((t) => ({ id: t.id, name: t.name, length: t.length, segments: t.segments })),
+  };
+}
+export type SmsCardData = Awaited<ReturnType<typeof loadSms>>;
 
 /** A work order the agent creates for the call on the phone (of an enabled template, with its values). */
 const WorkOrderForCallSchema = WorkOrderRecordInputSchema.extend({ ctiCallId: z.string().min(1).max(100) });
@@ -65,6 +90,8 @@ export async function readPhone(access: Access, url: URL) {
   const keyword = url.searchParams.get("keyword");
   if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
   if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
+  const smsPhone = url.searchParams.get("sms");
+  if (smsPhone !== null) return { sms: await loadSms(access.caller, smsPhone.trim().slice(0, 20)) };
   const phone = await cti.getPhone(access.caller);
   const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
   return { phone, pop, ...panels };
@@ -92,6 +119,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("autoAnswer"), autoAnswer: z.enum(["true", "false"]) }),
   z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
   z.object({ intent: z.literal("workOrder"), values: z.string().max(40_000).default("{}").transform(json) }).passthrough(),
+  z.object({ intent: z.literal("sms") }).merge(SmsForCallSchema),
 ]);
 
 /**
@@ -127,6 +155,10 @@ export async function phoneAction(access: Access, form: FormData) {
       const order = WorkOrderForCallSchema.safeParse({ ...input, templateId: input.templateId || undefined });
       if (!order.success) refuse(order.error.issues);
       return { workOrder: await workbench.createWorkOrderForCall(caller, order.data) };
+    }
+    case "sms": {
+      const result = await sendSms(caller, { templateId: input.templateId, ids: [input.contactId], preview: input.preview === "1" });
+      return { sms: result };
     }
     case "conclusion": {
       // The form's `intent` names the action, so the intent label travels as `intentLabel`.
