@@ -24,6 +24,7 @@ import * as m130 from "#upstream/db/migrations/130-robots";
 import * as m140 from "#upstream/db/migrations/140-customers";
 import * as m150 from "#upstream/db/migrations/150-work-orders";
 import * as m160 from "#upstream/db/migrations/160-queue-settings";
+import * as m190 from "#upstream/db/migrations/190-work-order-links";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   "140-customers": m140,
   "150-work-orders": m150,
   "160-queue-settings": m160,
+  "190-work-order-links": m190,
 };
 
 function migrator(db: Db): Migrator {
