@@ -17,6 +17,7 @@ import type { Caller } from "#app/services/upstream.server";
 import { refuse } from "#app/server/island.server";
 import * as workbench from "#app/services/workbench.server";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+import { requireWorkOrderCreator } from "#app/server/work-order-form.server";
 
 /** A work order the agent creates for the call on the phone (of an enabled template, with its values). */
 const WorkOrderForCallSchema = WorkOrderRecordInputSchema.extend({ ctiCallId: z.string().min(1).max(100) });
@@ -122,6 +123,7 @@ export async function phoneAction(access: Access, form: FormData) {
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
+      requireWorkOrderCreator(access);
       const order = WorkOrderForCallSchema.safeParse({ ...input, templateId: input.templateId || undefined });
       if (!order.success) refuse(order.error.issues);
       return { workOrder: await workbench.createWorkOrderForCall(caller, order.data) };
