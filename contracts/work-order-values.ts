@@ -63,4 +63,3 @@ function valueProblem(field: CheckedField, value: string): string | null {
       return value.length <= WORK_ORDER_VALUE_MAX.longText ? null : `${field.label}不能超过${WORK_ORDER_VALUE_MAX.longText}个字符`;
   }
 }
-

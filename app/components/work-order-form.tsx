@@ -89,8 +89,7 @@ export function WorkOrderCard({ endpoint, formAction, link, linked, templates, r
     if (saved) {
       setCreated(saved);
       onCreated?.(saved);
-    }
-    else setError(answer.ok ? "创建工单失败" : answer.status === 0 ? "网络已断开，工单未创建" : answer.error);
+    } else setError(answer.ok ? "创建工单失败" : answer.status === 0 ? "网络已断开，工单未创建" : answer.error);
   };
   const typed = refused?.typed ?? {};
   return (

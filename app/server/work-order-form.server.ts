@@ -53,7 +53,8 @@ export async function answerWorkOrder<T>(request: Request, form: FormData, run: 
     const typed = Object.fromEntries(
       [...form.entries()].filter(([key]) => key !== "csrf" && key !== "intent").map(([key, value]) => [key, String(value)]),
     );
-    if (error instanceof IslandRefusal) return data({ workOrder: { error: error.message, typed } satisfies WorkOrderFormState }, { status: 400 });
+    if (error instanceof IslandRefusal)
+      return data({ workOrder: { error: error.message, typed } satisfies WorkOrderFormState }, { status: 400 });
     if (isUpstreamError(error) && error.init.status < 500) {
       return data({ workOrder: { error: error.data.message, typed } satisfies WorkOrderFormState }, { status: error.init.status });
     }

@@ -82,7 +82,12 @@ describe("menu catalogue", () => {
     const text = menusFor("agent", 3).find((item) => item.code === "text_service");
     expect(text?.children?.map((child) => child.name)).toContain("我的工单");
     expect(leafUrls(menusFor("admin", 1)).filter((url) => url === "/agentTask/workOrder")).toHaveLength(1);
-    for (const [role, workType] of [["admin", 1], ["supervisor", 1], ["agent", 1], ["agent", 3]] as const) {
+    for (const [role, workType] of [
+      ["admin", 1],
+      ["supervisor", 1],
+      ["agent", 1],
+      ["agent", 3],
+    ] as const) {
       expect(mayCreateWorkOrders(role, workType)).toBe(true);
     }
   });

@@ -308,11 +308,16 @@ describeDb(`work orders on ${TEST_DB}`, () => {
       .selectFrom("call_records")
       .select(["id", "cti_call_id"])
       .where("tenant_id", "=", demoTenant)
-      .where("cti_call_id", "not in", platform.db.selectFrom("work_order_records").select("cti_call_id").where("cti_call_id", "is not", null))
+      .where(
+        "cti_call_id",
+        "not in",
+        platform.db.selectFrom("work_order_records").select("cti_call_id").where("cti_call_id", "is not", null),
+      )
       .orderBy("id")
       .limit(1)
       .executeTakeFirstOrThrow();
-    const detail = async () => CallDetailResponseSchema.parse((await inject("admin", "GET", `/contact/income/calls/${call.id}`)).json()).data!;
+    const detail = async () =>
+      CallDetailResponseSchema.parse((await inject("admin", "GET", `/contact/income/calls/${call.id}`)).json()).data!;
     expect((await detail()).workOrder).toBeNull();
     const fromCall = answered(
       await inject("admin", "PUT", "/config/workorder/record/call", { ctiCallId: call.cti_call_id, title: "回访客户", content: "" }),

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "#contracts/codes";
@@ -26,7 +25,6 @@ import { Conversation } from "./conversation";
  * that hydrates, for the recording player.
  */
 export const handle: RouteHandle = { title: "通话详情", hydrate: true };
-
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller, user, menu } = await requireAccess(request);

@@ -9,11 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("chat_session_id", "bigint", (col) => col.references("chat_sessions.id").onDelete("set null"))
     .execute();
   await db.schema.createIndex("work_order_records_call_idx").on("work_order_records").columns(["tenant_id", "cti_call_id"]).execute();
-  await db.schema
-    .createIndex("work_order_records_chat_idx")
-    .on("work_order_records")
-    .columns(["tenant_id", "chat_session_id"])
-    .execute();
+  await db.schema.createIndex("work_order_records_chat_idx").on("work_order_records").columns(["tenant_id", "chat_session_id"]).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
