@@ -257,7 +257,10 @@ test.describe("a call's work order", () => {
     // Opened again, the call shows its work order instead of the form, linked to 工单记录.
     await page.reload();
     await expect(dialog(page).getByRole("region", { name: "创建工单" })).toHaveCount(0);
-    await dialog(page).getByRole("region", { name: "关联工单" }).getByRole("link", { name: /^GD\d{12}$/ }).click();
+    await dialog(page)
+      .getByRole("region", { name: "关联工单" })
+      .getByRole("link", { name: /^GD\d{12}$/ })
+      .click();
     await expect(page).toHaveURL(/\/businessTemplate\/record\/\d+$/);
     await expect(page.getByRole("main")).toContainText("分期回访");
   });

@@ -8,7 +8,7 @@ import type { WorkOrderFormState } from "#app/server/work-order-form.server";
 import { WorkOrderCard } from "#app/components/work-order-form";
 import { mayCreateWorkOrders, workOrderScreen } from "#app/lib/work-order-access";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
-import { callIdOf, callWorkOrderAction } from "./work-order";
+import { callIdOf, callWorkOrderAction } from "#app/server/call-work-order.server";
 import { CodeTag } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
