@@ -31,6 +31,8 @@ export default [
   route("monitor/agent/events", "routes/monitor-agent/events.ts"),
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
+  // The call detail's work-order card posts here once hydrated (JSON); without JavaScript, to the dialog.
+  ...CALL_LISTS.map((path) => route(`${path}/:id/workOrder`, "routes/call-detail/work-order.ts", { id: `call-work-order/${path}` })),
   route("callLog/export", "routes/call-log/export.ts"),
   route("inspectionSuccess/export", "routes/inspection-success/export.ts"),
   route("inspectionSuccess/:id/recording", "routes/call-detail/recording.ts", { id: "call-recording/inspectionSuccess" }),

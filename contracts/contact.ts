@@ -120,6 +120,8 @@ export const CallDetailSchema = z.object({
   dn: z.string().nullable(),
   /** Whether the call has a recording: without one, the detail shows no player at all. */
   hasRecording: z.boolean(),
+  /** The work order made from this call (the first, if several), shown instead of the form (decision 026). */
+  workOrder: z.object({ id: z.number().int(), number: z.string(), title: z.string() }).nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const CallDetailResponseSchema = envelope(CallDetailSchema);

@@ -16,8 +16,9 @@ export const WORK_ORDER_TITLE_MAX = 100;
 export const WORK_ORDER_CONTENT_MAX = 2000;
 export const WORK_ORDER_NOTE_MAX = 500;
 export const WORK_ORDER_SLA_MAX = 720;
-/** How long a value of each field type may be. */
-export const WORK_ORDER_VALUE_MAX = { text: 200, longText: 2000 } as const;
+// The values' checks and limits live in a module without zod, so a hydrated screen's form can use them.
+import { WORK_ORDER_VALUE_MAX } from "./work-order-values";
+export { WORK_ORDER_MENU_URLS, WORK_ORDER_VALUE_MAX, checkWorkOrderValues } from "./work-order-values";
 
 export type WorkOrderFieldType = (typeof WORK_ORDER_FIELD_TYPES)[number]["code"];
 const fieldTypes = codesOf(WORK_ORDER_FIELD_TYPES) as [WorkOrderFieldType, ...WorkOrderFieldType[]];
@@ -156,49 +157,6 @@ export const WorkOrderTemplateStatusParamsSchema = z.object({
     .refine((n) => codesOf(WORK_ORDER_TEMPLATE_STATUSES).includes(n), "状态无效"),
 });
 export const WorkOrderDeletedResponseSchema = envelope(z.object({ id: z.number().int() }));
-
-/**
- * A record's values checked against its template's fields: each value's problem in Chinese by
- * field name, and the values kept (trimmed; empty optional ones dropped). Both sides use it.
- */
-export function checkWorkOrderValues(
-  fields: readonly WorkOrderField[],
-  values: Record<string, unknown>,
-): { values: Record<string, string>; errors: Record<string, string> } {
-  const kept: Record<string, string> = {};
-  const errors: Record<string, string> = {};
-  for (const field of fields) {
-    const raw = values[field.name];
-    const value = typeof raw === "string" ? raw.trim() : raw === undefined || raw === null ? "" : String(raw).trim();
-    if (!value) {
-      if (field.required) errors[field.name] = `请填写${field.label}`;
-      continue;
-    }
-    const problem = valueProblem(field, value);
-    if (problem) errors[field.name] = problem;
-    else kept[field.name] = value;
-  }
-  return { values: kept, errors };
-}
-
-function valueProblem(field: WorkOrderField, value: string): string | null {
-  switch (field.type) {
-    case "number":
-      return /^-?\d+(\.\d+)?$/.test(value) && value.length <= 20 ? null : `${field.label}必须是数字`;
-    case "date":
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
-        ? null
-        : `${field.label}必须是日期（年-月-日）`;
-    case "phone":
-      return /^\+?[\d-]{5,20}$/.test(value) ? null : `${field.label}必须是电话号码`;
-    case "choice":
-      return field.options.includes(value) ? null : `${field.label}请从选项中选择`;
-    case "text":
-      return value.length <= WORK_ORDER_VALUE_MAX.text ? null : `${field.label}不能超过${WORK_ORDER_VALUE_MAX.text}个字符`;
-    case "longText":
-      return value.length <= WORK_ORDER_VALUE_MAX.longText ? null : `${field.label}不能超过${WORK_ORDER_VALUE_MAX.longText}个字符`;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Records

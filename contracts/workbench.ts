@@ -131,6 +131,12 @@ export const WorkOrderCallRequestSchema = z.union([
 ]);
 export type WorkOrderCallRequest = z.infer<typeof WorkOrderCallRequestSchema>;
 
+/** PUT /config/workorder/record/chat — a work order made from a chat, linked to its session (decision 026). */
+export const WorkOrderChatRequestSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({
+  sessionId: z.string().min(1).max(64),
+});
+export type WorkOrderChatRequest = z.infer<typeof WorkOrderChatRequestSchema>;
+
 /** PUT /config/agent/auto/answer */
 export const AutoAnswerRequestSchema = z.object({ autoAnswer: z.boolean() });
 export const AutoAnswerResponseSchema = envelope(AutoAnswerRequestSchema);

@@ -10,6 +10,7 @@ import {
   type WorkOrderRecordQuery,
   type WorkOrderTemplateInput,
 } from "#contracts/work-orders";
+import type { WorkOrderChatRequest } from "#contracts/workbench";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** Work orders (`/config/workorder`, decision 021): templates and records. */
@@ -128,4 +129,17 @@ export async function receiveWorkOrder(caller: Caller, id: number, input: { user
     caller,
   });
   return requireData(answer, input.userId ? "转派工单" : "接收工单");
+}
+
+/** PUT /config/workorder/record/chat — a work order made from one of the agent's chats (decision 026). */
+export async function createWorkOrderForChat(caller: Caller, input: WorkOrderChatRequest) {
+  const answer = await call({
+    method: "PUT",
+    path: "/config/workorder/record/chat",
+    json: input,
+    schema: WorkOrderRecordResponseSchema,
+    what: "创建工单",
+    caller,
+  });
+  return requireData(answer, "创建工单");
 }

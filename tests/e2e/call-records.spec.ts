@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
-import { choosePageSize, signIn } from "./support";
+import { choosePageSize, expectAccessible, signIn } from "./support";
 
 // Call lists and the call-detail dialog, on the demo seed of upstream/seed/call-records.ts.
 // The seeded robot campaign '历史通话·机器人外呼' filtered to result 200, newest first: the first
@@ -233,5 +233,35 @@ test.describe("recording player", () => {
     await dialog(page).locator(".sb-line--left").first().getByRole("button").click();
     await expect(page.getByRole("status")).toHaveText("暂不支持");
     expect(recordingRequests).toEqual([]);
+  });
+});
+
+test.describe("a call's work order", () => {
+  test("an administrator makes one from a recorded call; the call then shows it, linked", async ({ page }) => {
+    await page.goto("/callHistory");
+    await signIn(page, "admin");
+    await openRobotCalls(page);
+    await openRow(page, 3);
+    const card = dialog(page).getByRole("region", { name: "创建工单" });
+    await card.getByLabel("工单内容").fill("客户要求回电确认分期");
+    await card.getByRole("button", { name: "创建工单" }).click();
+    // Refused in Chinese, with what was typed kept.
+    await expect(card.getByRole("alert")).toHaveText("请填写工单标题");
+    await expect(card.getByLabel("工单内容")).toHaveValue("客户要求回电确认分期");
+    await card.getByLabel("工单标题").fill("分期回访");
+    await card.getByLabel("投诉类型（必填）").selectOption("业务办理");
+    await expectAccessible(page);
+    await card.getByRole("button", { name: "创建工单" }).click();
+    const linked = dialog(page).getByRole("region", { name: "关联工单" });
+    await expect(linked).toContainText("分期回访");
+    // Opened again, the call shows its work order instead of the form, linked to 工单记录.
+    await page.reload();
+    await expect(dialog(page).getByRole("region", { name: "创建工单" })).toHaveCount(0);
+    await dialog(page)
+      .getByRole("region", { name: "关联工单" })
+      .getByRole("link", { name: /^GD\d{12}$/ })
+      .click();
+    await expect(page).toHaveURL(/\/businessTemplate\/record\/\d+$/);
+    await expect(page.getByRole("main")).toContainText("分期回访");
   });
 });

@@ -102,6 +102,12 @@ test("a text agent serves two customers at once without missing a word", async (
   await page.getByLabel("备注").fill("账单已解释");
   await page.getByRole("button", { name: "保存业务记录" }).click();
   await expect(page.getByText("业务记录已保存")).toBeVisible();
+  // A work order made from this chat: the voice workbench's card, linked to the session.
+  const workOrder = page.getByRole("region", { name: "创建工单" });
+  await workOrder.getByLabel("工单标题").fill("账单疑问回访");
+  await workOrder.getByLabel("投诉类型（必填）").selectOption("业务办理");
+  await workOrder.getByRole("button", { name: "创建工单" }).click();
+  await expect(page.getByRole("region", { name: "关联工单" })).toContainText("账单疑问回访");
 
   // Alt+↓ moves to the other session, which reads it.
   await page.keyboard.press("Alt+ArrowDown");

@@ -26,6 +26,7 @@ import * as m150 from "#upstream/db/migrations/150-work-orders";
 import * as m160 from "#upstream/db/migrations/160-queue-settings";
 import * as m170 from "#upstream/db/migrations/170-code-challenges";
 import * as m180 from "#upstream/db/migrations/180-contact-import-uploads";
+import * as m190 from "#upstream/db/migrations/190-work-order-links";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   "160-queue-settings": m160,
   "170-code-challenges": m170,
   "180-contact-import-uploads": m180,
+  "190-work-order-links": m190,
 };
 
 function migrator(db: Db): Migrator {

@@ -411,6 +411,8 @@ export interface WorkOrderRecordsTable {
   owner_user_id: number | null;
   due_at: NullableTimestamp;
   updated_at: Timestamp;
+  /** Migration 190: the chat session a text agent made it from. */
+  chat_session_id: number | null;
 }
 
 export interface WorkOrderTemplatesTable {

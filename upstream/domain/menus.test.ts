@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MenuItem } from "#contracts/crm";
-import { catalogueCodes, menusFor } from "./menus";
+import { catalogueCodes, mayCreateWorkOrders, menusFor } from "./menus";
 
 const SCREEN_URLS = [
   "/",
@@ -76,5 +76,19 @@ describe("menu catalogue", () => {
     expect(leafUrls(menusFor("agent", 1))).not.toContain("/textWorkBench");
     expect(leafUrls(menusFor("agent", 3))).toContain("/textWorkBench");
     expect(leafUrls(menusFor("agent", 3))).not.toContain("/workBench");
+  });
+
+  it("lets whoever has a work-order screen make work orders: text agents get 我的工单 under 文本客服", () => {
+    const text = menusFor("agent", 3).find((item) => item.code === "text_service");
+    expect(text?.children?.map((child) => child.name)).toContain("我的工单");
+    expect(leafUrls(menusFor("admin", 1)).filter((url) => url === "/agentTask/workOrder")).toHaveLength(1);
+    for (const [role, workType] of [
+      ["admin", 1],
+      ["supervisor", 1],
+      ["agent", 1],
+      ["agent", 3],
+    ] as const) {
+      expect(mayCreateWorkOrders(role, workType)).toBe(true);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { MenuItem } from "#contracts/crm";
 import type { Role } from "#contracts/uaa";
+import { WORK_ORDER_MENU_URLS } from "#contracts/work-order-values";
 import { isTextWorkType } from "./work-type";
 
 /**
@@ -68,6 +69,8 @@ const catalogue: readonly CatalogueEntry[] = [
     children: [
       { code: "text_call", name: "文本会话记录", url: "/text/call" },
       { code: "text_business_record", name: "文本业务记录", url: "/text/businessRecord" },
+      // A text agent's own work orders, made from chats (decision 026): the voice agents' screen.
+      { code: "text_work_order", name: "我的工单", url: "/agentTask/workOrder" },
     ],
   },
   { code: "monitor_agent", name: "坐席监控", url: "/monitor/agent", icon: "pi pi-desktop" },
@@ -119,7 +122,10 @@ const catalogue: readonly CatalogueEntry[] = [
 /** Menu profiles: agents split by work type (spec §5: a text agent gets the chat screens). */
 export type MenuProfile = "admin" | "supervisor" | "voiceAgent" | "textAgent";
 
-/** Screen (leaf) codes each profile is given; admin gets the whole catalogue. */
+/** Entries kept for one profile only (the administrator has the same screen elsewhere in the tree). */
+const profileOnly: Readonly<Record<string, MenuProfile>> = { text_work_order: "textAgent" };
+
+/** Screen (leaf) codes each profile is given; admin gets the whole catalogue but the entries above. */
 const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
   voiceAgent: [
     "home",
@@ -138,7 +144,7 @@ const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
     "contacts",
     "achievement",
   ],
-  textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "contacts", "achievement"],
+  textAgent: ["home", "aiaas_agent_text_work", "text_call", "text_business_record", "text_work_order", "contacts", "achievement"],
   supervisor: [
     "home",
     "monitor_agent",
@@ -162,7 +168,7 @@ export function menuProfile(role: Role, workType: number): MenuProfile {
 /** The menu tree for a caller: catalogue order, groups trimmed to the children granted. */
 export function menusFor(role: Role, workType: number): MenuItem[] {
   const profile = menuProfile(role, workType);
-  const granted = (code: string) => profile === "admin" || grants[profile].includes(code);
+  const granted = (code: string) => (profile === "admin" ? !profileOnly[code] : grants[profile].includes(code));
   const menu: MenuItem[] = [];
   for (const entry of catalogue) {
     if (!entry.children) {
@@ -178,4 +184,13 @@ export function menusFor(role: Role, workType: number): MenuItem[] {
 /** Every code in the catalogue, groups included (tests hold them unique). */
 export function catalogueCodes(): string[] {
   return catalogue.flatMap((entry) => [entry.code, ...(entry.children ?? []).map((child) => child.code)]);
+}
+
+/**
+ * Whether the caller makes work orders (from a call or a chat): their menu lists one of the
+ * work-order screens (WORK_ORDER_MENU_URLS), as the console checks it before showing the form.
+ */
+export function mayCreateWorkOrders(role: Role, workType: number): boolean {
+  const urls = menusFor(role, workType).flatMap((item) => [item.url, ...(item.children ?? []).map((child) => child.url)]);
+  return WORK_ORDER_MENU_URLS.some((url) => urls.includes(url));
 }

@@ -359,6 +359,15 @@ export async function findCallDetail(db: Db, reader: CallReader, callId: number)
     .where("call_record_id", "=", callId)
     .orderBy("seq")
     .execute();
+  // The call's work order, by its CTI id within the tenant (several: the first made).
+  const workOrder = await db
+    .selectFrom("work_order_records")
+    .select(["id", "number", "title"])
+    .where("tenant_id", "=", tenantId)
+    .where("cti_call_id", "=", record.cti_call_id)
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
   // Consecutive lines of the same dialogType form one calling-result section.
   const callingResults: CallDetail["callingResults"] = [];
   for (const line of lines) {
@@ -399,6 +408,7 @@ export async function findCallDetail(db: Db, reader: CallReader, callId: number)
     groupDn: record.group_dn,
     dn: record.dn,
     hasRecording: record.recording !== null,
+    workOrder: workOrder ?? null,
   };
 }
 

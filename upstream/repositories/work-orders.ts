@@ -392,12 +392,15 @@ async function writeFollow(
     .execute();
 }
 
+/** A new record's input, with the chat session (its row id) it was made from, if any. */
+export type WorkOrderInputLinked = WorkOrderRecordInput & { chatSessionId?: number };
+
 /**
  * A new record (待处理, nobody's yet) of an enabled template, its values checked against the
  * template's fields, due after the template's SLA. A call id links it to the call (its record may
  * not exist yet while the call is on; the detail finds the call only within the tenant).
  */
-export async function createRecord(db: Trx, actor: WorkOrderActor, input: WorkOrderRecordInput): Promise<WorkOrderRecord> {
+export async function createRecord(db: Trx, actor: WorkOrderActor, input: WorkOrderInputLinked): Promise<WorkOrderRecord> {
   let template: WorkOrderTemplate | undefined;
   if (input.templateId !== undefined) {
     template = await findTemplate(db, actor.tenantId, input.templateId);
@@ -420,6 +423,7 @@ export async function createRecord(db: Trx, actor: WorkOrderActor, input: WorkOr
       values: JSON.stringify(checked.values),
       follow_state: WORK_ORDER_PENDING,
       cti_call_id: input.ctiCallId ?? null,
+      chat_session_id: input.chatSessionId ?? null,
       created_by: actor.id,
       due_at: new Date(Date.now() + slaHours * 3_600_000),
     })
@@ -438,7 +442,7 @@ export async function createRecord(db: Trx, actor: WorkOrderActor, input: WorkOr
 }
 
 /** A new record and its audit row in one transaction (the records screen and the workbench both create). */
-export async function createRecordAudited(db: Db, actor: WorkOrderActor, input: WorkOrderRecordInput): Promise<WorkOrderRecord> {
+export async function createRecordAudited(db: Db, actor: WorkOrderActor, input: WorkOrderInputLinked): Promise<WorkOrderRecord> {
   return db.transaction().execute(async (trx) => {
     const record = await createRecord(trx, actor, input);
     await writeAudit(
@@ -448,7 +452,7 @@ export async function createRecordAudited(db: Db, actor: WorkOrderActor, input: 
         action: "workorder.record.create",
         target: { type: "workOrder", id: record.id },
         summary: `新建工单 ${record.number}「${record.title}」`,
-        detail: { ctiCallId: record.ctiCallId, templateId: record.templateId },
+        detail: { ctiCallId: record.ctiCallId, chatSessionId: input.chatSessionId ?? null, templateId: record.templateId },
       },
     );
     return record;

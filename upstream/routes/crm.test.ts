@@ -30,7 +30,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/contacts",
     "/achievement",
   ],
-  chat: ["/", "/textWorkBench", "/text/call", "/text/businessRecord", "/contacts", "/achievement"],
+  chat: ["/", "/textWorkBench", "/text/call", "/text/businessRecord", "/agentTask/workOrder", "/contacts", "/achievement"],
   supervisor: [
     "/",
     "/monitor/agent",

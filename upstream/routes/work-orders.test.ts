@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { CallDetailResponseSchema } from "#contracts/contact";
 import { FailureSchema } from "#contracts/envelope";
 import {
   WorkOrderDetailResponseSchema,
@@ -10,6 +11,7 @@ import {
 } from "#contracts/work-orders";
 import { WorkOrderInfoResponseSchema } from "#contracts/workbench";
 import { countAudit } from "#upstream/repositories/audit-log";
+import { insertSession } from "#upstream/repositories/chat";
 import { DEMO_CALLER } from "#upstream/seed/workbench";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
@@ -266,5 +268,61 @@ describeDb(`work orders on ${TEST_DB}`, () => {
     expect(await refusal(await inject("admin", "DELETE", `/config/workorder/template/${complaint.id}`), 400)).toMatch(
       /已有 \d+ 条工单，不能删除/,
     );
+  });
+
+  it("makes a work order from a chat, linked to the session, and names a call's work order in its detail", async () => {
+    tokens.chat = await loginAs(platform.app, "chat");
+    const chatId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "chat").executeTakeFirstOrThrow()).id;
+    const session = {
+      sessionId: await insertSession(platform.db, {
+        tenantId: demoTenant,
+        queueName: "demo-chat",
+        customer: { name: "王女士", phone: "13900001111", channel: "web", region: "上海" },
+        agentUserId: chatId,
+      }),
+    };
+    const order = { sessionId: session.sessionId, title: "订单未发货", content: "客户在线反映" };
+    // Another agent's chat, another tenant's, or an unknown one: the session does not exist for them.
+    for (const [account, sessionId] of [
+      ["agent", session.sessionId],
+      ["other-admin", session.sessionId],
+      ["chat", "no-such-session"],
+    ] as const) {
+      expect(await refusal(await inject(account, "PUT", "/config/workorder/record/chat", { ...order, sessionId }), 404)).toBe("会话不存在");
+    }
+    expect(await refusal(await inject("chat", "PUT", "/config/workorder/record/chat", { ...order, title: " " }), 400)).toMatch(/标题/);
+    const made = answered(await inject("chat", "PUT", "/config/workorder/record/chat", order), WorkOrderRecordResponseSchema);
+    expect(made).toMatchObject({ title: "订单未发货", state: 0, ctiCallId: null });
+    const row = await platform.db
+      .selectFrom("work_order_records")
+      .innerJoin("chat_sessions", "chat_sessions.id", "work_order_records.chat_session_id")
+      .select(["chat_sessions.session_key"])
+      .where("work_order_records.id", "=", made.id)
+      .executeTakeFirstOrThrow();
+    expect(row.session_key).toBe(session.sessionId);
+    // The text agent finds it among their own work orders.
+    expect((await records("chat")).list.map((r) => r.id)).toContain(made.id);
+
+    // A recorded call without a work order shows none; once one is made from it, its detail names it.
+    const call = await platform.db
+      .selectFrom("call_records")
+      .select(["id", "cti_call_id"])
+      .where("tenant_id", "=", demoTenant)
+      .where(
+        "cti_call_id",
+        "not in",
+        platform.db.selectFrom("work_order_records").select("cti_call_id").where("cti_call_id", "is not", null),
+      )
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const detail = async () =>
+      CallDetailResponseSchema.parse((await inject("admin", "GET", `/contact/income/calls/${call.id}`)).json()).data!;
+    expect((await detail()).workOrder).toBeNull();
+    const fromCall = answered(
+      await inject("admin", "PUT", "/config/workorder/record/call", { ctiCallId: call.cti_call_id, title: "回访客户", content: "" }),
+      WorkOrderInfoResponseSchema,
+    );
+    expect((await detail()).workOrder).toEqual({ id: fromCall.id, number: fromCall.number, title: "回访客户" });
   });
 });

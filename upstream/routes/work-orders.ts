@@ -14,7 +14,10 @@ import {
   type WorkOrderRecord,
   type WorkOrderTemplate,
 } from "#contracts/work-orders";
+import { WorkOrderChatRequestSchema } from "#contracts/workbench";
+import { mayCreateWorkOrders } from "#upstream/domain/menus";
 import { HttpError, ok, parseInput } from "#upstream/http";
+import { findSession } from "#upstream/repositories/chat";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
 import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
@@ -36,6 +39,14 @@ import {
 } from "#upstream/repositories/work-orders";
 
 export const WORK_ORDER_TEMPLATE_ADMIN_ONLY = "仅管理员可以维护工单模板";
+export const WORK_ORDER_CREATE_REFUSED = "您没有创建工单的权限（菜单中没有工单记录或我的工单）";
+
+/** The caller, if their menu lists a work-order screen (decision 026); otherwise a 403. */
+export function requireWorkOrderCreator(request: Parameters<typeof requireUser>[0]): AuthUser {
+  const user = requireUser(request);
+  if (!mayCreateWorkOrders(user.role, user.workType)) throw new HttpError(403, WORK_ORDER_CREATE_REFUSED);
+  return user;
+}
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 const actorFor = workOrderActor;
@@ -175,9 +186,20 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post("/config/workorder/record", async (request) => {
-    const user = requireUser(request);
+    const user = requireWorkOrderCreator(request);
     const input = parseInput(WorkOrderRecordInputSchema, request.body);
     const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), input));
+    return ok<WorkOrderRecord>(record);
+  });
+
+  // From the text workbench: a work order linked to one of the agent's chats (decision 026).
+  app.put("/config/workorder/record/chat", async (request) => {
+    const user = requireWorkOrderCreator(request);
+    const { sessionId, ...input } = parseInput(WorkOrderChatRequestSchema, request.body);
+    const session = await findSession(app.db, { tenantId: user.tenantId }, sessionId);
+    // An agent links only a chat they serve (or served); another's, like another tenant's, is unknown.
+    if (!session || (user.role === "agent" && session.agent_user_id !== user.id)) throw new HttpError(404, "会话不存在");
+    const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), { ...input, chatSessionId: session.id }));
     return ok<WorkOrderRecord>(record);
   });
 

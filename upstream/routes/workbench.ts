@@ -24,6 +24,7 @@ import {
   searchKnowledge,
 } from "#upstream/repositories/workbench";
 import { WorkOrderRefused, createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
+import { requireWorkOrderCreator } from "./work-orders";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const PhoneParamsSchema = z.object({ phone: z.string().trim().min(1).max(32) });
@@ -133,6 +134,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
       if (!order) throw new HttpError(404, "工单不存在");
       return ok<WorkOrderInfo>(order);
     }
+    requireWorkOrderCreator(request);
     try {
       const record = await createRecordAudited(app.db, workOrderActor(user), input);
       return ok<WorkOrderInfo>((await findWorkOrder(app.db, user.tenantId, record.id))!);

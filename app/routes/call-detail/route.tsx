@@ -1,10 +1,14 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { useLoaderData, useLocation } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "#contracts/codes";
 import type { FlowParamItem } from "#contracts/robot";
 import { requireAccess } from "#app/server/access.server";
+import type { WorkOrderFormState } from "#app/server/work-order-form.server";
+import { WorkOrderCard } from "#app/components/work-order-form";
+import { mayCreateWorkOrders, workOrderScreen } from "#app/lib/work-order-access";
+import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+import { callIdOf, callWorkOrderAction } from "#app/server/call-work-order.server";
 import { CodeTag } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -22,19 +26,28 @@ import { Conversation } from "./conversation";
  */
 export const handle: RouteHandle = { title: "通话详情", hydrate: true };
 
-const NOT_FOUND = { what: "获取通话详情", status: 404, message: "通话记录不存在" };
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { caller, user } = await requireAccess(request);
-  const callId = Number(params.id);
-  if (!/^\d{1,15}$/.test(params.id ?? "") || !Number.isSafeInteger(callId) || callId <= 0) throw data(NOT_FOUND, { status: 404 });
+  const { caller, user, menu } = await requireAccess(request);
+  const callId = callIdOf(params.id);
   const detail = await getCallDetail(caller, callId);
+  // The work order made from the call, or the form for whoever makes work orders (decision 026).
+  const mayCreate = mayCreateWorkOrders(menu);
+  const workOrder = {
+    recordBase: workOrderScreen(menu),
+    templates: mayCreate && !detail.workOrder ? await listWorkOrderTemplates(caller, 1) : [],
+    mayCreate,
+  };
   const tabs = detailTabs(detail);
   const tab = chooseTab(tabs, new URL(request.url).searchParams.get("tab"));
   let items: FlowParamItem[] = [];
   if (detail.flowId !== null && tab?.key === "state") items = await listFlowOutputStates(caller, detail.flowId);
   if (detail.flowId !== null && tab?.key === "params") items = await listFlowInputParams(caller, detail.flowId);
-  return { detail, tabs, tab: tab?.key ?? null, items, agentId: user.id };
+  return { detail, tabs, tab: tab?.key ?? null, items, agentId: user.id, workOrder };
+}
+
+/** POST without JavaScript: a work order made from this call (the one action of the dialog). */
+export async function action(args: ActionFunctionArgs) {
+  return callWorkOrderAction(args);
 }
 
 /** userData.data is a JSON string (spec §3): shown indented when it parses, as is otherwise. */
@@ -48,7 +61,8 @@ function readableUserData(raw: string | null | undefined): string {
 }
 
 export default function CallDetailDialog() {
-  const { detail, tabs, tab, items, agentId } = useLoaderData<typeof loader>();
+  const { detail, tabs, tab, items, agentId, workOrder } = useLoaderData<typeof loader>();
+  const refused = (useActionData<typeof action>() as { workOrder?: WorkOrderFormState } | undefined)?.workOrder ?? null;
   const { pathname, search } = useLocation();
   const listPath = pathname.replace(/\/[^/]+$/, "");
   const listSearch = new URLSearchParams(search);
@@ -181,6 +195,17 @@ export default function CallDetailDialog() {
               )}
             </div>
           </div>
+          {detail.workOrder || workOrder.mayCreate ? (
+            <WorkOrderCard
+              endpoint={`${pathname}/workOrder`}
+              formAction={`${pathname}${search}`}
+              link={{}}
+              linked={detail.workOrder}
+              templates={workOrder.templates}
+              recordBase={workOrder.recordBase}
+              refused={refused}
+            />
+          ) : null}
         </div>
       </div>
     </div>

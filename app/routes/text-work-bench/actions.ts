@@ -4,6 +4,8 @@ import { z } from "zod";
 import { ChatBusinessRecordInputSchema, ChatMessageInputSchema } from "#contracts/chat";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { answerAction, IslandRefusal, postOnly } from "#app/server/island.server";
+import { readWorkOrderForm, requireWorkOrderCreator } from "#app/server/work-order-form.server";
+import { createWorkOrderForChat } from "#app/services/work-orders.server";
 import { countKnowledgeUse, reportKnowledgeSearch } from "#app/services/knowledge.server";
 import { closeChatSession, joinChatSession, saveChatBusinessRecord, sendChatMessage } from "#app/services/chat.server";
 
@@ -39,6 +41,13 @@ export async function action({ request }: ActionFunctionArgs) {
   return answerAction(
     request,
     async () => {
+      // A work order made from the chat (the shared card's form; decision 026).
+      if (form.get("intent") === "workOrder") {
+        requireWorkOrderCreator(access);
+        const sessionId = String(form.get("sessionId") ?? "").slice(0, 64);
+        if (!sessionId) throw new IslandRefusal("请先选择会话");
+        return { workOrder: await createWorkOrderForChat(access.caller, { ...readWorkOrderForm(form), sessionId }) };
+      }
       const submission = parseWithZod(form, { schema: WorkbenchActionSchema });
       if (submission.status !== "success") throw new IslandRefusal(Object.values(submission.error ?? {}).flat()[0] ?? "请求参数错误");
       const input = submission.value;

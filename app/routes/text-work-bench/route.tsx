@@ -7,6 +7,8 @@ import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { getChatSession, listChatSessions, listQuickReplies } from "#app/services/chat.server";
 import { getRealtimeStart } from "#app/services/events.server";
+import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+import { mayCreateWorkOrders, workOrderScreen } from "#app/lib/work-order-access";
 import { TextWorkbench } from "./workbench";
 
 const title = SCREEN_TITLES["/textWorkBench"];
@@ -16,17 +18,21 @@ export const handle: RouteHandle = { title, hydrate: true };
 const MAX_OPEN_SESSIONS = 100;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { caller } = await requireAccess(request);
+  const { caller, menu } = await requireAccess(request);
   // The stream starts where the platform is now, before the sessions are read: whatever happens
   // in between arrives again as an event, and the session rules ignore what is already shown.
   const startId = await getRealtimeStart(caller);
-  const [active, waiting, quickReplies] = await Promise.all([
+  const mayCreate = mayCreateWorkOrders(menu);
+  const [active, waiting, quickReplies, templates] = await Promise.all([
     listChatSessions(caller, { state: ["active"], pageSize: MAX_OPEN_SESSIONS }),
     listChatSessions(caller, { state: ["waiting"], pageSize: 20 }),
     listQuickReplies(caller),
+    // The work-order card of each chat, for whoever makes work orders (decision 026).
+    mayCreate ? listWorkOrderTemplates(caller, 1) : [],
   ]);
   const sessions = await Promise.all(active.list.map((s) => getChatSession(caller, s.sessionId)));
-  return { startId, sessions: sessions.reverse(), waiting: waiting.list, quickReplies };
+  const workOrders = { mayCreate, templates, recordBase: workOrderScreen(menu) };
+  return { startId, sessions: sessions.reverse(), waiting: waiting.list, quickReplies, workOrders };
 }
 
 export default function Page() {

@@ -13,7 +13,9 @@ import {
 } from "#contracts/chat";
 import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
+import type { WorkOrderTemplate } from "#contracts/work-orders";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
+import { WorkOrderCard, type LinkedWorkOrder } from "#app/components/work-order-form";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { DRAFTS_KEY, readDrafts, writeDrafts } from "#app/client/chat-drafts";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type WorkbenchSession } from "#app/client/chat-sessions";
@@ -25,7 +27,14 @@ import { CHAT_ACTIONS, CHAT_EVENTS } from "./endpoints";
 import { BusinessRecordForm, ContactCard } from "./side-panel";
 import { useChatOutbox } from "./use-chat-outbox";
 
-type Props = { startId: number; sessions: ChatSession[]; waiting: ChatSessionSummary[]; quickReplies: QuickReply[]; title: string };
+type Props = {
+  startId: number;
+  sessions: ChatSession[];
+  waiting: ChatSessionSummary[];
+  quickReplies: QuickReply[];
+  title: string;
+  workOrders: { mayCreate: boolean; templates: WorkOrderTemplate[]; recordBase: string | null };
+};
 
 const toWorkbench = (session: ChatSession): WorkbenchSession => ({
   sessionId: session.sessionId,
@@ -58,13 +67,15 @@ function stored(key: string): string | null {
  * business record. Notifications (`chat.*`) arrive on the event stream; actions go to the
  * workbench's endpoint (app/client/island.ts); replies go through the chat's outbox.
  */
-export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaiting, quickReplies, title }: Props) {
+export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaiting, quickReplies, title, workOrders }: Props) {
   const csrf = useAuthenticityToken();
   const [state, dispatch] = useReducer(sessionsReducer, loaded, (sessions) => initialSessions(sessions.map(toWorkbench)));
   const [records, setRecords] = useState<Record<string, ChatBusinessRecord | null>>(() =>
     Object.fromEntries(loaded.map((s) => [s.sessionId, s.businessRecord])),
   );
   const [waiting, setWaiting] = useState(loadedWaiting);
+  // The work orders made from each chat in this visit, so switching chats does not offer the form again.
+  const [orders, setOrders] = useState<Record<string, LinkedWorkOrder>>({});
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState("");
@@ -271,6 +282,17 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
                 record={records[open.sessionId] ?? null}
                 onSaved={(record) => setRecords((all) => ({ ...all, [record.sessionId]: record }))}
               />
+              {workOrders.mayCreate ? (
+                <WorkOrderCard
+                  key={`work-order-${open.sessionId}`}
+                  endpoint={CHAT_ACTIONS}
+                  link={{ sessionId: open.sessionId }}
+                  linked={orders[open.sessionId] ?? null}
+                  templates={workOrders.templates}
+                  recordBase={workOrders.recordBase}
+                  onCreated={(order) => setOrders((all) => ({ ...all, [open.sessionId]: order }))}
+                />
+              ) : null}
             </aside>
           </>
         ) : (

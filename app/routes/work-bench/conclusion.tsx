@@ -35,6 +35,15 @@ export function sharedOutbox(csrf: string): ConclusionOutbox {
   });
   return pageOutbox;
 }
+/** Whether the call's conclusion has been typed (a draft with anything in it) but not saved yet. */
+export function hasUnsavedConclusion(outbox: ConclusionOutbox, ctiCallId: string | undefined): boolean {
+  const draft = ctiCallId ? outbox.loadDraft(ctiCallId) : null;
+  if (!draft) return false;
+  return Boolean(
+    draft.callResult !== "" || draft.intent || draft.remark.trim() || Object.values(draft.fields).some((v) => String(v).trim()),
+  );
+}
+
 function useOutbox(): [ConclusionOutbox, ConclusionItem[]] {
   const csrf = useAuthenticityToken();
   const [outbox] = useState(() => sharedOutbox(csrf));

@@ -1,11 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef } from "react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, CUSTOMER_ROLE, DIALOG_ROLES, GENDERS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import type { PhoneSnapshot } from "#contracts/cti";
-import { WorkOrderInfoSchema, type WorkOrderInfo } from "#contracts/workbench";
-import { WORK_ORDER_VALUE_MAX, checkWorkOrderValues, type WorkOrderField, type WorkOrderTemplate } from "#contracts/work-orders";
 import { formatDateTime, maskPhone } from "#app/lib/format";
-import { useAuthenticityToken } from "remix-utils/csrf/react";
-import { postAction } from "#app/client/island";
+import { WorkOrderCard } from "#app/components/work-order-form";
 import { PHONE_ENDPOINT } from "./types";
 import type { WorkbenchData } from "./types";
 
@@ -103,155 +100,13 @@ export function ScreenPop({ phone, pop }: { phone: PhoneSnapshot; pop: Workbench
           </dl>
         </section>
       ) : null}
-      <WorkOrder key={call.ctiCallId} ctiCallId={call.ctiCallId} linked={current?.workOrder ?? null} templates={current?.templates ?? []} />
-    </>
-  );
-}
-
-/** The call's work order: the linked one, or a form built from the enabled templates that creates one for this call. */
-function WorkOrder({ ctiCallId, linked, templates }: { ctiCallId: string; linked: WorkOrderInfo | null; templates: WorkOrderTemplate[] }) {
-  const csrf = useAuthenticityToken();
-  const [created, setCreated] = useState<WorkOrderInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
-  const [templateId, setTemplateId] = useState<number | null>(null);
-  // The templates may arrive after the card (with the call's screen pop): the first is the default.
-  const template = templates.find((t) => t.id === templateId) ?? templates[0] ?? null;
-  const order = created ?? linked;
-  if (order) {
-    return (
-      <section className="sb-wb-card" aria-label="关联工单">
-        <h2>关联工单 · {order.number}</h2>
-        <p>
-          <strong>{order.title}</strong>
-        </p>
-        <p>{order.content}</p>
-      </section>
-    );
-  }
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const title = String(form.get("title") ?? "").trim();
-    const raw = Object.fromEntries((template?.fields ?? []).map((f) => [f.name, String(form.get(`value-${f.name}`) ?? "")]));
-    const checked = checkWorkOrderValues(template?.fields ?? [], raw);
-    setFieldErrors(checked.errors);
-    if (!title) return setError("请填写工单标题");
-    if (Object.keys(checked.errors).length > 0) return setError("请检查工单字段");
-    setSaving(true);
-    setError(null);
-    // What was typed stays in the form until the platform has the order.
-    const answer = await postAction<{ workOrder?: unknown }>(PHONE_ENDPOINT, csrf, "workOrder", {
-      ctiCallId,
-      templateId: template ? String(template.id) : "",
-      title,
-      content: String(form.get("content") ?? ""),
-      values: checked.values,
-    });
-    setSaving(false);
-    const saved = answer.ok ? WorkOrderInfoSchema.safeParse(answer.result.workOrder) : null;
-    if (saved?.success) setCreated(saved.data);
-    else setError(answer.ok ? "创建工单失败" : answer.status === 0 ? "网络已断开，工单未创建" : answer.error);
-  };
-  return (
-    <section className="sb-wb-card" aria-label="创建工单">
-      <h2>创建工单</h2>
-      <form onSubmit={submit} className="sb-form" noValidate>
-        {templates.length > 1 ? (
-          <div className="sb-field">
-            <label htmlFor="work-order-template">工单模板</label>
-            <select
-              id="work-order-template"
-              value={template?.id ?? ""}
-              onChange={(e) => setTemplateId(Number(e.target.value))}
-              className="p-inputtext p-component"
-            >
-              {templates.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : template ? (
-          <p className="sb-hint">
-            模板：{template.name}（{template.slaHours} 小时内处理）
-          </p>
-        ) : null}
-        <div className="sb-field">
-          <label htmlFor="work-order-title">工单标题</label>
-          <input
-            id="work-order-title"
-            name="title"
-            maxLength={100}
-            className="p-inputtext p-component"
-            aria-invalid={error === "请填写工单标题" ? true : undefined}
-          />
-        </div>
-        <div className="sb-field">
-          <label htmlFor="work-order-content">工单内容</label>
-          <textarea id="work-order-content" name="content" maxLength={2000} rows={3} className="p-inputtextarea p-inputtext p-component" />
-        </div>
-        {template?.fields.map((field) => (
-          <TemplateField key={`${template.id}-${field.name}`} field={field} error={fieldErrors[field.name]} />
-        ))}
-        {error ? (
-          <p className="p-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" className="p-button p-button-sm p-button-outlined" disabled={saving}>
-          {saving ? "创建中…" : "创建工单"}
-        </button>
-      </form>
-    </section>
-  );
-}
-
-/** One field of the template, as the control its type asks for. */
-function TemplateField({ field, error }: { field: WorkOrderField; error?: string }) {
-  const id = `work-order-${field.name}`;
-  const common = {
-    id,
-    name: `value-${field.name}`,
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? `${id}-error` : undefined,
-    "aria-required": field.required || undefined,
-  };
-  const control =
-    field.type === "choice" ? (
-      <select {...common} className="p-inputtext p-component" defaultValue="">
-        <option value="">请选择</option>
-        {field.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    ) : field.type === "longText" ? (
-      <textarea {...common} rows={3} maxLength={WORK_ORDER_VALUE_MAX.longText} className="p-inputtextarea p-inputtext p-component" />
-    ) : (
-      <input
-        {...common}
-        type={field.type === "date" ? "date" : field.type === "phone" ? "tel" : "text"}
-        inputMode={field.type === "number" ? "decimal" : undefined}
-        maxLength={WORK_ORDER_VALUE_MAX.text}
-        className="p-inputtext p-component"
+      <WorkOrderCard
+        key={call.ctiCallId}
+        endpoint={PHONE_ENDPOINT}
+        link={{ ctiCallId: call.ctiCallId }}
+        linked={current?.workOrder ?? null}
+        templates={current?.templates ?? []}
       />
-    );
-  return (
-    <div className="sb-field">
-      <label htmlFor={id}>
-        {field.label}
-        {field.required ? "（必填）" : ""}
-      </label>
-      {control}
-      {error ? (
-        <small id={`${id}-error`} className="p-error">
-          {error}
-        </small>
-      ) : null}
-    </div>
+    </>
   );
 }

@@ -11,7 +11,8 @@ import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
 import { useEventStream } from "#app/client/use-event-stream";
-import { ConclusionForm, OutboxPanel, sharedOutbox } from "./conclusion";
+import { ConfirmDialog } from "#app/components/confirm-dialog";
+import { ConclusionForm, OutboxPanel, hasUnsavedConclusion, sharedOutbox } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
@@ -125,15 +126,20 @@ export function VoiceWorkbench({ title }: { title: string }) {
   canRef.current = can;
   const reasonRef = useRef(reason);
   reasonRef.current = reason;
+  // Alt+H with a conclusion typed but not saved asks first (the button itself does not).
+  const [confirmHangup, setConfirmHangup] = useState(false);
+  const callIdRef = useRef(callId);
+  callIdRef.current = callId;
   useEffect(
     () =>
       softphone().on("shortcut", ({ action }) => {
         if (!canRef.current[action]) return;
-        if (action === "answer" || action === "hangup") void act("call", { action });
+        if (action === "hangup" && hasUnsavedConclusion(sharedOutbox(csrf), callIdRef.current)) setConfirmHangup(true);
+        else if (action === "answer" || action === "hangup") void act("call", { action });
         else if (action === "ready") void act("state", { command: "ready" });
         else void act("notReady", { reason: reasonRef.current });
       }),
-    [act],
+    [act, csrf],
   );
 
   return (
@@ -157,6 +163,18 @@ export function VoiceWorkbench({ title }: { title: string }) {
         refreshColleagues={refreshColleagues}
       />
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
+      <ConfirmDialog
+        open={confirmHangup}
+        title="挂断通话"
+        confirmLabel="挂断"
+        onConfirm={() => {
+          setConfirmHangup(false);
+          if (canRef.current.hangup) void act("call", { action: "hangup" });
+        }}
+        onCancel={() => setConfirmHangup(false)}
+      >
+        <p>通话结论已填写但尚未保存。确定挂断吗？</p>
+      </ConfirmDialog>
       {notice ? (
         <p className="p-message p-message-info" role="status">
           {notice}{" "}

@@ -17,6 +17,7 @@ import type { Caller } from "#app/services/upstream.server";
 import { refuse } from "#app/server/island.server";
 import * as workbench from "#app/services/workbench.server";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
+import { requireWorkOrderCreator } from "#app/server/work-order-form.server";
 import { sendableTemplates, sendSms } from "#app/services/customers.server";
 
 /** An SMS to the call's customer: an approved template (the platform checks), previewed first. */
@@ -152,6 +153,7 @@ export async function phoneAction(access: Access, form: FormData) {
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
+      requireWorkOrderCreator(access);
       const order = WorkOrderForCallSchema.safeParse({ ...input, templateId: input.templateId || undefined });
       if (!order.success) refuse(order.error.issues);
       return { workOrder: await workbench.createWorkOrderForCall(caller, order.data) };
