@@ -289,3 +289,6 @@ export const WorkOrderReceiveInputSchema = z.object({
 
 /** GET /config/workorder/record/number — the number the next record will get (not reserved). */
 export const WorkOrderNumberResponseSchema = envelope(z.object({ number: z.string() }));
+
+/** The refusal of a work order to someone whose menu has no work-order screen (console and platform). */
+export const WORK_ORDER_CREATE_REFUSED = "您没有创建工单的权限（菜单中没有工单记录或我的工单）";

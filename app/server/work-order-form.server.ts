@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { WorkOrderRecordInputSchema } from "#contracts/work-orders";
+import { WORK_ORDER_CREATE_REFUSED, WorkOrderRecordInputSchema } from "#contracts/work-orders";
 import type { Access } from "./access.server";
 import { IslandRefusal, answerAction, fromIsland, refuse } from "./island.server";
 import { redirectWithToast } from "./toast.server";
@@ -8,7 +8,6 @@ import { mayCreateWorkOrders } from "#app/lib/work-order-access";
 
 /** What a work-order form kept when it was refused without JavaScript: shown again, typed values and all. */
 export type WorkOrderFormState = { error: string; typed: Record<string, string> };
-export const WORK_ORDER_CREATE_REFUSED = "您没有创建工单的权限（菜单中没有工单记录或我的工单）";
 
 /** The work-order form's action refuses whoever may not make work orders (the platform does too). */
 export function requireWorkOrderCreator(access: Access): void {

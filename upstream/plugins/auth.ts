@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { mayCreateWorkOrders } from "#upstream/domain/menus";
 import { hashAccessToken } from "#upstream/domain/tokens";
+import { WORK_ORDER_CREATE_REFUSED } from "#contracts/work-orders";
 import { ExpiringCache } from "#common/expiring-cache";
 import { HttpError, failure } from "#upstream/http";
 import {
@@ -85,6 +87,13 @@ export function requireRole(user: AuthUser, roles: readonly Role[], message = "ๆ
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new HttpError(401);
   return request.user;
+}
+
+/** The caller, if their menu lists a work-order screen (decision 026); otherwise a 403. */
+export function requireWorkOrderCreator(request: FastifyRequest): AuthUser {
+  const user = requireUser(request);
+  if (!mayCreateWorkOrders(user.role, user.workType)) throw new HttpError(403, WORK_ORDER_CREATE_REFUSED);
+  return user;
 }
 
 /** The OAuth2 error body (RFC 6749 ยง5.2) plus the envelope's code/msg, so either parser reads it. */

@@ -15,10 +15,9 @@ import {
   type WorkOrderTemplate,
 } from "#contracts/work-orders";
 import { WorkOrderChatRequestSchema } from "#contracts/workbench";
-import { mayCreateWorkOrders } from "#upstream/domain/menus";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { findSession } from "#upstream/repositories/chat";
-import { requireRole, requireUser } from "#upstream/plugins/auth";
+import { requireRole, requireUser, requireWorkOrderCreator } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
 import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import type { Trx } from "#upstream/repositories/dialing";
@@ -39,14 +38,6 @@ import {
 } from "#upstream/repositories/work-orders";
 
 export const WORK_ORDER_TEMPLATE_ADMIN_ONLY = "仅管理员可以维护工单模板";
-export const WORK_ORDER_CREATE_REFUSED = "您没有创建工单的权限（菜单中没有工单记录或我的工单）";
-
-/** The caller, if their menu lists a work-order screen (decision 026); otherwise a 403. */
-export function requireWorkOrderCreator(request: Parameters<typeof requireUser>[0]): AuthUser {
-  const user = requireUser(request);
-  if (!mayCreateWorkOrders(user.role, user.workType)) throw new HttpError(403, WORK_ORDER_CREATE_REFUSED);
-  return user;
-}
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 const actorFor = workOrderActor;

@@ -10,7 +10,7 @@ import {
   type WorkOrderInfo,
 } from "#contracts/workbench";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireUser } from "#upstream/plugins/auth";
+import { requireUser, requireWorkOrderCreator } from "#upstream/plugins/auth";
 import {
   findBusinessRecord,
   findContactsByPhone,
@@ -24,7 +24,6 @@ import {
   searchKnowledge,
 } from "#upstream/repositories/workbench";
 import { WorkOrderRefused, createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
-import { requireWorkOrderCreator } from "./work-orders";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const PhoneParamsSchema = z.object({ phone: z.string().trim().min(1).max(32) });
