@@ -97,6 +97,8 @@ export const CALL_KINDS: CodeTable<number> = [
   { code: 0, label: "上传呼叫" },
   { code: 1, label: "回拨呼叫" },
 ];
+/** A call of a manual call-back campaign (campaign type 5) is a call-back call; any other, an uploaded one. */
+export const callKindOf = (campaignType: number | null): number => (campaignType === 5 ? 1 : 0);
 
 /** Spec §3 connected flag (isAnswer). */
 export const CONNECTED_FLAGS: CodeTable<number> = [

@@ -4,7 +4,7 @@
  * and recorded in task_transitions; hand-offs are taken or lost; robot calls become call records.
  */
 import { sql, type Transaction } from "kysely";
-import { RESULT_CODES, labelOf } from "#contracts/codes";
+import { RESULT_CODES, callKindOf, labelOf } from "#contracts/codes";
 import type { Db } from "#upstream/db";
 import type { Campaign, Database, NewDialogLine, TaskBatch, TaskCall } from "#upstream/db/schema";
 import { BatchStatus, batchMove, callMove } from "#upstream/domain/dialer-states";
@@ -135,6 +135,7 @@ export function taskCallRecord(
     batch_id: call.batch_id,
     task_call_id: call.id,
     campaign_type: call.campaign_type,
+    call_kind: callKindOf(call.campaign_type),
     phone: call.phone,
     queue_name: call.queue_name,
     // Spec §3: userData carries the contact's data as a JSON string.

@@ -849,6 +849,29 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     failure(await inject("other-admin", "GET", `/outbound/task/get/${next!.batchId}/0/-1`), 404);
   });
 
+  it("dials a call-back campaign's contact through the agent's phone and records it as a call-back call", async () => {
+    // The preview campaign made a manual call-back campaign (type 5): worked and dialled the same way.
+    const [preview] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [3] })).data!;
+    await platform.db.updateTable("campaigns").set({ type: 5 }).where("id", "=", preview.id).execute();
+    await inject("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    const next = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
+    expect(next!.campaignId).toBe(preview.id);
+    const demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
+    platform.app.cti.setNextDialOutcome(demoTenant, "ANSWER");
+    json(SavedResponseSchema, await inject("agent", "POST", "/outbound/preview/dial", { taskCallId: next!.id }));
+    expect((await inject("agent", "GET", "/cti/api/agent")).json().data.agent.state).toBe("RINGING");
+    for (let i = 0; i < 100 && (await inject("agent", "GET", "/cti/api/agent")).json().data.agent.state !== "TALKING"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await inject("agent", "POST", "/cti/api/call/hangup");
+    const record = await platform.db
+      .selectFrom("call_records")
+      .select(["campaign_type", "call_kind", "direction"])
+      .where("task_call_id", "=", next!.id)
+      .executeTakeFirstOrThrow();
+    expect(record).toEqual({ campaign_type: 5, call_kind: 1, direction: "outbound" });
+  });
+
   it("saves, recovers and isolates batches; serves transfer templates", async () => {
     const [robot] = json(
       CampaignSelectResponseSchema,

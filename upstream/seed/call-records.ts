@@ -1,4 +1,4 @@
-import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, codesOf, labelOf } from "#contracts/codes";
+import { CAMPAIGN_TYPES, INTENT_LABELS, RESULT_CODES, callKindOf, codesOf, labelOf } from "#contracts/codes";
 import { SALES_QUEUE } from "./sales-team";
 import type { Db } from "#upstream/db";
 import type { NewCallDialog, NewCallRecord } from "#upstream/db/schema";
@@ -96,7 +96,7 @@ function plan(i: number, ids: Ids, now: number, rand: () => number, prefix: stri
       direction: inbound ? "inbound" : "outbound",
       campaign_id: ids.campaigns.get(campaignType) ?? null,
       campaign_type: campaignType,
-      call_kind: campaignType === 5 ? 1 : 0,
+      call_kind: callKindOf(campaignType),
       phone: i % 9 === 0 ? `+86${phoneDigits}` : phoneDigits,
       agent_user_id: withAgent ? ids.agents[i % ids.agents.length] : null,
       queue_name: withAgent ? "demo-voice" : null,
