@@ -96,13 +96,25 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
   await expect(transcript).toContainText("那我分6期吧");
 
-  // Hang up by keyboard: after-call work with its countdown.
+  // Hang up by keyboard. With a conclusion typed but not saved, Alt+H asks first; Escape goes back
+  // to the call with the focus where it was.
+  const form = page.getByRole("form", { name: "通话结论" });
+  await form.getByLabel("备注").fill("客户要改分期");
   await page.keyboard.press("Alt+H");
+  const ask = page.getByRole("alertdialog", { name: "挂断通话" });
+  await expect(ask).toBeVisible();
+  await expectAccessible(page);
+  await page.keyboard.press("Escape");
+  await expect(ask).toBeHidden();
+  await expect(form.getByLabel("备注")).toBeFocused();
+  await expect(agentState(page)).toContainText("通话中");
+  await page.keyboard.press("Alt+H");
+  await ask.getByRole("button", { name: "挂断" }).click();
+  // After-call work with its countdown.
   await expect(agentState(page)).toContainText("话后整理");
   await expect(page.getByTestId("acw-countdown")).toHaveText(/剩余 1?\d 秒/);
 
   // The draft survives a reload.
-  const form = page.getByRole("form", { name: "通话结论" });
   await form.getByLabel("处理成功").check();
   await form.getByLabel("意向标签").selectOption({ label: "更改分期数" });
   await form.getByLabel("备注").fill("客户改为6期，已说明手续费");
