@@ -1,4 +1,4 @@
-import { labelOf, RESULT_CODES } from "#contracts/codes";
+import { callKindOf, labelOf, RESULT_CODES } from "#contracts/codes";
 import type { PhoneCall } from "#contracts/cti";
 import type { Db } from "#upstream/db";
 import type { NewDialogLine } from "#upstream/db/schema";
@@ -106,6 +106,7 @@ export async function writeRecord(
               batch_id: call.task.batchId,
               task_call_id: call.task.taskCallId,
               campaign_type: call.task.campaignType,
+              call_kind: callKindOf(call.task.campaignType),
               user_data: call.task.userData,
             }
           : {}),

@@ -853,7 +853,16 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     // The preview campaign made a manual call-back campaign (type 5): worked and dialled the same way.
     const [preview] = json(CampaignSelectResponseSchema, await inject("admin", "POST", "/outbound/campaign/select", { types: [3] })).data!;
     await platform.db.updateTable("campaigns").set({ type: 5 }).where("id", "=", preview.id).execute();
+    const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
+    await inject("supervisor", "POST", "/outbound/preview/distribute", {
+      campaignId: preview.id,
+      mode: "count",
+      agents: [{ userId: agentId, count: 1 }],
+    });
+    // Signed in (perhaps already, by the test before) and ready for the call.
+    await inject("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
     await inject("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    platform.app.cti.options.dialMs = 50;
     const next = json(PreviewCallResponseSchema, await inject("agent", "POST", "/outbound/preview/next", {})).data!;
     expect(next!.campaignId).toBe(preview.id);
     const demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
