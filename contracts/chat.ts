@@ -66,6 +66,8 @@ export type ChatBusinessRecord = z.infer<typeof ChatBusinessRecordSchema>;
 export const ChatSessionSchema = ChatSessionSummarySchema.extend({
   dialogs: z.array(ChatDialogSchema),
   businessRecord: ChatBusinessRecordSchema.nullable(),
+  /** The work order made from this chat, if any (decision 026). */
+  workOrder: z.object({ id: z.number().int(), number: z.string(), title: z.string(), content: z.string() }).nullable().default(null),
 });
 export type ChatSession = z.infer<typeof ChatSessionSchema>;
 

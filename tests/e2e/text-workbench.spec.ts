@@ -108,6 +108,11 @@ test("a text agent serves two customers at once without missing a word", async (
   await workOrder.getByLabel("投诉类型（必填）").selectOption("业务办理");
   await workOrder.getByRole("button", { name: "创建工单" }).click();
   await expect(page.getByRole("region", { name: "关联工单" })).toContainText("账单疑问回访");
+  // After a reload the chat still shows its work order, not the form for a second one.
+  await page.reload();
+  await sessionButton(page, "顾客甲").click();
+  await expect(page.getByRole("region", { name: "关联工单" })).toContainText("账单疑问回访");
+  await expect(page.getByRole("region", { name: "创建工单" })).toHaveCount(0);
 
   // Alt+↓ moves to the other session, which reads it.
   await page.keyboard.press("Alt+ArrowDown");

@@ -130,7 +130,7 @@ const toDialog = (row: { id: number; role: ChatRole; content: string; created_at
 export async function sessionDetail(db: Db, scope: ChatScope, sessionKey: string): Promise<ChatSession | undefined> {
   const row = await summaries(db, scope).where("s.session_key", "=", sessionKey).executeTakeFirst();
   if (!row) return undefined;
-  const [dialogs, record] = await Promise.all([
+  const [dialogs, record, workOrder] = await Promise.all([
     db
       .selectFrom("chat_messages")
       .select(["id", "role", "content", "created_at", "client_id"])
@@ -138,8 +138,22 @@ export async function sessionDetail(db: Db, scope: ChatScope, sessionKey: string
       .orderBy("id")
       .execute(),
     businessRecords(db, scope.tenantId).where("r.session_id", "=", row.id).executeTakeFirst(),
+    // The chat's work order (the first made), so the workbench shows it again after a reload.
+    db
+      .selectFrom("work_order_records")
+      .select(["id", "number", "title", "content"])
+      .where("tenant_id", "=", scope.tenantId)
+      .where("chat_session_id", "=", row.id)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
-  return { ...toSummary(row), dialogs: dialogs.map(toDialog), businessRecord: record ? toBusinessRecord(record) : null };
+  return {
+    ...toSummary(row),
+    dialogs: dialogs.map(toDialog),
+    businessRecord: record ? toBusinessRecord(record) : null,
+    workOrder: workOrder ?? null,
+  };
 }
 
 /** The text agent of the queue with the fewest active sessions, or none. */

@@ -300,6 +300,9 @@ describeDb(`work orders on ${TEST_DB}`, () => {
       .where("work_order_records.id", "=", made.id)
       .executeTakeFirstOrThrow();
     expect(row.session_key).toBe(session.sessionId);
+    // The chat names its work order, so the workbench shows it after a reload instead of the form.
+    const chat = (await inject("chat", "GET", `/chat/api/sessions/${session.sessionId}`)).json().data;
+    expect(chat.workOrder).toEqual({ id: made.id, number: made.number, title: "订单未发货", content: made.content });
     // The text agent finds it among their own work orders.
     expect((await records("chat")).list.map((r) => r.id)).toContain(made.id);
 

@@ -74,8 +74,10 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     Object.fromEntries(loaded.map((s) => [s.sessionId, s.businessRecord])),
   );
   const [waiting, setWaiting] = useState(loadedWaiting);
-  // The work orders made from each chat in this visit, so switching chats does not offer the form again.
-  const [orders, setOrders] = useState<Record<string, LinkedWorkOrder>>({});
+  // Each chat's work order: made before (the platform says) or in this visit; the form only for chats without one.
+  const [orders, setOrders] = useState<Record<string, LinkedWorkOrder | null>>(() =>
+    Object.fromEntries(loaded.map((s) => [s.sessionId, s.workOrder])),
+  );
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState("");
@@ -104,6 +106,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
 
   const addSession = (session: ChatSession) => {
     setRecords((all) => ({ ...all, [session.sessionId]: session.businessRecord }));
+    setOrders((all) => ({ ...all, [session.sessionId]: session.workOrder }));
     dispatch({ type: "add", session: toWorkbench(session) });
   };
 
