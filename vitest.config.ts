@@ -41,7 +41,6 @@ export default defineConfig({
           exclude: ["upstream/db/index.test.ts", "upstream/db/pglite-statements.test.ts"],
           env: { TEST_DB: "postgres" },
           globalSetup: ["tests/support/postgres-global.ts"],
-          isolate: false, // as platform-pglite
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

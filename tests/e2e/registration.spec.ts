@@ -2,6 +2,10 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { baseURL } from "../../playwright.config";
 import { expectAccessible, menuNames, signIn } from "./support";
 
+// Each flow asks for pictures and codes and signs in more than once: about 20 s alone, more on a
+// busy 2-core machine.
+test.describe.configure({ timeout: 60_000 });
+
 /** The e2e platform (port + 1): its SMS simulator shows the codes the carrier delivered (SIMULATOR_CONTROL=1). */
 const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
 const CLIENT = { Authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` };
