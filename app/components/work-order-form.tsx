@@ -170,17 +170,45 @@ export function WorkOrderCard({ endpoint, formAction, link, linked, templates, r
 /** One field of the template, as the control its type asks for. */
 function TemplateField({ field, value, error }: { field: WorkOrderField; value?: string; error?: string }) {
   const id = `work-order-${field.name}`;
-  const common = {
-    id,
-    name: `value-${field.name}`,
-    defaultValue: value ?? "",
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? `${id}-error` : undefined,
-    "aria-required": field.required || undefined,
-  };
-  const control =
-    field.type === "choice" ? (
-      <select {...common} className="p-inputtext p-component">
+  return (
+    <div className="sb-field">
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? "（必填）" : ""}
+      </label>
+      <WorkOrderValueControl
+        field={field}
+        id={id}
+        name={`value-${field.name}`}
+        defaultValue={value ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        aria-required={field.required || undefined}
+      />
+      {error ? (
+        <small id={`${id}-error`} className="p-error">
+          {error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+type ControlProps = {
+  field: WorkOrderField;
+  id: string;
+  name: string;
+  defaultValue: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+  "aria-required"?: true;
+};
+
+/** The control a template field's type asks for, within its value limits (this card and the work-orders screen). */
+export function WorkOrderValueControl({ field, ...props }: ControlProps) {
+  if (field.type === "choice") {
+    return (
+      <select {...props} className="p-inputtext p-component">
         <option value="">请选择</option>
         {field.options.map((option) => (
           <option key={option} value={option}>
@@ -188,29 +216,18 @@ function TemplateField({ field, value, error }: { field: WorkOrderField; value?:
           </option>
         ))}
       </select>
-    ) : field.type === "longText" ? (
-      <textarea {...common} rows={3} maxLength={WORK_ORDER_VALUE_MAX.longText} className="p-inputtextarea p-inputtext p-component" />
-    ) : (
-      <input
-        {...common}
-        type={field.type === "date" ? "date" : field.type === "phone" ? "tel" : "text"}
-        inputMode={field.type === "number" ? "decimal" : undefined}
-        maxLength={WORK_ORDER_VALUE_MAX.text}
-        className="p-inputtext p-component"
-      />
     );
+  }
+  if (field.type === "longText") {
+    return <textarea {...props} rows={3} maxLength={WORK_ORDER_VALUE_MAX.longText} className="p-inputtextarea p-inputtext p-component" />;
+  }
   return (
-    <div className="sb-field">
-      <label htmlFor={id}>
-        {field.label}
-        {field.required ? "（必填）" : ""}
-      </label>
-      {control}
-      {error ? (
-        <small id={`${id}-error`} className="p-error">
-          {error}
-        </small>
-      ) : null}
-    </div>
+    <input
+      {...props}
+      type={field.type === "date" ? "date" : field.type === "phone" ? "tel" : "text"}
+      inputMode={field.type === "number" ? "decimal" : undefined}
+      maxLength={WORK_ORDER_VALUE_MAX.text}
+      className="p-inputtext p-component"
+    />
   );
 }

@@ -10,6 +10,7 @@ import { FilterBar, Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { WorkOrderValueControl } from "#app/components/work-order-form";
 import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
 import type { loadWorkOrders } from "./screen.server";
 
@@ -216,35 +217,7 @@ function CreateForm({
             const value = typedValues[f.name] ?? "";
             return (
               <CreateField key={f.name} id={id} label={`${f.label}${f.required ? "（必填）" : ""}`} name={name} error={errorOf(name)}>
-                {f.type === "choice" ? (
-                  <select id={id} {...described(id, name)} name={name} defaultValue={value} className="p-inputtext">
-                    <option value="">请选择</option>
-                    {f.options.map((o) => (
-                      <option key={o} value={o}>
-                        {o}
-                      </option>
-                    ))}
-                  </select>
-                ) : f.type === "longText" ? (
-                  <textarea
-                    id={id}
-                    {...described(id, name)}
-                    name={name}
-                    rows={3}
-                    defaultValue={value}
-                    className="p-inputtextarea p-inputtext"
-                  />
-                ) : (
-                  <input
-                    id={id}
-                    {...described(id, name)}
-                    name={name}
-                    type={f.type === "date" ? "date" : f.type === "phone" ? "tel" : "text"}
-                    inputMode={f.type === "number" ? "decimal" : undefined}
-                    defaultValue={value}
-                    className="p-inputtext"
-                  />
-                )}
+                <WorkOrderValueControl field={f} id={id} name={name} defaultValue={value} {...described(id, name)} />
               </CreateField>
             );
           })}
