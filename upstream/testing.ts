@@ -30,7 +30,8 @@ export interface TestPlatform extends PreparedPlatform {
 
 /**
  * A migrated, demo-seeded platform app that is not listening (for `app.inject`): in-memory
- * PGlite, or the PostgreSQL database at `databaseUrl` (which should be empty and throwaway).
+ * PGlite, or the PostgreSQL database at `databaseUrl` (throwaway: empty, or a copy of the seeded
+ * template with `seeded`).
  */
 export async function preparePlatform(
   opts: {
