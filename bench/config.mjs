@@ -33,6 +33,9 @@ export const SCALE = { generator: "upstream/seed/generate-calls.ts", records: 1_
  */
 export const OUTBOUND = { contacts: 100_000, quickContacts: 10_000, deepPage: 4_000, account: "admin" };
 
+/** Contacts (bench/contacts.ts, full mode only): how many are generated, and the rows of the CSV imported after. */
+export const CONTACTS = { contacts: 1_000_000, importRows: 100_000 };
+
 /** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
 export const EVENTS = { agents: 200 };
 

@@ -41,14 +41,18 @@ const city = (await post("/crm_v2/customer/property", { name: "城市", type: "t
 const level = (await post("/crm_v2/customer/property", { name: "等级", type: "single", options: ["普通", "VIP"] })).id as number;
 const group = (await post("/crm_v2/groups/v1", { name: "压测分组" })).id as number;
 
-// Generated in batches, each one statement: phones 139 followed by the contact's number.
+// Generated in batches, each one statement: phones 139 followed by the contact's number, names of
+// three characters from 20 surnames and 30 given-name characters (18,000 names, each ~56 times).
+const SURNAMES = [..."王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗"];
+const GIVEN = [..."伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏辉"];
 const tenant = await db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
 let started = performance.now();
 const BATCH = 100_000;
 for (let from = 1; from <= contacts; from += BATCH) {
   const to = Math.min(contacts, from + BATCH - 1);
   await sql`INSERT INTO crm_contacts (tenant_id, name, phone, properties, updated_at)
-            SELECT ${tenant.id}, '客户' || g, '139' || lpad(g::text, 8, '0'),
+            SELECT ${tenant.id}, (${SURNAMES}::text[])[1 + g % 20] || (${GIVEN}::text[])[1 + (g / 20) % 30] || (${GIVEN}::text[])[1 + (g / 600) % 30],
+                   '139' || lpad(g::text, 8, '0'),
                    jsonb_build_object(${String(city)}::text, (ARRAY['上海','北京','广州','深圳'])[1 + g % 4],
                                       ${String(level)}::text, CASE WHEN g % 10 = 0 THEN 'VIP' ELSE '普通' END),
                    now()
@@ -98,6 +102,11 @@ await median("list 等级=VIP, 95 % deep by cursor", {
 });
 await median("list of a group (1 %), page 1", { pageSize: 20, groupId: group });
 await median("list, keyword (a phone's last 8 digits)", { pageSize: 20, keyword: String(contacts - 7).padStart(8, "0") }, 5);
+await median("list, keyword (4 digits: many contacts)", { pageSize: 20, keyword: "4321" }, 5);
+await median("list, keyword (a whole name)", { pageSize: 20, keyword: "张伟芳" }, 5);
+await median("list, keyword (two characters of names)", { pageSize: 20, keyword: "伟芳" }, 5);
+await median("list, keyword (a surname)", { pageSize: 20, keyword: "张" }, 5);
+await median("list, keyword (no contact has it)", { pageSize: 20, keyword: "欧阳" }, 5);
 
 // The import: half the phones new, half already there.
 const lines = ["姓名,手机号,城市,等级"];

@@ -21,6 +21,7 @@ const { scale } = await import("./sections/scale.mjs");
 const { events } = await import("./sections/events.mjs");
 const { outbound } = await import("./sections/outbound.mjs");
 const { monitor } = await import("./sections/monitor.mjs");
+const { contacts } = await import("./sections/contacts.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -30,6 +31,7 @@ const SECTIONS = [
   ["Scale (1M call records)", scale],
   [`Event latency (${EVENTS.agents} agents)`, events],
   [`Live monitor (${MONITOR.agents} agents, ${MONITOR.supervisors} supervisors)`, monitor],
+  ["Contacts (1M)", contacts],
   // Last: its 100,000 imported contacts stay in the bench platform's database.
   ["Outbound (100,000-contact campaign)", outbound],
 ];

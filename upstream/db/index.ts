@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { PGliteDialect } from "./pglite-dialect";
@@ -69,6 +70,8 @@ async function pgliteDialect(dataDir: string | undefined, template: Blob | undef
   const pglite = await PGlite.create({
     dataDir,
     loadDataDir: template,
+    // The contacts' keyword search (migration 240) uses trigram indexes.
+    extensions: { pg_trgm },
     parsers: sharedParsers,
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
   });

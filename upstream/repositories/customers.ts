@@ -235,8 +235,13 @@ async function withGroups(db: Trx, rows: ContactRow[]): Promise<CustomerContact[
 function filtered(db: Db, tenantId: number, query: Pick<ContactListQuery, "keyword" | "groupId" | "values">) {
   let base = db.selectFrom("crm_contacts").where("crm_contacts.tenant_id", "=", tenantId);
   if (query.keyword) {
-    const like = likePattern(query.keyword);
-    base = base.where((eb) => eb.or([eb("name", "like", like), eb("phone", "like", like)]));
+    // Both columns have a trigram index (migration 240), the name's on the hex of its bytes.
+    const keyword = query.keyword;
+    const inName = sql<boolean>`(contact_search_key(name) LIKE ${`%${Buffer.from(keyword).toString("hex")}%`} AND name LIKE ${likePattern(keyword)})`;
+    // Phones are kept as 11 digits: a keyword that is not digits (spaces and hyphens aside) can
+    // only be in a name.
+    const digits = keyword.replace(/[\s-]/g, "");
+    base = /^\d+$/.test(digits) ? base.where((eb) => eb.or([inName, eb("phone", "like", likePattern(digits))])) : base.where(inName);
   }
   if (query.groupId) {
     const groupId = query.groupId;

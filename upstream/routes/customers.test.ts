@@ -256,6 +256,13 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     expect(exported.statusCode).toBe(200);
     expect(exported.body).toContain("'=HYPERLINK(x),13811110008");
     expect(exported.body.split("\r\n")[0]).toBe("\uFEFF姓名,手机号,城市,年龄,等级,会员号,分组");
+
+    // The keyword: part of a name, or of a phone however it is spaced; the tenant's contacts only.
+    expect((await list({ keyword: "三丰" })).list.map((c) => c.phone)).toEqual(["13811110001"]);
+    expect((await list({ keyword: "138-1111 0001" })).list.map((c) => c.name)).toEqual(["张三丰"]);
+    expect((await list({ keyword: "王" })).list.map((c) => c.name)).toContain("王五");
+    expect((await list({ keyword: "100%" })).total).toBe(0);
+    expect((await list({ keyword: "三丰" }, "other-admin")).total).toBe(0);
   });
 
   let groupId: number;
