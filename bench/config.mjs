@@ -62,11 +62,6 @@ export const JS_BUDGETS = {
   "/workBench": 150 * KB,
   "/workBench/ty": 150 * KB,
   "/textWorkBench": 150 * KB,
-  // The call-detail dialog with its recording player, nested under each call list.
-  "/callHistory/:id": 120 * KB,
-  "/callLog/:id": 120 * KB,
-  "/incoming/call/:id": 120 * KB,
-  "/incoming/history/:id": 120 * KB,
   // The inspection scoring view: the same player, and the score form's keys and draft.
   "/inspectionSuccess/:id": 120 * KB,
   // The live monitor and an agent's page (its forms validate as the agent types; listening is live).
@@ -80,7 +75,8 @@ export const JS_BUDGETS = {
  * Pages that hydrate nothing but load one small script that only enhances a form that works
  * without it: the upload progress of a file import (app/client/upload-progress.js), the resend
  * countdown of the sign-up and reset forms once a code was sent (app/client/resend-countdown.js),
- * the live count of an SMS template (app/client/sms-count.js).
+ * the live count of an SMS template (app/client/sms-count.js), the call detail's recording player and
+ * template choice (app/client/call-detail.js).
  */
 export const ENHANCEMENT_BUDGETS = {
   "/contacts": 2 * KB,
@@ -88,6 +84,11 @@ export const ENHANCEMENT_BUDGETS = {
   "/user/registe": 1 * KB,
   "/user/reset": 1 * KB,
   "/sms/template": 1 * KB,
+  // The call detail's player and template choice (app/client/call-detail.js, decision 032), under each call list.
+  "/callHistory/:id": 2 * KB,
+  "/callLog/:id": 2 * KB,
+  "/incoming/call/:id": 2 * KB,
+  "/incoming/history/:id": 2 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ChallengeAnswerSchema, MobileSchema, type CodeChallenge } from "#contracts/account";
 import resendCountdown from "#app/client/resend-countdown.js?url";
 import { Field, inputClass } from "#app/components/form-field";
-import { useNonce } from "#app/lib/nonce";
+import { EnhancementScript } from "#app/components/enhancement-script";
 
 /**
  * Asking for a code on the sign-up and reset forms (decision 024): a picture challenge first, the
@@ -110,6 +110,5 @@ export function VoiceCodeOffer({ state }: { state: CodeState | undefined }) {
 
 /** The countdown script, only on a page that has something to count down. */
 export function ResendCountdownScript({ state }: { state: CodeState | undefined }) {
-  const nonce = useNonce();
-  return state?.countdown ? <script nonce={nonce} src={resendCountdown} defer /> : null;
+  return state?.countdown ? <EnhancementScript src={resendCountdown} /> : null;
 }

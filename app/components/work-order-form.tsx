@@ -7,8 +7,8 @@ import { postAction } from "#app/client/island";
 /** A work order as the card shows it once there is one. */
 export type LinkedWorkOrder = { id?: number; number: string; title: string; content?: string };
 
-/** What the action kept when it refused a post made without JavaScript (WorkOrderFormState). */
-type Refused = { error: string; typed: Record<string, string> };
+/** What the action kept of a post made without JavaScript (WorkOrderFormState): a refusal, or another template chosen. */
+type Refused = { error: string | null; typed: Record<string, string> };
 
 type Props = {
   /** Where the form posts: an island's endpoint (the workbenches) or the page's own action (the call detail). */
@@ -27,6 +27,8 @@ type Props = {
   onCreated?: (order: LinkedWorkOrder) => void;
   /** A refusal of a post made without JavaScript, with what was typed. */
   refused?: Refused | null;
+  /** Whether React runs the card (the workbenches); otherwise a template is chosen by posting 换用此模板. */
+  hydrated?: boolean;
 };
 
 /** The answer's work order, read without zod (this card ships with hydrated screens). */
@@ -43,7 +45,17 @@ function orderOf(result: unknown): LinkedWorkOrder | null {
  * the text workbench. It posts as a plain form (intent `workOrder`) and, once hydrated, through
  * the island so that what was typed stays on screen when the platform refuses it.
  */
-export function WorkOrderCard({ endpoint, formAction, link, linked, templates, recordBase = null, onCreated, refused = null }: Props) {
+export function WorkOrderCard({
+  endpoint,
+  formAction,
+  link,
+  linked,
+  templates,
+  recordBase = null,
+  onCreated,
+  refused = null,
+  hydrated = true,
+}: Props) {
   const csrf = useAuthenticityToken();
   const [created, setCreated] = useState<LinkedWorkOrder | null>(null);
   const [error, setError] = useState<string | null>(refused?.error ?? null);
@@ -117,6 +129,11 @@ export function WorkOrderCard({ endpoint, formAction, link, linked, templates, r
                 </option>
               ))}
             </select>
+            {hydrated ? null : (
+              <button type="submit" name="switchTemplate" value="1" className="p-button p-button-sm p-button-text" formNoValidate>
+                换用此模板
+              </button>
+            )}
           </div>
         ) : template ? (
           <p className="sb-hint">

@@ -6,8 +6,11 @@ import { redirectWithToast } from "./toast.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 import { mayCreateWorkOrders } from "#app/lib/work-order-access";
 
-/** What a work-order form kept when it was refused without JavaScript: shown again, typed values and all. */
-export type WorkOrderFormState = { error: string; typed: Record<string, string> };
+/**
+ * What a work-order form kept when it was posted without JavaScript and not made: refused (with the
+ * reason), or with another template chosen (no error): shown again, typed values and all.
+ */
+export type WorkOrderFormState = { error: string | null; typed: Record<string, string> };
 
 /** The work-order form's action refuses whoever may not make work orders (the platform does too). */
 export function requireWorkOrderCreator(access: Access): void {
@@ -43,15 +46,17 @@ export function readWorkOrderForm(form: FormData) {
 /**
  * Answers the form: JSON for the island; without JavaScript, back to the page with a toast when
  * the order is made, or the page again with the refusal and what was typed (a 4xx, never lost).
+ * 换用此模板 (`switchTemplate`) posts the form only to show the chosen template's fields.
  */
 export async function answerWorkOrder<T>(request: Request, form: FormData, run: () => Promise<T>, back: string) {
   if (fromIsland(request)) return answerAction(request, run, { back });
+  const typed = Object.fromEntries(
+    [...form.entries()].filter(([key]) => !["csrf", "intent", "switchTemplate"].includes(key)).map(([key, value]) => [key, String(value)]),
+  );
+  if (form.has("switchTemplate")) return { workOrder: { error: null, typed } satisfies WorkOrderFormState };
   try {
     await run();
   } catch (error) {
-    const typed = Object.fromEntries(
-      [...form.entries()].filter(([key]) => key !== "csrf" && key !== "intent").map(([key, value]) => [key, String(value)]),
-    );
     if (error instanceof IslandRefusal)
       return data({ workOrder: { error: error.message, typed } satisfies WorkOrderFormState }, { status: 400 });
     if (isUpstreamError(error) && error.init.status < 500) {

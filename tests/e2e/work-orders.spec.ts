@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { formatDate } from "#app/lib/format";
 import { baseURL } from "../../playwright.config";
 import { choosePageSize, expectAccessible, PASSWORD, signIn } from "./support";
 
@@ -50,6 +51,20 @@ test("a work order's life: template, made from a call, received, followed, compl
   await expect(row).toContainText("设备型号（文本，必填）、故障类型（选项，必填）");
   await expect(row).toContainText("4 小时");
   await expectAccessible(page);
+
+  // On a call's detail (no hydration), choosing the new template shows its fields at once, with
+  // what was typed kept: the page's script posts 换用此模板, the button pressed without JavaScript.
+  const day = 86_400_000;
+  await page.goto(`/callHistory?start=${formatDate(Date.now() - 30 * day)}&end=${formatDate(Date.now() - day)}&result=200`);
+  await page.locator(".p-datatable-tbody > tr").nth(6).getByRole("link", { name: /查看/ }).click();
+  const card = page.getByRole("dialog", { name: "通话详情" }).getByRole("region", { name: "创建工单" });
+  await card.getByLabel("工单标题").fill("上门检修");
+  await expect(card.getByRole("button", { name: "换用此模板" })).toBeHidden();
+  await card.getByLabel("工单模板").selectOption({ label: name });
+  await expect(card.getByLabel("设备型号（必填）")).toBeVisible();
+  await expect(card.getByLabel("投诉类型（必填）")).toHaveCount(0);
+  await expect(card.getByLabel("工单标题")).toHaveValue("上门检修");
+  await expect(card.getByLabel("工单模板")).toHaveValue(/\d+/);
 
   // 周强 takes an inbound call and opens a work order of the new template from the screen pop.
   const agentContext = await browser.newContext();

@@ -20,9 +20,11 @@ type Toast = { severity: "success" | "warn"; text: string; id: number };
  * The conversation tab: the recording player and the transcript. The player is a native audio
  * element that fetches nothing until the agent plays or seeks (preload="none"): a long call on a
  * slow link costs nothing until it is wanted, and the recording route answers ranges, so seeking
- * fetches from where it is needed. A call without a recording has no player at all. Hydrated, it
- * plays at the agent's remembered speed, exports the file, seeks when a customer line is clicked
- * and highlights the line being played.
+ * fetches from where it is needed. A call without a recording has no player at all. With
+ * JavaScript it plays at the agent's remembered speed, exports the file, seeks when a customer
+ * line is clicked and highlights the line being played: by React where the page hydrates (the
+ * inspection's scoring view), by app/client/call-detail.js reading the data-* attributes below
+ * where it does not (the call detail, decision 032).
  */
 export function Conversation({
   callingResults,
@@ -97,7 +99,12 @@ export function Conversation({
   let lineIndex = -1;
 
   return (
-    <div className="sb-conversation">
+    <div
+      className="sb-conversation"
+      data-call-player
+      data-speed-key={speedKey(agentId)}
+      data-texts={JSON.stringify({ exported: RECORDING_EXPORTED_TEXT, noRecording: NO_RECORDING_TEXT, unsupported: UNSUPPORTED_TEXT })}
+    >
       <div className="sb-player">
         {hasRecording ? (
           <audio
@@ -136,11 +143,18 @@ export function Conversation({
             <button type="button" className="p-button p-button-sm p-button-outlined" onClick={exportRecording}>
               <i className="pi pi-download" aria-hidden="true" /> 导出录音
             </button>
-          ) : hasRecording ? (
-            <a className="p-button p-button-sm p-button-outlined" href={downloadHref} download>
-              <i className="pi pi-download" aria-hidden="true" /> 下载录音
-            </a>
-          ) : null}
+          ) : (
+            <>
+              {hasRecording ? (
+                <a className="p-button p-button-sm p-button-outlined" href={downloadHref} download data-download>
+                  <i className="pi pi-download" aria-hidden="true" /> 下载录音
+                </a>
+              ) : null}
+              <button type="button" className="p-button p-button-sm p-button-outlined" data-export hidden>
+                <i className="pi pi-download" aria-hidden="true" /> 导出录音
+              </button>
+            </>
+          )}
           {hasRecording ? null : <span className="sb-muted">{NO_RECORDING_TEXT}</span>}
         </div>
       </div>
@@ -158,6 +172,8 @@ export function Conversation({
                 return (
                   <li
                     key={lineIndex}
+                    data-start={line.recordStartTime ?? undefined}
+                    data-end={line.recordEndTime ?? undefined}
                     className={`sb-line ${customer ? "sb-line--left" : "sb-line--right"}${current ? " sb-line--playing" : ""}`}
                     aria-current={current ? "true" : undefined}
                   >
@@ -166,6 +182,7 @@ export function Conversation({
                       <button
                         type="button"
                         className="sb-line-bubble sb-line-seek"
+                        data-seek
                         onClick={() => seek(line.recordStartTime)}
                         title="点击播放该句录音"
                       >

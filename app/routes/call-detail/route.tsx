@@ -17,14 +17,17 @@ import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { getCallDetail } from "#app/services/contact.server";
 import { listFlowInputParams, listFlowOutputStates } from "#app/services/robot.server";
+import callDetailScript from "#app/client/call-detail.js?url";
+import { EnhancementScript } from "#app/components/enhancement-script";
 import { Conversation } from "./conversation";
 
 /**
  * The call-detail dialog (spec §2, §3, §9), a nested route under every call list so that it works
- * without JavaScript and can be linked to: /callHistory/123?tab=call. It is the one list route
- * that hydrates, for the recording player.
+ * without JavaScript and can be linked to: /callHistory/123?tab=call. It does not hydrate: the
+ * recording player and the work-order card's template choice are enhanced by one small script
+ * (app/client/call-detail.js, decision 032); the card posts as a form.
  */
-export const handle: RouteHandle = { title: "通话详情", hydrate: true };
+export const handle: RouteHandle = { title: "通话详情" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller, user, menu } = await requireAccess(request);
@@ -204,8 +207,10 @@ export default function CallDetailDialog() {
               templates={workOrder.templates}
               recordBase={workOrder.recordBase}
               refused={refused}
+              hydrated={false}
             />
           ) : null}
+          <EnhancementScript src={callDetailScript} />
         </div>
       </div>
     </div>

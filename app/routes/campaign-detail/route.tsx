@@ -13,7 +13,8 @@ import { CodeLabel } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
-import { UploadProgressScript } from "#app/components/upload-progress";
+import uploadProgress from "#app/client/upload-progress.js?url";
+import { EnhancementScript } from "#app/components/enhancement-script";
 import type { RouteHandle } from "#app/lib/handle";
 import { ListPageSchema, idParam, pagination, parseListQuery } from "#app/server/page-query.server";
 import { CAMPAIGN_TITLES } from "#app/lib/screens";
@@ -235,7 +236,7 @@ export default function CampaignDetail() {
           </button>
           <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
         </form>
-        <UploadProgressScript />
+        <EnhancementScript src={uploadProgress} />
         {errorOf("import") ? <Notice tone="error">{errorOf("import")}</Notice> : null}
         {imported ? (
           <Notice tone="info">

@@ -19,7 +19,8 @@ import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
-import { UploadProgressScript } from "#app/components/upload-progress";
+import uploadProgress from "#app/client/upload-progress.js?url";
+import { EnhancementScript } from "#app/components/enhancement-script";
 import type { RouteHandle } from "#app/lib/handle";
 import { idCursors, recordHref } from "#app/lib/list-url";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -480,7 +481,7 @@ export default function Contacts() {
                 </button>
                 <progress className="sb-upload-progress" max={100} value={0} hidden aria-label="上传进度" />
               </form>
-              <UploadProgressScript />
+              <EnhancementScript src={uploadProgress} />
               {mapping ? <ColumnMapping mapping={mapping} properties={properties} /> : null}
               {imported ? (
                 <Notice tone={imported.rejected > 0 ? "info" : "success"}>

@@ -15,7 +15,8 @@ import { Notice } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
-import { SmsCountScript } from "#app/components/sms-count";
+import smsCountScript from "#app/client/sms-count.js?url";
+import { EnhancementScript } from "#app/components/enhancement-script";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
@@ -270,7 +271,7 @@ function TemplateForm({
           </a>
         </div>
       </form>
-      <SmsCountScript />
+      <EnhancementScript src={smsCountScript} />
     </section>
   );
 }
