@@ -85,10 +85,10 @@ export const ENHANCEMENT_BUDGETS = {
   "/user/reset": 1 * KB,
   "/sms/template": 1 * KB,
   // The call detail's player and template choice (app/client/call-detail.js, decision 032), under each call list.
-  "/callHistory/:id": 2 * KB,
-  "/callLog/:id": 2 * KB,
-  "/incoming/call/:id": 2 * KB,
-  "/incoming/history/:id": 2 * KB,
+  "/callHistory/:id": 2.5 * KB,
+  "/callLog/:id": 2.5 * KB,
+  "/incoming/call/:id": 2.5 * KB,
+  "/incoming/history/:id": 2.5 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;
