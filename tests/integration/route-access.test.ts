@@ -97,6 +97,18 @@ describe("every loader and action checks access for itself", () => {
     });
   }
 
+  it("a text agent, whose 我的工单 is under /agentTask, cannot open the voice agents' task screens beside it", async () => {
+    const loaderOf = (path: string) => guarded.find((h) => h.path === path && h.kind === "loader")!.handler;
+    for (const [path, url] of [
+      ["/agentTask/my", "/agentTask/my"],
+      ["/agentTask/businessRecord", "/agentTask/businessRecord"],
+      ["/agentTask/:id?", "/agentTask/7"],
+    ]) {
+      expect((await outcome(loaderOf(path), url, "GET", cookies.chat)).status, url).toBe(403);
+    }
+    expect((await outcome(loaderOf("/agentTask/my"), "/agentTask/my", "GET", cookies.agent)).status).toBe(200);
+  });
+
   it("the root loader hands out public data only", async () => {
     const root = await import("#app/root");
     const data = (await (root.loader as unknown as Handler)({

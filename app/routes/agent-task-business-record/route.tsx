@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
-import { requireAccess } from "#app/server/access.server";
+import { requireAccess, requireMenuUrl } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -17,7 +17,7 @@ const QuerySchema = KeysetPageSchema.extend({ status: z.coerce.number().int().mi
 
 /** My outbound business records: every contact assigned to me, with what became of it. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const access = await requireAccess(request);
+  const access = requireMenuUrl(await requireAccess(request), "/agentTask/businessRecord");
   const query = parseListQuery(request, QuerySchema);
   return {
     query,

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { BATCH_STATUSES, CAMPAIGN_TYPES, labelOf } from "#contracts/codes";
 import type { Batch } from "#contracts/outbound";
-import { requireAccess } from "#app/server/access.server";
+import { requireAccess, requireMenuUrl } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { CodeLabel } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
@@ -18,7 +18,8 @@ export const handle: RouteHandle = { title };
 
 /** My tasks: the batches that hold contacts assigned to me. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const access = await requireAccess(request);
+  // Text agents have 我的工单 under /agentTask, not their outbound tasks.
+  const access = requireMenuUrl(await requireAccess(request), "/agentTask/my");
   const query = parseListQuery(request, ListPageSchema);
   return { query, page: await listMyTasks(access.caller, pagination(query)) };
 }

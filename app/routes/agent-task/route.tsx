@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { BATCH_STATUSES } from "#contracts/codes";
-import { requireAccess } from "#app/server/access.server";
+import { requireAccess, requireMenuUrl } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { CodeLabel } from "#app/components/code-tag";
 import { Screen } from "#app/components/screen";
@@ -20,7 +20,8 @@ const QuerySchema = KeysetPageSchema.extend({ status: z.coerce.number().int().mi
 
 /** One task (batch) with my calls in it; without an id, my task list. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const access = await requireAccess(request);
+  // A task of 我的任务 (text agents have only 我的工单 under /agentTask).
+  const access = requireMenuUrl(await requireAccess(request), "/agentTask/my");
   if (params.id === undefined) throw redirect("/agentTask/my");
   const query = parseListQuery(request, QuerySchema);
   const task = await getTask(access.caller, idParam(params.id), {
