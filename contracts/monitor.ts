@@ -65,8 +65,32 @@ export const MonitorAgentQuerySchema = z.object({
   queueName: z.string().trim().max(64).optional(),
   state: z.enum(STATE_CODES).optional(),
   name: z.string().trim().max(32).optional(),
+  /** One agent (a supervisor's page of that agent). */
+  userId: z.number().int().positive().optional(),
+  /**
+   * One page of the filtered agents, longest in their state first with sort "since", with the
+   * filtered total and every agent's live state in brief (the queues' counts); without it, all.
+   */
+  page: z
+    .object({ pageNo: z.number().int().min(1), pageSize: z.number().int().min(1).max(100), sort: z.enum(["since"]).optional() })
+    .optional(),
 });
-export const MonitorAgentListSchema = z.object({ list: z.array(MonitorAgentSchema), at: z.string() });
+/** An agent's live state in brief: what the queues' counts are made of. */
+export const MonitorLiveStateSchema = MonitorAgentStateSchema.pick({
+  userId: true,
+  state: true,
+  reason: true,
+  since: true,
+  queueName: true,
+});
+export type MonitorLiveState = z.infer<typeof MonitorLiveStateSchema>;
+export const MonitorAgentListSchema = z.object({
+  list: z.array(MonitorAgentSchema),
+  at: z.string(),
+  /** With `page`: the filtered agents' number and every agent's live state. */
+  total: z.number().int().nonnegative().optional(),
+  states: z.array(MonitorLiveStateSchema).optional(),
+});
 export const MonitorAgentListResponseSchema = envelope(MonitorAgentListSchema);
 
 /** A queue's figures (and the tenant's in total, queueName null). */

@@ -89,6 +89,26 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
       .data!.list;
     expect(text.map((a) => a.name)).toContain("刘洋");
     expect(await refusal("supervisor", "POST", "/analysis/monitor/agent", { state: "DANCING" }, 400)).toMatch(/[\u4e00-\u9fff]/);
+
+    // One agent, and a page: the longest in their state first, the filtered total, every agent in brief.
+    const one = MonitorAgentListResponseSchema.parse(await ok("supervisor", "POST", "/analysis/monitor/agent", { userId: users.agent.id }))
+      .data!.list;
+    expect(one.map((a) => a.userId)).toEqual([users.agent.id]);
+    const all = await agents();
+    const longest = [...all].sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
+    const page = async (pageNo: number) =>
+      MonitorAgentListResponseSchema.parse(
+        await ok("supervisor", "POST", "/analysis/monitor/agent", { page: { pageNo, pageSize: 1, sort: "since" } }),
+      ).data!;
+    const [first, second] = [await page(1), await page(2)];
+    expect(first.total).toBe(all.length);
+    expect(first.list.map((a) => a.userId)).toEqual([longest[0]!.userId]);
+    expect(second.list.map((a) => a.userId)).toEqual([longest[1]!.userId]);
+    expect(first.states!.map((s) => s.userId).sort()).toEqual(all.map((a) => a.userId).sort());
+    expect(first.states!.find((s) => s.userId === users.agent.id)?.state).toBe("READY");
+    expect(await refusal("supervisor", "POST", "/analysis/monitor/agent", { page: { pageNo: 1, pageSize: 500 } }, 400)).toMatch(
+      /[\u4e00-\u9fff]/,
+    );
   });
 
   it("counts each queue's agents and waiting calls, and tells supervisors live", async () => {
@@ -286,5 +306,10 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
     );
     const theirs = MonitorAgentListResponseSchema.parse(await ok("other-admin", "POST", "/analysis/monitor/agent", {})).data!.list;
     expect(theirs.map((a) => a.userId)).not.toContain(users.agent.id);
+    const theirPage = MonitorAgentListResponseSchema.parse(
+      await ok("other-admin", "POST", "/analysis/monitor/agent", { userId: users.agent.id, page: { pageNo: 1, pageSize: 20 } }),
+    ).data!;
+    expect(theirPage.list).toEqual([]);
+    expect(theirPage.states!.map((s) => s.userId)).not.toContain(users.agent.id);
   });
 });

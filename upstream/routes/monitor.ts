@@ -58,11 +58,23 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
     const rows = await agentRows(app, user.tenantId);
     const list = rows.filter(
       (row) =>
+        (!filter.userId || row.userId === filter.userId) &&
         (!filter.queueName || row.queueName === filter.queueName) &&
         (!filter.state || row.state === filter.state) &&
         (!filter.name || row.name.includes(filter.name) || row.agentId.includes(filter.name)),
     );
-    return ok({ list, at: new Date().toISOString() });
+    const at = new Date().toISOString();
+    if (!filter.page) return ok({ list, at });
+    // A page: the console then reads 20 agents in full, not the whole floor (500 agents parsed
+    // and checked on every snapshot was most of its time).
+    const { pageNo, pageSize, sort } = filter.page;
+    if (sort === "since") list.sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
+    return ok({
+      list: list.slice((pageNo - 1) * pageSize, pageNo * pageSize),
+      total: list.length,
+      states: rows.map(({ userId, state, reason, since, queueName }) => ({ userId, state, reason, since, queueName })),
+      at,
+    });
   });
 
   app.post("/analysis/monitor/group", async (request) => {

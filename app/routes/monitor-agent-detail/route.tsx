@@ -37,8 +37,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const userId = idParam(params.userId);
   const startId = await getRealtimeStart(caller, { scope: "tenant" });
-  const [agents, queues, listening] = await Promise.all([listMonitorAgents(caller, {}), listQueues(caller), listenToAgent(caller, userId)]);
-  const agent = agents.list.find((a) => a.userId === userId);
+  const [agents, queues, listening] = await Promise.all([
+    listMonitorAgents(caller, { userId }),
+    listQueues(caller),
+    listenToAgent(caller, userId),
+  ]);
+  const agent = agents.list[0];
   if (!agent) throw data({ message: "坐席不存在", status: 404, what: "获取坐席" }, { status: 404 });
   return { agent, queues, listening, startId, at: agents.at };
 }

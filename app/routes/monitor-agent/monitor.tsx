@@ -10,6 +10,7 @@ import {
   ruleKeyOf,
   type MonitorAgent,
   type MonitorGroup,
+  type MonitorLiveState,
   type MonitorRule,
 } from "#contracts/monitor";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
@@ -18,14 +19,12 @@ import { Paginator } from "#app/components/paginator";
 import { formatDuration, formatTime, maskPhone } from "#app/lib/format";
 import type { MonitorQuery } from "./query";
 
-/** What the island keeps of every agent for the queues' counts; the page's rows are in full. */
-type LiveState = Pick<MonitorAgent, "userId" | "state" | "reason" | "since" | "queueName">;
-
 type Props = {
   startId: number;
   rows: MonitorAgent[];
   total: number;
-  states: LiveState[];
+  /** What the island keeps of every agent for the queues' counts; the page's rows are in full. */
+  states: MonitorLiveState[];
   groups: { list: MonitorGroup[]; total: MonitorGroup; at: string };
   rules: MonitorRule[];
   at: string;

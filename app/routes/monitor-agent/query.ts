@@ -10,12 +10,3 @@ export const MonitorQuerySchema = ListPageSchema.extend({
   sort: z.enum(["since"]).optional(),
 });
 export type MonitorQuery = z.infer<typeof MonitorQuerySchema>;
-
-/** Whether an agent is shown under the URL's filters. */
-export function matches(agent: { queueName: string; state: string; name: string; agentId: string }, query: MonitorQuery) {
-  return (
-    (!query.queueName || agent.queueName === query.queueName) &&
-    (!query.state || agent.state === query.state) &&
-    (!query.name || agent.name.includes(query.name) || agent.agentId.includes(query.name))
-  );
-}

@@ -9,7 +9,7 @@ import { parseListQuery } from "#app/server/page-query.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import { getMonitorRules, listMonitorAgents, listMonitorGroups } from "#app/services/monitor.server";
 import { Monitor } from "./monitor";
-import { matches, MonitorQuerySchema } from "./query";
+import { MonitorQuerySchema } from "./query";
 
 const title = SCREEN_TITLES["/monitor/agent"];
 export const handle: RouteHandle = { title, hydrate: true };
@@ -20,13 +20,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The stream starts where the tenant's notifications are now, before the snapshot is read:
   // whatever changes in between arrives again, and newer states replace older ones.
   const startId = await getRealtimeStart(caller, { scope: "tenant" });
-  const [agents, groups, rules] = await Promise.all([listMonitorAgents(caller, {}), listMonitorGroups(caller), getMonitorRules(caller)]);
   // A page of the agents shown in full; every agent's live state in brief, for the queues' counts.
-  const shown = agents.list.filter((agent) => matches(agent, query));
-  if (query.sort === "since") shown.sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
-  const rows = shown.slice((query.page - 1) * query.size, query.page * query.size);
-  const states = agents.list.map(({ userId, state, reason, since, queueName }) => ({ userId, state, reason, since, queueName }));
-  return { startId, rows, total: shown.length, states, groups, rules, at: agents.at, query };
+  const { page, size, sort, ...filter } = query;
+  const [agents, groups, rules] = await Promise.all([
+    listMonitorAgents(caller, { ...filter, page: { pageNo: page, pageSize: size, sort } }),
+    listMonitorGroups(caller),
+    getMonitorRules(caller),
+  ]);
+  return { startId, rows: agents.list, total: agents.total ?? 0, states: agents.states ?? [], groups, rules, at: agents.at, query };
 }
 
 export default function Page() {
