@@ -165,6 +165,13 @@ export const BATCH_STATUSES: CodeTable<number> = [
   { code: 6, label: "已取消", tone: "none" },
 ];
 
+/** A campaign's contact import (ours): large files are read in the background. */
+export const IMPORT_STATUSES: CodeTable<string> = [
+  { code: "running", label: "导入中", tone: "info" },
+  { code: "done", label: "已完成", tone: "success" },
+  { code: "failed", label: "导入失败", tone: "danger" },
+];
+
 /** Spec §4 call status (4 and 7 are both cancelled, for different reasons). */
 export const CALL_STATUSES: CodeTable<number> = [
   { code: 0, label: "等待呼叫", tone: "info" },

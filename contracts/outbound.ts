@@ -249,22 +249,35 @@ export const TransTemplatesResponseSchema = envelope(z.array(TransTemplateSchema
 // ---- contact import (POST /api/file/upload, multipart: campaignId, file) ----
 
 export const ImportErrorSchema = z.object({ rowNo: z.number().int(), phone: z.string(), customerName: z.string(), reason: z.string() });
+const ImportStatusSchema = z.enum(["running", "done", "failed"]);
 export const ImportResultSchema = z.object({
   importId: z.number().int(),
+  /**
+   * "running": the file is large (or `background` was asked) and is read in the background;
+   * its progress is in GET /outbound/campaign/imports. The figures are then those so far.
+   */
+  status: ImportStatusSchema.default("done"),
   batchId: z.number().int().nullable(),
   accepted: z.number().int(),
   rejected: z.number().int(),
   /** The first rejected rows; all of them through GET /outbound/campaign/export/error. */
   errors: z.array(ImportErrorSchema),
 });
+export type ImportResult = z.infer<typeof ImportResultSchema>;
 export const ImportResultResponseSchema = envelope(ImportResultSchema);
 export const ImportSummarySchema = z.object({
   id: z.number().int(),
   batchId: z.number().int().nullable(),
   fileName: z.string(),
+  status: ImportStatusSchema,
+  /** Rows read so far (the header not counted). */
+  processed: z.number().int(),
   accepted: z.number().int(),
   rejected: z.number().int(),
+  /** Why a failed import stopped. */
+  message: z.string().nullable(),
   createdAt: isoTime,
+  finishedAt: isoTime.nullable(),
 });
 export const ImportListResponseSchema = envelope(z.array(ImportSummarySchema));
 export const ExportErrorQuerySchema = z.object({ campaignId: id, importId: id });

@@ -213,6 +213,33 @@ test("a batch's calls page by links, a page size and the jumper, keeping the fil
   await expect(page.getByRole("link", { name: "第 1 页" })).toHaveAttribute("aria-current", "page");
 });
 
+test("a list of 70,000 contacts is read in the background, its progress on the campaign page @nojs", async ({ page }) => {
+  test.slow(); // the platform reads 70,000 rows
+  await signIn(page, "admin");
+  await page.goto("/campaign/new");
+  const name = unique("大名单活动");
+  await fillCampaignForm(page, name);
+  await page.getByRole("button", { name: "保存" }).click();
+  const rows = Array.from({ length: 70_000 }, (_, i) => `166${String(i).padStart(8, "0")},客户${i},华东区`);
+  const csv = Buffer.from(["手机号,姓名,地区", ...rows].join("\n"));
+  expect(csv.length).toBeGreaterThan(2 * 1024 * 1024); // above what is read at once
+  await page.getByLabel(/名单文件/).setInputFiles({ name: "大名单.csv", mimeType: "text/csv", buffer: csv });
+  await page.getByRole("button", { name: "上传并导入" }).click();
+  await expect(page.getByText("名单较大，正在后台导入；进度见下方导入记录")).toBeVisible();
+  const imports = page.getByRole("table", { name: "导入记录" });
+  await expect(imports).toContainText(/导入中 已读 \d+ 行|已完成/);
+  await expectAccessible(page);
+  // 刷新进度 reloads the page until the import is done; then the batch has every contact.
+  await expect(async () => {
+    const refresh = page.getByRole("link", { name: "刷新进度" });
+    if ((await refresh.count()) > 0) await refresh.click();
+    await expect(imports.locator("tbody tr").first()).toContainText("已完成", { timeout: 1_000 });
+  }).toPass({ timeout: 90_000 });
+  await expect(imports.locator("tbody tr").first()).toContainText("70000");
+  await expect(page.getByRole("link", { name: "刷新进度" })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "批次", exact: true })).toContainText("70000");
+});
+
 test("a supervisor distributes a preview campaign's data among agents @noscript", async ({ page }) => {
   await signIn(page, "supervisor");
   await page.goto("/manual/dataDistribution");

@@ -28,6 +28,7 @@ import * as m170 from "#upstream/db/migrations/170-code-challenges";
 import * as m180 from "#upstream/db/migrations/180-contact-import-uploads";
 import * as m190 from "#upstream/db/migrations/190-work-order-links";
 import * as m240 from "#upstream/db/migrations/240-contact-search";
+import * as m280 from "#upstream/db/migrations/280-background-imports";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   "180-contact-import-uploads": m180,
   "190-work-order-links": m190,
   "240-contact-search": m240,
+  "280-background-imports": m280,
 };
 
 function migrator(db: Db): Migrator {

@@ -587,6 +587,12 @@ export interface ContactImportsTable {
   accepted: number;
   rejected: number;
   created_at: Timestamp;
+  /** running, done or failed (IMPORT_STATUSES); rows read so far and, when failed, why. */
+  status: Generated<string>;
+  processed: Generated<number>;
+  message: string | null;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
 }
 
 export interface ContactImportErrorsTable {

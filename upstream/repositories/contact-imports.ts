@@ -10,6 +10,8 @@ const ERRORS_SHOWN = 20;
 /** Rows per insert statement: 8 parameters a row stays well under PostgreSQL's 65,535. */
 const CHUNK = 5000;
 const ANALYZE_AFTER = 10_000;
+/** An import whose chunks stopped coming this long ago was cut off (a chunk takes well under 1 s). */
+export const STALLED_SECONDS = 120;
 
 export type ImportOutcome = {
   importId: number;
@@ -20,20 +22,31 @@ export type ImportOutcome = {
 };
 export class ImportRefused extends Error {}
 
+/** An import under way: its ids at once, its outcome when every row is read. */
+export type StartedImport = { importId: number; batchId: number; finished: Promise<ImportOutcome> };
+
 /**
- * Imports a campaign's contacts: every row validated (mainland mobile format, duplicates in the
- * file or the campaign, the tenant blacklist); good rows become the calls of a new batch,
- * rejected rows are kept with their reason. All in one transaction: nothing is half-saved.
- * Row numbers count the header as row 1, as a spreadsheet shows them.
+ * Starts a campaign's contact import: every row validated (mainland mobile format, duplicates in
+ * the file or the campaign, the tenant blacklist); good rows become the calls of a new batch,
+ * rejected rows are kept with their reason. Row numbers count the header as row 1, as a
+ * spreadsheet shows them.
+ *
+ * What can be refused before a row is read (an empty file, no phone column, no such campaign, an
+ * import of the campaign already running) is refused here. The rows are then saved CHUNK at a
+ * time, each chunk its own transaction, so a file of 600,000 rows never holds the database (on
+ * PGlite, the whole platform) in one transaction, and the import row says how far it has come.
+ * Its batch stays 准备中 and the dialer leaves it alone until the import is done. If a chunk
+ * fails, what was saved is removed again and the import is marked failed with the reason: a
+ * failed import leaves no half batch, and the next import of the campaign works.
  */
-export async function importContacts(
+export async function startImport(
   db: Db,
   tenantId: number,
   campaignId: number,
   fileName: string,
   rows: AsyncIterable<string[]>,
   at: Date,
-): Promise<ImportOutcome> {
+): Promise<StartedImport> {
   const iterator = rows[Symbol.asyncIterator]();
   const header = (await iterator.next()).value as string[] | undefined;
   if (!header) throw new ImportRefused("文件为空");
@@ -42,7 +55,8 @@ export async function importContacts(
   const nameAt = columns.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
   if (phoneAt < 0) throw new ImportRefused(`文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
 
-  const outcome = await db.transaction().execute(async (trx) => {
+  await failStalledImports(db, campaignId);
+  const { importId, batchId } = await db.transaction().execute(async (trx) => {
     const campaign = await trx
       .selectFrom("campaigns")
       .select(["id"])
@@ -51,29 +65,76 @@ export async function importContacts(
       .forUpdate()
       .executeTakeFirst();
     if (!campaign) throw new ImportRefused("活动不存在");
-    const [blacklisted, existing] = await Promise.all([
-      trx.selectFrom("blacklist").select("phone").where("tenant_id", "=", tenantId).execute(),
-      trx.selectFrom("task_calls").select("phone").where("campaign_id", "=", campaignId).execute(),
-    ]);
-    const blacklist = new Set(blacklisted.map((r) => r.phone));
-    const inCampaign = new Set(existing.map((r) => r.phone));
-    const seen = new Set<string>();
-
+    const running = await trx
+      .selectFrom("contact_imports")
+      .select(["file_name", "processed"])
+      .where("campaign_id", "=", campaignId)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    if (running) throw new ImportRefused(`名单「${running.file_name}」正在导入（已处理 ${running.processed} 行），请等它完成后再导入`);
+    const batchId = await createBatch(trx, tenantId, campaignId, fileName.replace(/\.(csv|xlsx)$/i, ""), 0, at);
     const imported = await trx
       .insertInto("contact_imports")
-      .values({ tenant_id: tenantId, campaign_id: campaignId, file_name: fileName, accepted: 0, rejected: 0, created_at: at })
+      .values({
+        tenant_id: tenantId,
+        campaign_id: campaignId,
+        batch_id: batchId,
+        file_name: fileName,
+        accepted: 0,
+        rejected: 0,
+        status: "running",
+        created_at: at,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const batchId = await createBatch(trx, tenantId, campaignId, fileName.replace(/\.(csv|xlsx)$/i, ""), 0, at);
+    return { importId: imported.id, batchId };
+  });
 
-    type Good = { phone: string; name: string; data: Record<string, string> };
-    type Bad = { rowNo: number; phone: string; customerName: string; reason: string };
-    let good: Good[] = [];
-    let bad: Bad[] = [];
-    const shown: Bad[] = [];
-    let accepted = 0;
-    let rejected = 0;
-    const flush = async () => {
+  const finished = (async (): Promise<ImportOutcome> => {
+    try {
+      return await readIntoBatch(db, { tenantId, campaignId, importId, batchId, at }, iterator, { columns, phoneAt, nameAt });
+    } catch (error) {
+      await failImport(
+        db,
+        importId,
+        error instanceof Error && /[\u4e00-\u9fff]/.test(error.message) ? error.message : "导入中断：平台处理出错",
+      );
+      throw error;
+    }
+  })();
+  return { importId, batchId, finished };
+}
+
+/** Starts an import and waits for its outcome (lists small enough to answer at once). */
+export async function importContacts(...args: Parameters<typeof startImport>): Promise<ImportOutcome> {
+  return (await startImport(...args)).finished;
+}
+
+type ImportTarget = { tenantId: number; campaignId: number; importId: number; batchId: number; at: Date };
+type Layout = { columns: string[]; phoneAt: number; nameAt: number };
+
+async function readIntoBatch(db: Db, target: ImportTarget, iterator: AsyncIterator<string[]>, layout: Layout): Promise<ImportOutcome> {
+  const { tenantId, campaignId, importId, batchId, at } = target;
+  const { columns, phoneAt, nameAt } = layout;
+  // One import per campaign runs at a time, so the campaign's numbers read now stay true.
+  const [blacklisted, existing] = await Promise.all([
+    db.selectFrom("blacklist").select("phone").where("tenant_id", "=", tenantId).execute(),
+    db.selectFrom("task_calls").select("phone").where("campaign_id", "=", campaignId).execute(),
+  ]);
+  const blacklist = new Set(blacklisted.map((r) => r.phone));
+  const inCampaign = new Set(existing.map((r) => r.phone));
+  const seen = new Set<string>();
+
+  type Good = { phone: string; name: string; data: Record<string, string> };
+  type Bad = { rowNo: number; phone: string; customerName: string; reason: string };
+  let good: Good[] = [];
+  let bad: Bad[] = [];
+  const shown: Bad[] = [];
+  let accepted = 0;
+  let rejected = 0;
+  let rowNo = 1;
+  const flush = async () => {
+    await db.transaction().execute(async (trx) => {
       if (good.length > 0) {
         await trx
           .insertInto("task_calls")
@@ -95,72 +156,114 @@ export async function importContacts(
         await trx
           .insertInto("contact_import_errors")
           .values(
-            bad.map((b) => ({ import_id: imported.id, row_no: b.rowNo, phone: b.phone, customer_name: b.customerName, reason: b.reason })),
+            bad.map((b) => ({ import_id: importId, row_no: b.rowNo, phone: b.phone, customer_name: b.customerName, reason: b.reason })),
           )
           .execute();
       }
-      good = [];
-      bad = [];
-    };
+      await trx
+        .updateTable("contact_imports")
+        .set({ accepted, rejected, processed: rowNo - 1, updated_at: new Date() })
+        .where("id", "=", importId)
+        .execute();
+    });
+    good = [];
+    bad = [];
+    // Reading rows and PGlite's statements can both resolve without giving the event loop a
+    // turn: let the requests waiting meanwhile (the import's progress among them) be answered.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
 
-    let rowNo = 1;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      rowNo++;
-      const cells = next.value;
-      if (cells.every((c) => c.trim() === "")) continue;
-      const raw = (cells[phoneAt] ?? "").trim();
-      const name = nameAt >= 0 ? (cells[nameAt] ?? "").trim().slice(0, 64) : "";
-      const phone = normaliseMobile(raw);
-      const reason = !raw
-        ? "缺少手机号码"
-        : !phone
-          ? "手机号码格式不正确"
-          : seen.has(phone)
-            ? "号码在文件中重复"
-            : inCampaign.has(phone)
-              ? "号码已在活动名单中"
-              : blacklist.has(phone)
-                ? "号码在黑名单中"
-                : null;
-      if (reason || !phone) {
-        const row = { rowNo, phone: raw.slice(0, 32), customerName: name, reason: reason ?? "" };
-        bad.push(row);
-        if (shown.length < ERRORS_SHOWN) shown.push(row);
-        rejected++;
-      } else {
-        seen.add(phone);
-        const data: Record<string, string> = {};
-        columns.forEach((column, i) => {
-          if (i !== phoneAt && i !== nameAt && column && cells[i]) data[column] = cells[i].slice(0, 500);
-        });
-        good.push({ phone, name, data });
-        accepted++;
-      }
-      if (good.length + bad.length >= CHUNK) await flush();
-    }
-    await flush();
-    if (accepted === 0) {
-      await trx.deleteFrom("task_batches").where("id", "=", batchId).execute();
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    rowNo++;
+    const cells = next.value;
+    if (cells.every((c) => c.trim() === "")) continue;
+    const raw = (cells[phoneAt] ?? "").trim();
+    const name = nameAt >= 0 ? (cells[nameAt] ?? "").trim().slice(0, 64) : "";
+    const phone = normaliseMobile(raw);
+    const reason = !raw
+      ? "缺少手机号码"
+      : !phone
+        ? "手机号码格式不正确"
+        : seen.has(phone)
+          ? "号码在文件中重复"
+          : inCampaign.has(phone)
+            ? "号码已在活动名单中"
+            : blacklist.has(phone)
+              ? "号码在黑名单中"
+              : null;
+    if (reason || !phone) {
+      const row = { rowNo, phone: raw.slice(0, 32), customerName: name, reason: reason ?? "" };
+      bad.push(row);
+      if (shown.length < ERRORS_SHOWN) shown.push(row);
+      rejected++;
     } else {
-      await trx.updateTable("task_batches").set({ total: accepted }).where("id", "=", batchId).execute();
+      seen.add(phone);
+      const data: Record<string, string> = {};
+      columns.forEach((column, i) => {
+        if (i !== phoneAt && i !== nameAt && column && cells[i]) data[column] = cells[i].slice(0, 500);
+      });
+      good.push({ phone, name, data });
+      accepted++;
     }
+    if (good.length + bad.length >= CHUNK) await flush();
+  }
+  await flush();
+
+  await db.transaction().execute(async (trx) => {
+    if (accepted === 0) await removeBatch(trx, batchId);
+    else await trx.updateTable("task_batches").set({ total: accepted }).where("id", "=", batchId).execute();
     await trx
       .updateTable("contact_imports")
-      .set({ accepted, rejected, batch_id: accepted === 0 ? null : batchId })
-      .where("id", "=", imported.id)
+      .set({ status: "done", batch_id: accepted === 0 ? null : batchId, finished_at: new Date() })
+      .where("id", "=", importId)
       .execute();
-    return { importId: imported.id, batchId: accepted === 0 ? null : batchId, accepted, rejected, errors: shown };
   });
   // A large import changes the table's shape at once; fresh statistics keep its list pages on
   // their indexes (PGlite has no autovacuum to do it later).
-  if (outcome.accepted >= ANALYZE_AFTER) await sql`analyze task_calls`.execute(db);
-  return outcome;
+  if (accepted >= ANALYZE_AFTER) await sql`analyze task_calls`.execute(db);
+  return { importId, batchId: accepted === 0 ? null : batchId, accepted, rejected, errors: shown };
+}
+
+/** A batch goes with its calls and transitions (the foreign keys cascade). */
+async function removeBatch(db: Db, batchId: number): Promise<void> {
+  await db.deleteFrom("task_batches").where("id", "=", batchId).execute();
+}
+
+/** Ends an import that cannot finish: what it saved is removed, the reason kept. */
+async function failImport(db: Db, importId: number, message: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("contact_imports").select("batch_id").where("id", "=", importId).executeTakeFirst();
+    if (row?.batch_id) await removeBatch(trx, row.batch_id);
+    await trx.deleteFrom("contact_import_errors").where("import_id", "=", importId).execute();
+    await trx
+      .updateTable("contact_imports")
+      .set({ status: "failed", batch_id: null, accepted: 0, rejected: 0, message, finished_at: new Date() })
+      .where("id", "=", importId)
+      .execute();
+  });
+}
+
+/**
+ * Imports marked running whose rows stopped coming for STALLED_SECONDS were cut off (their
+ * process stopped): they are failed, their rows removed, so their campaigns can import again.
+ * Run before a campaign's imports are listed and before it imports again.
+ */
+export async function failStalledImports(db: Db, campaignId?: number): Promise<number> {
+  let query = db
+    .selectFrom("contact_imports")
+    .select("id")
+    .where("status", "=", "running")
+    .where("updated_at", "<=", sql<Date>`now() - ${`${STALLED_SECONDS} seconds`}::interval`);
+  if (campaignId !== undefined) query = query.where("campaign_id", "=", campaignId);
+  const stalled = await query.execute();
+  for (const { id } of stalled) await failImport(db, id, "导入中断：平台在导入过程中停止，请重新导入");
+  return stalled.length;
 }
 
 export async function listImports(db: Db, tenantId: number, campaignId: number) {
   const rows = await db
     .selectFrom("contact_imports")
-    .select(["id", "batch_id", "file_name", "accepted", "rejected", "created_at"])
+    .select(["id", "batch_id", "file_name", "status", "processed", "accepted", "rejected", "message", "created_at", "finished_at"])
     .where("tenant_id", "=", tenantId)
     .where("campaign_id", "=", campaignId)
     .orderBy("id", "desc")
@@ -170,9 +273,13 @@ export async function listImports(db: Db, tenantId: number, campaignId: number) 
     id: r.id,
     batchId: r.batch_id,
     fileName: r.file_name,
+    status: r.status as "running" | "done" | "failed",
+    processed: r.processed,
     accepted: r.accepted,
     rejected: r.rejected,
+    message: r.message,
     createdAt: r.created_at.toISOString(),
+    finishedAt: r.finished_at?.toISOString() ?? null,
   }));
 }
 

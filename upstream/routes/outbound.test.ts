@@ -57,10 +57,11 @@ const form: CampaignSave = {
 };
 
 /** A multipart body with the campaign id and one file. */
-function multipart(campaignId: number | string, fileName: string, content: string | Buffer) {
+function multipart(campaignId: number | string, fileName: string, content: string | Buffer, background?: "1") {
   const boundary = "----switchboard-test";
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n`),
+    Buffer.from(background ? `--${boundary}\r\nContent-Disposition: form-data; name="background"\r\n\r\n${background}\r\n` : ""),
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
@@ -411,6 +412,71 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const withNul = json(ImportResultResponseSchema, await upload("名单.csv", "phone,姓名\n13612340002,张\u0000三\n")).data!;
     expect(withNul.accepted).toBe(1);
     expect(json(ImportResultResponseSchema, await upload("名单.xlsx", valid)).data!.accepted).toBe(1);
+  });
+
+  it("reads a large list in the background; one import per campaign at a time; the dialer waits for it; a cut-off import leaves nothing", async () => {
+    const { id } = json(SavedResponseSchema, await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "后台导入" })).data!;
+    const upload = (content: string, background?: "1") => {
+      const body = multipart(id, "大名单.csv", content, background);
+      return platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...body.headers },
+        payload: body.payload,
+      });
+    };
+    const imports = async () =>
+      json(ImportListResponseSchema, await inject("admin", "GET", `/outbound/campaign/imports?campaignId=${id}`)).data!;
+    const rows = Array.from({ length: 12_000 }, (_, i) => `1391${String(i).padStart(7, "0")},客户${i}`);
+
+    // Asked in the background: answered at once, then read chunk by chunk to the end.
+    const started = json(ImportResultResponseSchema, await upload(`phone,姓名\n${rows.join("\n")}\nnot-a-phone,坏行\n`, "1")).data!;
+    expect(started).toMatchObject({ status: "running", accepted: 0 });
+    let row = (await imports()).find((i) => i.id === started.importId)!;
+    for (let waited = 0; row.status === "running" && waited < 30_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      row = (await imports()).find((i) => i.id === started.importId)!;
+    }
+    expect(row).toMatchObject({
+      status: "done",
+      processed: 12_001,
+      accepted: 12_000,
+      rejected: 1,
+      message: null,
+      batchId: started.batchId,
+    });
+    const batch = async (batchId: number) =>
+      json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=10`)).data!.batch;
+    expect((await batch(started.batchId!)).total).toBe(12_000);
+
+    // An import still running (another process's, here written by hand) holds the campaign's next
+    // import back, and the dialer leaves its batch alone until it is done.
+    const small = json(ImportResultResponseSchema, await upload("phone\n13912340001\n")).data!;
+    const db = platform.app.db;
+    await db.updateTable("contact_imports").set({ status: "running", updated_at: new Date() }).where("id", "=", small.importId).execute();
+    expect(failure(await upload("phone\n13912340002\n"), 400)).toMatch(
+      /^名单「大名单\.csv」正在导入（已处理 \d+ 行），请等它完成后再导入$/,
+    );
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+    await tick();
+    expect((await batch(small.batchId!)).status).toBe(13); // 准备中: its import is not done
+    expect((await batch(started.batchId!)).status).toBe(2);
+
+    // Its chunks stopped coming two minutes ago: it was cut off. It is failed, its batch removed,
+    // and the campaign imports again.
+    await db
+      .updateTable("contact_imports")
+      .set({ updated_at: sql<string>`now() - interval '3 minutes'` })
+      .where("id", "=", small.importId)
+      .execute();
+    expect((await imports()).find((i) => i.id === small.importId)).toMatchObject({
+      status: "failed",
+      accepted: 0,
+      batchId: null,
+      message: "导入中断：平台在导入过程中停止，请重新导入",
+    });
+    expect((await inject("admin", "GET", `/outbound/task/get/${small.batchId}/0/-1`)).statusCode).toBe(404);
+    expect(json(ImportResultResponseSchema, await upload("phone\n13912340002\n")).data!).toMatchObject({ status: "done", accepted: 1 });
   });
 
   it("answers input no text column can hold, or numbers past what it counts, with a 400", async () => {

@@ -41,7 +41,7 @@ import {
   schedulerRefusal,
   setRatio,
 } from "#upstream/repositories/campaigns";
-import { importBelongs, importErrors, isBlacklisted, listImports } from "#upstream/repositories/contact-imports";
+import { failStalledImports, importBelongs, importErrors, isBlacklisted, listImports } from "#upstream/repositories/contact-imports";
 import {
   AGENT_DIALLED_TYPES,
   allCalls,
@@ -300,6 +300,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const user = requireUser(request);
     const { campaignId } = parseInput(CampaignIdQuery, request.query);
     await requireCampaign(app, user, campaignId);
+    await failStalledImports(app.db, campaignId);
     return ok(await listImports(app.db, user.tenantId, campaignId));
   });
 

@@ -134,6 +134,17 @@ export class Dialer {
           .selectAll()
           .where("campaign_id", "=", campaign.id)
           .where("status", "in", [...ACTIVE_BATCH])
+          // A batch whose list is still being imported is not worked until the import is done.
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("contact_imports")
+                  .select("contact_imports.id")
+                  .whereRef("contact_imports.batch_id", "=", "task_batches.id")
+                  .where("contact_imports.status", "=", "running"),
+              ),
+            ),
+          )
           .orderBy("id")
           .forUpdate()
           .execute();

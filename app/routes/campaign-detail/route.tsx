@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
-import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, labelOf } from "#contracts/codes";
+import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, IMPORT_STATUSES, SCHEDULE_CYCLES, TASK_TYPES, labelOf } from "#contracts/codes";
 import type { Batch } from "#contracts/outbound";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -96,6 +96,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // The import's outcome is shown here, with its refused rows: a page, not a redirect.
     const imported = await attempt(() => uploadContacts(access.caller, id, file));
     if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);
+    if (imported.value.status === "running") return redirectWithToast(`/campaign/${id}`, "名单较大，正在后台导入；进度见下方导入记录");
     return data({ imported: imported.value });
   }
   if (input.intent === "group") {
@@ -323,6 +324,11 @@ export default function CampaignDetail() {
             ) : null}
           </Notice>
         ) : null}
+        {imports.some((i) => i.status === "running") ? (
+          <p role="status">
+            有名单正在后台导入，导入完成前其批次不会外呼。<a href={`/campaign/${campaign.id}`}>刷新进度</a>
+          </p>
+        ) : null}
         {imports.length > 0 ? (
           <DataTable
             caption="导入记录"
@@ -332,6 +338,17 @@ export default function CampaignDetail() {
               total: imports.length,
               eleItem: [
                 { prop: "fileName", label: "文件" },
+                {
+                  prop: "status",
+                  label: "状态",
+                  render: (i) => (
+                    <>
+                      <CodeLabel table={IMPORT_STATUSES} code={i.status} />
+                      {i.status === "running" ? ` 已读 ${i.processed} 行` : null}
+                      {i.message ? `：${i.message}` : null}
+                    </>
+                  ),
+                },
                 { prop: "accepted", label: "成功" },
                 { prop: "rejected", label: "失败" },
                 { prop: "createdAt", label: "导入时间", type: "datetime", minWidth: 150 },
