@@ -53,6 +53,30 @@ export const MONITOR = {
   quickSeconds: 20,
   idleSeconds: 30,
 };
+/**
+ * The soak (opt-in: `node bench/run.mjs --only=soak`). Its peak is stated, not measured: a floor
+ * of 500 agents each opening a page every 10 s (50 pages/s); the soak runs at twice that, a
+ * day's mix of screens in turn, with the supervisors' monitor streams open.
+ */
+export const SOAK = {
+  minutes: 30,
+  quickMinutes: 3,
+  windowMinutes: 5,
+  peakPerSecond: 50,
+  supervisors: 20,
+  mix: [
+    { path: "/callHistory", account: "agent" },
+    { path: "/callHistory/3", account: "admin" },
+    { path: "/workBench", account: "agent" },
+    { path: "/callLog", account: "supervisor" },
+    { path: "/monitor/agent", account: "supervisor" },
+    { path: "/contacts", account: "admin" },
+    { path: "/campaign", account: "admin" },
+    { path: "/inspectionSuccess", account: "supervisor" },
+    { path: "/textWorkBench", account: "chat" },
+    { path: "/audit", account: "admin" },
+  ],
+};
 export const benchSupervisor = (i) => `bench-supervisor-${String(i + 1).padStart(2, "0")}`;
 export const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
 

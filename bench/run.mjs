@@ -7,7 +7,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
-import { ACCOUNTS, EVENTS, MONITOR, PORTS } from "./config.mjs";
+import { ACCOUNTS, EVENTS, MONITOR, PORTS, SOAK } from "./config.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
@@ -22,6 +22,7 @@ const { events } = await import("./sections/events.mjs");
 const { outbound } = await import("./sections/outbound.mjs");
 const { monitor } = await import("./sections/monitor.mjs");
 const { contacts } = await import("./sections/contacts.mjs");
+const { soak } = await import("./sections/soak.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -34,6 +35,8 @@ const SECTIONS = [
   ["Contacts (1M)", contacts],
   // Last: its 100,000 imported contacts stay in the bench platform's database.
   ["Outbound (100,000-contact campaign)", outbound],
+  // Only when asked for (--only=soak): half an hour.
+  [`Soak (${SOAK.minutes} min)`, soak, { optIn: true }],
 ];
 
 const quick = process.argv.includes("--quick");
@@ -61,7 +64,7 @@ try {
   const sessions = {};
   for (const account of ACCOUNTS) sessions[account] = await signIn(consoleUrl, account);
   const ctx = { ...mode, quick, tmp, log, consoleUrl, platformUrl, controlUrl, sessions, platform, consoleProcess };
-  for (const [title, section] of SECTIONS.filter(([, fn]) => !only || fn.name === only)) {
+  for (const [title, section] of SECTIONS.filter(([, fn, options]) => (only ? fn.name === only : !options?.optIn))) {
     const at = Date.now();
     process.stdout.write(`[bench] ${title} … `);
     try {
