@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, signIn, signOut } from "./support";
+import { choosePageSize, expectAccessible, signIn, signOut } from "./support";
 
 /** The inspection screens (/inspectionSuccess, /achievement, /access), as these tests use them. */
 const calls = (page: Page) => page.getByRole("table", { name: "质检通话列表" });
@@ -147,6 +147,17 @@ test("the list, bulk reallocation, achievement and access without JavaScript @no
   await expect(page.getByRole("table", { name: "坐席业绩" })).toContainText("张伟");
   await page.getByRole("link", { name: /接通量/ }).click();
   await expect(page).toHaveURL(/sort=connected/);
+  // A page at a time, the sort kept across pages.
+  await choosePageSize(page, 10);
+  const agentRows = page.getByRole("table", { name: "坐席业绩" }).locator("tbody tr");
+  const total = Number((await page.getByText(/^共 \d+ 条$/).textContent())!.match(/\d+/)![0]);
+  await expect(agentRows).toHaveCount(Math.min(total, 10));
+  if (total > 10) {
+    await page.getByRole("link", { name: "下一页" }).click();
+    await expect(page).toHaveURL(/sort=connected/);
+    await expect(agentRows).toHaveCount(Math.min(total - 10, 10));
+  }
+  await page.goto("/achievement");
   const csv = await page.request.get("/achievement/export?sort=calls");
   expect(csv.headers()["content-type"]).toContain("text/csv");
   expect(await csv.text()).toContain("质检合格率");

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { PERFORMANCE_SORTS } from "#contracts/inspection";
 import { dayBoundaries, today } from "#app/lib/format";
+import { ListPageSchema } from "#app/server/page-query.server";
 
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "日期格式应为 YYYY-MM-DD")
   .optional();
 
-/** The screen's URL: the period (days, China time), the group, the sort. */
-export const AchievementQuerySchema = z.object({
+/** The screen's URL: the period (days, China time), the group, the sort, the page. */
+export const AchievementQuerySchema = ListPageSchema.extend({
   start: day,
   end: day,
   queue: z.string().trim().max(60).optional(),
