@@ -21,7 +21,6 @@ import {
   QC_FORM_NAME_MAX,
   QC_ITEM_TITLE_MAX,
   QC_ITEM_WEIGHT_MAX,
-  QC_LOCK_MINUTES,
   QC_REASON_MAX,
   QC_REMARK_MAX,
 } from "./inspection-limits";
@@ -32,18 +31,7 @@ import {
  * agents' performance. Codes live in codes.ts; the status moves are the data below.
  */
 
-export {
-  QC_APPLY_LIMIT,
-  QC_BULK_LIMIT,
-  QC_FORM_DESCRIPTION_MAX,
-  QC_FORM_ITEMS_MAX,
-  QC_FORM_NAME_MAX,
-  QC_ITEM_TITLE_MAX,
-  QC_ITEM_WEIGHT_MAX,
-  QC_LOCK_MINUTES,
-  QC_REASON_MAX,
-  QC_REMARK_MAX,
-};
+export * from "./inspection-limits";
 
 /**
  * The quality-check status machine (QUALITY_CHECK_STATUSES): every allowed move, by operation.
@@ -171,8 +159,6 @@ const ScoreFormBaseSchema = z.object({
     .min(1, "请至少添加一个评分项")
     .max(QC_FORM_ITEMS_MAX, `评分项不能超过${QC_FORM_ITEMS_MAX}个`),
 });
-export const ScoreFormNameSchema = ScoreFormBaseSchema.shape.name;
-export const ScoreFormDescriptionSchema = ScoreFormBaseSchema.shape.description;
 /** What no single item can check: titles unique, and some item that is not N/A, so a total exists. */
 export function refineScoreItems(input: { items: ReadonlyArray<{ title: string; allowNa: boolean }> }, ctx: z.RefinementCtx) {
   const seen = new Set<string>();

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { QC_FORM_STATES } from "#contracts/codes";
-import { QC_FORM_EDITABLE, type ScoreForm } from "#contracts/inspection";
+import { QC_FORM_EDITABLE, ScoreFormInputSchema, type ScoreForm } from "#contracts/inspection";
 import { QC_FORM_DESCRIPTION_MAX, QC_FORM_NAME_MAX, QC_ITEM_TITLE_MAX, QC_ITEM_WEIGHT_MAX } from "#contracts/inspection-limits";
 import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -20,7 +20,6 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getScoreForm, saveScoreForm } from "#app/services/inspection.server";
-import { ScoreFormEditSchema } from "./schema";
 
 const LIST = "/inspectionForm";
 export const handle: RouteHandle = { title: SCREEN_TITLES["/inspectionForm/:id"] };
@@ -40,7 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   requireMenuUrl(access, LIST);
   const id = params.id === undefined ? null : idParam(params.id);
-  const submission = parseWithZod(form, { schema: ScoreFormEditSchema });
+  const submission = parseWithZod(form, { schema: ScoreFormInputSchema });
   // A row added or removed (conform's list intents): the form again with the change, nothing saved.
   if (submission.status === undefined) return data(submission.reply());
   if (submission.status !== "success") return rejectForm(submission);
@@ -98,9 +97,9 @@ function Editor({ form: editing, reply }: { form: ScoreForm | null; reply: Submi
   const [form, fields] = useForm({
     id: "qc-form",
     lastResult: reply,
-    constraint: getZodConstraint(ScoreFormEditSchema),
+    constraint: getZodConstraint(ScoreFormInputSchema),
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ScoreFormEditSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ScoreFormInputSchema }),
     defaultValue: editing
       ? {
           name: editing.name,
