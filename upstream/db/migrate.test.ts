@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
 import type { OpenedDatabase } from "./";
@@ -26,6 +26,19 @@ describeDb(`migrations on ${TEST_DB}`, () => {
         .map((name) => [name, "Success"]),
     );
     expect(await tableNames()).toEqual(expect.arrayContaining(CORE_TABLES));
+  });
+
+  it("runs a migration that sorts before one already run (numbers reserved by parallel work)", async () => {
+    const earlier = await freshDatabase();
+    try {
+      const { "200-inspection-forms": late, ...rest } = migrations;
+      expect(late).toBeDefined();
+      await new Migrator({ db: earlier.db, provider: { getMigrations: async () => rest } }).migrateToLatest();
+      const { results } = await migrateToLatest(earlier.db);
+      expect(results?.map((r) => [r.migrationName, r.status])).toEqual([["200-inspection-forms", "Success"]]);
+    } finally {
+      await earlier.close();
+    }
   });
 
   it("does nothing the second time", async () => {
