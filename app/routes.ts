@@ -47,6 +47,10 @@ export default [
     route("callLog", "routes/call-log/route.tsx", [callDetail("callLog")]),
     route("inspectionSuccess", "routes/inspection-success/route.tsx"),
     route("inspectionSuccess/:id", "routes/inspection-score/route.tsx"),
+    // Scoring forms (administrators, decision 028): the list, then a draft's editor or a form's items.
+    route("inspectionForm", "routes/inspection-form/route.tsx"),
+    route("inspectionForm/new", "routes/inspection-form-edit/route.tsx", { id: "inspection-form-new" }),
+    route("inspectionForm/:id", "routes/inspection-form-edit/route.tsx", { id: "inspection-form-edit" }),
     route("textWorkBench", "routes/text-work-bench/route.tsx"),
     route("workBench", "routes/work-bench/route.tsx"),
     route("workBench/ty", "routes/work-bench-ty/route.tsx"),

@@ -36,6 +36,9 @@ export const OUTBOUND = { contacts: 100_000, quickContacts: 10_000, deepPage: 4_
 /** Contacts (bench/contacts.ts, full mode only): how many are generated, and the rows of the CSV imported after. */
 export const CONTACTS = { contacts: 1_000_000, importRows: 100_000 };
 
+/** Inspection (bench/inspection.ts, full mode only): calls generated, and the newest of them exported as CSV and XLSX. */
+export const INSPECTION = { records: 1_000_000, exportRows: 100_000 };
+
 /** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
 export const EVENTS = { agents: 200 };
 
@@ -132,6 +135,8 @@ export const TARGETS = {
   exportRssMb: 256,
   eventP99Ms: 300,
   importSeconds: 30,
+  /** The inspection list's export of 100,000 rows, CSV or XLSX (issue 16). */
+  inspectionExportSeconds: 10,
   monitorP99Ms: 1_000,
   monitorAimMs: 100,
   monitorPageP99Ms: 150,

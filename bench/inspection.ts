@@ -11,16 +11,20 @@ import { DEMO_PASSWORD } from "#upstream/seed/demo";
  * The inspection list and "next" at scale (decision 018): RECORDS generated calls (default a
  * million) in tenant demo, then the median time of the platform answering POST /ccb/callInfo for
  * the first page, a page 95 % deep by its keyset cursor, the same two filtered by status, and
- * GET /ccb/callInfo/next. In-process (app.inject): the platform's own time, no network.
- * Run: node --import tsx bench/inspection.ts [RECORDS]   (DATABASE_URL for PostgreSQL, else PGlite in memory)
+ * GET /ccb/callInfo/next; then POST /ccb/callInfo/export of the EXPORT newest calls (default
+ * 100,000; a start time that keeps that many) as CSV and as XLSX, the whole body received.
+ * In-process (app.inject): the platform's own time, no network.
+ * Run: node --import tsx bench/inspection.ts [RECORDS] [EXPORT]   (DATABASE_URL for PostgreSQL, else PGlite in memory)
  */
 const records = Number(process.argv[2] ?? 1_000_000);
+const exportRows = Number(process.argv[3] ?? 100_000);
 const database = await openDatabase(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { inMemory: true });
 const db = database.db;
 await migrateToLatest(db);
 await seedDemo(db);
 let started = performance.now();
 await generateCalls(db, { count: records, tenantCode: "demo", days: 90 });
+await sql`ANALYZE call_records`.execute(db);
 console.log(`generated ${records} calls in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 const app = buildApp({ db, clientId: "web-console", clientSecret: "web-console-secret", logger: { level: "warn" } });
@@ -72,5 +76,22 @@ console.log(`apply 20: ${(performance.now() - started).toFixed(1)} ms`);
 const mine = await app.inject({ method: "POST", url: "/ccb/callInfo", headers, payload: { mine: true, pageSize: 20 } });
 const first = (mine.json() as { data: { list: Array<{ callId: number }> } }).data.list[0].callId;
 await median("next", () => app.inject({ method: "GET", url: `/ccb/callInfo/next/${first}`, headers }));
+
+// The export: every call from the one EXPORT deep onwards (newest first), the body read to its end.
+const since = Number((await cursorAt(exportRows - 1)).split("_")[0]);
+const expected = await db
+  .selectFrom("call_records")
+  .select((eb) => eb.fn.countAll<string>().as("n"))
+  .where("tenant_id", "=", tenant.id)
+  .where("call_time", ">=", new Date(since))
+  .executeTakeFirstOrThrow();
+for (const format of ["csv", "xlsx"] as const) {
+  started = performance.now();
+  const response = await app.inject({ method: "POST", url: "/ccb/callInfo/export", headers, payload: { format, startTime: since } });
+  const seconds = (performance.now() - started) / 1000;
+  if (response.statusCode !== 200) throw new Error(`export ${format}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+  const rows = format === "csv" ? response.body.split("\r\n").length - 2 : Number(expected.n);
+  console.log(`export of ${rows} rows (${format}): ${seconds.toFixed(1)} s, ${(response.rawPayload.length / 1e6).toFixed(1)} MB`);
+}
 await app.close();
 await database.close();

@@ -22,6 +22,7 @@ const { events } = await import("./sections/events.mjs");
 const { outbound } = await import("./sections/outbound.mjs");
 const { monitor } = await import("./sections/monitor.mjs");
 const { contacts } = await import("./sections/contacts.mjs");
+const { inspection } = await import("./sections/inspection.mjs");
 const { soak } = await import("./sections/soak.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
@@ -33,6 +34,7 @@ const SECTIONS = [
   [`Event latency (${EVENTS.agents} agents)`, events],
   [`Live monitor (${MONITOR.agents} agents, ${MONITOR.supervisors} supervisors)`, monitor],
   ["Contacts (1M)", contacts],
+  ["Inspection (1M calls)", inspection],
   // Last: its 100,000 imported contacts stay in the bench platform's database.
   ["Outbound (100,000-contact campaign)", outbound],
   // Only when asked for (--only=soak): half an hour.

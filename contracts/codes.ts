@@ -65,6 +65,8 @@ export const QC_INFLUENCES: CodeTable<number> = [
   { code: 0, label: "无影响", tone: "none" },
   { code: -1, label: "负面影响", tone: "danger" },
 ];
+/** The influence of a failed call (a failed 一票否决 item sets it, decision 028). */
+export const QC_INFLUENCE_NEGATIVE = -1;
 export const qcPassed = (influence: number | null | undefined) => influence !== null && influence !== undefined && influence >= 0;
 
 /** An agent's appeal against an inspection result (one per call). */
@@ -72,6 +74,17 @@ export const QC_APPEAL_STATES: CodeTable<string> = [
   { code: "pending", label: "申诉中", tone: "warning" },
   { code: "accepted", label: "申诉通过", tone: "success" },
   { code: "rejected", label: "申诉驳回", tone: "danger" },
+];
+
+/**
+ * A scoring form's lifecycle (decision 028): a draft is edited; one form of the tenant is active,
+ * the one inspectors score with; a retired form stays, unchanged, for the calls scored with it.
+ * The moves are data in contracts/inspection.ts (QC_FORM_TRANSITIONS).
+ */
+export const QC_FORM_STATES: CodeTable<"draft" | "active" | "retired"> = [
+  { code: "draft", label: "草稿", tone: "none" },
+  { code: "active", label: "启用中", tone: "success" },
+  { code: "retired", label: "已停用", tone: "warning" },
 ];
 
 /** What an inspector's access grant covers: an agent group (queue) or a campaign. */
@@ -385,6 +398,10 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "inspection.appeal", label: "质检申诉" },
   { code: "inspection.appealDecision", label: "处理质检申诉" },
   { code: "inspection.access.grant", label: "授予质检权限" },
+  { code: "inspection.form.create", label: "新建质检评分表" },
+  { code: "inspection.form.update", label: "编辑质检评分表" },
+  { code: "inspection.form.state", label: "启用/停用质检评分表" },
+  { code: "inspection.form.delete", label: "删除质检评分表" },
   { code: "inspection.access.revoke", label: "收回质检权限" },
   { code: "flow.create", label: "新建流程" },
   { code: "flow.design", label: "保存流程设计" },

@@ -11,3 +11,10 @@ export const QC_BULK_LIMIT = 500;
 export const QC_APPLY_LIMIT = 50;
 export const QC_REMARK_MAX = 500;
 export const QC_REASON_MAX = 200;
+
+/** Scoring forms (decision 028): a name, up to QC_FORM_ITEMS_MAX items, each weighing 1–QC_ITEM_WEIGHT_MAX points. */
+export const QC_FORM_NAME_MAX = 40;
+export const QC_FORM_DESCRIPTION_MAX = 200;
+export const QC_FORM_ITEMS_MAX = 30;
+export const QC_ITEM_TITLE_MAX = 60;
+export const QC_ITEM_WEIGHT_MAX = 100;

@@ -5,6 +5,7 @@ import {
   QC_ACCESS_SCOPES,
   QC_APPEAL_STATES,
   QC_CHECKING,
+  QC_FORM_STATES,
   QC_INFLUENCES,
   QC_RESULTS,
   QC_UNCHECKED,
@@ -12,7 +13,17 @@ import {
 } from "./codes";
 import { CallDetailSchema, CallFilterSchema, CallRecordRowSchema } from "./contact";
 import { envelope, page } from "./envelope";
-import { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, QC_REASON_MAX, QC_REMARK_MAX } from "./inspection-limits";
+import {
+  QC_APPLY_LIMIT,
+  QC_BULK_LIMIT,
+  QC_FORM_DESCRIPTION_MAX,
+  QC_FORM_ITEMS_MAX,
+  QC_FORM_NAME_MAX,
+  QC_ITEM_TITLE_MAX,
+  QC_ITEM_WEIGHT_MAX,
+  QC_REASON_MAX,
+  QC_REMARK_MAX,
+} from "./inspection-limits";
 
 /**
  * Quality inspection (`/ccb`, spec §7 "Inspection", issue 16, decision 018): the inspection queue
@@ -20,7 +31,7 @@ import { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, QC_REASON_MAX, QC_REMAR
  * agents' performance. Codes live in codes.ts; the status moves are the data below.
  */
 
-export { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, QC_REASON_MAX, QC_REMARK_MAX };
+export * from "./inspection-limits";
 
 /**
  * The quality-check status machine (QUALITY_CHECK_STATUSES): every allowed move, by operation.
@@ -89,19 +100,141 @@ export const InspectionRowSchema = CallRecordRowSchema.extend({
   checkedAt: z.number().int().nullable(),
   appealId: z.number().int().nullable(),
   appealState: z.string().nullable(),
+  /** The scoring form's total out of 100 (decision 028), when the call was scored with one. */
+  score: z.number().nullable(),
 });
 export type InspectionRow = z.infer<typeof InspectionRowSchema>;
 export const InspectionPageSchema = page(InspectionRowSchema).extend({ estimated: z.boolean().optional() });
 export type InspectionPage = z.infer<typeof InspectionPageSchema>;
 export const InspectionPageResponseSchema = envelope(InspectionPageSchema);
 
-/** PUT /ccb/callInfo/{id}: the lock holder's result. */
+// Scoring forms (decision 028)
+
+/** The moves of a scoring form's lifecycle (QC_FORM_STATES); edits and deletion: drafts only. */
+export type QcFormState = "draft" | "active" | "retired";
+export type QcFormAction = "activate" | "retire";
+export const QC_FORM_TRANSITIONS: ReadonlyArray<{ action: QcFormAction; label: string; from: readonly QcFormState[]; to: QcFormState }> = [
+  { action: "activate", label: "启用", from: ["draft", "retired"], to: "active" },
+  { action: "retire", label: "停用", from: ["active"], to: "retired" },
+];
+export const QC_FORM_EDITABLE: readonly QcFormState[] = ["draft"];
+export const qcFormMove = (action: QcFormAction, from: string) =>
+  QC_FORM_TRANSITIONS.find((t) => t.action === action && t.from.includes(from as QcFormState));
+export const QC_FORM_REFUSALS = {
+  activate: "只有草稿或已停用的评分表可以启用",
+  retire: "只有启用中的评分表可以停用",
+  edit: "只有草稿可以编辑，已启用过的评分表请复制为新草稿后修改",
+  delete: "只有草稿可以删除，已启用过的评分表请停用",
+} as const;
+
+const flag = z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1", z.boolean());
+/** One item of a form as an administrator writes it; `key` (i1, i2, …) is kept across edits. */
+export const ScoreFormItemInputSchema = z.object({
+  key: z
+    .string()
+    .regex(/^i\d{1,3}$/, "评分项标识无效")
+    .optional(),
+  title: z
+    .string({ required_error: "请填写评分项名称" })
+    .trim()
+    .min(1, "请填写评分项名称")
+    .max(QC_ITEM_TITLE_MAX, `评分项名称不能超过${QC_ITEM_TITLE_MAX}个字符`),
+  weight: z.coerce
+    .number({ required_error: "请填写分值", invalid_type_error: "分值必须是正整数" })
+    .int("分值必须是正整数")
+    .min(1, "分值必须是正整数")
+    .max(QC_ITEM_WEIGHT_MAX, `分值不能超过${QC_ITEM_WEIGHT_MAX}`),
+  allowNa: flag.default(false),
+  veto: flag.default(false),
+});
+const ScoreFormBaseSchema = z.object({
+  name: z
+    .string({ required_error: "请填写评分表名称" })
+    .trim()
+    .min(1, "请填写评分表名称")
+    .max(QC_FORM_NAME_MAX, `评分表名称不能超过${QC_FORM_NAME_MAX}个字符`),
+  description: z.string().trim().max(QC_FORM_DESCRIPTION_MAX, `说明不能超过${QC_FORM_DESCRIPTION_MAX}个字符`).default(""),
+  items: z
+    .array(ScoreFormItemInputSchema, { required_error: "请至少添加一个评分项" })
+    .min(1, "请至少添加一个评分项")
+    .max(QC_FORM_ITEMS_MAX, `评分项不能超过${QC_FORM_ITEMS_MAX}个`),
+});
+/** What no single item can check: titles unique, and some item that is not N/A, so a total exists. */
+export function refineScoreItems(input: { items: ReadonlyArray<{ title: string; allowNa: boolean }> }, ctx: z.RefinementCtx) {
+  const seen = new Set<string>();
+  input.items.forEach((item, i) => {
+    if (seen.has(item.title)) ctx.addIssue({ code: "custom", path: ["items", i, "title"], message: `评分项「${item.title}」重复` });
+    seen.add(item.title);
+  });
+  if (input.items.length > 0 && input.items.every((item) => item.allowNa)) {
+    ctx.addIssue({ code: "custom", path: ["items"], message: "至少一个评分项不能允许不适用，否则总分可能无从计算" });
+  }
+}
+/** POST /ccb/form, PUT /ccb/form/{id}: a draft's name, description and items. */
+export const ScoreFormInputSchema = ScoreFormBaseSchema.superRefine(refineScoreItems);
+export type ScoreFormInput = z.infer<typeof ScoreFormInputSchema>;
+
+export const ScoreFormItemSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  weight: z.number().int(),
+  allowNa: z.boolean(),
+  veto: z.boolean(),
+});
+export const ScoreFormSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  state: z.enum(codesOf(QC_FORM_STATES) as [QcFormState, ...QcFormState[]]),
+  items: z.array(ScoreFormItemSchema),
+  totalWeight: z.number().int(),
+  /** How many calls were scored with it. */
+  usedCount: z.number().int(),
+  updatedAt: z.number().int(),
+  activatedAt: z.number().int().nullable(),
+});
+export type ScoreForm = z.infer<typeof ScoreFormSchema>;
+export const ScoreFormResponseSchema = envelope(ScoreFormSchema);
+/** GET /ccb/form/active: the form inspectors score with, or null (scoring without a form). */
+export const ActiveScoreFormResponseSchema = envelope(ScoreFormSchema.nullable());
+/** POST /ccb/form/list: every form of the tenant (a handful), the active one first. */
+export const ScoreFormListResponseSchema = envelope(page(ScoreFormSchema));
+/** PUT /ccb/form/{id}/state: activate (the active one, if any, is retired) or retire, with a reason. */
+export const ScoreFormStateSchema = z.object({
+  action: z.enum(["activate", "retire"], { errorMap: () => ({ message: "操作无效，只能启用或停用" }) }),
+  reason: z.string().trim().max(QC_REASON_MAX, `原因不能超过${QC_REASON_MAX}个字符`).default(""),
+});
+export const ScoreFormDeletedResponseSchema = envelope(z.object({ id: z.number().int() }));
+
+/** One item's answer: points 0..weight, pass/fail for a veto item, or na. */
+export const ScoreAnswerSchema = z.object({
+  key: z.string().regex(/^i\d{1,3}$/, "评分项标识无效"),
+  value: z.union([z.literal("na"), z.literal("pass"), z.literal("fail"), z.number().int().min(0).max(QC_ITEM_WEIGHT_MAX)], {
+    errorMap: () => ({ message: "评分无效，只能是分数、通过、不通过或不适用" }),
+  }),
+});
+/** PUT /ccb/callInfo/{id}: the lock holder's result (with the active form's answers when the tenant has one). */
 export const InspectionScoreSchema = z.object({
   callId: id,
   checkResult: numberCode(codesOf(QC_RESULTS), "质检结果无效，只能是意向不明确、明确办理或无意向"),
   influence: numberCode(codesOf(QC_INFLUENCES), "影响无效"),
   remark: z.string().trim().max(QC_REMARK_MAX, `备注不能超过${QC_REMARK_MAX}个字符`).default(""),
+  evaluation: z
+    .object({ formId: id, answers: z.array(ScoreAnswerSchema).max(QC_FORM_ITEMS_MAX, `评分项不能超过${QC_FORM_ITEMS_MAX}个`) })
+    .optional(),
 });
+
+/** A call's stored evaluation: the form's items as they were, each answer and its points, the total. */
+export const EvaluationSchema = z.object({
+  formId: z.number().int(),
+  formName: z.string(),
+  score: z.number(),
+  vetoed: z.boolean(),
+  items: z.array(ScoreFormItemSchema.extend({ value: z.union([z.number(), z.string()]), points: z.number().nullable() })),
+  inspectorName: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+export type Evaluation = z.infer<typeof EvaluationSchema>;
 export type InspectionScore = z.infer<typeof InspectionScoreSchema>;
 export const InspectionRowResponseSchema = envelope(InspectionRowSchema);
 /** GET /ccb/callInfo/next/{id}: the caller's next locked call after {id} (claiming one if none is left), or null. */
@@ -202,6 +335,7 @@ export const QC_DETAIL_TYPES = { call: 1, inspection: 2 } as const;
 export const InspectionDetailSchema = z.object({
   row: InspectionRowSchema,
   appeal: QcAppealSchemaOut.nullable(),
+  evaluation: EvaluationSchema.nullable(),
   history: z.array(QcHistoryEntrySchema),
 });
 export type InspectionDetail = z.infer<typeof InspectionDetailSchema>;

@@ -14,6 +14,7 @@ export function ConfirmStep({
   cancelHref,
   danger = true,
   action,
+  inside,
 }: {
   title: string;
   children: ReactNode;
@@ -23,6 +24,8 @@ export function ConfirmStep({
   cancelHref: string;
   danger?: boolean;
   action?: string;
+  /** Fields typed at this step (a reason), posted with the confirmation. */
+  inside?: ReactNode;
 }) {
   return (
     <section className="sb-confirm" role="alertdialog" aria-labelledby="confirm-title" aria-describedby="confirm-body">
@@ -34,6 +37,7 @@ export function ConfirmStep({
           (Array.isArray(value) ? value : [value]).map((one, i) => <input key={`${name}-${i}`} type="hidden" name={name} value={one} />),
         )}
         <input type="hidden" name="confirmed" value="1" />
+        {inside}
         <button type="submit" className={`p-button${danger ? " p-button-danger" : ""}`} autoFocus>
           {confirmLabel}
         </button>

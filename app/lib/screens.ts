@@ -35,6 +35,9 @@ export const SCREEN_TITLES = {
   "/customerProperty": "客户属性",
   "/sms/template": "短信模板",
   "/sms/outbox": "短信发送记录",
+  "/inspectionForm": "质检评分表",
+  "/inspectionForm/new": "新建评分表",
+  "/inspectionForm/:id": "评分表",
 } as const;
 
 /** Robots and flows administration (admin menu 机器人管理, decision 019). */

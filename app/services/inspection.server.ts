@@ -11,7 +11,12 @@ import {
   QcBulkResponseSchema,
   QcCallbackListResponseSchema,
   QcCustomerInfoResponseSchema,
+  ActiveScoreFormResponseSchema,
+  ScoreFormDeletedResponseSchema,
+  ScoreFormListResponseSchema,
+  ScoreFormResponseSchema,
   type InspectionListQueryInput,
+  type ScoreFormInput,
   type InspectionScore,
   type QcAppealDecision,
 } from "#contracts/inspection";
@@ -163,4 +168,64 @@ export async function getCallbacksAndCustomer(caller: Caller, callId: number, ct
     }),
   ]);
   return { callbacks: requireData(callbacks, "获取回拨记录").list, customer: requireData(customer, "获取客户信息") };
+}
+
+// Scoring forms (decision 028)
+
+export async function listScoreForms(caller: Caller) {
+  const answer = await call({
+    method: "POST",
+    path: "/ccb/form/list",
+    json: {},
+    schema: ScoreFormListResponseSchema,
+    what: "获取评分表",
+    caller,
+  });
+  return requireData(answer, "获取评分表").list;
+}
+
+export async function getScoreForm(caller: Caller, id: number) {
+  const answer = await call({ path: `/ccb/form/${id}`, schema: ScoreFormResponseSchema, what: "获取评分表", caller });
+  return requireData(answer, "获取评分表");
+}
+
+/** The form inspectors score with now, or null. */
+export async function getActiveScoreForm(caller: Caller) {
+  const answer = await call({ path: "/ccb/form/active", schema: ActiveScoreFormResponseSchema, what: "获取评分表", caller });
+  return answer.data ?? null;
+}
+
+export async function saveScoreForm(caller: Caller, id: number | null, form: ScoreFormInput) {
+  const answer = await call({
+    method: id === null ? "POST" : "PUT",
+    path: id === null ? "/ccb/form" : `/ccb/form/${id}`,
+    json: form,
+    schema: ScoreFormResponseSchema,
+    what: "保存评分表",
+    caller,
+  });
+  return requireData(answer, "保存评分表");
+}
+
+export async function changeScoreFormState(caller: Caller, id: number, action: "activate" | "retire", reason: string) {
+  const answer = await call({
+    method: "PUT",
+    path: `/ccb/form/${id}/state`,
+    json: { action, reason },
+    schema: ScoreFormResponseSchema,
+    what: action === "activate" ? "启用评分表" : "停用评分表",
+    caller,
+  });
+  return requireData(answer, "变更评分表状态");
+}
+
+export async function deleteScoreForm(caller: Caller, id: number) {
+  const answer = await call({
+    method: "DELETE",
+    path: `/ccb/form/${id}`,
+    schema: ScoreFormDeletedResponseSchema,
+    what: "删除评分表",
+    caller,
+  });
+  return requireData(answer, "删除评分表");
 }

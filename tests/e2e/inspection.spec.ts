@@ -180,3 +180,159 @@ test("the list, bulk reallocation, achievement and access without JavaScript @no
   await expect(toast(page, "权限已收回")).toBeVisible();
   await expect(page.getByRole("button", { name: `收回 李秀英 的「${campaign}」权限` })).toHaveCount(0);
 });
+
+test("scoring forms: a draft edited row by row, refused in Chinese, deleted after a confirmation @noscript", async ({ page }) => {
+  await page.goto("/inspectionForm");
+  await signIn(page, "admin");
+  await expect(page.getByRole("heading", { name: "质检评分表", level: 1 })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "新建评分表" }).click();
+  await page.getByLabel("评分表名称").fill("试用评分表");
+  await page.getByLabel("评分项 1 名称").fill("服务态度");
+  // Rows are added by posting the form: what was typed stays.
+  await page.getByRole("button", { name: "添加评分项" }).click();
+  await expect(page.getByLabel("评分项 1 名称")).toHaveValue("服务态度");
+  await page.getByLabel("评分项 2 名称").fill("服务态度");
+  // A weight of 0 (the browser's own minimum removed) and a repeated title: a Chinese 400, values kept.
+  await page.getByLabel("评分项 2 分值").evaluate((el) => el.removeAttribute("min"));
+  await page.getByLabel("评分项 2 分值").fill("0");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(page.getByText("分值必须是正整数")).toBeVisible();
+  await expect(page.getByText("评分项「服务态度」重复")).toBeVisible();
+  await expect(page.getByLabel("评分项 2 名称")).toHaveValue("服务态度");
+  await expectAccessible(page);
+  await page.getByLabel("评分项 2 名称").fill("合规提示");
+  await page.getByLabel("评分项 2 分值").fill("20");
+  await page.getByLabel("评分项 2 一票否决").check();
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  await expect(toast(page, "评分表「试用评分表」已创建（草稿）")).toBeVisible();
+  const forms = page.getByRole("table", { name: "质检评分表列表" });
+  await expect(forms.getByRole("row").filter({ hasText: "试用评分表" })).toContainText("2 项，共 30 分，含一票否决");
+
+  // Edit the draft: remove a row.
+  await forms.getByRole("link", { name: "编辑「试用评分表」" }).click();
+  await page.getByRole("button", { name: "删除评分项 1" }).click();
+  await expect(page.getByLabel("评分项 1 名称")).toHaveValue("合规提示");
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  await expect(toast(page, "评分表「试用评分表」已保存")).toBeVisible();
+  await expect(forms.getByRole("row").filter({ hasText: "试用评分表" })).toContainText("1 项，共 20 分");
+
+  // Delete it, confirmed first.
+  await forms.getByRole("button", { name: "删除「试用评分表」" }).click();
+  await expect(page.getByRole("alertdialog", { name: "删除评分表" })).toContainText("删除后不可恢复");
+  await page.getByRole("button", { name: "确认删除" }).click();
+  await expect(toast(page, "评分表「试用评分表」已删除")).toBeVisible();
+  await expect(forms).not.toContainText("试用评分表");
+});
+
+test("a scoring form in use: weighted items, N/A and a failed 一票否决 item fail the call, with and without JavaScript", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // The other tenant's administrator: its form and its calls are nobody else's in these tests.
+  await page.goto("/inspectionForm/new");
+  await signIn(page, "other-admin");
+  await page.getByLabel("评分表名称").fill("外呼服务质检表");
+  const items: Array<[string, string, { na?: boolean; veto?: boolean }]> = [
+    ["开场白规范", "10", {}],
+    ["需求挖掘", "30", { na: true }],
+    ["业务解答准确", "60", {}],
+    ["违规承诺", "20", { veto: true }],
+  ];
+  for (const [i, [title, weight, flags]] of items.entries()) {
+    if (i > 0) await page.getByRole("button", { name: "添加评分项" }).click();
+    await page.getByLabel(`评分项 ${i + 1} 名称`).fill(title);
+    await page.getByLabel(`评分项 ${i + 1} 分值`).fill(weight);
+    if (flags.na) await page.getByLabel(`评分项 ${i + 1} 可选不适用`).check();
+    if (flags.veto) await page.getByLabel(`评分项 ${i + 1} 一票否决`).check();
+  }
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  await expect(toast(page, "评分表「外呼服务质检表」已创建（草稿）")).toBeVisible();
+  await page.getByRole("button", { name: "启用「外呼服务质检表」" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "启用评分表" });
+  await expect(confirm).toContainText("启用后该评分表不能再修改");
+  await confirm.getByLabel("原因（选填）").fill("外呼质检标准上线");
+  await confirm.getByRole("button", { name: "确认启用" }).click();
+  await expect(toast(page, "评分表「外呼服务质检表」已启用")).toBeVisible();
+  await page.getByRole("link", { name: "查看「外呼服务质检表」" }).click();
+  await expect(page.getByText("启用过的评分表不能修改")).toBeVisible();
+  await expectAccessible(page);
+
+  // Two calls for the administrator.
+  await page.goto("/inspectionSuccess");
+  await page.getByLabel(/领取数量/).fill("2");
+  await page.getByRole("button", { name: "领取待质检" }).click();
+  await expect(toast(page, "已领取 2 条通话")).toBeVisible();
+  const links = calls(page).getByRole("link", { name: /^质检通话/ });
+  await expect(links).toHaveCount(2);
+  const [first, second] = await Promise.all([links.nth(0).getAttribute("href"), links.nth(1).getAttribute("href")]);
+
+  // With JavaScript: the total as it is typed; digits typed into an item are points, not result keys.
+  await page.goto(first!);
+  const form = page.getByRole("form", { name: "质检评分" });
+  await expect(form).toHaveAttribute("data-ready", "1");
+  await form.getByLabel("开场白规范（0–10 分）").fill("8");
+  await form.getByLabel("需求挖掘不适用").check();
+  await form.getByLabel("业务解答准确（0–60 分）").fill("5");
+  await expect(form.getByRole("radio", { name: /意向不明确/ })).not.toBeChecked();
+  await form.getByLabel("业务解答准确（0–60 分）").fill("50");
+  await form
+    .getByRole("group", { name: /违规承诺/ })
+    .getByRole("radio", { name: "通过", exact: true })
+    .check();
+  await expect(form.getByText("当前得分：86.7 分")).toBeVisible();
+  await page.getByRole("heading", { name: /通话质检/ }).click();
+  await page.keyboard.press("2");
+  await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
+  await expectAccessible(page);
+  await form.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(toast(page, "已保存：明确办理")).toBeVisible();
+  await expect(page.getByText("质检得分").locator("..")).toContainText("86.7 分");
+  const details = page.getByRole("table", { name: "评分明细" });
+  await expect(details.getByRole("row").filter({ hasText: "需求挖掘" })).toContainText("不适用");
+
+  // Without JavaScript: an item over its points is refused in Chinese with everything kept; a
+  // failed veto item then fails the call although 正面影响 was chosen.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+  try {
+    const plain = await noJs.newPage();
+    await plain.goto(second!);
+    await signIn(plain, "other-admin");
+    await plain.goto(second!);
+    const plainForm = plain.getByRole("form", { name: "质检评分" });
+    await plainForm.getByLabel("开场白规范（0–10 分）").evaluate((el) => el.removeAttribute("max"));
+    await plainForm.getByLabel("开场白规范（0–10 分）").fill("12");
+    await plainForm.getByLabel("需求挖掘（0–30 分）").fill("25");
+    await plainForm.getByLabel("业务解答准确（0–60 分）").fill("60");
+    await plainForm
+      .getByRole("group", { name: /违规承诺/ })
+      .getByRole("radio", { name: "不通过" })
+      .check();
+    await plainForm.getByRole("radio", { name: /无意向/ }).check();
+    await plainForm.getByRole("radio", { name: "正面影响" }).check();
+    await plainForm.getByRole("button", { name: "保存", exact: true }).click();
+    await expect(plain.getByRole("alert")).toContainText("「开场白规范」的得分必须是 0 到 10 的整数");
+    await expect(plainForm.getByLabel("需求挖掘（0–30 分）")).toHaveValue("25");
+    await expect(plainForm.getByRole("group", { name: /违规承诺/ }).getByRole("radio", { name: "不通过" })).toBeChecked();
+    await plainForm.getByLabel("开场白规范（0–10 分）").fill("10");
+    await plainForm.getByRole("button", { name: "保存", exact: true }).click();
+    await expect(plain.getByRole("status").filter({ hasText: "已保存：无意向" })).toBeVisible();
+    await expect(plain.getByText("质检得分").locator("..")).toContainText("0 分");
+    await expect(plain.getByText("影响", { exact: true }).locator("..")).toContainText("负面影响");
+    await expect(plain.getByText("（一票否决，不合格）")).toBeVisible();
+  } finally {
+    await noJs.close();
+  }
+
+  // Retired again, so the tenant scores without a form; the list shows both scores.
+  await page.goto("/inspectionForm");
+  await page.getByRole("button", { name: "停用「外呼服务质检表」" }).click();
+  await page.getByRole("alertdialog", { name: "停用评分表" }).getByRole("button", { name: "确认停用" }).click();
+  await expect(toast(page, "评分表「外呼服务质检表」已停用")).toBeVisible();
+  await expect(page.getByRole("table", { name: "质检评分表列表" }).getByRole("row").filter({ hasText: "外呼服务质检表" })).toContainText(
+    "2",
+  );
+});

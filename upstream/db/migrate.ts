@@ -29,6 +29,7 @@ import * as m180 from "#upstream/db/migrations/180-contact-import-uploads";
 import * as m190 from "#upstream/db/migrations/190-work-order-links";
 import * as m240 from "#upstream/db/migrations/240-contact-search";
 import * as m280 from "#upstream/db/migrations/280-background-imports";
+import * as m290 from "#upstream/db/migrations/290-inspection-forms";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   "190-work-order-links": m190,
   "240-contact-search": m240,
   "280-background-imports": m280,
+  "290-inspection-forms": m290,
 };
 
 function migrator(db: Db): Migrator {

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { FlowNode } from "#contracts/robot";
+import type { ScoredItem, ScoreFormItem } from "#contracts/inspection-scoring";
 import type { Role } from "#contracts/uaa";
 import type { WorkOrderField } from "#contracts/work-orders";
 
@@ -173,6 +174,8 @@ export interface CallRecordsTable {
   qc_influence: ColumnType<number | null, number | null | undefined, number | null>;
   qc_remark: ColumnType<string | null, string | null | undefined, string | null>;
   qc_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 200: the scoring form's total of the call's evaluation (decision 028). */
+  qc_score: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 
@@ -188,6 +191,34 @@ export interface InspectionAppealsTable {
   decision_reason: string | null;
   created_at: Timestamp;
   decided_at: NullableTimestamp;
+}
+
+/** Migration 200: a tenant's scoring forms (decision 028); at most one active. */
+export interface InspectionFormsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  description: Defaulted<string>;
+  state: Defaulted<"draft" | "active" | "retired">;
+  items: Json<ScoreFormItem[]>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  activated_at: NullableTimestamp;
+}
+
+/** Migration 200: a call's evaluation with a scoring form, one per call. */
+export interface InspectionEvaluationsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  call_record_id: number;
+  form_id: number;
+  form_name: string;
+  score: number;
+  vetoed: boolean;
+  items: Json<ScoredItem[]>;
+  inspector_id: number | null;
+  created_at: Timestamp;
 }
 
 /** Migration 120: who may inspect which agent groups (queues) or campaigns. */
@@ -547,6 +578,8 @@ export interface Database {
   code_challenges: CodeChallengesTable;
   inspection_appeals: InspectionAppealsTable;
   inspection_access: InspectionAccessTable;
+  inspection_forms: InspectionFormsTable;
+  inspection_evaluations: InspectionEvaluationsTable;
 }
 
 /** Migration 020 (outbound): every batch or call transition, for a batch's history. */

@@ -22,6 +22,7 @@ const COLUMNS: Array<{ header: string; value: (r: InspectionRow) => string | num
   { header: "意向标签", value: (r) => (r.intent ? labelOf(INTENT_LABELS, r.intent) : "") },
   { header: "质检状态", value: (r) => labelOf(QUALITY_CHECK_STATUSES, r.qcStatus) },
   { header: "影响", value: (r) => (r.influence === null ? "" : labelOf(QC_INFLUENCES, r.influence)) },
+  { header: "质检得分", value: (r) => r.score ?? "" },
   { header: "质检员", value: (r) => notAFormula(r.inspectorName ?? "") },
   { header: "质检备注", value: (r) => notAFormula(r.remark ?? "") },
   { header: "质检时间", value: (r) => cst(r.checkedAt) },

@@ -22,6 +22,7 @@ const SCREEN_URLS = [
   "/monitor/agent",
   "/inspectionSuccess",
   "/access",
+  "/inspectionForm",
   "/knowledgeBase/config",
   "/contacts",
   "/customerProperty",

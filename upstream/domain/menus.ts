@@ -76,6 +76,8 @@ const catalogue: readonly CatalogueEntry[] = [
   { code: "monitor_agent", name: "坐席监控", url: "/monitor/agent", icon: "pi pi-desktop" },
   { code: "inspection_success", name: "质检结果", url: "/inspectionSuccess", icon: "pi pi-check-square" },
   { code: "inspection_access", name: "质检接入", url: "/access", icon: "pi pi-link" },
+  // Administrators define the scoring forms inspectors score with (decision 028).
+  { code: "inspection_form", name: "质检评分表", url: "/inspectionForm", icon: "pi pi-list" },
   { code: "knowledge_base_config", name: "知识库配置", url: "/knowledgeBase/config", icon: "pi pi-book" },
   {
     code: "customer",

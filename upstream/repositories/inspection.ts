@@ -1,5 +1,14 @@
 import { sql, type ExpressionBuilder } from "kysely";
-import { QC_CHECKING, QC_RESULTS, QC_UNCHECKED, codesOf, labelOf, QUALITY_CHECK_STATUSES, QC_INFLUENCES } from "#contracts/codes";
+import {
+  QC_CHECKING,
+  QC_INFLUENCE_NEGATIVE,
+  QC_RESULTS,
+  QC_UNCHECKED,
+  codesOf,
+  labelOf,
+  QUALITY_CHECK_STATUSES,
+  QC_INFLUENCES,
+} from "#contracts/codes";
 import {
   QC_LOCK_MINUTES,
   QC_REFUSALS,
@@ -129,6 +138,7 @@ function rows(db: Trx, tenantId: number) {
       "call_records.qc_checked_at",
       "a.id as appeal_id",
       "a.state as appeal_state",
+      "call_records.qc_score",
     ]);
 }
 type RawRow = Awaited<ReturnType<ReturnType<typeof rows>["execute"]>>[number];
@@ -165,6 +175,7 @@ function toRow(row: RawRow): InspectionRow {
     checkedAt: row.qc_checked_at?.getTime() ?? null,
     appealId: row.appeal_id,
     appealState: row.appeal_state,
+    score: row.qc_score,
   };
 }
 
@@ -479,29 +490,34 @@ export async function scoreCall(
   actor: Actor,
   callId: number,
   input: InspectionScore,
+  scored: { formName: string; score: number; vetoed: boolean } | null = null,
 ): Promise<void> {
   const call = (await callStates(trx, tenantId, [callId])).get(callId);
   if (!call) throw new InspectionRefused(404, "通话不存在");
   if (!qcMoveAllowed("score", call.qc_status, input.checkResult)) throw new InspectionRefused(400, QC_REFUSALS.score);
   if (call.qc_inspector_id !== inspector.id) throw new InspectionRefused(403, "该通话由其他质检员质检中，只有领取人可以提交结果");
+  // A failed veto item (一票否决) fails the call whatever influence was chosen (decision 028).
+  const influence = scored?.vetoed ? QC_INFLUENCE_NEGATIVE : input.influence;
   await trx
     .updateTable("call_records")
     .set({
       qc_status: input.checkResult,
-      qc_influence: input.influence,
+      qc_influence: influence,
       qc_remark: input.remark || null,
       qc_checked_at: sql`now()`,
       qc_locked_at: null,
+      qc_score: scored?.score ?? null,
     })
     .where("tenant_id", "=", tenantId)
     .where("id", "=", callId)
     .execute();
+  const score = scored ? `，评分表「${scored.formName}」${scored.score} 分${scored.vetoed ? "（一票否决）" : ""}` : "";
   await writeAudit(trx, actor, {
     action: "inspection.score",
     target: { type: "call", id: callId },
-    summary: `通话 ${callId} 质检：${statusLabel(call.qc_status)} → ${statusLabel(input.checkResult)}，${labelOf(QC_INFLUENCES, input.influence)}`,
+    summary: `通话 ${callId} 质检：${statusLabel(call.qc_status)} → ${statusLabel(input.checkResult)}，${labelOf(QC_INFLUENCES, influence)}${score}`,
     reason: input.remark || null,
-    detail: { from: call.qc_status, to: input.checkResult, influence: input.influence },
+    detail: { from: call.qc_status, to: input.checkResult, influence, ...(scored ? { score: scored.score, vetoed: scored.vetoed } : {}) },
   });
 }
 

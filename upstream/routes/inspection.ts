@@ -17,11 +17,14 @@ import {
   QcOrderSchema,
   QcReallotSchema,
   QcRecoverySchema,
+  ScoreFormInputSchema,
+  ScoreFormStateSchema,
   type InspectionDetail,
   type InspectionPage,
   type InspectionRow,
   type QcBulkResult,
   type QcItemResult,
+  type ScoreForm,
 } from "#contracts/inspection";
 import { writeInspectionCsv, writeInspectionXlsx } from "#upstream/domain/inspection-export";
 import { HttpError, ok, parseInput } from "#upstream/http";
@@ -54,10 +57,22 @@ import {
   scoreCall,
   type Viewer,
 } from "#upstream/repositories/inspection";
+import {
+  activeForm,
+  changeFormState,
+  checkEvaluation,
+  deleteForm,
+  findEvaluation,
+  findForm,
+  listForms,
+  saveEvaluation,
+  saveForm,
+} from "#upstream/repositories/inspection-forms";
 import type { AuthUser } from "#upstream/repositories/users";
 
 const INSPECTORS_ONLY = "仅质检员（主管或管理员）可以质检";
 const ADMIN_ONLY = "仅管理员可以授予或收回质检权限";
+const FORMS_ADMIN_ONLY = "仅管理员可以维护质检评分表";
 const IdParams = z.object({ id: z.coerce.number().int("编号无效").positive("编号无效").max(Number.MAX_SAFE_INTEGER, "编号无效") });
 const DetailParams = z.object({
   callId: IdParams.shape.id,
@@ -142,7 +157,18 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     const input = parseInput(InspectionScoreSchema, request.body);
     if (input.callId !== id) throw new HttpError(400, "callId 与路径中的通话编号不一致");
     const row = await change(user, async (trx) => {
-      await scoreCall(trx, user.tenantId, viewerOf(user), actorOf(user), id, input);
+      // With an active scoring form the answers are checked against it and kept (decision 028).
+      const evaluated = await checkEvaluation(trx, user.tenantId, input.evaluation);
+      await scoreCall(
+        trx,
+        user.tenantId,
+        viewerOf(user),
+        actorOf(user),
+        id,
+        input,
+        evaluated && { formName: evaluated.form.name, score: evaluated.score, vetoed: evaluated.vetoed },
+      );
+      if (evaluated) await saveEvaluation(trx, user.tenantId, id, user.id, evaluated);
       return (await findInspection(trx, user.tenantId, viewerOf(user), id))!;
     });
     return ok<InspectionRow>(row);
@@ -173,6 +199,7 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     return ok<InspectionDetail>({
       row,
       appeal: (await findAppeal(app.db, user.tenantId, { callId })) ?? null,
+      evaluation: await findEvaluation(app.db, user.tenantId, callId),
       history: await inspectionHistory(app.db, user.tenantId, callId),
     });
   });
@@ -284,6 +311,53 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(IdParams, request.params);
     const decision = parseInput(QcAppealDecisionSchema, request.body);
     return ok(await change(user, (trx) => decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision)));
+  });
+
+  // Scoring forms (decision 028): inspectors read them, administrators change them.
+  app.post("/ccb/form/list", async (request) => {
+    const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);
+    const list = await listForms(app.db, user.tenantId);
+    return ok({ list, total: list.length });
+  });
+
+  app.get("/ccb/form/active", async (request) => {
+    const user = caller(request);
+    return ok<ScoreForm | null>((await activeForm(app.db, user.tenantId)) ?? null);
+  });
+
+  app.get("/ccb/form/:id", async (request) => {
+    const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);
+    const { id } = parseInput(IdParams, request.params);
+    const form = await findForm(app.db, user.tenantId, id);
+    if (!form) throw new HttpError(404, "评分表不存在");
+    return ok<ScoreForm>(form);
+  });
+
+  app.post("/ccb/form", async (request) => {
+    const user = requireRole(caller(request), ["admin"], FORMS_ADMIN_ONLY);
+    const input = parseInput(ScoreFormInputSchema, request.body);
+    return ok<ScoreForm>(await change(user, (trx) => saveForm(trx, user.tenantId, actorOf(user), null, input)));
+  });
+
+  app.put("/ccb/form/:id", async (request) => {
+    const user = requireRole(caller(request), ["admin"], FORMS_ADMIN_ONLY);
+    const { id } = parseInput(IdParams, request.params);
+    const input = parseInput(ScoreFormInputSchema, request.body);
+    return ok<ScoreForm>(await change(user, (trx) => saveForm(trx, user.tenantId, actorOf(user), id, input)));
+  });
+
+  app.put("/ccb/form/:id/state", async (request) => {
+    const user = requireRole(caller(request), ["admin"], FORMS_ADMIN_ONLY);
+    const { id } = parseInput(IdParams, request.params);
+    const { action, reason } = parseInput(ScoreFormStateSchema, request.body);
+    return ok<ScoreForm>(await change(user, (trx) => changeFormState(trx, user.tenantId, actorOf(user), id, action, reason)));
+  });
+
+  app.delete("/ccb/form/:id", async (request) => {
+    const user = requireRole(caller(request), ["admin"], FORMS_ADMIN_ONLY);
+    const { id } = parseInput(IdParams, request.params);
+    await change(user, (trx) => deleteForm(trx, user.tenantId, actorOf(user), id));
+    return ok({ id });
   });
 
   // Access: who may inspect which groups or campaigns.

@@ -26,6 +26,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import {
+  getActiveScoreForm,
   getCallbacksAndCustomer,
   getInspection,
   getInspectionCall,
@@ -35,8 +36,11 @@ import {
   decideAppeal,
 } from "#app/services/inspection.server";
 import { Conversation } from "../call-detail/conversation";
+import type { InspectionScore } from "#contracts/inspection";
+import { evaluate } from "#contracts/inspection-scoring";
+import { EvaluationView } from "./evaluation";
 import { ScoreIntentSchema } from "./schema";
-import { ScoreForm } from "./score-form";
+import { ScoreForm, draftAnswers } from "./score-form";
 
 /**
  * The scoring view of one call (decision 018): the recording and transcript (the call detail's
@@ -50,9 +54,13 @@ const LIST = "/inspectionSuccess";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller, user } = await requireAccess(request);
   const callId = idParam(params.id);
-  const [inspection, call] = await Promise.all([getInspection(caller, callId), getInspectionCall(caller, callId)]);
+  const [inspection, call, form] = await Promise.all([
+    getInspection(caller, callId),
+    getInspectionCall(caller, callId),
+    getActiveScoreForm(caller),
+  ]);
   const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
-  return { inspection, call, callbacks, customer, user: { id: user.id, role: user.role } };
+  return { inspection, call, form, callbacks, customer, user: { id: user.id, role: user.role } };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -65,8 +73,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const self = `${LIST}/${callId}`;
   switch (input.intent) {
     case "score": {
+      // With an active scoring form, each item's answer is checked here first (errors name the
+      // items, everything typed kept), then by the platform against the same form.
+      const form = await getActiveScoreForm(caller);
+      let evaluation: InspectionScore["evaluation"];
+      if (form) {
+        const answers = draftAnswers(form, {
+          items: Object.fromEntries(Object.entries(input.item ?? {}).map(([key, value]) => [key, value ?? ""])),
+          na: Object.fromEntries(Object.entries(input.na ?? {}).map(([key, value]) => [key, Boolean(value)])),
+        });
+        const checked = evaluate(form.items, answers);
+        if (!checked.ok) return rejectForm(submission, { formErrors: [checked.errors.map((e) => e.message).join("；")] });
+        evaluation = { formId: input.formId ?? form.id, answers };
+      }
       const done = await attempt(() =>
-        scoreInspection(caller, { callId, checkResult: input.checkResult, influence: input.influence, remark: input.remark ?? "" }),
+        scoreInspection(caller, {
+          callId,
+          checkResult: input.checkResult,
+          influence: input.influence,
+          remark: input.remark ?? "",
+          evaluation,
+        }),
       );
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       const saved = `已保存：${labelOf(QUALITY_CHECK_STATUSES, input.checkResult)}`;
@@ -94,11 +121,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function InspectionScore() {
-  const { inspection, call, callbacks, customer, user } = useLoaderData<typeof loader>();
+  const { inspection, call, form, callbacks, customer, user } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusal = result && "initialValue" in result ? result : undefined;
   const refusedIntent = refusal?.initialValue?.intent;
-  const { row, appeal, history } = inspection;
+  const { row, appeal, history, evaluation } = inspection;
   const holder = row.qcStatus === QC_CHECKING && row.inspectorId === user.id;
   const isAgent = user.role === "agent";
   const facts: Array<[string, ReactNode]> = [
@@ -113,6 +140,7 @@ export default function InspectionScore() {
     ["质检状态", <CodeLabel key="s" table={QUALITY_CHECK_STATUSES} code={row.qcStatus} />],
     ["影响", row.influence === null ? "—" : <CodeLabel key="f" table={QC_INFLUENCES} code={row.influence} />],
     ["质检员", row.inspectorName ?? "—"],
+    ["质检得分", row.score === null ? "—" : `${row.score} 分`],
     ["质检备注", row.remark ?? "—"],
   ];
 
@@ -166,6 +194,7 @@ export default function InspectionScore() {
           {holder ? (
             <ScoreForm
               callId={row.callId}
+              form={form}
               refusal={refusedIntent === "score" ? refusal : undefined}
               lockedUntil={row.lockedAt === null ? null : row.lockedAt + QC_LOCK_MINUTES * 60_000}
             />
@@ -212,6 +241,8 @@ export default function InspectionScore() {
               </button>
             </form>
           ) : null}
+
+          {evaluation ? <EvaluationView evaluation={evaluation} /> : null}
 
           {history.length > 0 ? (
             <>

@@ -16,6 +16,10 @@ export const ScoreIntentSchema = z.discriminatedUnion("intent", [
     influence: code(codesOf(QC_INFLUENCES), "请选择影响"),
     remark: z.string().trim().max(QC_REMARK_MAX, `备注不能超过${QC_REMARK_MAX}个字符`).optional(),
     next: z.literal("1").optional(),
+    /** The scoring form's answers (decision 028): item.<key> points or pass/fail/na, na.<key> the N/A boxes. */
+    formId: z.coerce.number().int().positive().optional(),
+    item: z.record(z.string().max(10).optional()).optional(),
+    na: z.record(z.string().max(10).optional()).optional(),
   }),
   z.object({
     intent: z.literal("appeal"),

@@ -1,28 +1,47 @@
 import { useEffect, useRef, useState } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import { QC_INFLUENCES, QC_RESULTS } from "#contracts/codes";
+import type { ScoreForm as ScoringForm } from "#contracts/inspection";
 import { QC_REMARK_MAX } from "#contracts/inspection-limits";
+import { ANSWER_LABELS, answerOf, evaluate, NOT_APPLICABLE, VETO_FAIL, VETO_PASS, type ScoreAnswer } from "#contracts/inspection-scoring";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { formatTime } from "#app/lib/format";
 
-type Draft = { checkResult: string; influence: string; remark: string };
+/** What the inspector has chosen so far; items: points typed or a veto item's answer, by item key; na: the N/A boxes. */
+type Draft = { checkResult: string; influence: string; remark: string; items: Record<string, string>; na: Record<string, boolean> };
 const draftKey = (callId: number) => `qc-draft-${callId}`;
 /** Keys 1, 2, 3 choose the results in QC_RESULTS order; n (or Ctrl+Enter) saves and opens the next call. */
 const RESULT_KEYS = QC_RESULTS.map((r, i) => ({ key: String(i + 1), code: String(r.code), label: r.label }));
 
+/** The answers a draft gives, as the platform takes them (items not answered yet left out). */
+export function draftAnswers(form: ScoringForm, draft: Pick<Draft, "items" | "na">): ScoreAnswer[] {
+  const answers: ScoreAnswer[] = [];
+  for (const item of form.items) {
+    const value = !item.veto && draft.na[item.key] ? NOT_APPLICABLE : answerOf(draft.items[item.key]);
+    if (value !== undefined) answers.push({ key: item.key, value });
+  }
+  return answers;
+}
+
+const texts = (value: unknown): Record<string, string> =>
+  value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v ?? "")])) : {};
+
 /**
- * The lock holder's score: result, influence, remark. A plain POST form (works without
- * JavaScript); hydrated, it takes keys per result and save-and-next, and keeps a draft in
- * localStorage until it is posted, so a reload loses nothing.
+ * The lock holder's score: the active scoring form's items (points, pass/fail of a 一票否决 item,
+ * N/A where allowed), result, influence, remark. A plain POST form (works without JavaScript);
+ * hydrated, it shows the total as it is typed, takes keys per result and save-and-next, and keeps
+ * a draft in localStorage until it is posted, so a reload loses nothing.
  */
 export function ScoreForm({
   callId,
+  form,
   refusal,
   lockedUntil,
 }: {
   callId: number;
+  form: ScoringForm | null;
   refusal: SubmissionResult<string[]> | undefined;
   lockedUntil: number | null;
 }) {
@@ -31,6 +50,8 @@ export function ScoreForm({
     checkResult: typed?.checkResult ? String(typed.checkResult) : "",
     influence: typed?.influence ? String(typed.influence) : "0",
     remark: typed?.remark ? String(typed.remark) : "",
+    items: texts(typed?.item),
+    na: Object.fromEntries(Object.keys(texts(typed?.na)).map((key) => [key, true])),
   });
   const formRef = useRef<HTMLFormElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
@@ -46,7 +67,7 @@ export function ScoreForm({
     if (!saved) return;
     try {
       const parsed = JSON.parse(saved) as Partial<Draft>;
-      setDraft((d) => ({ ...d, ...parsed }));
+      setDraft((d) => ({ ...d, ...parsed, items: { ...d.items, ...parsed.items }, na: { ...d.na, ...parsed.na } }));
     } catch {
       window.localStorage.removeItem(draftKey(callId));
     }
@@ -60,7 +81,10 @@ export function ScoreForm({
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      const typing = target?.tagName === "TEXTAREA" || (target?.tagName === "INPUT" && (target as HTMLInputElement).type === "text");
+      // Digits typed into an item's points are points, not a result's key.
+      const typing =
+        target?.tagName === "TEXTAREA" ||
+        (target?.tagName === "INPUT" && !["radio", "checkbox"].includes((target as HTMLInputElement).type));
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         nextRef.current?.click();
@@ -82,12 +106,82 @@ export function ScoreForm({
   }, []);
 
   const forget = () => window.localStorage.removeItem(draftKey(callId));
+  const total = form ? evaluate(form.items, draftAnswers(form, draft)) : null;
+  const vetoed = total?.ok === true && total.vetoed;
+  const setItem = (key: string, value: string) =>
+    setDraft((d) => ({ ...d, items: { ...d.items, [key]: value }, ...(value === VETO_FAIL ? { influence: "-1" } : {}) }));
 
   return (
     <form method="post" ref={formRef} className="sb-form" aria-label="质检评分" onSubmit={forget} data-ready={ready ? "1" : undefined}>
       <CsrfInput />
       <input type="hidden" name="intent" value="score" />
       {refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
+      {form ? (
+        <fieldset className="sb-fieldset sb-qc-items">
+          <legend>评分表「{form.name}」（满分 100，按分值折算）</legend>
+          <input type="hidden" name="formId" value={form.id} />
+          {form.items.map((item) =>
+            item.veto ? (
+              <fieldset key={item.key} className="sb-fieldset sb-qc-item">
+                <legend>
+                  {item.title}（一票否决，{item.weight} 分）
+                </legend>
+                {[VETO_PASS, VETO_FAIL, ...(item.allowNa ? [NOT_APPLICABLE] : [])].map((value) => (
+                  <label key={value} className="sb-check">
+                    <input
+                      type="radio"
+                      name={`item.${item.key}`}
+                      value={value}
+                      required
+                      checked={draft.items[item.key] === value}
+                      onChange={() => setItem(item.key, value)}
+                    />{" "}
+                    {ANSWER_LABELS[value]}
+                  </label>
+                ))}
+              </fieldset>
+            ) : (
+              <div key={item.key} className="sb-field sb-qc-item">
+                <label htmlFor={`qc-item-${item.key}`}>
+                  {item.title}（0–{item.weight} 分）
+                </label>
+                <input
+                  id={`qc-item-${item.key}`}
+                  type="number"
+                  name={`item.${item.key}`}
+                  min={0}
+                  max={item.weight}
+                  step={1}
+                  inputMode="numeric"
+                  required={!item.allowNa}
+                  value={draft.items[item.key] ?? ""}
+                  onChange={(event) => setItem(item.key, event.target.value)}
+                  className="p-inputtext"
+                />
+                {item.allowNa ? (
+                  <label className="sb-check">
+                    <input
+                      type="checkbox"
+                      name={`na.${item.key}`}
+                      value="1"
+                      checked={draft.na[item.key] ?? false}
+                      onChange={(event) => setDraft((d) => ({ ...d, na: { ...d.na, [item.key]: event.target.checked } }))}
+                    />{" "}
+                    {item.title}不适用
+                  </label>
+                ) : null}
+              </div>
+            ),
+          )}
+          <p className="sb-qc-total" aria-live="polite">
+            {total?.ok
+              ? vetoed
+                ? "一票否决项不通过：本通话不合格，得分 0，影响记为负面影响"
+                : `当前得分：${total.score} 分`
+              : "逐项评分后显示得分"}
+          </p>
+        </fieldset>
+      ) : null}
       <fieldset className="sb-fieldset">
         <legend>质检结果（快捷键 1、2、3）</legend>
         {RESULT_KEYS.map((r) => (

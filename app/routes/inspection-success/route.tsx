@@ -370,6 +370,7 @@ export default function InspectionList() {
               label: "影响",
               render: (r) => (r.influence === null ? "—" : <CodeLabel table={QC_INFLUENCES} code={r.influence} />),
             },
+            { prop: "score", label: "得分", render: (r) => (r.score === null ? "—" : r.score) },
             { prop: "inspectorName", label: "质检员", render: (r) => r.inspectorName ?? "—" },
             {
               prop: "appealState",
