@@ -31,6 +31,7 @@ const SCREEN_URLS = [
   "/businessTemplate/template",
   "/campaign",
   "/robot/flow",
+  "/robot/instance",
   "/achievement",
   "/audit",
 ];

@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { FlowState, nextFlowState, versionName, type FlowAction } from "#contracts/flow-versions";
-import type { FlowDetail, FlowListQuery, FlowNode, FlowSummary, FlowVersion } from "#contracts/robot";
+import type { FlowDetail, FlowListQuery, FlowNode, FlowParamItem, FlowSummary, FlowVersion, FlowVersionParams } from "#contracts/robot";
 import type { Db } from "#upstream/db";
 import { validateDesign } from "#upstream/domain/flow-design";
+import { listFlowParams } from "./call-records";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 
@@ -38,6 +39,7 @@ type VersionRow = {
   created_at: Date;
   updated_at: Date;
   published_at: Date | null;
+  params: FlowVersionParams | null;
 };
 
 const versionColumns = [
@@ -52,6 +54,7 @@ const versionColumns = [
   "created_at",
   "updated_at",
   "published_at",
+  "params",
 ] as const;
 
 export function toVersion(row: VersionRow, serviceVersionId: number | null): FlowVersion {
@@ -244,7 +247,15 @@ export async function createFlow(
   }
   await db
     .insertInto("robot_flow_versions")
-    .values({ tenant_id: tenantId, flow_id: id, no: 1, state: FlowState.draft, nodes: JSON.stringify(nodes), created_by: createdBy })
+    .values({
+      tenant_id: tenantId,
+      flow_id: id,
+      no: 1,
+      state: FlowState.draft,
+      nodes: JSON.stringify(nodes),
+      params: JSON.stringify({ input: [], state: [] } satisfies FlowVersionParams),
+      created_by: createdBy,
+    })
     .execute();
   return (await findFlow(db, tenantId, id))!;
 }
@@ -263,6 +274,54 @@ export async function saveDesign(
   const version = await db
     .updateTable("robot_flow_versions")
     .set({ nodes: JSON.stringify(nodes), updated_at: new Date() })
+    .where("id", "=", draft.id)
+    .returning([...versionColumns])
+    .executeTakeFirstOrThrow();
+  await touch(db, flowId);
+  return { name: flow.name, version };
+}
+
+/**
+ * A version's input parameters and output states (decision 029); a version from before they were
+ * kept per version has the flow's flow_params rows.
+ */
+export async function versionParams(
+  db: Trx,
+  tenantId: number,
+  flowId: number,
+  version: { params: FlowVersionParams | null },
+): Promise<FlowVersionParams> {
+  if (version.params) return version.params;
+  const [input, state] = await Promise.all([listFlowParams(db, tenantId, flowId, "input"), listFlowParams(db, tenantId, flowId, "state")]);
+  return { input, state };
+}
+
+/** The input parameters or output states of the flow's version in service (the call detail's tabs). */
+export async function paramsInService(db: Trx, tenantId: number, flowId: number, kind: "input" | "state"): Promise<FlowParamItem[]> {
+  const row = await db
+    .selectFrom("robot_flows as f")
+    .innerJoin("robot_flow_versions as v", "v.id", "f.service_version_id")
+    .select("v.params")
+    .where("f.tenant_id", "=", tenantId)
+    .where("f.id", "=", flowId)
+    .executeTakeFirst();
+  return row?.params ? row.params[kind] : listFlowParams(db, tenantId, flowId, kind);
+}
+
+/** The flow's draft gets these parameters (only a draft changes, as its design). */
+export async function saveParams(
+  db: Trx,
+  tenantId: number,
+  flowId: number,
+  params: FlowVersionParams,
+): Promise<{ name: string; version: VersionRow }> {
+  const flow = await flowRow(db, tenantId, flowId, true);
+  const draft = (await versionRows(db, tenantId, flowId)).find((r) => r.state === FlowState.draft || r.state === FlowState.review);
+  if (!draft) throw new FlowRefused(409, "没有可修改的草稿：已发布的版本不可修改，请先复制为新草稿");
+  guard("design", draft.state);
+  const version = await db
+    .updateTable("robot_flow_versions")
+    .set({ params: JSON.stringify(params), updated_at: new Date() })
     .where("id", "=", draft.id)
     .returning([...versionColumns])
     .executeTakeFirstOrThrow();
@@ -357,6 +416,7 @@ export async function moveVersion(
           no,
           state: FlowState.draft,
           nodes: JSON.stringify(version.nodes),
+          params: JSON.stringify(await versionParams(db, tenantId, flowId, version)),
           based_on_no: version.no,
           created_by: options.actorName,
         })

@@ -5,8 +5,10 @@ import {
   FlowDesignResponseSchema,
   FlowDetailResponseSchema,
   FlowPageResponseSchema,
+  FlowParamListResponseSchema,
   FlowResponseSchema,
   NluResultResponseSchema,
+  RobotInstancePageResponseSchema,
   type FlowNode,
 } from "#contracts/robot";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
@@ -273,9 +275,22 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
         flowName: string | null;
         published: boolean;
         queueName: string | null;
+        flowId: number | null;
       }>;
     const marketing = (await robots()).find((r) => r.name === "营销推广机器人")!;
     expect(marketing).toMatchObject({ flowName: "信用卡分期", published: true });
+    // Each robot names the campaigns using it, and which of them are calling now.
+    const list = RobotInstancePageResponseSchema.parse(
+      (await inject("admin", "POST", "/robot/api/robot/instance/list", { id: marketing.id })).json(),
+    ).data!;
+    expect(list.total).toBe(1);
+    expect(list.list[0].campaigns).toEqual(expect.arrayContaining([expect.objectContaining({ name: "信用卡分期推广", calling: true })]));
+    const byFlow = RobotInstancePageResponseSchema.parse(
+      (await inject("admin", "POST", "/robot/api/robot/instance/list", { flowId: marketing.flowId })).json(),
+    ).data!;
+    expect(byFlow.list.length).toBeGreaterThan(0);
+    expect(byFlow.list.every((r) => r.flowId === marketing.flowId)).toBe(true);
+    expect((await inject("other-admin", "POST", "/robot/api/robot/instance/list", { id: marketing.id })).json().data.total).toBe(0);
     const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人（副本）" });
     expect(copy.statusCode, copy.body).toBe(200);
     const copyId = copy.json().data.id as number;
@@ -300,10 +315,77 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(await refusal(await inject("other-admin", "DELETE", `/robot/api/robot/instance/${copyId}`), 404)).toBe("机器人不存在");
     expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe("仅管理员可以管理机器人和流程");
     expect((await inject("admin", "DELETE", `/robot/api/robot/instance/${copyId}`)).statusCode).toBe(200);
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select(["action", "summary"])
+      .where("target_type", "=", "robot")
+      .where("action", "like", "robot.%")
+      .orderBy("id")
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual(
+      expect.arrayContaining(["robot.copy", "robot.transfer", "robot.update", "robot.delete"]),
+    );
     // The seeded running campaign 信用卡分期推广 uses 营销推广机器人.
     expect(await refusal(await inject("admin", "DELETE", `/robot/api/robot/instance/${marketing.id}`), 409)).toMatch(
       /^机器人「营销推广机器人」正被运行中的活动使用：.*信用卡分期推广.*，请先暂停或结束这些活动$/,
     );
+  });
+
+  it("keeps each version's input parameters and output states: a draft's are edited, the call detail reads the version in service's", async () => {
+    const params = async (flowId: number, kind: "param" | "state") =>
+      FlowParamListResponseSchema.parse(
+        (
+          await inject(
+            "agent",
+            "GET",
+            kind === "param" ? `/robot/api/flow/param?id=${flowId}&type=input` : `/robot/api/flow/state?flowId=${flowId}`,
+          )
+        ).json(),
+      ).data!.list;
+    // A flow from before per-version parameters keeps the flow's own rows.
+    expect((await params(101, "param")).map((p) => p.variable)).toEqual(["customerName", "cardTail", "amount"]);
+
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "参数流程" })).json()).data!;
+    expect((await design(flow.id)).params).toEqual([]);
+    const wanted = {
+      input: [
+        { name: "客户姓名", variable: "customerName" },
+        { name: "会员等级", variable: "level" },
+      ],
+      state: [{ name: "满意度", variable: "satisfaction" }],
+    };
+    const put = (account: string, body: object) => inject(account, "PUT", `/robot/api/flow/${flow.id}/params`, body);
+    expect(await refusal(await put("admin", { ...wanted, input: [{ name: "等级", variable: "1level" }] }), 400)).toBe(
+      "变量名只能是1-30位字母、数字或下划线，且不能以数字开头",
+    );
+    expect(
+      await refusal(await put("admin", { ...wanted, state: [...wanted.state, { name: "又一个", variable: "satisfaction" }] }), 400),
+    ).toBe("变量名「satisfaction」重复");
+    expect(await refusal(await put("supervisor", wanted), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await inject("other-admin", "PUT", `/robot/api/flow/${flow.id}/params`, wanted), 404)).toBe("流程不存在");
+    const saved = await put("admin", wanted);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(FlowDesignResponseSchema.parse(saved.json()).data).toMatchObject({ params: wanted.input, states: wanted.state });
+    // Not in service yet: the call detail has none; once published it has them, and they no longer change.
+    expect(await params(flow.id, "param")).toEqual([]);
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    expect(await params(flow.id, "param")).toEqual(wanted.input);
+    expect(await params(flow.id, "state")).toEqual(wanted.state);
+    expect(await refusal(await put("admin", { input: [], state: [] }), 409)).toBe(
+      "没有可修改的草稿：已发布的版本不可修改，请先复制为新草稿",
+    );
+    // A new draft starts from the version it copies.
+    await act(flow.id, "cover", { versionId: v1.id });
+    expect(await design(flow.id)).toMatchObject({ version: { name: "v1.1" }, params: wanted.input, states: wanted.state });
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select("summary")
+      .where("action", "=", "flow.params")
+      .where("target_id", "=", String(flow.id))
+      .execute();
+    expect(audit.map((row) => row.summary)).toEqual(["保存流程「参数流程」草稿 v1.0 的参数：入参 2 个，输出状态 1 个"]);
   });
 
   it("answers the NLU test with the intent heard and the branch taken", async () => {
