@@ -124,6 +124,8 @@ export const FlowNodeSchema = z.object({
   branches: z.array(FlowBranchRouteSchema).max(FLOW_ROUTES_MAX, `每个节点最多${FLOW_ROUTES_MAX}个条件`).default([]),
   /** listen: nothing recognised; branch: no condition holds. */
   otherNext: NextSchema,
+  /** transfer: the queue the call is handed to (none: the robot's, else the campaign's; decision 029). */
+  queueName: z.string().trim().max(64, "队列名称不能超过64个字符").optional(),
 });
 export type FlowNode = z.infer<typeof FlowNodeSchema>;
 

@@ -10,6 +10,7 @@ import {
   RobotInstanceResponseSchema,
   type FlowListQuery,
   type FlowNode,
+  type FlowVersionParams,
   type RobotInstanceInput,
   type RobotInstanceListQuery,
 } from "#contracts/robot";
@@ -172,6 +173,19 @@ export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode
     caller,
   });
   return requireData(answer, "保存流程设计");
+}
+
+/** A draft's input parameters and output states, the whole lists (decision 029). */
+export async function saveFlowParams(caller: Caller, id: number, params: FlowVersionParams) {
+  const answer = await call({
+    method: "PUT",
+    path: `/robot/api/flow/${id}/params`,
+    json: params,
+    schema: FlowDesignResponseSchema,
+    what: "保存流程参数",
+    caller,
+  });
+  return requireData(answer, "保存流程参数");
 }
 
 const TRANSITION_PATHS = {

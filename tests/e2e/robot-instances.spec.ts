@@ -107,3 +107,54 @@ test("supervisors and agents are refused the robot pages and their actions @nosc
     expect(post.status()).toBe(403);
   }
 });
+
+test("an administrator edits a draft's input parameters and output states; a bad variable is refused with the rows kept @noscript", async ({
+  page,
+}) => {
+  await page.goto("/robot/flow");
+  await signIn(page, "admin");
+  await page.getByRole("table", { name: "流程列表" }).getByRole("link", { name: "满意度回访", exact: true }).click();
+  const params = page.getByRole("form", { name: "编辑流程参数" });
+  await expect(page.getByRole("heading", { name: "流程参数（v1.1）" })).toBeVisible();
+  await params.getByLabel("入参1 名称").fill("客户姓名");
+  await params.getByLabel("入参1 变量名").fill("customerName");
+  await params.getByLabel("入参2 名称").fill("会员等级");
+  await params.getByLabel("入参2 变量名").fill("9level");
+  await params.getByLabel("输出状态1 名称").fill("满意度");
+  await params.getByLabel("输出状态1 变量名").fill("satisfaction");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(params.getByText("变量名只能是1-30位字母、数字或下划线，且不能以数字开头")).toBeVisible();
+  await expect(params.getByLabel("入参2 名称")).toHaveValue("会员等级");
+  await expect(params.getByLabel("入参2 变量名")).toHaveValue("9level");
+  await expect(params.getByLabel("输出状态1 变量名")).toHaveValue("satisfaction");
+  await expectAccessible(page);
+  await params.getByLabel("入参2 变量名").fill("level");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  await expect(toast(page)).toHaveText("v1.1 的参数已保存");
+  await expect(params.getByLabel("入参2 变量名")).toHaveValue("level");
+  await expect(params.getByLabel("输出状态1 名称")).toHaveValue("满意度");
+  // Clearing a row removes the parameter.
+  await params.getByLabel("入参1 名称").fill("");
+  await params.getByLabel("入参1 变量名").fill("");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  await expect(toast(page)).toHaveText("v1.1 的参数已保存");
+  await expect(params.getByLabel("入参1 变量名")).toHaveValue("level");
+  await expectAccessible(page);
+  // The change is in the flow's history.
+  await expect(page.getByRole("table", { name: "变更记录" })).toContainText(
+    "保存流程「满意度回访」草稿 v1.1 的参数：入参 1 个，输出状态 1 个",
+  );
+
+  // The transfer node names the queue its calls are handed to.
+  await page.getByRole("link", { name: "设计", exact: true }).click();
+  const transfer = page.getByRole("group", { name: /转人工（agent）/ });
+  const queue = transfer.getByLabel("转人工队列");
+  const queueName = await queue.locator("option").nth(1).getAttribute("value");
+  await queue.selectOption(queueName!);
+  await transfer.getByRole("button", { name: /^保存节点/ }).click();
+  await expect(toast(page)).toHaveText("节点「转人工」已保存");
+  await expect(page.getByRole("group", { name: /转人工（agent）/ }).getByLabel("转人工队列")).toHaveValue(queueName!);
+  await expectAccessible(page);
+});

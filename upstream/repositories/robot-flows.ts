@@ -260,12 +260,12 @@ export async function createFlow(
   return (await findFlow(db, tenantId, id))!;
 }
 
-/** The flow's draft gets these nodes (only a draft changes). Returns the version. */
-export async function saveDesign(
+/** Changes the flow's draft (only a draft changes: its nodes, its parameters). Returns the version. */
+async function changeDraft(
   db: Trx,
   tenantId: number,
   flowId: number,
-  nodes: FlowNode[],
+  set: { nodes: string } | { params: string },
 ): Promise<{ name: string; version: VersionRow }> {
   const flow = await flowRow(db, tenantId, flowId, true);
   const draft = (await versionRows(db, tenantId, flowId)).find((r) => r.state === FlowState.draft || r.state === FlowState.review);
@@ -273,12 +273,28 @@ export async function saveDesign(
   guard("design", draft.state);
   const version = await db
     .updateTable("robot_flow_versions")
-    .set({ nodes: JSON.stringify(nodes), updated_at: new Date() })
+    .set({ ...set, updated_at: new Date() })
     .where("id", "=", draft.id)
     .returning([...versionColumns])
     .executeTakeFirstOrThrow();
   await touch(db, flowId);
   return { name: flow.name, version };
+}
+
+/** The flow's draft gets these nodes. A transfer node's queue is one of the tenant's (a queue is the one its agents are in). */
+export async function saveDesign(db: Trx, tenantId: number, flowId: number, nodes: FlowNode[]) {
+  await flowRow(db, tenantId, flowId); // another tenant's flow: not found, before anything else
+  for (const node of nodes) {
+    if (node.type !== "transfer" || !node.queueName) continue;
+    const queue = await db
+      .selectFrom("users")
+      .select("id")
+      .where("tenant_id", "=", tenantId)
+      .where("default_queue_name", "=", node.queueName)
+      .executeTakeFirst();
+    if (!queue) throw new FlowRefused(400, `节点「${node.name}」的转人工队列「${node.queueName}」不存在，请选择本租户已有的队列`);
+  }
+  return changeDraft(db, tenantId, flowId, { nodes: JSON.stringify(nodes) });
 }
 
 /**
@@ -308,26 +324,9 @@ export async function paramsInService(db: Trx, tenantId: number, flowId: number,
   return row?.params ? row.params[kind] : listFlowParams(db, tenantId, flowId, kind);
 }
 
-/** The flow's draft gets these parameters (only a draft changes, as its design). */
-export async function saveParams(
-  db: Trx,
-  tenantId: number,
-  flowId: number,
-  params: FlowVersionParams,
-): Promise<{ name: string; version: VersionRow }> {
-  const flow = await flowRow(db, tenantId, flowId, true);
-  const draft = (await versionRows(db, tenantId, flowId)).find((r) => r.state === FlowState.draft || r.state === FlowState.review);
-  if (!draft) throw new FlowRefused(409, "没有可修改的草稿：已发布的版本不可修改，请先复制为新草稿");
-  guard("design", draft.state);
-  const version = await db
-    .updateTable("robot_flow_versions")
-    .set({ params: JSON.stringify(params), updated_at: new Date() })
-    .where("id", "=", draft.id)
-    .returning([...versionColumns])
-    .executeTakeFirstOrThrow();
-  await touch(db, flowId);
-  return { name: flow.name, version };
-}
+/** The flow's draft gets these parameters (decision 029). */
+export const saveParams = (db: Trx, tenantId: number, flowId: number, params: FlowVersionParams) =>
+  changeDraft(db, tenantId, flowId, { params: JSON.stringify(params) });
 
 function guard(action: FlowAction, state: number): number {
   try {

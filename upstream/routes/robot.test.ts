@@ -12,6 +12,7 @@ import {
   type FlowNode,
 } from "#contracts/robot";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import { bridgeHandoffs } from "#upstream/simulators/handoff-bridge";
 import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
@@ -168,26 +169,23 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     });
   });
 
-  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
-    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
-    const flow = FlowResponseSchema.parse(create.json()).data!;
-    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
-    const starter = (await design(flow.id)).nodes;
+  /** A robot running the flow and a campaign of it (not saved: the flow may not be published yet). */
+  const robotCampaign = async (flowId: number, options: { name: string; type: number; queueName: string | null }) => {
     const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
     const robot = await platform.db
       .insertInto("robot_instances")
-      .values({ tenant_id: demo.id, name: "外呼测试机器人", flow_id: flow.id, flow_version_name: null })
+      .values({ tenant_id: demo.id, name: `${options.name}机器人`, flow_id: flowId, flow_version_name: null })
       .returning("id")
       .executeTakeFirstOrThrow();
     const campaign = {
-      name: "流程驱动测试",
-      type: 1,
+      name: options.name,
+      type: options.type,
       taskType: 1,
       cycle: 3,
       ratio: 1,
-      callingListName: "流程驱动名单",
+      callingListName: `${options.name}名单`,
       robotId: robot.id,
-      queueName: null,
+      queueName: options.queueName,
       callerNumber: null,
       transTemplateId: null,
       windows: [{ start: "00:00", end: "24:00" }],
@@ -195,17 +193,10 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
       endDate: null,
       maxAttempts: 1,
     };
-    // Not published yet: no campaign can choose it.
-    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
-      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
-    );
-
-    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
-      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
-    });
-    await act(flow.id, "audit/submit");
-    const v1 = (await design(flow.id)).version;
-    await act(flow.id, "publish", { versionId: v1.id });
+    return { robot, campaign };
+  };
+  /** Saves the campaign, imports 30 customers and starts it; its id. */
+  const startCampaign = async (campaign: object) => {
     const saved = await inject("admin", "POST", "/outbound/campaign/save", campaign);
     expect(saved.statusCode, saved.body).toBe(200);
     const campaignId = (saved.json() as { data: { id: number } }).data.id;
@@ -223,7 +214,28 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     });
     expect(upload.statusCode, upload.body).toBe(200);
     expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 1 })).statusCode).toBe(200);
-    const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+    return campaignId;
+  };
+  const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+
+  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
+    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
+    const flow = FlowResponseSchema.parse(create.json()).data!;
+    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
+    const starter = (await design(flow.id)).nodes;
+    const { robot, campaign } = await robotCampaign(flow.id, { name: "流程驱动测试", type: 1, queueName: null });
+    // Not published yet: no campaign can choose it.
+    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
+      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
+    );
+
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
+      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
+    });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    const campaignId = await startCampaign(campaign);
     const spoken = async () => {
       const records = await platform.db
         .selectFrom("call_records as r")
@@ -422,5 +434,88 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     const template = await inject("admin", "GET", "/robot/api/flow/nlu/template");
     expect(template.statusCode).toBe(200);
     expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("仅管理员可以管理机器人和流程");
+  });
+
+  // Last: its dialer ticks run the seeded campaigns' batches on (the robots test needs one calling).
+  it("hands a call to an agent where the published flow reaches its 转人工 node, in the queue the node names", async () => {
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "转人工测试流程" })).json()).data!;
+    const starter = (await design(flow.id)).nodes;
+    const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+    const queues = (
+      await platform.db
+        .selectFrom("users")
+        .select("default_queue_name")
+        .distinct()
+        .where("tenant_id", "=", demo.id)
+        .where("default_queue_name", "is not", null)
+        .orderBy("default_queue_name")
+        .execute()
+    ).map((row) => row.default_queue_name!);
+    expect(queues.length).toBeGreaterThanOrEqual(2);
+    const [nodeQueue, campaignQueue] = queues;
+    // Every call ends at one node, whatever the customer says.
+    const endingAt = (end: "agent" | "bye", queueName?: string) =>
+      starter
+        .filter((n) => (n.type !== "transfer" && n.type !== "hangup" ? true : n.key === end))
+        .map((n) =>
+          n.type === "listen"
+            ? { ...n, intents: n.intents.map((i) => ({ ...i, next: end })), otherNext: end }
+            : n.key === end && queueName
+              ? { ...n, queueName }
+              : n,
+        );
+    const toAgent = (queueName: string) => endingAt("agent", queueName);
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: toAgent("不存在的队列") }), 400)).toBe(
+      "节点「转人工」的转人工队列「不存在的队列」不存在，请选择本租户已有的队列",
+    );
+    const saved = FlowDesignResponseSchema.parse(
+      (await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: toAgent(nodeQueue) })).json(),
+    ).data!;
+    expect(saved.nodes.find((n) => n.key === "agent")).toMatchObject({ type: "transfer", queueName: nodeQueue });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+
+    const { campaign } = await robotCampaign(flow.id, { name: "转人工测试", type: 2, queueName: campaignQueue });
+    const campaignId = await startCampaign(campaign);
+    await tick();
+    await tick();
+    const answered = () =>
+      platform.db.selectFrom("call_records").select("id").where("campaign_id", "=", campaignId).where("is_answer", "=", 1).execute();
+    const connected = await answered();
+    expect(connected.length).toBeGreaterThan(0);
+    const handoffs = await platform.db
+      .selectFrom("handoffs")
+      .select(["id", "tenant_id", "campaign_id", "batch_id", "task_call_id", "phone", "intent", "queue_name", "call_record_id"])
+      .where("campaign_id", "=", campaignId)
+      .execute();
+    // Every connected call reached the node, whatever its intent, and waits in the node's queue.
+    expect(handoffs.map((h) => h.call_record_id).sort()).toEqual(connected.map((c) => c.id).sort());
+    expect(new Set(handoffs.map((h) => h.queue_name))).toEqual(new Set([nodeQueue]));
+    // The hand-off reaches the agents' phones (as the bridge offers it) in that queue.
+    const h = handoffs[0];
+    const offered = await bridgeHandoffs(platform.app).offer({
+      id: h.id,
+      tenantId: h.tenant_id,
+      campaignId: h.campaign_id,
+      batchId: h.batch_id,
+      taskCallId: h.task_call_id,
+      phone: h.phone,
+      intent: h.intent,
+    });
+    expect(offered).toMatchObject({ origin: "handoff", queueName: nodeQueue, phone: h.phone });
+
+    // A version whose calls end with 挂机 hands nobody over, though the campaign is collaborative.
+    await act(flow.id, "cover", { versionId: v1.id });
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: endingAt("bye") });
+    await act(flow.id, "audit/submit");
+    await act(flow.id, "publish", { versionId: (await design(flow.id)).version.id });
+    const before = handoffs.length;
+    await tick();
+    const later = await answered();
+    expect(later.length).toBeGreaterThan(connected.length);
+    const after = await platform.db.selectFrom("handoffs").select("id").where("campaign_id", "=", campaignId).execute();
+    expect(after.length).toBe(before);
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 4 })).statusCode).toBe(200);
   });
 });
