@@ -88,6 +88,8 @@ export default [
     route("robot/flow", "routes/robot-flow/route.tsx"),
     route("robot/flow/:id", "routes/robot-flow-detail/route.tsx"),
     route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
+    route("robot/instance", "routes/robot-instance/route.tsx"),
+    route("robot/instance/:id", "routes/robot-instance-detail/route.tsx"),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),

@@ -405,6 +405,7 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "inspection.access.revoke", label: "收回质检权限" },
   { code: "flow.create", label: "新建流程" },
   { code: "flow.design", label: "保存流程设计" },
+  { code: "flow.params", label: "保存流程参数" },
   { code: "flow.submit", label: "提交流程审核" },
   { code: "flow.return", label: "退回流程审核" },
   { code: "flow.publish", label: "发布流程版本" },

@@ -10,11 +10,44 @@ export const FlowParamItemSchema = z.object({ name: z.string(), variable: z.stri
 export type FlowParamItem = z.infer<typeof FlowParamItemSchema>;
 export const FlowParamListResponseSchema = envelope(z.object({ list: z.array(FlowParamItemSchema) }));
 
+/* Editing a draft's parameters (decision 029): PUT /robot/api/flow/{id}/params, the whole lists. */
+export const FLOW_PARAMS_MAX = 30;
+export const FlowParamInputSchema = z.object({
+  name: z.string({ required_error: "请填写参数名称" }).trim().min(1, "请填写参数名称").max(30, "参数名称不能超过30个字符"),
+  variable: z
+    .string({ required_error: "请填写变量名" })
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,29}$/, "变量名只能是1-30位字母、数字或下划线，且不能以数字开头"),
+});
+const paramList = (what: string) =>
+  z
+    .array(FlowParamInputSchema)
+    .max(FLOW_PARAMS_MAX, `${what}最多${FLOW_PARAMS_MAX}个`)
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((item, i) => {
+        if (seen.has(item.variable)) ctx.addIssue({ code: "custom", path: [i, "variable"], message: `变量名「${item.variable}」重复` });
+        seen.add(item.variable);
+      });
+    });
+export const FlowParamsInputSchema = z.object({ input: paramList("入参"), state: paramList("输出状态") });
+export type FlowVersionParams = z.infer<typeof FlowParamsInputSchema>;
+
 export const FlowParamQuerySchema = z.object({ id: z.coerce.number().int().positive(), type: z.literal("input") });
 export const FlowStateQuerySchema = z.object({ flowId: z.coerce.number().int().positive() });
 
-/** POST /robot/api/robot/instance/list: the tenant's robot instances and the flow each runs. */
-export const RobotInstanceListQuerySchema = PaginationSchema.extend({ name: z.string().trim().max(64).optional() });
+/**
+ * POST /robot/api/robot/instance/list: the tenant's robot instances and the flow each runs;
+ * filters: a part of the name, the flow it runs, one robot by id (the console's edit page).
+ */
+export const RobotInstanceListQuerySchema = PaginationSchema.extend({
+  name: z.string().trim().max(64).optional(),
+  flowId: z.coerce.number().int().positive().optional(),
+  id: z.coerce.number().int().positive().optional(),
+});
+export type RobotInstanceListQuery = z.infer<typeof RobotInstanceListQuerySchema>;
+/** A campaign that uses a robot; calling: running with a batch still calling (the robot cannot be deleted). */
+export const RobotCampaignSchema = z.object({ id: z.number().int(), name: z.string(), calling: z.boolean() });
 export const RobotInstanceSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -28,6 +61,8 @@ export const RobotInstanceSchema = z.object({
   concurrency: z.number().int(),
   queueName: z.string().nullable(),
   callerNumber: z.string().nullable(),
+  /** The campaigns that use it (deleting it leaves them without a robot). */
+  campaigns: z.array(RobotCampaignSchema).default([]),
 });
 export type RobotInstance = z.infer<typeof RobotInstanceSchema>;
 export const RobotInstancePageResponseSchema = envelope(page(RobotInstanceSchema));
@@ -89,6 +124,8 @@ export const FlowNodeSchema = z.object({
   branches: z.array(FlowBranchRouteSchema).max(FLOW_ROUTES_MAX, `每个节点最多${FLOW_ROUTES_MAX}个条件`).default([]),
   /** listen: nothing recognised; branch: no condition holds. */
   otherNext: NextSchema,
+  /** transfer: the queue the call is handed to (none: the robot's, else the campaign's; decision 029). */
+  queueName: z.string().trim().max(64, "队列名称不能超过64个字符").optional(),
 });
 export type FlowNode = z.infer<typeof FlowNodeSchema>;
 
@@ -192,6 +229,8 @@ export const FlowDesignSchema = z.object({
   /** Against the version in service; null when none is, or when this is it. */
   diff: z.object({ against: z.string(), changes: z.array(FlowDiffChangeSchema) }).nullable(),
   params: z.array(FlowParamItemSchema),
+  /** The version's output states (输出状态). */
+  states: z.array(FlowParamItemSchema).default([]),
 });
 export type FlowDesign = z.infer<typeof FlowDesignSchema>;
 export const FlowDesignResponseSchema = envelope(FlowDesignSchema);
@@ -264,3 +303,5 @@ export const RobotTransferInputSchema = z.object({
 /** POST …/copy: a copy under a new name. */
 export const RobotCopyInputSchema = z.object({ id: z.coerce.number().int().positive(), name: robotName });
 export const RobotInstanceResponseSchema = envelope(RobotInstanceSchema);
+/** DELETE /robot/api/robot/instance/{id} */
+export const RobotDeletedResponseSchema = envelope(z.object({ id: z.number().int() }));

@@ -46,6 +46,7 @@ export const ROBOT_TITLES = {
   flow: "流程详情",
   design: "流程设计",
   instances: "机器人实例",
+  instance: "机器人",
 } as const;
 
 /** Outbound campaign management (admin menu /campaign). */

@@ -6,8 +6,13 @@ import {
   FlowResponseSchema,
   NluResultResponseSchema,
   RobotInstancePageResponseSchema,
+  RobotDeletedResponseSchema,
+  RobotInstanceResponseSchema,
   type FlowListQuery,
   type FlowNode,
+  type FlowVersionParams,
+  type RobotInstanceInput,
+  type RobotInstanceListQuery,
 } from "#contracts/robot";
 import { call, requireData, type Caller } from "./upstream.server";
 
@@ -61,6 +66,55 @@ export async function listRobotInstances(caller: Caller) {
   return robots.slice(0, ROBOT_CHOICES_MAX);
 }
 
+/* Robot instances (decision 019, 029): administrators' page /robot/instance. */
+
+/** One page of the tenant's robots, with the campaigns each is used by. */
+export async function listRobotPage(caller: Caller, query: RobotInstanceListQuery) {
+  const answer = await call({
+    method: "POST",
+    path: "/robot/api/robot/instance/list",
+    json: query,
+    schema: RobotInstancePageResponseSchema,
+    what: "获取机器人列表",
+    caller,
+  });
+  return requireData(answer, "获取机器人列表");
+}
+
+/** One robot of the tenant (the list filtered by id), or null when it is not the tenant's. */
+export async function findRobot(caller: Caller, id: number) {
+  const page = await listRobotPage(caller, { pageNo: 1, pageSize: 10, id });
+  return page.list[0] ?? null;
+}
+
+async function changeRobot(caller: Caller, what: string, request: { method: "POST" | "PUT"; path: string; json: object }) {
+  const answer = await call({ ...request, schema: RobotInstanceResponseSchema, what, caller });
+  return requireData(answer, what);
+}
+
+export const updateRobot = (caller: Caller, id: number, input: RobotInstanceInput) =>
+  changeRobot(caller, "保存机器人", { method: "PUT", path: `/robot/api/robot/instance/${id}`, json: input });
+
+export const allocateRobot = (caller: Caller, id: number, queueName: string | null) =>
+  changeRobot(caller, "分配机器人", { method: "POST", path: "/robot/api/robot/instance/allocate", json: { id, queueName } });
+
+export const transferRobot = (caller: Caller, id: number, flowId: number) =>
+  changeRobot(caller, "转移机器人", { method: "POST", path: "/robot/api/robot/instance/transfer", json: { id, flowId } });
+
+export const copyRobot = (caller: Caller, id: number, name: string) =>
+  changeRobot(caller, "复制机器人", { method: "POST", path: "/robot/api/robot/instance/copy", json: { id, name } });
+
+export async function deleteRobot(caller: Caller, id: number) {
+  const answer = await call({
+    method: "DELETE",
+    path: `/robot/api/robot/instance/${id}`,
+    schema: RobotDeletedResponseSchema,
+    what: "删除机器人",
+    caller,
+  });
+  return requireData(answer, "删除机器人");
+}
+
 /* Flows and their versions (decision 019): administrators' endpoints of /robot/api/flow. */
 
 export async function listFlows(caller: Caller, query: FlowListQuery) {
@@ -73,6 +127,12 @@ export async function listFlows(caller: Caller, query: FlowListQuery) {
     caller,
   });
   return requireData(answer, "获取流程列表");
+}
+
+/** The flows a robot may run (the first 100 by the platform's order: a select beyond that is unusable). */
+export async function listFlowChoices(caller: Caller) {
+  const page = await listFlows(caller, { pageNo: 1, pageSize: 100 });
+  return page.list.map((flow) => ({ id: flow.id, name: flow.name, serviceVersion: flow.serviceVersion }));
 }
 
 export async function createFlow(caller: Caller, input: { name: string; description: string }) {
@@ -113,6 +173,19 @@ export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode
     caller,
   });
   return requireData(answer, "保存流程设计");
+}
+
+/** A draft's input parameters and output states, the whole lists (decision 029). */
+export async function saveFlowParams(caller: Caller, id: number, params: FlowVersionParams) {
+  const answer = await call({
+    method: "PUT",
+    path: `/robot/api/flow/${id}/params`,
+    json: params,
+    schema: FlowDesignResponseSchema,
+    what: "保存流程参数",
+    caller,
+  });
+  return requireData(answer, "保存流程参数");
 }
 
 const TRANSITION_PATHS = {

@@ -30,6 +30,7 @@ import * as m190 from "#upstream/db/migrations/190-work-order-links";
 import * as m240 from "#upstream/db/migrations/240-contact-search";
 import * as m280 from "#upstream/db/migrations/280-background-imports";
 import * as m290 from "#upstream/db/migrations/290-inspection-forms";
+import * as m300 from "#upstream/db/migrations/300-flow-params-and-handoff-queues";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   "240-contact-search": m240,
   "280-background-imports": m280,
   "290-inspection-forms": m290,
+  "300-flow-params-and-handoff-queues": m300,
 };
 
 function migrator(db: Db): Migrator {

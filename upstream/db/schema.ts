@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { FlowNode } from "#contracts/robot";
+import type { FlowNode, FlowVersionParams } from "#contracts/robot";
 import type { ScoredItem, ScoreFormItem } from "#contracts/inspection-scoring";
 import type { Role } from "#contracts/uaa";
 import type { WorkOrderField } from "#contracts/work-orders";
@@ -387,6 +387,8 @@ export interface RobotFlowVersionsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   published_at: NullableTimestamp;
+  /** Migration 210: its input parameters and output states; null: the flow's flow_params rows. */
+  params: ColumnType<FlowVersionParams | null, string | null | undefined, string | null>;
 }
 
 export interface KnowledgeNodesTable {
@@ -607,6 +609,8 @@ export interface HandoffsTable {
   intent: string | null;
   state: HandoffState;
   agent_user_id: number | null;
+  /** Migration 210: the queue it goes to (the flow's transfer node, the robot's or the campaign's). */
+  queue_name: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }

@@ -167,14 +167,14 @@ export function walkFlow(
   nodes: FlowNode[],
   intent: string,
   params: Record<string, unknown>,
-): { lines: WalkLine[]; end: "transfer" | "hangup" | "stopped" } {
+): { lines: WalkLine[]; end: "transfer" | "hangup" | "stopped"; endNode: FlowNode | null } {
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   const lines: WalkLine[] = [];
   let node = nodes[0];
   for (let step = 0; node && step < 30; step++) {
     const say = fillPrompt(node.prompt, params);
     if (say) lines.push({ role: "robot", content: say, nluResult: null });
-    if (node.type === "transfer" || node.type === "hangup") return { lines, end: node.type };
+    if (node.type === "transfer" || node.type === "hangup") return { lines, end: node.type, endNode: node };
     let next = node.next;
     if (node.type === "listen") {
       const sentence = SAMPLE_SENTENCES[intent] ?? "嗯。";
@@ -186,7 +186,7 @@ export function walkFlow(
     }
     node = byKey.get(next)!;
   }
-  return { lines, end: "stopped" };
+  return { lines, end: "stopped", endNode: null };
 }
 
 const nodeType = (type: string) => labelOf(FLOW_NODE_TYPES, type);
@@ -205,6 +205,7 @@ function describe(node: FlowNode): Array<{ label: string; value: string }> {
     },
     { label: "条件", value: node.branches.map((r) => `${r.variable} = ${r.value} → ${r.next}`).join("；") },
     { label: "其他去向", value: node.otherNext },
+    { label: "转人工队列", value: node.type === "transfer" ? (node.queueName ?? "") : "" },
   ];
 }
 

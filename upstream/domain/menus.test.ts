@@ -32,6 +32,7 @@ const SCREEN_URLS = [
   "/businessTemplate/template",
   "/campaign",
   "/robot/flow",
+  "/robot/instance",
   "/achievement",
   "/audit",
 ];

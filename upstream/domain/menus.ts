@@ -115,7 +115,10 @@ const catalogue: readonly CatalogueEntry[] = [
     name: "机器人管理",
     url: "/robot/flow",
     icon: "pi pi-android",
-    children: [{ code: "robot_flow", name: "机器人流程", url: "/robot/flow" }],
+    children: [
+      { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
+      { code: "robot_instance", name: "机器人实例", url: "/robot/instance" },
+    ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },

@@ -55,9 +55,12 @@ const INTERESTED = ["CONFIRM", "HAS_INTENTION", "ASK_HOW", "ASK_FEE"] as const;
 type InterestedIntent = (typeof INTERESTED)[number];
 export const INTERESTED_INTENTS: ReadonlySet<string> = new Set(INTERESTED);
 
-/** Whether a robot call of this campaign type and intent goes on with an agent. */
+/** Whether robot calls of this campaign type may go on with an agent (人机协同外呼: agents wait for them). */
+export const handsOffToAgents = (campaignType: number | null) => campaignType === 2;
+
+/** Whether a robot call of this campaign type and intent goes on with an agent (a recorded conversation's robot). */
 export function isHandedToAgent(campaignType: number | null, intent: string | null): intent is InterestedIntent {
-  return campaignType === 2 && intent !== null && INTERESTED_INTENTS.has(intent);
+  return handsOffToAgents(campaignType) && intent !== null && INTERESTED_INTENTS.has(intent);
 }
 
 /**

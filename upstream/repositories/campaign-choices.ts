@@ -1,17 +1,27 @@
-import type { RobotInstance } from "#contracts/robot";
+import { sql } from "kysely";
+import type { RobotInstance, RobotInstanceListQuery } from "#contracts/robot";
 import type { Db } from "#upstream/db";
+import { ACTIVE_BATCH, CampaignState } from "#upstream/domain/dialer-states";
 import type { Trx } from "./dialing";
 import { findTransTemplate } from "./task-batches";
 
 /** What a campaign may choose: the tenant's robot instances, caller-id numbers, transfer templates and queues. */
 
-export async function listRobotInstances(db: Db, tenantId: number, query: { pageNo: number; pageSize: number; name?: string }) {
+export async function listRobotInstances(db: Db, tenantId: number, query: RobotInstanceListQuery) {
   const like = query.name ? `%${query.name.replace(/[\\%_]/g, "\\$&")}%` : undefined;
   let count = db.selectFrom("robot_instances").where("tenant_id", "=", tenantId);
   let rows = robotRows(db, tenantId);
   if (like) {
     count = count.where("name", "like", like);
     rows = rows.where("r.name", "like", like);
+  }
+  if (query.flowId !== undefined) {
+    count = count.where("flow_id", "=", query.flowId);
+    rows = rows.where("r.flow_id", "=", query.flowId);
+  }
+  if (query.id !== undefined) {
+    count = count.where("id", "=", query.id);
+    rows = rows.where("r.id", "=", query.id);
   }
   const [list, total] = await Promise.all([
     rows
@@ -45,6 +55,19 @@ function robotRows(db: Trx, tenantId: number) {
       "r.caller_number",
       "f.name as flow_name",
       "f.service_version_id",
+      // The campaigns using it, and whether each is calling now (deleting the robot is then refused).
+      sql<RobotInstance["campaigns"] | null>`(
+        SELECT json_agg(json_build_object(
+                 'id', c.id,
+                 'name', c.name,
+                 'calling', c.state = ${CampaignState.running} AND EXISTS (
+                   SELECT 1 FROM task_batches b
+                   WHERE b.campaign_id = c.id AND b.status IN (${sql.join([...ACTIVE_BATCH])})
+                 )
+               ) ORDER BY c.id)
+        FROM campaigns c
+        WHERE c.tenant_id = r.tenant_id AND c.robot_instance_id = r.id
+      )`.as("campaigns"),
     ]);
 }
 
@@ -58,6 +81,7 @@ type RobotRow = {
   caller_number: string | null;
   flow_name: string | null;
   service_version_id: number | null;
+  campaigns: RobotInstance["campaigns"] | string | null;
 };
 
 function toRobot(row: RobotRow): RobotInstance {
@@ -71,6 +95,8 @@ function toRobot(row: RobotRow): RobotInstance {
     concurrency: row.concurrency,
     queueName: row.queue_name,
     callerNumber: row.caller_number,
+    // json_agg may come back as text, depending on the driver's parsers.
+    campaigns: (typeof row.campaigns === "string" ? (JSON.parse(row.campaigns) as RobotInstance["campaigns"]) : row.campaigns) ?? [],
   };
 }
 

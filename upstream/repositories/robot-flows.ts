@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { FlowState, nextFlowState, versionName, type FlowAction } from "#contracts/flow-versions";
-import type { FlowDetail, FlowListQuery, FlowNode, FlowSummary, FlowVersion } from "#contracts/robot";
+import type { FlowDetail, FlowListQuery, FlowNode, FlowParamItem, FlowSummary, FlowVersion, FlowVersionParams } from "#contracts/robot";
 import type { Db } from "#upstream/db";
 import { validateDesign } from "#upstream/domain/flow-design";
+import { listFlowParams } from "./call-records";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 
@@ -38,6 +39,7 @@ type VersionRow = {
   created_at: Date;
   updated_at: Date;
   published_at: Date | null;
+  params: FlowVersionParams | null;
 };
 
 const versionColumns = [
@@ -52,6 +54,7 @@ const versionColumns = [
   "created_at",
   "updated_at",
   "published_at",
+  "params",
 ] as const;
 
 export function toVersion(row: VersionRow, serviceVersionId: number | null): FlowVersion {
@@ -244,17 +247,25 @@ export async function createFlow(
   }
   await db
     .insertInto("robot_flow_versions")
-    .values({ tenant_id: tenantId, flow_id: id, no: 1, state: FlowState.draft, nodes: JSON.stringify(nodes), created_by: createdBy })
+    .values({
+      tenant_id: tenantId,
+      flow_id: id,
+      no: 1,
+      state: FlowState.draft,
+      nodes: JSON.stringify(nodes),
+      params: JSON.stringify({ input: [], state: [] } satisfies FlowVersionParams),
+      created_by: createdBy,
+    })
     .execute();
   return (await findFlow(db, tenantId, id))!;
 }
 
-/** The flow's draft gets these nodes (only a draft changes). Returns the version. */
-export async function saveDesign(
+/** Changes the flow's draft (only a draft changes: its nodes, its parameters). Returns the version. */
+async function changeDraft(
   db: Trx,
   tenantId: number,
   flowId: number,
-  nodes: FlowNode[],
+  set: { nodes: string } | { params: string },
 ): Promise<{ name: string; version: VersionRow }> {
   const flow = await flowRow(db, tenantId, flowId, true);
   const draft = (await versionRows(db, tenantId, flowId)).find((r) => r.state === FlowState.draft || r.state === FlowState.review);
@@ -262,13 +273,60 @@ export async function saveDesign(
   guard("design", draft.state);
   const version = await db
     .updateTable("robot_flow_versions")
-    .set({ nodes: JSON.stringify(nodes), updated_at: new Date() })
+    .set({ ...set, updated_at: new Date() })
     .where("id", "=", draft.id)
     .returning([...versionColumns])
     .executeTakeFirstOrThrow();
   await touch(db, flowId);
   return { name: flow.name, version };
 }
+
+/** The flow's draft gets these nodes. A transfer node's queue is one of the tenant's (a queue is the one its agents are in). */
+export async function saveDesign(db: Trx, tenantId: number, flowId: number, nodes: FlowNode[]) {
+  await flowRow(db, tenantId, flowId); // another tenant's flow: not found, before anything else
+  for (const node of nodes) {
+    if (node.type !== "transfer" || !node.queueName) continue;
+    const queue = await db
+      .selectFrom("users")
+      .select("id")
+      .where("tenant_id", "=", tenantId)
+      .where("default_queue_name", "=", node.queueName)
+      .executeTakeFirst();
+    if (!queue) throw new FlowRefused(400, `节点「${node.name}」的转人工队列「${node.queueName}」不存在，请选择本租户已有的队列`);
+  }
+  return changeDraft(db, tenantId, flowId, { nodes: JSON.stringify(nodes) });
+}
+
+/**
+ * A version's input parameters and output states (decision 029); a version from before they were
+ * kept per version has the flow's flow_params rows.
+ */
+export async function versionParams(
+  db: Trx,
+  tenantId: number,
+  flowId: number,
+  version: { params: FlowVersionParams | null },
+): Promise<FlowVersionParams> {
+  if (version.params) return version.params;
+  const [input, state] = await Promise.all([listFlowParams(db, tenantId, flowId, "input"), listFlowParams(db, tenantId, flowId, "state")]);
+  return { input, state };
+}
+
+/** The input parameters or output states of the flow's version in service (the call detail's tabs). */
+export async function paramsInService(db: Trx, tenantId: number, flowId: number, kind: "input" | "state"): Promise<FlowParamItem[]> {
+  const row = await db
+    .selectFrom("robot_flows as f")
+    .innerJoin("robot_flow_versions as v", "v.id", "f.service_version_id")
+    .select("v.params")
+    .where("f.tenant_id", "=", tenantId)
+    .where("f.id", "=", flowId)
+    .executeTakeFirst();
+  return row?.params ? row.params[kind] : listFlowParams(db, tenantId, flowId, kind);
+}
+
+/** The flow's draft gets these parameters (decision 029). */
+export const saveParams = (db: Trx, tenantId: number, flowId: number, params: FlowVersionParams) =>
+  changeDraft(db, tenantId, flowId, { params: JSON.stringify(params) });
 
 function guard(action: FlowAction, state: number): number {
   try {
@@ -357,6 +415,7 @@ export async function moveVersion(
           no,
           state: FlowState.draft,
           nodes: JSON.stringify(version.nodes),
+          params: JSON.stringify(await versionParams(db, tenantId, flowId, version)),
           based_on_no: version.no,
           created_by: options.actorName,
         })

@@ -72,6 +72,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/businessTemplate/template",
     "/agentTask/workOrder",
     "/robot/flow",
+    "/robot/instance",
     "/campaign",
     "/achievement",
     "/audit",

@@ -5,11 +5,14 @@ import {
   FlowDesignResponseSchema,
   FlowDetailResponseSchema,
   FlowPageResponseSchema,
+  FlowParamListResponseSchema,
   FlowResponseSchema,
   NluResultResponseSchema,
+  RobotInstancePageResponseSchema,
   type FlowNode,
 } from "#contracts/robot";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import { bridgeHandoffs } from "#upstream/simulators/handoff-bridge";
 import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
@@ -166,26 +169,23 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     });
   });
 
-  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
-    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
-    const flow = FlowResponseSchema.parse(create.json()).data!;
-    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
-    const starter = (await design(flow.id)).nodes;
+  /** A robot running the flow and a campaign of it (not saved: the flow may not be published yet). */
+  const robotCampaign = async (flowId: number, options: { name: string; type: number; queueName: string | null }) => {
     const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
     const robot = await platform.db
       .insertInto("robot_instances")
-      .values({ tenant_id: demo.id, name: "外呼测试机器人", flow_id: flow.id, flow_version_name: null })
+      .values({ tenant_id: demo.id, name: `${options.name}机器人`, flow_id: flowId, flow_version_name: null })
       .returning("id")
       .executeTakeFirstOrThrow();
     const campaign = {
-      name: "流程驱动测试",
-      type: 1,
+      name: options.name,
+      type: options.type,
       taskType: 1,
       cycle: 3,
       ratio: 1,
-      callingListName: "流程驱动名单",
+      callingListName: `${options.name}名单`,
       robotId: robot.id,
-      queueName: null,
+      queueName: options.queueName,
       callerNumber: null,
       transTemplateId: null,
       windows: [{ start: "00:00", end: "24:00" }],
@@ -193,17 +193,10 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
       endDate: null,
       maxAttempts: 1,
     };
-    // Not published yet: no campaign can choose it.
-    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
-      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
-    );
-
-    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
-      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
-    });
-    await act(flow.id, "audit/submit");
-    const v1 = (await design(flow.id)).version;
-    await act(flow.id, "publish", { versionId: v1.id });
+    return { robot, campaign };
+  };
+  /** Saves the campaign, imports 30 customers and starts it; its id. */
+  const startCampaign = async (campaign: object) => {
     const saved = await inject("admin", "POST", "/outbound/campaign/save", campaign);
     expect(saved.statusCode, saved.body).toBe(200);
     const campaignId = (saved.json() as { data: { id: number } }).data.id;
@@ -221,7 +214,28 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     });
     expect(upload.statusCode, upload.body).toBe(200);
     expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 1 })).statusCode).toBe(200);
-    const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+    return campaignId;
+  };
+  const tick = () => platform.app.dialer.tick(platform.app.dialer.clock.advance(60_000));
+
+  it("makes campaigns run published flows only, and robots speak the version in service on their next call", async () => {
+    const create = await inject("admin", "POST", "/robot/api/flow/new", { name: "外呼测试流程" });
+    const flow = FlowResponseSchema.parse(create.json()).data!;
+    const withPrompt = (nodes: FlowNode[], prompt: string) => nodes.map((n) => (n.key === "start" ? { ...n, prompt } : n));
+    const starter = (await design(flow.id)).nodes;
+    const { robot, campaign } = await robotCampaign(flow.id, { name: "流程驱动测试", type: 1, queueName: null });
+    // Not published yet: no campaign can choose it.
+    expect(await refusal(await inject("admin", "POST", "/outbound/campaign/save", campaign), 400)).toBe(
+      "所选机器人的流程尚未发布，请先在机器人流程中发布一个版本",
+    );
+
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, {
+      nodes: withPrompt(starter, "{客户姓名}您好，这里是第一版开场白。"),
+    });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    const campaignId = await startCampaign(campaign);
     const spoken = async () => {
       const records = await platform.db
         .selectFrom("call_records as r")
@@ -273,9 +287,22 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
         flowName: string | null;
         published: boolean;
         queueName: string | null;
+        flowId: number | null;
       }>;
     const marketing = (await robots()).find((r) => r.name === "营销推广机器人")!;
     expect(marketing).toMatchObject({ flowName: "信用卡分期", published: true });
+    // Each robot names the campaigns using it, and which of them are calling now.
+    const list = RobotInstancePageResponseSchema.parse(
+      (await inject("admin", "POST", "/robot/api/robot/instance/list", { id: marketing.id })).json(),
+    ).data!;
+    expect(list.total).toBe(1);
+    expect(list.list[0].campaigns).toEqual(expect.arrayContaining([expect.objectContaining({ name: "信用卡分期推广", calling: true })]));
+    const byFlow = RobotInstancePageResponseSchema.parse(
+      (await inject("admin", "POST", "/robot/api/robot/instance/list", { flowId: marketing.flowId })).json(),
+    ).data!;
+    expect(byFlow.list.length).toBeGreaterThan(0);
+    expect(byFlow.list.every((r) => r.flowId === marketing.flowId)).toBe(true);
+    expect((await inject("other-admin", "POST", "/robot/api/robot/instance/list", { id: marketing.id })).json().data.total).toBe(0);
     const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: marketing.id, name: "营销推广机器人（副本）" });
     expect(copy.statusCode, copy.body).toBe(200);
     const copyId = copy.json().data.id as number;
@@ -300,10 +327,77 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(await refusal(await inject("other-admin", "DELETE", `/robot/api/robot/instance/${copyId}`), 404)).toBe("机器人不存在");
     expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe("仅管理员可以管理机器人和流程");
     expect((await inject("admin", "DELETE", `/robot/api/robot/instance/${copyId}`)).statusCode).toBe(200);
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select(["action", "summary"])
+      .where("target_type", "=", "robot")
+      .where("action", "like", "robot.%")
+      .orderBy("id")
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual(
+      expect.arrayContaining(["robot.copy", "robot.transfer", "robot.update", "robot.delete"]),
+    );
     // The seeded running campaign 信用卡分期推广 uses 营销推广机器人.
     expect(await refusal(await inject("admin", "DELETE", `/robot/api/robot/instance/${marketing.id}`), 409)).toMatch(
       /^机器人「营销推广机器人」正被运行中的活动使用：.*信用卡分期推广.*，请先暂停或结束这些活动$/,
     );
+  });
+
+  it("keeps each version's input parameters and output states: a draft's are edited, the call detail reads the version in service's", async () => {
+    const params = async (flowId: number, kind: "param" | "state") =>
+      FlowParamListResponseSchema.parse(
+        (
+          await inject(
+            "agent",
+            "GET",
+            kind === "param" ? `/robot/api/flow/param?id=${flowId}&type=input` : `/robot/api/flow/state?flowId=${flowId}`,
+          )
+        ).json(),
+      ).data!.list;
+    // A flow from before per-version parameters keeps the flow's own rows.
+    expect((await params(101, "param")).map((p) => p.variable)).toEqual(["customerName", "cardTail", "amount"]);
+
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "参数流程" })).json()).data!;
+    expect((await design(flow.id)).params).toEqual([]);
+    const wanted = {
+      input: [
+        { name: "客户姓名", variable: "customerName" },
+        { name: "会员等级", variable: "level" },
+      ],
+      state: [{ name: "满意度", variable: "satisfaction" }],
+    };
+    const put = (account: string, body: object) => inject(account, "PUT", `/robot/api/flow/${flow.id}/params`, body);
+    expect(await refusal(await put("admin", { ...wanted, input: [{ name: "等级", variable: "1level" }] }), 400)).toBe(
+      "变量名只能是1-30位字母、数字或下划线，且不能以数字开头",
+    );
+    expect(
+      await refusal(await put("admin", { ...wanted, state: [...wanted.state, { name: "又一个", variable: "satisfaction" }] }), 400),
+    ).toBe("变量名「satisfaction」重复");
+    expect(await refusal(await put("supervisor", wanted), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await inject("other-admin", "PUT", `/robot/api/flow/${flow.id}/params`, wanted), 404)).toBe("流程不存在");
+    const saved = await put("admin", wanted);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(FlowDesignResponseSchema.parse(saved.json()).data).toMatchObject({ params: wanted.input, states: wanted.state });
+    // Not in service yet: the call detail has none; once published it has them, and they no longer change.
+    expect(await params(flow.id, "param")).toEqual([]);
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+    expect(await params(flow.id, "param")).toEqual(wanted.input);
+    expect(await params(flow.id, "state")).toEqual(wanted.state);
+    expect(await refusal(await put("admin", { input: [], state: [] }), 409)).toBe(
+      "没有可修改的草稿：已发布的版本不可修改，请先复制为新草稿",
+    );
+    // A new draft starts from the version it copies.
+    await act(flow.id, "cover", { versionId: v1.id });
+    expect(await design(flow.id)).toMatchObject({ version: { name: "v1.1" }, params: wanted.input, states: wanted.state });
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select("summary")
+      .where("action", "=", "flow.params")
+      .where("target_id", "=", String(flow.id))
+      .execute();
+    expect(audit.map((row) => row.summary)).toEqual(["保存流程「参数流程」草稿 v1.0 的参数：入参 2 个，输出状态 1 个"]);
   });
 
   it("answers the NLU test with the intent heard and the branch taken", async () => {
@@ -340,5 +434,88 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     const template = await inject("admin", "GET", "/robot/api/flow/nlu/template");
     expect(template.statusCode).toBe(200);
     expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("仅管理员可以管理机器人和流程");
+  });
+
+  // Last: its dialer ticks run the seeded campaigns' batches on (the robots test needs one calling).
+  it("hands a call to an agent where the published flow reaches its 转人工 node, in the queue the node names", async () => {
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "转人工测试流程" })).json()).data!;
+    const starter = (await design(flow.id)).nodes;
+    const demo = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+    const queues = (
+      await platform.db
+        .selectFrom("users")
+        .select("default_queue_name")
+        .distinct()
+        .where("tenant_id", "=", demo.id)
+        .where("default_queue_name", "is not", null)
+        .orderBy("default_queue_name")
+        .execute()
+    ).map((row) => row.default_queue_name!);
+    expect(queues.length).toBeGreaterThanOrEqual(2);
+    const [nodeQueue, campaignQueue] = queues;
+    // Every call ends at one node, whatever the customer says.
+    const endingAt = (end: "agent" | "bye", queueName?: string) =>
+      starter
+        .filter((n) => (n.type !== "transfer" && n.type !== "hangup" ? true : n.key === end))
+        .map((n) =>
+          n.type === "listen"
+            ? { ...n, intents: n.intents.map((i) => ({ ...i, next: end })), otherNext: end }
+            : n.key === end && queueName
+              ? { ...n, queueName }
+              : n,
+        );
+    const toAgent = (queueName: string) => endingAt("agent", queueName);
+    expect(await refusal(await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: toAgent("不存在的队列") }), 400)).toBe(
+      "节点「转人工」的转人工队列「不存在的队列」不存在，请选择本租户已有的队列",
+    );
+    const saved = FlowDesignResponseSchema.parse(
+      (await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: toAgent(nodeQueue) })).json(),
+    ).data!;
+    expect(saved.nodes.find((n) => n.key === "agent")).toMatchObject({ type: "transfer", queueName: nodeQueue });
+    await act(flow.id, "audit/submit");
+    const v1 = (await design(flow.id)).version;
+    await act(flow.id, "publish", { versionId: v1.id });
+
+    const { campaign } = await robotCampaign(flow.id, { name: "转人工测试", type: 2, queueName: campaignQueue });
+    const campaignId = await startCampaign(campaign);
+    await tick();
+    await tick();
+    const answered = () =>
+      platform.db.selectFrom("call_records").select("id").where("campaign_id", "=", campaignId).where("is_answer", "=", 1).execute();
+    const connected = await answered();
+    expect(connected.length).toBeGreaterThan(0);
+    const handoffs = await platform.db
+      .selectFrom("handoffs")
+      .select(["id", "tenant_id", "campaign_id", "batch_id", "task_call_id", "phone", "intent", "queue_name", "call_record_id"])
+      .where("campaign_id", "=", campaignId)
+      .execute();
+    // Every connected call reached the node, whatever its intent, and waits in the node's queue.
+    expect(handoffs.map((h) => h.call_record_id).sort()).toEqual(connected.map((c) => c.id).sort());
+    expect(new Set(handoffs.map((h) => h.queue_name))).toEqual(new Set([nodeQueue]));
+    // The hand-off reaches the agents' phones (as the bridge offers it) in that queue.
+    const h = handoffs[0];
+    const offered = await bridgeHandoffs(platform.app).offer({
+      id: h.id,
+      tenantId: h.tenant_id,
+      campaignId: h.campaign_id,
+      batchId: h.batch_id,
+      taskCallId: h.task_call_id,
+      phone: h.phone,
+      intent: h.intent,
+    });
+    expect(offered).toMatchObject({ origin: "handoff", queueName: nodeQueue, phone: h.phone });
+
+    // A version whose calls end with 挂机 hands nobody over, though the campaign is collaborative.
+    await act(flow.id, "cover", { versionId: v1.id });
+    await inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, { nodes: endingAt("bye") });
+    await act(flow.id, "audit/submit");
+    await act(flow.id, "publish", { versionId: (await design(flow.id)).version.id });
+    const before = handoffs.length;
+    await tick();
+    const later = await answered();
+    expect(later.length).toBeGreaterThan(connected.length);
+    const after = await platform.db.selectFrom("handoffs").select("id").where("campaign_id", "=", campaignId).execute();
+    expect(after.length).toBe(before);
+    expect((await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId, state: 4 })).statusCode).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import {
   FlowListQuerySchema,
   FlowNewInputSchema,
   FlowParamQuerySchema,
+  FlowParamsInputSchema,
   FlowReturnInputSchema,
   FlowStateQuerySchema,
   FlowVersionInputSchema,
@@ -28,7 +29,6 @@ import { DEFAULT_INTENT_KEYWORDS, diffDesigns, exitsOf, recognise, starterDesign
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
-import { listFlowParams } from "#upstream/repositories/call-records";
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
@@ -39,8 +39,11 @@ import {
   listFlows,
   loadVersion,
   moveVersion,
+  paramsInService,
   saveDesign,
+  saveParams,
   toVersion,
+  versionParams,
 } from "#upstream/repositories/robot-flows";
 import type { AuthUser } from "#upstream/repositories/users";
 import { allocateRobot, copyRobot, deleteRobot, transferRobot, updateRobot } from "#upstream/repositories/robot-instances";
@@ -190,13 +193,13 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.get("/robot/api/flow/param", async (request) => {
     const user = requireUser(request);
     const query = parseInput(FlowParamQuerySchema, request.query);
-    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.id, "input") });
+    return ok<{ list: FlowParamItem[] }>({ list: await paramsInService(app.db, user.tenantId, query.id, "input") });
   });
 
   app.get("/robot/api/flow/state", async (request) => {
     const user = requireUser(request);
     const query = parseInput(FlowStateQuerySchema, request.query);
-    return ok<{ list: FlowParamItem[] }>({ list: await listFlowParams(app.db, user.tenantId, query.flowId, "state") });
+    return ok<{ list: FlowParamItem[] }>({ list: await paramsInService(app.db, user.tenantId, query.flowId, "state") });
   });
 
   // Flows
@@ -229,6 +232,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   async function designOf(db: Trx, tenantId: number, flowId: number, versionId?: number): Promise<FlowDesign> {
     const { flow, version, service } = await loadVersion(db, tenantId, flowId, versionId);
     const summary = (await findFlow(db, tenantId, flowId))!;
+    const params = await versionParams(db, tenantId, flowId, version);
     return {
       flow: summary,
       version: toVersion(version, flow.service_version_id),
@@ -238,7 +242,8 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
         service && service.id !== version.id
           ? { against: toVersion(service, flow.service_version_id).name, changes: diffDesigns(service.nodes, version.nodes) }
           : null,
-      params: await listFlowParams(db, tenantId, flowId, "input"),
+      params: params.input,
+      states: params.state,
     };
   }
 
@@ -262,6 +267,26 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
           action: "flow.design",
           target: { type: "flow", id },
           summary: `保存流程「${saved.name}」草稿 ${toVersion(saved.version, null).name}：${nodes.length} 个节点${problems.length ? `，${problems.length} 个待修改的问题` : ""}`,
+        },
+      };
+    });
+    return ok<FlowDesign>(design);
+  });
+
+  // A draft's input parameters and output states, the whole lists (decision 029).
+  app.put("/robot/api/flow/:id/params", async (request) => {
+    const user = requireUser(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    const params = parseInput(FlowParamsInputSchema, request.body);
+    const design = await change(user, async (trx) => {
+      const saved = await saveParams(trx, user.tenantId, id, params);
+      return {
+        result: await designOf(trx, user.tenantId, id, saved.version.id),
+        audit: {
+          action: "flow.params",
+          target: { type: "flow", id },
+          summary: `保存流程「${saved.name}」草稿 ${toVersion(saved.version, null).name} 的参数：入参 ${params.input.length} 个，输出状态 ${params.state.length} 个`,
+          detail: { input: params.input, state: params.state },
         },
       };
     });

@@ -38,7 +38,7 @@ import {
 } from "#upstream/domain/dialer-states";
 import { resultName, simulateCall, speakFlow } from "./robot-conversation";
 import { serviceVersion } from "#upstream/repositories/robot-flows";
-import { isHandedToAgent } from "#upstream/domain/recordings";
+import { handsOffToAgents, isHandedToAgent } from "#upstream/domain/recordings";
 import {
   insertRobotCallRecord,
   moveBatch,
@@ -160,8 +160,17 @@ export class Dialer {
     const dialling = await this.#db
       .selectFrom("task_calls as c")
       .innerJoin("campaigns as k", "k.id", "c.campaign_id")
+      .leftJoin("robot_instances as r", (join) => join.onRef("r.id", "=", "k.robot_instance_id").onRef("r.tenant_id", "=", "k.tenant_id"))
       .selectAll("c")
-      .select(["k.type as campaign_type", "k.instance_name", "k.flow_id", "k.flow_version_name", "k.queue_name", "k.max_attempts"])
+      .select([
+        "k.type as campaign_type",
+        "k.instance_name",
+        "k.flow_id",
+        "k.flow_version_name",
+        "k.queue_name",
+        "k.max_attempts",
+        "r.queue_name as robot_queue_name",
+      ])
       .where("c.status", "=", CallStatus.dialling)
       .where("k.type", "in", ROBOT_DIALLED_TYPES)
       .orderBy("c.id")
@@ -179,7 +188,12 @@ export class Dialer {
             })
           : null;
         const outcome = spoken?.outcome ?? simulateCall(call.id, call.attempts, call.campaign_type);
-        const handOff = isHandedToAgent(call.campaign_type, outcome.intent);
+        // A designed flow hands off where it reaches a 转人工 node; a recorded one, on the intent.
+        const handOff = spoken
+          ? spoken.transfer !== null && handsOffToAgents(call.campaign_type)
+          : isHandedToAgent(call.campaign_type, outcome.intent);
+        // The queue: the one the node names, else the robot's (allocated), else the campaign's.
+        const queueName = spoken?.transfer?.queueName ?? call.robot_queue_name ?? call.queue_name;
         const recordId = await insertRobotCallRecord(
           trx,
           { ...call, flow_version_name: version?.name ?? call.flow_version_name },
@@ -202,6 +216,7 @@ export class Dialer {
               call_record_id: recordId,
               phone: call.phone,
               intent: outcome.intent,
+              queue_name: queueName,
               state: "waiting",
               created_at: now,
               updated_at: now,

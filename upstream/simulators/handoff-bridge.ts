@@ -28,7 +28,9 @@ export function bridgeHandoffs(app: FastifyInstance) {
       .leftJoin("call_records", (join) =>
         join.onRef("call_records.id", "=", "handoffs.call_record_id").onRef("call_records.tenant_id", "=", "handoffs.tenant_id"),
       )
-      .select(["handoffs.call_record_id", "campaigns.queue_name", "campaigns.flow_id", "call_records.recording"])
+      .select(["handoffs.call_record_id", "campaigns.flow_id", "call_records.recording"])
+      // The queue the dialer chose (the flow's transfer node, the robot's or the campaign's; decision 029).
+      .select((eb) => eb.fn.coalesce("handoffs.queue_name", "campaigns.queue_name").as("queue_name"))
       .where("handoffs.id", "=", handoff.id)
       .where("handoffs.tenant_id", "=", handoff.tenantId)
       .executeTakeFirst();

@@ -89,9 +89,9 @@ export function speakFlow(
   outcome: CallOutcome,
   nodes: FlowNode[],
   params: Record<string, unknown>,
-): { outcome: CallOutcome; dialogs: NewDialogLine[] } | null {
+): { outcome: CallOutcome; dialogs: NewDialogLine[]; transfer: { queueName: string | null } | null } | null {
   if (outcome.status !== CallStatus.complete || outcome.intent === null || nodes.length === 0) return null;
-  const { lines } = walkFlow(nodes, outcome.intent, params);
+  const { lines, endNode } = walkFlow(nodes, outcome.intent, params);
   const dialogs = lines.map((line) => ({
     dialog_type: ROBOT_DIALOG,
     this_role: line.role === "robot" ? ROBOT_ROLE : CUSTOMER_ROLE,
@@ -103,5 +103,7 @@ export function speakFlow(
   }));
   // About 5 characters a second, and a pause between turns.
   const durationMs = lines.reduce((sum, line) => sum + 600 + line.content.length * 200, 0);
-  return { outcome: { ...outcome, recording: null, durationMs }, dialogs };
+  // The call reached a 转人工 node: the flow, not the intent, decides the hand-off (decision 029).
+  const transfer = endNode?.type === "transfer" ? { queueName: endNode.queueName || null } : null;
+  return { outcome: { ...outcome, recording: null, durationMs }, dialogs, transfer };
 }

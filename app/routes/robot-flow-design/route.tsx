@@ -21,6 +21,7 @@ import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
+import { listQueues } from "#app/services/config.server";
 import { getFlowDesign, saveFlowDesign } from "#app/services/robot.server";
 import { BRANCH_ROWS, DESIGN_SCHEMAS, INTENT_ROWS, isDesignIntent } from "./schema";
 
@@ -31,7 +32,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const id = idParam(params.id);
   const query = VersionQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  return { design: await getFlowDesign(caller, id, query.success ? query.data.version : undefined) };
+  const [design, queues] = await Promise.all([
+    getFlowDesign(caller, id, query.success ? query.data.version : undefined),
+    listQueues(caller),
+  ]);
+  return { design, queues: queues.map((q) => q.name) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -79,7 +84,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RobotFlowDesign() {
-  const { design } = useLoaderData<typeof loader>();
+  const { design, queues } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
   const refusal = result && "initialValue" in result ? result : undefined;
@@ -171,6 +176,7 @@ export default function RobotFlowDesign() {
             node={node}
             first={index === 0}
             nodes={nodes}
+            queues={queues}
             versionId={version.id}
             editable={editable}
             refusal={refusedKey === node.key ? refusal : undefined}
@@ -238,6 +244,7 @@ function NodeForm({
   node,
   first,
   nodes,
+  queues,
   versionId,
   editable,
   refusal,
@@ -245,6 +252,7 @@ function NodeForm({
   node: FlowNode;
   first: boolean;
   nodes: FlowNode[];
+  queues: string[];
   versionId: number;
   editable: boolean;
   refusal: Refusal | undefined;
@@ -335,6 +343,26 @@ function NodeForm({
           </div>
         ) : null}
         {type === "speak" ? targets("next", node.next, "下一节点") : null}
+        {type === "transfer" ? (
+          <div className="sb-field">
+            <label htmlFor={id("queueName")}>转人工队列</label>
+            <select
+              id={id("queueName")}
+              name="queueName"
+              defaultValue={value("queueName", node.queueName ?? "")}
+              disabled={!editable}
+              {...invalid("queueName")}
+            >
+              <option value="">机器人分配的队列（未分配时用活动的队列）</option>
+              {[...new Set([...queues, ...(node.queueName ? [node.queueName] : [])])].map((queue) => (
+                <option key={queue} value={queue}>
+                  {queue}
+                </option>
+              ))}
+            </select>
+            {errorText("queueName")}
+          </div>
+        ) : null}
         {type === "listen" ? (
           <>
             {Array.from({ length: INTENT_ROWS }, (_, i) => {

@@ -18,6 +18,7 @@ export const NodeFormSchema = z
     prompt: text,
     next: text,
     otherNext: text,
+    queueName: text,
     ...Object.fromEntries(
       Array.from({ length: INTENT_ROWS }, (_, i) => [
         [`intent${i}`, text],
@@ -42,6 +43,7 @@ export const NodeFormSchema = z
       prompt: form.prompt,
       next: form.next,
       otherNext: form.otherNext,
+      queueName: form.type === "transfer" && form.queueName ? form.queueName : undefined,
       intents: Array.from({ length: INTENT_ROWS }, (_, i) => i)
         .filter((i) => row[`intent${i}`])
         .map((i) => ({

@@ -21,7 +21,9 @@ import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { getFlow, getFlowDesign, moveFlowVersion, testNlu } from "#app/services/robot.server";
+import { getFlow, getFlowDesign, moveFlowVersion, saveFlowParams, testNlu } from "#app/services/robot.server";
+import { FlowParams } from "./params-form";
+import { ParamsFormSchema } from "./schema";
 
 export const handle: RouteHandle = { title: ROBOT_TITLES.flow };
 
@@ -41,16 +43,25 @@ const IntentSchema = z.discriminatedUnion("intent", [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const id = idParam(params.id);
-  return { detail: await getFlow(caller, id) };
+  // The working version's design (else the one in service): its parameters are edited here.
+  const [detail, design] = await Promise.all([getFlow(caller, id), getFlowDesign(caller, id)]);
+  return { detail, design };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
+  const here = `/robot/flow/${id}`;
+  if (form.get("intent") === "params") {
+    const submission = parseWithZod(form, { schema: ParamsFormSchema });
+    if (submission.status !== "success") return rejectForm(submission);
+    const done = await attempt(() => saveFlowParams(access.caller, id, submission.value.params));
+    if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+    return redirectWithToast(`${here}#params-title`, `${done.value.version.name} 的参数已保存`);
+  }
   const submission = parseWithZod(form, { schema: IntentSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
-  const here = `/robot/flow/${id}`;
   switch (input.intent) {
     case "nlu": {
       const done = await attempt(() => testNlu(access.caller, { flowId: id, sentence: input.sentence }));
@@ -88,7 +99,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RobotFlowDetail() {
-  const { detail } = useLoaderData<typeof loader>();
+  const { detail, design } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
   const refusal = result && "initialValue" in result ? result : undefined;
@@ -114,7 +125,9 @@ export default function RobotFlowDetail() {
       }
     >
       {review ? <PublishReview review={review} cancelHref={pathname} /> : null}
-      {error && refusedIntent !== "return" && refusedIntent !== "nlu" ? <Notice tone="error">{error}</Notice> : null}
+      {error && refusedIntent !== "return" && refusedIntent !== "nlu" && refusedIntent !== "params" ? (
+        <Notice tone="error">{error}</Notice>
+      ) : null}
       <p>
         {flow.description || "（无说明）"} · 使用中的版本：<strong>{flow.serviceVersion ?? "未发布"}</strong> · 使用此流程的机器人：
         {flow.robotCount} 个
@@ -169,6 +182,8 @@ export default function RobotFlowDetail() {
           </form>
         ) : null}
       </section>
+
+      <FlowParams design={design} refusal={refusedIntent === "params" ? refusal : undefined} />
 
       <section aria-labelledby="nlu-title" className="sb-section">
         <h2 id="nlu-title" className="sb-section-title">

@@ -1,0 +1,104 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { FlowState } from "#contracts/flow-versions";
+import { FLOW_PARAMS_MAX, type FlowDesign, type FlowParamItem } from "#contracts/robot";
+import { CsrfInput } from "#app/components/csrf-input";
+import { FormErrors } from "#app/components/form-field";
+import { BLANK_PARAM_ROWS, PARAM_KINDS, paramField } from "./schema";
+
+/**
+ * A version's input parameters (查看入参) and output states (输出状态): a form on a draft, a list
+ * otherwise (a version under review or published never changes).
+ */
+export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: SubmissionResult<string[]> | undefined }) {
+  const { version } = design;
+  const lists = { input: design.params, state: design.states };
+  const editable = version.state === FlowState.draft;
+  return (
+    <section aria-labelledby="params-title" className="sb-section">
+      <h2 id="params-title" className="sb-section-title">
+        流程参数（{version.name}）
+      </h2>
+      <p className="sb-hint">
+        入参是外呼时传给机器人的客户数据（话术和条件里写作 {"{变量名}"}
+        ），输出状态是通话结束后机器人给出的结果；通话详情的“查看入参”和“输出状态”显示使用中版本的这两组参数。
+        {editable ? "清空一行即删除该参数。" : "只有草稿可以修改，请先复制为新草稿。"}
+      </p>
+      {editable ? (
+        <form method="post" aria-label="编辑流程参数">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="params" />
+          <FormErrors id="params-form-error" errors={refusal?.error?.[""] ?? undefined} />
+          {PARAM_KINDS.map(({ kind, label }) => (
+            <ParamRows key={kind} kind={kind} label={label} items={lists[kind]} refusal={refusal} />
+          ))}
+          <button type="submit" className="p-button">
+            保存参数
+          </button>
+        </form>
+      ) : (
+        PARAM_KINDS.map(({ kind, label }) => (
+          <p key={kind}>
+            {label}：{lists[kind].length ? lists[kind].map((p) => `${p.name}（${p.variable}）`).join("、") : "无"}
+          </p>
+        ))
+      )}
+    </section>
+  );
+}
+
+function ParamRows({
+  kind,
+  label,
+  items,
+  refusal,
+}: {
+  kind: string;
+  label: string;
+  items: FlowParamItem[];
+  refusal: SubmissionResult<string[]> | undefined;
+}) {
+  const typed = refusal?.initialValue as Record<string, unknown> | undefined;
+  // Rows as posted when refused (so nothing typed is lost), else the version's and blank ones.
+  const posted = typed
+    ? Array.from({ length: FLOW_PARAMS_MAX }, (_, i) => i).filter(
+        (i) => typed[paramField(kind, "Name", i)] !== undefined || typed[paramField(kind, "Variable", i)] !== undefined,
+      )
+    : [];
+  const count = Math.min(FLOW_PARAMS_MAX, Math.max(items.length + BLANK_PARAM_ROWS, (posted.at(-1) ?? -1) + 1));
+  return (
+    <fieldset className="sb-params">
+      <legend>{label}</legend>
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="sb-inline-forms">
+          {(["Name", "Variable"] as const).map((field) => {
+            const name = paramField(kind, field, i);
+            const error = refusal?.error?.[name]?.[0];
+            const value = typed ? String(typed[name] ?? "") : field === "Name" ? (items[i]?.name ?? "") : (items[i]?.variable ?? "");
+            return (
+              <div className="sb-field" key={field}>
+                <label htmlFor={name}>
+                  {label}
+                  {i + 1} {field === "Name" ? "名称" : "变量名"}
+                </label>
+                <input
+                  id={name}
+                  name={name}
+                  defaultValue={value}
+                  maxLength={30}
+                  className={`p-inputtext${error ? " p-invalid" : ""}`}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${name}-error` : undefined}
+                />
+                {error ? (
+                  <small id={`${name}-error`} className="p-error">
+                    {error}
+                  </small>
+                ) : null}
+              </div>
+            );
+          })}
+        </div>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,338 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { ROBOT_NAME_MAX, type RobotInstance } from "#contracts/robot";
+import { ConfirmStep } from "#app/components/confirm";
+import { CsrfInput } from "#app/components/csrf-input";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Notice } from "#app/components/filters";
+import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { RobotCampaigns } from "#app/components/robot-campaigns";
+import { Screen } from "#app/components/screen";
+import type { RouteHandle } from "#app/lib/handle";
+import { ROBOT_TITLES } from "#app/lib/screens";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { idParam } from "#app/server/page-query.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { listCallerIdNumbers, listQueues } from "#app/services/config.server";
+import { allocateRobot, copyRobot, deleteRobot, findRobot, listFlowChoices, transferRobot, updateRobot } from "#app/services/robot.server";
+import type { Caller } from "#app/services/upstream.server";
+import { RobotFormSchema, UpdateFormSchema } from "./schema";
+
+export const handle: RouteHandle = { title: ROBOT_TITLES.instance };
+const LIST = "/robot/instance";
+
+async function requireRobot(caller: Caller, id: number): Promise<RobotInstance> {
+  const robot = await findRobot(caller, id);
+  if (!robot) throw data({ message: "机器人不存在", status: 404, what: "获取机器人" }, { status: 404 });
+  return robot;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller } = await requireAccess(request);
+  const id = idParam(params.id);
+  const [robot, flows, queues, callerNumbers] = await Promise.all([
+    requireRobot(caller, id),
+    listFlowChoices(caller),
+    listQueues(caller),
+    listCallerIdNumbers(caller),
+  ]);
+  return { robot, flows, queues, callerNumbers };
+}
+
+/** Each form of the page posts here with its intent; a refusal comes back on that form with what was typed. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const id = idParam(params.id);
+  const submission = parseWithZod(form, { schema: RobotFormSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  const { caller } = access;
+  const here = `${LIST}/${id}`;
+  const fieldOf = { "robot.update": "name", "robot.allocate": "queueName", "robot.transfer": "flowId", "robot.copy": "name" } as const;
+  const refuse = (done: { message: string; status: number }) =>
+    input.intent === "robot.delete"
+      ? rejectForm(submission, { formErrors: [done.message] }, done.status)
+      : rejectForm(submission, { fieldErrors: { [fieldOf[input.intent]]: [done.message] } }, done.status);
+  switch (input.intent) {
+    case "robot.update": {
+      const { intent: _intent, ...robot } = input;
+      const done = await attempt(() => updateRobot(caller, id, robot));
+      return done.ok ? redirectWithToast(here, `机器人「${done.value.name}」已保存`) : refuse(done);
+    }
+    case "robot.allocate": {
+      const done = await attempt(() => allocateRobot(caller, id, input.queueName));
+      if (!done.ok) return refuse(done);
+      const queue = done.value.queueName;
+      return redirectWithToast(here, queue ? `转人工已分配到队列「${queue}」` : "已取消转人工队列");
+    }
+    case "robot.transfer": {
+      const done = await attempt(() => transferRobot(caller, id, input.flowId));
+      return done.ok ? redirectWithToast(here, `机器人已转到流程「${done.value.flowName}」`) : refuse(done);
+    }
+    case "robot.copy": {
+      const done = await attempt(() => copyRobot(caller, id, input.name));
+      return done.ok ? redirectWithToast(`${LIST}/${done.value.id}`, `已复制为「${done.value.name}」`) : refuse(done);
+    }
+    case "robot.delete": {
+      // The first post answers a confirmation naming the campaigns that use the robot.
+      if (!input.confirmed) return data({ confirm: await requireRobot(caller, id) });
+      const done = await attempt(() => deleteRobot(caller, id));
+      return done.ok ? redirectWithToast(LIST, "机器人已删除") : refuse(done);
+    }
+  }
+}
+
+export default function RobotInstanceDetail() {
+  const { robot, flows, queues, callerNumbers } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const { pathname } = useLocation();
+  const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
+  const refused = (intent: string) => (refusal?.initialValue?.intent === intent ? refusal : undefined);
+  const confirm = result && "confirm" in result ? result.confirm : undefined;
+  const deleteRefusal = refused("robot.delete");
+
+  return (
+    <Screen
+      title={`${ROBOT_TITLES.instance}：${robot.name}`}
+      actions={
+        <a className="p-button p-button-text" href={LIST}>
+          返回机器人列表
+        </a>
+      }
+    >
+      {confirm ? <DeleteConfirm robot={confirm} cancelHref={pathname} /> : null}
+      {deleteRefusal ? <Notice tone="error">{firstError(deleteRefusal)}</Notice> : null}
+
+      <EditForm robot={robot} callerNumbers={callerNumbers} lastResult={refused("robot.update")} />
+
+      <section aria-labelledby="robot-flow-title" className="sb-section">
+        <h2 id="robot-flow-title" className="sb-section-title">
+          运行的流程
+        </h2>
+        <p>
+          当前：{robot.flowName ?? "未设置"}
+          {robot.flowVersionName ? ` ${robot.flowVersionName}` : ""}
+          {robot.flowName && !robot.published ? "（流程未发布）" : ""}
+        </p>
+        <SmallForm
+          intent="robot.transfer"
+          field="flowId"
+          label="转到流程"
+          button="转移"
+          refusal={refused("robot.transfer")}
+          fallback={robot.flowId ?? ""}
+          render={(props) => (
+            <select {...props} required>
+              <option value="">请选择流程</option>
+              {flows.map((flow) => (
+                <option key={flow.id} value={flow.id}>
+                  {flow.name}
+                  {flow.serviceVersion ? `（${flow.serviceVersion}）` : "（流程未发布）"}
+                </option>
+              ))}
+            </select>
+          )}
+        />
+      </section>
+
+      <section aria-labelledby="robot-queue-title" className="sb-section">
+        <h2 id="robot-queue-title" className="sb-section-title">
+          分配转人工队列
+        </h2>
+        <p className="sb-hint">机器人通话转人工时，转到这个队列的坐席（流程的转人工节点可另行指定队列）。</p>
+        <SmallForm
+          intent="robot.allocate"
+          field="queueName"
+          label="坐席队列"
+          button="分配"
+          refusal={refused("robot.allocate")}
+          fallback={robot.queueName ?? ""}
+          render={(props) => (
+            <select {...props}>
+              <option value="">不分配（使用活动的队列）</option>
+              {queues.map((queue) => (
+                <option key={queue.name} value={queue.name}>
+                  {queue.name}（{queue.agents} 名坐席）
+                </option>
+              ))}
+            </select>
+          )}
+        />
+      </section>
+
+      <section aria-labelledby="robot-campaigns-title" className="sb-section">
+        <h2 id="robot-campaigns-title" className="sb-section-title">
+          使用它的活动
+        </h2>
+        <p>
+          <RobotCampaigns campaigns={robot.campaigns} />
+        </p>
+      </section>
+
+      <section aria-labelledby="robot-copy-title" className="sb-section">
+        <h2 id="robot-copy-title" className="sb-section-title">
+          复制机器人
+        </h2>
+        <SmallForm
+          intent="robot.copy"
+          field="name"
+          label="副本名称"
+          button="复制"
+          refusal={refused("robot.copy")}
+          fallback={`${robot.name}（副本）`.slice(0, ROBOT_NAME_MAX)}
+          render={(props) => <input {...props} required maxLength={ROBOT_NAME_MAX} />}
+        />
+      </section>
+
+      <section aria-labelledby="robot-delete-title" className="sb-section">
+        <h2 id="robot-delete-title" className="sb-section-title">
+          删除机器人
+        </h2>
+        <form method="post" className="sb-inline-forms">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="robot.delete" />
+          <button type="submit" className="p-button p-button-danger p-button-outlined">
+            删除机器人
+          </button>
+        </form>
+      </section>
+    </Screen>
+  );
+}
+
+/** The robot's own settings (PUT …/instance/{id}); its flow is changed by 转移, so it posts the current one. */
+function EditForm({
+  robot,
+  callerNumbers,
+  lastResult,
+}: {
+  robot: RobotInstance;
+  callerNumbers: Array<{ id: number; number: string }>;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const [form, fields] = useForm({
+    id: "robot-edit",
+    lastResult,
+    constraint: getZodConstraint(UpdateFormSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateFormSchema }),
+    defaultValue: { name: robot.name, concurrency: String(robot.concurrency), callerNumber: robot.callerNumber ?? "" },
+  });
+  return (
+    <section aria-labelledby="robot-edit-title" className="sb-section">
+      <h2 id="robot-edit-title" className="sb-section-title">
+        基本信息
+      </h2>
+      <form method="post" {...getFormProps(form)} className="sb-form-grid">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="robot.update" />
+        <input type="hidden" name="flowId" value={robot.flowId ?? ""} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.name} label="机器人名称">
+          <input {...getInputProps(fields.name, { type: "text" })} className={inputClass(fields.name)} />
+        </Field>
+        <Field field={fields.concurrency} label="并发数（同时通话数）">
+          <input {...getInputProps(fields.concurrency, { type: "number" })} className={inputClass(fields.concurrency)} />
+        </Field>
+        <Field field={fields.callerNumber} label="主叫号码">
+          <select {...getSelectProps(fields.callerNumber)} className={inputClass(fields.callerNumber)}>
+            <option value="">不设置（使用活动的主叫号码）</option>
+            {callerNumbers.map((n) => (
+              <option key={n.id} value={n.number}>
+                {n.number}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            保存
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+type ControlProps = {
+  id: string;
+  name: string;
+  defaultValue: string | number;
+  className: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+};
+
+/** A one-field form of the page: its value typed kept and its error under it when refused. */
+function SmallForm({
+  intent,
+  field,
+  label,
+  button,
+  refusal,
+  fallback,
+  render,
+}: {
+  intent: string;
+  field: string;
+  label: string;
+  button: string;
+  refusal: SubmissionResult<string[]> | undefined;
+  fallback: string | number;
+  render: (props: ControlProps) => JSX.Element;
+}) {
+  const id = `${intent.replace(".", "-")}-${field}`;
+  const error = refusal ? firstError(refusal) : null;
+  const typed = refusal?.initialValue?.[field];
+  return (
+    <form method="post" className="sb-inline-forms">
+      <CsrfInput />
+      <input type="hidden" name="intent" value={intent} />
+      <div className="sb-field">
+        <label htmlFor={id}>{label}</label>
+        {render({
+          id,
+          name: field,
+          defaultValue: refusal ? (typeof typed === "string" ? typed : "") : fallback,
+          className: `p-inputtext${error ? " p-invalid" : ""}`,
+          ...(error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {}),
+        })}
+        {error ? (
+          <small id={`${id}-error`} className="p-error">
+            {error}
+          </small>
+        ) : null}
+      </div>
+      <button type="submit" className="p-button p-button-outlined">
+        {button}
+      </button>
+    </form>
+  );
+}
+
+function DeleteConfirm({ robot, cancelHref }: { robot: RobotInstance; cancelHref: string }) {
+  const calling = robot.campaigns.filter((c) => c.calling);
+  return (
+    <ConfirmStep title={`删除机器人「${robot.name}」`} fields={{ intent: "robot.delete" }} confirmLabel="确认删除" cancelHref={cancelHref}>
+      {robot.campaigns.length === 0 ? (
+        <p>没有活动使用这个机器人。删除后不可恢复。</p>
+      ) : (
+        <>
+          <p>
+            以下活动仍在使用这个机器人：{robot.campaigns.map((c) => `「${c.name}」${c.calling ? "（外呼中）" : ""}`).join("、")}。
+            删除后这些活动将没有机器人，需重新选择。
+          </p>
+          {calling.length > 0 ? <p>其中外呼中的活动使用时不能删除，请先暂停或结束这些活动。</p> : null}
+        </>
+      )}
+    </ConfirmStep>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

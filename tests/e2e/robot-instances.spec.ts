@@ -1,0 +1,160 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, menuNames, signIn } from "./support";
+
+const toast = (page: Page) => page.locator(".sb-toast");
+const robots = (page: Page) => page.getByRole("table", { name: "机器人列表" });
+const section = (page: Page, name: string) => page.getByRole("region", { name });
+
+test("an administrator lists, filters, copies, edits, transfers, allocates and deletes robots; one a calling campaign uses stays @noscript", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto("/robot/instance");
+  await signIn(page, "admin");
+  await expect(page.getByRole("heading", { name: "机器人实例", level: 1 })).toBeVisible();
+  expect(await menuNames(page)).toContain("机器人实例");
+  await expect(robots(page)).toContainText("营销推广机器人");
+  await expect(robots(page).getByRole("row", { name: /^营销推广机器人/ })).toContainText("信用卡分期推广（外呼中）");
+  await expectAccessible(page);
+
+  // Filters are a GET form: by name, by flow.
+  await page.getByLabel("按名称搜索").fill("催缴");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/name=%E5%82%AC%E7%BC%B4/);
+  await expect(robots(page)).toContainText("催缴提醒机器人");
+  await expect(robots(page)).not.toContainText("营销推广机器人");
+  await page.getByRole("link", { name: "重置" }).click();
+  await page.getByLabel("运行的流程").selectOption({ label: "信用卡分期" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(robots(page)).toContainText("营销推广机器人");
+  await expect(robots(page)).not.toContainText("催缴提醒机器人");
+
+  // A copy, then its settings; a name already taken is refused with everything typed kept.
+  await robots(page).getByRole("link", { name: "编辑「营销推广机器人」" }).click();
+  await expect(page.getByRole("heading", { name: "机器人：营销推广机器人", level: 1 })).toBeVisible();
+  await expectAccessible(page);
+  await section(page, "复制机器人").getByLabel("副本名称").fill("营销机器人乙");
+  await page.getByRole("button", { name: "复制", exact: true }).click();
+  await expect(toast(page)).toHaveText("已复制为「营销机器人乙」");
+  await expect(page.getByRole("heading", { name: "机器人：营销机器人乙", level: 1 })).toBeVisible();
+
+  const edit = section(page, "基本信息");
+  await edit.getByLabel("机器人名称").fill("营销推广机器人");
+  await edit.getByLabel("并发数（同时通话数）").fill("7");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await edit.getByRole("button", { name: "保存" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(edit.getByText("保存机器人失败：机器人名称「营销推广机器人」已存在")).toBeVisible();
+  await expect(edit.getByLabel("机器人名称")).toHaveValue("营销推广机器人");
+  await expect(edit.getByLabel("并发数（同时通话数）")).toHaveValue("7");
+  await expectAccessible(page);
+  await edit.getByLabel("机器人名称").fill("营销机器人丙");
+  const number = await edit.getByLabel("主叫号码").locator("option").nth(1).getAttribute("value");
+  await edit.getByLabel("主叫号码").selectOption(number!);
+  await edit.getByRole("button", { name: "保存" }).click();
+  await expect(toast(page)).toHaveText("机器人「营销机器人丙」已保存");
+  await expect(edit.getByLabel("并发数（同时通话数）")).toHaveValue("7");
+  await expect(edit.getByLabel("主叫号码")).toHaveValue(number!);
+
+  // Another flow; the queue its hand-offs go to.
+  await section(page, "运行的流程").getByLabel("转到流程").selectOption({ label: "满意度回访（v1.0）" });
+  await page.getByRole("button", { name: "转移" }).click();
+  await expect(toast(page)).toHaveText("机器人已转到流程「满意度回访」");
+  await expect(section(page, "运行的流程")).toContainText("当前：满意度回访 v1.0");
+  const queue = section(page, "分配转人工队列").getByLabel("坐席队列");
+  const queueName = await queue.locator("option").nth(1).getAttribute("value");
+  await queue.selectOption(queueName!);
+  await page.getByRole("button", { name: "分配", exact: true }).click();
+  await expect(toast(page)).toHaveText(`转人工已分配到队列「${queueName}」`);
+  await expect(queue).toHaveValue(queueName!);
+
+  // Delete: a confirmation first; a robot no campaign uses goes.
+  await page.getByRole("button", { name: "删除机器人" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "删除机器人「营销机器人丙」" });
+  await expect(confirm).toContainText("没有活动使用这个机器人");
+  await expectAccessible(page);
+  await confirm.getByRole("button", { name: "确认删除" }).click();
+  await expect(toast(page)).toHaveText("机器人已删除");
+  await expect(page.getByRole("heading", { name: "机器人实例", level: 1 })).toBeVisible();
+  await expect(robots(page)).not.toContainText("营销机器人丙");
+
+  // One a calling campaign uses: the confirmation names the campaign, and the platform refuses.
+  await robots(page).getByRole("link", { name: "编辑「营销推广机器人」" }).click();
+  await page.getByRole("button", { name: "删除机器人" }).click();
+  const named = page.getByRole("alertdialog", { name: "删除机器人「营销推广机器人」" });
+  await expect(named).toContainText("以下活动仍在使用这个机器人：「信用卡分期推广」（外呼中）");
+  await named.getByRole("button", { name: "确认删除" }).click();
+  await expect(page.getByRole("alert")).toContainText(
+    /删除机器人失败：机器人「营销推广机器人」正被运行中的活动使用：.*信用卡分期推广.*，请先暂停或结束这些活动/,
+  );
+  await expect(page.getByRole("heading", { name: "机器人：营销推广机器人", level: 1 })).toBeVisible();
+
+  // Every change is in the audit log.
+  await page.goto("/audit?targetType=robot&keyword=%E8%90%A5%E9%94%80%E6%9C%BA%E5%99%A8%E4%BA%BA");
+  for (const action of ["复制机器人", "编辑机器人", "转移机器人", "分配机器人", "删除机器人"])
+    await expect(page.getByRole("table").first()).toContainText(action);
+});
+
+test("supervisors and agents are refused the robot pages and their actions @noscript", async ({ page }) => {
+  for (const account of ["supervisor", "agent"]) {
+    await page.context().clearCookies();
+    await signIn(page, account);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await menuNames(page)).not.toContain("机器人实例");
+    const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value")) ?? "";
+    for (const path of ["/robot/instance", "/robot/instance/1"]) expect((await page.goto(path))?.status(), `${account} ${path}`).toBe(403);
+    const post = await page.request.post("/robot/instance/1", { form: { csrf, intent: "robot.delete", confirmed: "1" }, maxRedirects: 0 });
+    expect(post.status()).toBe(403);
+  }
+});
+
+test("an administrator edits a draft's input parameters and output states; a bad variable is refused with the rows kept @noscript", async ({
+  page,
+}) => {
+  await page.goto("/robot/flow");
+  await signIn(page, "admin");
+  await page.getByRole("table", { name: "流程列表" }).getByRole("link", { name: "满意度回访", exact: true }).click();
+  const params = page.getByRole("form", { name: "编辑流程参数" });
+  await expect(page.getByRole("heading", { name: "流程参数（v1.1）" })).toBeVisible();
+  await params.getByLabel("入参1 名称").fill("客户姓名");
+  await params.getByLabel("入参1 变量名").fill("customerName");
+  await params.getByLabel("入参2 名称").fill("会员等级");
+  await params.getByLabel("入参2 变量名").fill("9level");
+  await params.getByLabel("输出状态1 名称").fill("满意度");
+  await params.getByLabel("输出状态1 变量名").fill("satisfaction");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(params.getByText("变量名只能是1-30位字母、数字或下划线，且不能以数字开头")).toBeVisible();
+  await expect(params.getByLabel("入参2 名称")).toHaveValue("会员等级");
+  await expect(params.getByLabel("入参2 变量名")).toHaveValue("9level");
+  await expect(params.getByLabel("输出状态1 变量名")).toHaveValue("satisfaction");
+  await expectAccessible(page);
+  await params.getByLabel("入参2 变量名").fill("level");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  await expect(toast(page)).toHaveText("v1.1 的参数已保存");
+  await expect(params.getByLabel("入参2 变量名")).toHaveValue("level");
+  await expect(params.getByLabel("输出状态1 名称")).toHaveValue("满意度");
+  // Clearing a row removes the parameter.
+  await params.getByLabel("入参1 名称").fill("");
+  await params.getByLabel("入参1 变量名").fill("");
+  await params.getByRole("button", { name: "保存参数" }).click();
+  await expect(toast(page)).toHaveText("v1.1 的参数已保存");
+  await expect(params.getByLabel("入参1 变量名")).toHaveValue("level");
+  await expectAccessible(page);
+  // The change is in the flow's history.
+  await expect(page.getByRole("table", { name: "变更记录" })).toContainText(
+    "保存流程「满意度回访」草稿 v1.1 的参数：入参 1 个，输出状态 1 个",
+  );
+
+  // The transfer node names the queue its calls are handed to.
+  await page.getByRole("link", { name: "设计", exact: true }).click();
+  const transfer = page.getByRole("group", { name: /转人工（agent）/ });
+  const queue = transfer.getByLabel("转人工队列");
+  const queueName = await queue.locator("option").nth(1).getAttribute("value");
+  await queue.selectOption(queueName!);
+  await transfer.getByRole("button", { name: /^保存节点/ }).click();
+  await expect(toast(page)).toHaveText("节点「转人工」已保存");
+  await expect(page.getByRole("group", { name: /转人工（agent）/ }).getByLabel("转人工队列")).toHaveValue(queueName!);
+  await expectAccessible(page);
+});
