@@ -86,7 +86,9 @@ export default [
     route("sms/outbox", "routes/sms-outbox/route.tsx"),
     // Robots and flows administration (admin menu 机器人管理, decision 019).
     route("robot/flow", "routes/robot-flow/route.tsx"),
+    route("robot/flow/nlu-template", "routes/robot-flow-nlu-template/route.ts"),
     route("robot/flow/:id", "routes/robot-flow-detail/route.tsx"),
+    route("robot/flow/:id/definition", "routes/robot-flow-definition/route.ts"),
     route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
     route("robot/instance", "routes/robot-instance/route.tsx"),
     route("robot/instance/:id", "routes/robot-instance-detail/route.tsx"),

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import type { Dispatcher } from "undici";
 
 /**
  * A platform body (an export, a recording) relayed to the browser as it arrives. A browser that
@@ -12,4 +13,14 @@ export function relayBody(body: Readable): ReadableStream<Uint8Array> {
     if (error.name !== "AbortError") console.error("[console] relayed body failed", error);
   });
   return createReadableStreamFromReadable(body);
+}
+
+/** A platform download (an export, a spreadsheet) passed through: its type and file name kept, never cached. */
+export function relayDownload(upstream: Dispatcher.ResponseData): Response {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  for (const name of ["content-type", "content-disposition"]) {
+    const value = upstream.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Response(relayBody(upstream.body), { headers });
 }

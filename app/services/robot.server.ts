@@ -14,7 +14,7 @@ import {
   type RobotInstanceInput,
   type RobotInstanceListQuery,
 } from "#contracts/robot";
-import { call, requireData, type Caller } from "./upstream.server";
+import { call, requireData, send, type Caller } from "./upstream.server";
 
 /** Flow parameters (type 'input') of a robot flow: spec §7, code 1 with data.list. */
 export async function listFlowInputParams(caller: Caller, flowId: number) {
@@ -221,4 +221,14 @@ export async function testNlu(caller: Caller, input: { flowId: number; versionId
     caller,
   });
   return requireData(answer, "意图测试");
+}
+
+/** GET /robot/api/flow/{id}/definition/excel: a version's nodes as a spreadsheet, streamed. */
+export async function downloadFlowDefinition(caller: Caller, id: number, versionId: number) {
+  return send({ path: `/robot/api/flow/${id}/definition/excel`, query: { versionId }, what: "导出流程定义", caller, timeoutMs: 60_000 });
+}
+
+/** GET /robot/api/flow/nlu/template: every intent and its default keywords as a spreadsheet. */
+export async function downloadNluTemplate(caller: Caller) {
+  return send({ path: "/robot/api/flow/nlu/template", what: "下载意图模板", caller, timeoutMs: 60_000 });
 }

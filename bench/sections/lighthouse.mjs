@@ -62,7 +62,9 @@ async function callDetails(consoleUrl, cookie) {
 export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) {
   const screens = screenRoutes(await loadServerBuild());
   const rows = [];
-  for (const page of LIGHTHOUSE_PAGES) {
+  // BENCH_LIGHTHOUSE_SCREENS=/audit,/achievement measures those screens of the sweep only (a re-measure).
+  const chosen = process.env.BENCH_LIGHTHOUSE_SCREENS?.split(",");
+  for (const page of chosen ? [] : LIGHTHOUSE_PAGES) {
     const command = `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${page.path} --only-categories=performance --chrome-flags="${CHROME_FLAGS}"${page.account ? ` --extra-headers=<session of ${page.account}>` : ""} (median of ${lighthouseRuns})`;
     if (page.hydrated && !screens.find((screen) => screen.pattern === page.path)?.hydrates) {
       rows.push({
@@ -100,7 +102,7 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
   const sweep = [
     ...screens.map((screen) => ({ name: screen.pattern, url: screen.url })),
     ...(await callDetails(consoleUrl, sessions.admin)),
-  ];
+  ].filter((page) => !chosen || chosen.includes(page.name));
   for (const page of sweep) {
     const entitled = await firstEntitled(consoleUrl, page.url ?? page.path, sessions);
     const path = page.url ?? page.path;

@@ -102,7 +102,8 @@ test("supervisors and agents are refused the robot pages and their actions @nosc
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     expect(await menuNames(page)).not.toContain("机器人实例");
     const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value")) ?? "";
-    for (const path of ["/robot/instance", "/robot/instance/1"]) expect((await page.goto(path))?.status(), `${account} ${path}`).toBe(403);
+    for (const path of ["/robot/instance", "/robot/instance/1", "/robot/flow/nlu-template", "/robot/flow/1/definition?versionId=1"])
+      expect((await page.request.get(path)).status(), `${account} ${path}`).toBe(403);
     const post = await page.request.post("/robot/instance/1", { form: { csrf, intent: "robot.delete", confirmed: "1" }, maxRedirects: 0 });
     expect(post.status()).toBe(403);
   }

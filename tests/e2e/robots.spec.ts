@@ -59,6 +59,17 @@ test("an administrator takes a robot flow from draft through review to service, 
   await page.getByRole("button", { name: "测试" }).click();
   await expect(page.locator("#nlu-result")).toHaveText("节点「询问意向」识别为：确认办理（关键词“确认办理”），走向：转人工");
   await expect(page.getByLabel("客户说")).toHaveValue("好的，我确认办理");
+  // The intent template and the version's definition download as Excel files.
+  const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+  for (const link of [
+    page.getByRole("link", { name: "下载意图模板（Excel）" }),
+    page.getByRole("link", { name: "导出 Excel（v1.0 的流程定义）" }),
+  ]) {
+    const file = await page.request.get((await link.getAttribute("href"))!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()["content-type"]).toContain(XLSX);
+    expect((await file.body()).subarray(0, 2).toString()).toBe("PK"); // a zip: the workbook
+  }
 
   // Submit, return with a reason, submit again, publish after reading the review.
   await versionRow(page, "v1.0").getByRole("button", { name: "提交审核 v1.0" }).click();

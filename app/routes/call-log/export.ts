@@ -4,7 +4,7 @@ import { EXPORT_FORMATS } from "#contracts/contact";
 import { requireAccess } from "#app/server/access.server";
 import { parseCallListQuery } from "#app/server/call-list-query.server";
 import { exportCampaignRecords } from "#app/services/contact.server";
-import { relayBody } from "#app/server/relay.server";
+import { relayDownload } from "#app/server/relay.server";
 
 /**
  * The campaign call records export (CSV or XLSX) with the list's filters, streamed from the
@@ -22,10 +22,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const { pageNo: _page, pageSize: _size, after: _after, before: _before, ...filter } = parsed.filter;
   const upstream = await exportCampaignRecords(caller, { ...filter, format: format as (typeof EXPORT_FORMATS)[number] });
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  for (const name of ["content-type", "content-disposition"]) {
-    const value = upstream.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  return new Response(relayBody(upstream.body), { headers });
+  return relayDownload(upstream);
 }

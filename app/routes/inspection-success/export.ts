@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { requireAccess } from "#app/server/access.server";
 import { parseListQuery } from "#app/server/page-query.server";
-import { relayBody } from "#app/server/relay.server";
+import { relayDownload } from "#app/server/relay.server";
 import { exportInspections } from "#app/services/inspection.server";
 import { InspectionScreenQuerySchema, platformQuery } from "./query.server";
 
@@ -16,10 +16,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseListQuery(request, InspectionScreenQuerySchema);
   const { pageNo: _p, pageSize: _s, after: _a, before: _b, ...filter } = platformQuery(query);
   const upstream = await exportInspections(caller, { ...filter, format });
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  for (const name of ["content-type", "content-disposition"]) {
-    const value = upstream.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  return new Response(relayBody(upstream.body), { headers });
+  return relayDownload(upstream);
 }

@@ -151,6 +151,15 @@ export default function RobotFlowDetail() {
               { prop: "returnReason", label: "退回原因", render: (v) => v.returnReason ?? "—" },
               { prop: "updatedAt", label: "更新时间", type: "datetime", minWidth: 150 },
               { prop: "id", label: "操作", render: (v) => <VersionActions version={v} base={base} /> },
+              {
+                prop: "id",
+                label: "定义",
+                render: (v) => (
+                  <a href={`${base}/definition?versionId=${v.id}`} download aria-label={`导出 Excel（${v.name} 的流程定义）`}>
+                    导出 Excel
+                  </a>
+                ),
+              },
             ],
           }}
         />
@@ -189,7 +198,12 @@ export default function RobotFlowDetail() {
         <h2 id="nlu-title" className="sb-section-title">
           意图测试
         </h2>
-        <p className="sb-hint">输入客户可能说的一句话，查看第一个收听节点识别出的意图和走向（测试工作区版本，没有时测试使用中的版本）。</p>
+        <p className="sb-hint">
+          输入客户可能说的一句话，查看第一个收听节点识别出的意图和走向（测试工作区版本，没有时测试使用中的版本）。
+          <a href="/robot/flow/nlu-template" download>
+            下载意图模板（Excel）
+          </a>
+        </p>
         <form method="post" className="sb-inline-forms">
           <CsrfInput />
           <input type="hidden" name="intent" value="nlu" />
