@@ -27,6 +27,7 @@ import * as m160 from "#upstream/db/migrations/160-queue-settings";
 import * as m170 from "#upstream/db/migrations/170-code-challenges";
 import * as m180 from "#upstream/db/migrations/180-contact-import-uploads";
 import * as m190 from "#upstream/db/migrations/190-work-order-links";
+import * as m220 from "#upstream/db/migrations/220-robot-resources";
 import * as m240 from "#upstream/db/migrations/240-contact-search";
 
 /**
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   "170-code-challenges": m170,
   "180-contact-import-uploads": m180,
   "190-work-order-links": m190,
+  "220-robot-resources": m220,
   "240-contact-search": m240,
 };
 
