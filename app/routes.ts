@@ -84,11 +84,17 @@ export default [
     route("robot/flow", "routes/robot-flow/route.tsx"),
     route("robot/flow/:id", "routes/robot-flow-detail/route.tsx"),
     route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
+    // The resources a robot uses (decision 030).
+    route("robot/regex", "routes/robot-regex/route.tsx"),
+    route("robot/calendar", "routes/robot-calendar/route.tsx"),
+    route("robot/speaker", "routes/robot-speaker/route.tsx"),
+    route("robot/resources", "routes/robot-resources/route.tsx"),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),
   route("contacts/imports/:importId/errors", "routes/customer-export/errors.ts"),
   route("campaign/:id/export", "routes/campaign-export/data.ts"),
+  route("robot/speaker/:code/preview", "routes/robot-speaker/preview.ts"),
   route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),
 
   // Anything else: 'This page could not be found' with status 404 (spec §2, §8).

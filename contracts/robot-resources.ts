@@ -177,7 +177,8 @@ export const WorkingDaySchema = z
       .number()
       .int()
       .refine((n) => codesOf(WEEKDAYS).includes(n), "星期无效"),
-    enabled: z.boolean(),
+    /** Robots call that day; absent (an unticked box) means they do not. */
+    enabled: z.boolean().default(false),
     start: time("开始时间应为 HH:MM"),
     end: time("结束时间应为 HH:MM"),
   })
@@ -218,22 +219,27 @@ export const FestivalResponseSchema = envelope(FestivalSchema);
 export const daysBetween = (start: string, end: string) =>
   Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 
+/** A festival's fields; FestivalInputSchema adds the range's checks (checkFestivalRange). */
+export const FestivalFieldsSchema = z.object({
+  name: z
+    .string({ required_error: "请输入节日名称" })
+    .trim()
+    .min(1, "请输入节日名称")
+    .max(FESTIVAL_NAME_MAX, `节日名称不能超过${FESTIVAL_NAME_MAX}个字符`),
+  startDate: date("请选择开始日期"),
+  endDate: date("请选择结束日期"),
+});
+
+/** The range's checks, for the contract's schema and for a form's that extends its fields. */
+export function checkFestivalRange(festival: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
+  if (festival.startDate > festival.endDate)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "结束日期不能早于开始日期", path: ["endDate"] });
+  else if (daysBetween(festival.startDate, festival.endDate) > FESTIVAL_DAYS_MAX)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `一个节日最长${FESTIVAL_DAYS_MAX}天`, path: ["endDate"] });
+}
+
 /** POST /robot/api/dispatch/festival, PUT /robot/api/dispatch/festival/{id} */
-export const FestivalInputSchema = z
-  .object({
-    name: z
-      .string({ required_error: "请输入节日名称" })
-      .trim()
-      .min(1, "请输入节日名称")
-      .max(FESTIVAL_NAME_MAX, `节日名称不能超过${FESTIVAL_NAME_MAX}个字符`),
-    startDate: date("请选择开始日期"),
-    endDate: date("请选择结束日期"),
-  })
-  .refine((f) => f.startDate <= f.endDate, { message: "结束日期不能早于开始日期", path: ["endDate"] })
-  .refine((f) => f.startDate > f.endDate || daysBetween(f.startDate, f.endDate) <= FESTIVAL_DAYS_MAX, {
-    message: `一个节日最长${FESTIVAL_DAYS_MAX}天`,
-    path: ["endDate"],
-  });
+export const FestivalInputSchema = FestivalFieldsSchema.superRefine(checkFestivalRange);
 export type FestivalInput = z.infer<typeof FestivalInputSchema>;
 
 /* ------------------------------------------------------------------------------------------------

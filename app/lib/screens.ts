@@ -45,6 +45,14 @@ export const ROBOT_TITLES = {
   instances: "机器人实例",
 } as const;
 
+/** The resources a robot uses (admin menu 机器人管理, decision 030). */
+export const ROBOT_RESOURCE_TITLES = {
+  regex: "正则表达式",
+  calendar: "工作日历",
+  speaker: "发音人",
+  resources: "线路与号码",
+} as const;
+
 /** Outbound campaign management (admin menu /campaign). */
 export const CAMPAIGN_TITLES = {
   list: "外呼活动管理",

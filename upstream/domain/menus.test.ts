@@ -31,6 +31,10 @@ const SCREEN_URLS = [
   "/businessTemplate/template",
   "/campaign",
   "/robot/flow",
+  "/robot/regex",
+  "/robot/calendar",
+  "/robot/speaker",
+  "/robot/resources",
   "/achievement",
   "/audit",
 ];

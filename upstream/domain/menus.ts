@@ -113,7 +113,14 @@ const catalogue: readonly CatalogueEntry[] = [
     name: "机器人管理",
     url: "/robot/flow",
     icon: "pi pi-android",
-    children: [{ code: "robot_flow", name: "机器人流程", url: "/robot/flow" }],
+    children: [
+      { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
+      // The resources a robot uses (decision 030).
+      { code: "robot_regex", name: "正则表达式", url: "/robot/regex" },
+      { code: "robot_calendar", name: "工作日历", url: "/robot/calendar" },
+      { code: "robot_speaker", name: "发音人", url: "/robot/speaker" },
+      { code: "robot_resources", name: "线路与号码", url: "/robot/resources" },
+    ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },
   { code: "audit_log", name: "操作日志", url: "/audit", icon: "pi pi-history" },
