@@ -89,6 +89,7 @@ export default [
     route("robot/calendar", "routes/robot-calendar/route.tsx"),
     route("robot/speaker", "routes/robot-speaker/route.tsx"),
     route("robot/resources", "routes/robot-resources/route.tsx"),
+    route("robot/store", "routes/robot-store/route.tsx"),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),

@@ -276,3 +276,24 @@ export const GatewayLineSchema = z.object({
 });
 export type GatewayLine = z.infer<typeof GatewayLineSchema>;
 export const GatewayLineListResponseSchema = envelope(z.object({ list: z.array(GatewayLineSchema), total: z.number().int() }));
+
+/* ------------------------------------------------------------------------------------------------
+ * The store (market): GET /robot/api/store?name=, the tenant's flow versions published to the
+ * market (FLOW_VERSION_STATES 已上架), newest first.
+ * --------------------------------------------------------------------------------------------- */
+
+export const StoreQuerySchema = PaginationSchema.extend({ name: z.string().trim().max(30).optional() });
+export type StoreQuery = z.infer<typeof StoreQuerySchema>;
+export const StoreItemSchema = z.object({
+  flowId: z.number().int(),
+  flowName: z.string(),
+  description: z.string(),
+  versionId: z.number().int(),
+  version: z.string(),
+  nodeCount: z.number().int(),
+  /** The version the tenant's robots speak now. */
+  inService: z.boolean(),
+  publishedAt: z.string().nullable(),
+});
+export type StoreItem = z.infer<typeof StoreItemSchema>;
+export const StorePageResponseSchema = envelope(page(StoreItemSchema));

@@ -51,6 +51,7 @@ export const ROBOT_RESOURCE_TITLES = {
   calendar: "工作日历",
   speaker: "发音人",
   resources: "线路与号码",
+  store: "流程市场",
 } as const;
 
 /** Outbound campaign management (admin menu /campaign). */

@@ -6,6 +6,8 @@ import {
   RobotRegexPageResponseSchema,
   RobotRegexResponseSchema,
   RobotSpeakerListResponseSchema,
+  StorePageResponseSchema,
+  type StoreQuery,
   WorkingCalendarResponseSchema,
   type FestivalInput,
   type RobotRegexInput,
@@ -112,4 +114,9 @@ export async function fetchVoicePreview(caller: Caller, speaker: string) {
 export async function listGatewayLines(caller: Caller) {
   const answer = await call({ path: "/dialer/api/v1/gateway/line/robot", schema: GatewayLineListResponseSchema, what: "获取线路", caller });
   return requireData(answer, "获取线路").list;
+}
+
+export async function listStore(caller: Caller, query: StoreQuery) {
+  const answer = await call({ path: "/robot/api/store", query, schema: StorePageResponseSchema, what: "获取流程市场", caller });
+  return requireData(answer, "获取流程市场");
 }

@@ -125,10 +125,10 @@ test("an administrator sets the working week and festivals; impossible times and
   await expect(festivals).not.toContainText("秋假");
 });
 
-test("an administrator previews each speaker and reads the robots' lines and caller numbers @noscript", async ({ page }) => {
+test("an administrator previews each speaker and reads the robots' lines, caller numbers and the store @noscript", async ({ page }) => {
   await page.goto("/robot/speaker");
   await signIn(page, "admin");
-  expect(await menuNames(page)).toEqual(expect.arrayContaining(["正则表达式", "工作日历", "发音人", "线路与号码"]));
+  expect(await menuNames(page)).toEqual(expect.arrayContaining(["正则表达式", "工作日历", "发音人", "线路与号码", "流程市场"]));
   const speakers = page.getByRole("table", { name: "发音人列表" });
   await expect(speakers.getByRole("row")).toHaveCount(5);
   await expect(speakers).toContainText("晓云");
@@ -150,6 +150,14 @@ test("an administrator previews each speaker and reads the robots' lines and cal
   await expect(lines).not.toContainText("其他租户线路");
   await expect(page.getByRole("table", { name: "主叫号码" }).getByRole("row")).not.toHaveCount(1);
   await expectAccessible(page);
+
+  await page.goto("/robot/store");
+  const store = page.getByRole("table", { name: "已上架的流程版本" });
+  await expect(store.getByRole("row", { name: /满意度回访/ })).toContainText("v1.0");
+  await page.getByRole("searchbox", { name: "按流程名称搜索" }).fill("账单");
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(store).toContainText("暂无已上架的流程版本");
+  await expectAccessible(page);
 });
 
 test("supervisors and agents get 403 on the robots' resources, and no menu entries for them @noscript", async ({ page }) => {
@@ -159,7 +167,14 @@ test("supervisors and agents get 403 on the robots' resources, and no menu entri
     await signIn(page, account);
     await expect(page).not.toHaveURL(/\/user\/login/);
     expect(await menuNames(page)).not.toContain("正则表达式");
-    for (const url of ["/robot/regex", "/robot/calendar", "/robot/speaker", "/robot/resources", "/robot/speaker/xiaoyun/preview"]) {
+    for (const url of [
+      "/robot/regex",
+      "/robot/calendar",
+      "/robot/speaker",
+      "/robot/resources",
+      "/robot/store",
+      "/robot/speaker/xiaoyun/preview",
+    ]) {
       const response = await page.goto(url);
       expect(response?.status(), `${account} ${url}`).toBe(403);
     }

@@ -35,6 +35,7 @@ const SCREEN_URLS = [
   "/robot/calendar",
   "/robot/speaker",
   "/robot/resources",
+  "/robot/store",
   "/achievement",
   "/audit",
 ];

@@ -120,6 +120,7 @@ const catalogue: readonly CatalogueEntry[] = [
       { code: "robot_calendar", name: "工作日历", url: "/robot/calendar" },
       { code: "robot_speaker", name: "发音人", url: "/robot/speaker" },
       { code: "robot_resources", name: "线路与号码", url: "/robot/resources" },
+      { code: "robot_store", name: "流程市场", url: "/robot/store" },
     ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { FlowState, versionName } from "#contracts/flow-versions";
 import type {
   Festival,
   FestivalInput,
@@ -6,6 +7,8 @@ import type {
   RobotRegex,
   RobotRegexInput,
   RobotRegexListQuery,
+  StoreItem,
+  StoreQuery,
   WorkingDay,
 } from "#contracts/robot-resources";
 import { daysBetween } from "#contracts/robot-resources";
@@ -249,4 +252,47 @@ export async function listGatewayLines(db: Db, tenantId: number): Promise<Gatewa
     .where("tenant_id", "=", tenantId)
     .orderBy("id")
     .execute();
+}
+
+/* The store ------------------------------------------------------------------------------------- */
+
+export async function listStore(db: Db, tenantId: number, query: StoreQuery): Promise<{ list: StoreItem[]; total: number }> {
+  let base = db
+    .selectFrom("robot_flow_versions as v")
+    .innerJoin("robot_flows as f", "f.id", "v.flow_id")
+    .where("v.tenant_id", "=", tenantId)
+    .where("v.state", "=", FlowState.market);
+  if (query.name) base = base.where("f.name", "like", likeOf(query.name));
+  const [rows, count] = await Promise.all([
+    base
+      .select([
+        "f.id as flow_id",
+        "f.name",
+        "f.description",
+        "f.service_version_id",
+        "v.id",
+        "v.no",
+        "v.published_at",
+        sql<number>`jsonb_array_length(v.nodes)`.as("node_count"),
+      ])
+      .orderBy("v.published_at", (ob) => ob.desc().nullsLast())
+      .orderBy("v.id", "desc")
+      .limit(query.pageSize)
+      .offset((query.pageNo - 1) * query.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: rows.map((row) => ({
+      flowId: row.flow_id,
+      flowName: row.name,
+      description: row.description,
+      versionId: row.id,
+      version: versionName(row.no),
+      nodeCount: Number(row.node_count),
+      inService: row.service_version_id === row.id,
+      publishedAt: row.published_at?.toISOString() ?? null,
+    })),
+    total: Number(count.n),
+  };
 }

@@ -8,6 +8,7 @@ import {
   RobotRegexPageResponseSchema,
   RobotRegexResponseSchema,
   RobotSpeakerListResponseSchema,
+  StorePageResponseSchema,
   WorkingCalendarResponseSchema,
 } from "#contracts/robot-resources";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
@@ -40,6 +41,7 @@ describeDb(`robot resources on ${TEST_DB}`, () => {
       "/robot/api/robot/speaker",
       "/config/agent/voice/preview?speaker=xiaoyun",
       "/dialer/api/v1/gateway/line/robot",
+      "/robot/api/store",
     ];
     for (const account of ["agent", "supervisor"]) {
       for (const url of reads) expect(await refusal(await inject(account, "GET", url), 403)).toBe("仅管理员可以管理机器人和流程");
@@ -266,5 +268,14 @@ describeDb(`robot resources on ${TEST_DB}`, () => {
       (await inject("other-admin", "GET", "/dialer/api/v1/gateway/line/robot")).json(),
     ).data!;
     expect(other.list.map((l) => l.name)).toEqual(["其他租户线路"]);
+  });
+
+  it("lists the tenant's versions on the market, the one in service marked", async () => {
+    const store = StorePageResponseSchema.parse((await inject("admin", "GET", "/robot/api/store")).json()).data!;
+    expect(store.list).toContainEqual(expect.objectContaining({ flowName: "满意度回访", version: "v1.0", inService: true, nodeCount: 4 }));
+    const none = StorePageResponseSchema.parse((await inject("admin", "GET", "/robot/api/store?name=账单")).json()).data!;
+    expect(none).toEqual({ list: [], total: 0 });
+    const other = StorePageResponseSchema.parse((await inject("other-admin", "GET", "/robot/api/store")).json()).data!;
+    expect(other.list.map((item) => item.flowName)).not.toContain("满意度回访");
   });
 });

@@ -7,6 +7,7 @@ import {
   RegexTestInputSchema,
   RobotRegexInputSchema,
   RobotRegexListQuerySchema,
+  StoreQuerySchema,
   VoicePreviewQuerySchema,
   WorkingCalendarInputSchema,
   type RegexTestResult,
@@ -29,6 +30,7 @@ import {
   listFestivals,
   listGatewayLines,
   listRegexes,
+  listStore,
   readWorkingWeek,
   saveWorkingWeek,
   updateFestival,
@@ -45,7 +47,7 @@ const weekText = (days: WorkingCalendar["days"]) =>
 
 /**
  * The resources a robot uses (endpoints.md A rows, decision 030): regular expressions, the working
- * and festival calendars, speakers and their preview, gateway lines. Administrators only; every
+ * and festival calendars, speakers and their preview, gateway lines, the store. Administrators only; every
  * change writes its audit row in its transaction.
  */
 export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
@@ -253,6 +255,12 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const { speaker } = parseInput(VoicePreviewQuerySchema, request.query);
     const { pitch } = ROBOT_SPEAKERS.find((s) => s.code === speaker)!;
     return reply.header("Content-Type", "audio/wav").header("Cache-Control", "private, max-age=86400").send(previewWav(pitch));
+  });
+
+  // The store: the tenant's versions published to the market.
+  app.get("/robot/api/store", async (request) => {
+    const user = admin(request);
+    return ok(await listStore(app.db, user.tenantId, parseInput(StoreQuerySchema, request.query)));
   });
 
   // Gateway lines the tenant's robots dial out on.

@@ -274,24 +274,26 @@ function TestResult({ sample, matches }: { sample: string; matches: RegexMatch[]
       </h3>
       <p>{parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}</p>
       {matches.length ? (
-        <table className="p-datatable-table" aria-label="匹配明细">
-          <thead>
-            <tr>
-              <th scope="col">位置（第几个字符）</th>
-              <th scope="col">匹配内容</th>
-              <th scope="col">分组</th>
-            </tr>
-          </thead>
-          <tbody>
-            {matches.map((m, i) => (
-              <tr key={i}>
-                <td>{m.index + 1}</td>
-                <td>{m.text || "（空）"}</td>
-                <td>{m.groups.length ? m.groups.map((g, n) => `${n + 1}：${g ?? "（未参与）"}`).join("；") : "—"}</td>
+        <div className="p-datatable p-component">
+          <table className="p-datatable-table" aria-label="匹配明细">
+            <thead className="p-datatable-thead">
+              <tr>
+                <th scope="col">位置（第几个字符）</th>
+                <th scope="col">匹配内容</th>
+                <th scope="col">分组</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="p-datatable-tbody">
+              {matches.map((m, i) => (
+                <tr key={i}>
+                  <td>{m.index + 1}</td>
+                  <td>{m.text || "（空）"}</td>
+                  <td>{m.groups.length ? m.groups.map((g, n) => `${n + 1}：${g ?? "（未参与）"}`).join("；") : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </div>
   );
