@@ -8,6 +8,7 @@ import { WEEKDAYS, labelOf } from "#contracts/codes";
 import { FESTIVAL_DAYS_MAX, FESTIVAL_NAME_MAX, type Festival, type WorkingDay } from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditDeleteActions } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -112,7 +113,13 @@ export default function RobotCalendar() {
               { prop: "startDate", label: "开始日期" },
               { prop: "endDate", label: "结束日期" },
               { prop: "days", label: "天数" },
-              { prop: "id", label: "操作", render: (f) => <FestivalActions festival={f} /> },
+              {
+                prop: "id",
+                label: "操作",
+                render: (f) => (
+                  <EditDeleteActions editHref={`${SCREEN}?festival=${f.id}`} intent="festival.delete" id={f.id} name={f.name} />
+                ),
+              },
             ],
           }}
         />
@@ -238,25 +245,6 @@ function FestivalForm({ editing, lastResult }: { editing: Festival | null; lastR
         </a>
       </div>
     </form>
-  );
-}
-
-function FestivalActions({ festival: f }: { festival: Festival }) {
-  return (
-    <div className="sb-row-actions">
-      <a href={`${SCREEN}?festival=${f.id}`} aria-label={`编辑「${f.name}」`}>
-        编辑
-      </a>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="festival.delete" />
-        <input type="hidden" name="id" value={f.id} />
-        <input type="hidden" name="name" value={f.name} />
-        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${f.name}」`}>
-          删除
-        </button>
-      </form>
-    </div>
   );
 }
 

@@ -14,6 +14,7 @@ import {
 } from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditDeleteActions } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -157,32 +158,17 @@ export default function RobotRegexes() {
               { prop: "description", label: "说明", type: "content", maxChars: 30 },
               { prop: "updatedBy", label: "修改人", render: (r) => r.updatedBy ?? "—" },
               { prop: "updatedAt", label: "更新时间", type: "datetime", minWidth: 150 },
-              { prop: "id", label: "操作", render: (r) => <RegexActions regex={r} /> },
+              {
+                prop: "id",
+                label: "操作",
+                render: (r) => <EditDeleteActions editHref={`${SCREEN}?edit=${r.id}`} intent="regex.delete" id={r.id} name={r.name} />,
+              },
             ],
           }}
         />
         <Paginator total={regexes.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
       </section>
     </Screen>
-  );
-}
-
-function RegexActions({ regex: r }: { regex: RobotRegex }) {
-  return (
-    <div className="sb-row-actions">
-      <a href={`${SCREEN}?edit=${r.id}`} aria-label={`编辑「${r.name}」`}>
-        编辑
-      </a>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="regex.delete" />
-        <input type="hidden" name="id" value={r.id} />
-        <input type="hidden" name="name" value={r.name} />
-        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${r.name}」`}>
-          删除
-        </button>
-      </form>
-    </div>
   );
 }
 
