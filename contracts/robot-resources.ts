@@ -297,3 +297,23 @@ export const StoreItemSchema = z.object({
 });
 export type StoreItem = z.infer<typeof StoreItemSchema>;
 export const StorePageResponseSchema = envelope(page(StoreItemSchema));
+
+/* ------------------------------------------------------------------------------------------------
+ * A task's dispatch: GET /task/api/dispatch/{id}, when campaign {id}'s robots may call over the
+ * next DISPATCH_DAYS days (China time): its calling windows within the working week's hours, none
+ * on a festival, a day the week rests, or outside the campaign's dates.
+ * --------------------------------------------------------------------------------------------- */
+
+export const DISPATCH_DAYS = 7;
+export const DispatchWindowSchema = z.object({ start: z.string(), end: z.string() });
+export const DispatchDaySchema = z.object({
+  date: z.string(),
+  weekday: z.number().int(),
+  windows: z.array(DispatchWindowSchema),
+  /** Why no calls that day, in Chinese (null when there are windows). */
+  reason: z.string().nullable(),
+});
+export type DispatchDay = z.infer<typeof DispatchDaySchema>;
+export const TaskDispatchSchema = z.object({ campaignId: z.number().int(), campaignName: z.string(), days: z.array(DispatchDaySchema) });
+export type TaskDispatch = z.infer<typeof TaskDispatchSchema>;
+export const TaskDispatchResponseSchema = envelope(TaskDispatchSchema);

@@ -7,6 +7,7 @@ import {
   RobotRegexResponseSchema,
   RobotSpeakerListResponseSchema,
   StorePageResponseSchema,
+  TaskDispatchResponseSchema,
   type StoreQuery,
   WorkingCalendarResponseSchema,
   type FestivalInput,
@@ -119,4 +120,10 @@ export async function listGatewayLines(caller: Caller) {
 export async function listStore(caller: Caller, query: StoreQuery) {
   const answer = await call({ path: "/robot/api/store", query, schema: StorePageResponseSchema, what: "获取流程市场", caller });
   return requireData(answer, "获取流程市场");
+}
+
+/** GET /task/api/dispatch/{id}: when the campaign's robots may call over the next days. */
+export async function getTaskDispatch(caller: Caller, campaignId: number) {
+  const answer = await call({ path: `/task/api/dispatch/${campaignId}`, schema: TaskDispatchResponseSchema, what: "获取拨打时段", caller });
+  return requireData(answer, "获取拨打时段");
 }

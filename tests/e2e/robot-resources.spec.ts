@@ -123,6 +123,14 @@ test("an administrator sets the working week and festivals; impossible times and
   await confirm.getByRole("button", { name: "确认删除" }).click();
   await expect(toast(page)).toHaveText("节假日已删除");
   await expect(festivals).not.toContainText("秋假");
+
+  // A campaign's calls over the next days, as the calendars allow them.
+  await page.getByLabel("外呼活动", { exact: true }).selectOption({ index: 1 });
+  await page.getByRole("button", { name: "预览" }).click();
+  const plan = page.getByRole("table", { name: /的拨打时段$/ });
+  await expect(plan.getByRole("row")).toHaveCount(8);
+  await expect(plan.getByRole("row", { name: /星期二/ })).toContainText(/\d\d:\d\d–\d\d:\d\d|不拨打（/);
+  await expectAccessible(page);
 });
 
 test("an administrator previews each speaker and reads the robots' lines, caller numbers and the store @noscript", async ({ page }) => {

@@ -296,3 +296,21 @@ export async function listStore(db: Db, tenantId: number, query: StoreQuery): Pr
     total: Number(count.n),
   };
 }
+
+/* A campaign's schedule, for its dispatch ----------------------------------------------------- */
+
+export async function findCampaignSchedule(db: Db, tenantId: number, id: number) {
+  const row = await db
+    .selectFrom("campaigns")
+    .select([
+      "id",
+      "name",
+      "windows",
+      sql<string | null>`start_date::text`.as("start_date"),
+      sql<string | null>`end_date::text`.as("end_date"),
+    ])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, windows: row.windows, startDate: row.start_date, endDate: row.end_date } : null;
+}

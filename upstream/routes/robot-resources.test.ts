@@ -9,6 +9,7 @@ import {
   RobotRegexResponseSchema,
   RobotSpeakerListResponseSchema,
   StorePageResponseSchema,
+  TaskDispatchResponseSchema,
   WorkingCalendarResponseSchema,
 } from "#contracts/robot-resources";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
@@ -277,5 +278,23 @@ describeDb(`robot resources on ${TEST_DB}`, () => {
     expect(none).toEqual({ list: [], total: 0 });
     const other = StorePageResponseSchema.parse((await inject("other-admin", "GET", "/robot/api/store")).json()).data!;
     expect(other.list.map((item) => item.flowName)).not.toContain("满意度回访");
+  });
+
+  it("answers a campaign's dispatch for the next seven days from the calendars, its own tenant only", async () => {
+    const campaign = await platform.db
+      .selectFrom("campaigns")
+      .innerJoin("tenants", "tenants.id", "campaigns.tenant_id")
+      .select(["campaigns.id", "campaigns.name"])
+      .where("tenants.code", "=", "demo")
+      .orderBy("campaigns.id")
+      .executeTakeFirstOrThrow();
+    const response = await inject("admin", "GET", `/task/api/dispatch/${campaign.id}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const dispatch = TaskDispatchResponseSchema.parse(response.json()).data!;
+    expect(dispatch).toMatchObject({ campaignId: campaign.id, campaignName: campaign.name });
+    expect(dispatch.days).toHaveLength(7);
+    for (const day of dispatch.days) expect(day.windows.length > 0 || day.reason !== null).toBe(true);
+    expect(await refusal(await inject("other-admin", "GET", `/task/api/dispatch/${campaign.id}`), 404)).toBe("外呼活动不存在");
+    expect(await refusal(await inject("supervisor", "GET", `/task/api/dispatch/${campaign.id}`), 403)).toBe("仅管理员可以管理机器人和流程");
   });
 });

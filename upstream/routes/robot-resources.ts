@@ -7,13 +7,17 @@ import {
   RegexTestInputSchema,
   RobotRegexInputSchema,
   RobotRegexListQuerySchema,
+  DISPATCH_DAYS,
   StoreQuerySchema,
   VoicePreviewQuerySchema,
   WorkingCalendarInputSchema,
   type RegexTestResult,
   type RobotSpeaker,
+  type TaskDispatch,
   type WorkingCalendar,
 } from "#contracts/robot-resources";
+import { cstDate } from "#upstream/domain/china-time";
+import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import { RegexTimeout, matchSample } from "#upstream/domain/regex-test";
 import { previewWav } from "#upstream/domain/voice-preview";
 import { HttpError, ok, parseInput } from "#upstream/http";
@@ -27,6 +31,7 @@ import {
   deleteFestival,
   deleteRegex,
   findRegex,
+  findCampaignSchedule,
   listFestivals,
   listGatewayLines,
   listRegexes,
@@ -255,6 +260,20 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const { speaker } = parseInput(VoicePreviewQuerySchema, request.query);
     const { pitch } = ROBOT_SPEAKERS.find((s) => s.code === speaker)!;
     return reply.header("Content-Type", "audio/wav").header("Cache-Control", "private, max-age=86400").send(previewWav(pitch));
+  });
+
+  // A task's dispatch: when the campaign's robots may call over the next days, by the calendars.
+  app.get("/task/api/dispatch/:id", async (request) => {
+    const user = admin(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    const campaign = await findCampaignSchedule(app.db, user.tenantId, id);
+    if (!campaign) throw new HttpError(404, "外呼活动不存在");
+    const [week, festivals] = await Promise.all([readWorkingWeek(app.db, user.tenantId), listFestivals(app.db, user.tenantId)]);
+    return ok<TaskDispatch>({
+      campaignId: campaign.id,
+      campaignName: campaign.name,
+      days: dispatchDays(cstDate(new Date()), DISPATCH_DAYS, week, festivals.list, campaign),
+    });
   });
 
   // The store: the tenant's versions published to the market.

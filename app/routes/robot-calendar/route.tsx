@@ -5,7 +5,14 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { WEEKDAYS, labelOf } from "#contracts/codes";
-import { FESTIVAL_DAYS_MAX, FESTIVAL_NAME_MAX, type Festival, type WorkingDay } from "#contracts/robot-resources";
+import {
+  DISPATCH_DAYS,
+  FESTIVAL_DAYS_MAX,
+  FESTIVAL_NAME_MAX,
+  type Festival,
+  type TaskDispatch,
+  type WorkingDay,
+} from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions } from "#app/components/row-actions";
@@ -20,22 +27,38 @@ import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { deleteFestival, getWorkingWeek, listFestivals, saveFestival, saveWorkingWeek } from "#app/services/robot-resources.server";
+import { selectCampaigns } from "#app/services/outbound.server";
+import {
+  deleteFestival,
+  getTaskDispatch,
+  getWorkingWeek,
+  listFestivals,
+  saveFestival,
+  saveWorkingWeek,
+} from "#app/services/robot-resources.server";
 import { FestivalFormSchema, INTENT_SCHEMAS, WorkingFormSchema, isIntent } from "./schema";
 
 const SCREEN = "/robot/calendar";
 const title = ROBOT_RESOURCE_TITLES.calendar;
 export const handle: RouteHandle = { title };
 
-const QuerySchema = z.object({ festival: z.union([z.literal("new"), z.coerce.number().int().positive()]).optional() });
+const QuerySchema = z.object({
+  festival: z.union([z.literal("new"), z.coerce.number().int().positive()]).optional(),
+  campaign: z.coerce.number().int().positive().optional(),
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema) as z.infer<typeof QuerySchema>;
-  const [days, festivals] = await Promise.all([getWorkingWeek(caller), listFestivals(caller)]);
+  const [days, festivals, campaigns, dispatch] = await Promise.all([
+    getWorkingWeek(caller),
+    listFestivals(caller),
+    selectCampaigns(caller),
+    query.campaign ? getTaskDispatch(caller, query.campaign) : null,
+  ]);
   const editing = typeof query.festival === "number" ? (festivals.find((f) => f.id === query.festival) ?? null) : null;
   if (typeof query.festival === "number" && !editing) throw data({ message: "节假日不存在", status: 404, what: title }, { status: 404 });
-  return { query, days, festivals, editing };
+  return { query, days, festivals, editing, campaigns, dispatch };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -69,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function RobotCalendar() {
-  const { query, days, festivals, editing } = useLoaderData<typeof loader>();
+  const { query, days, festivals, editing, campaigns, dispatch } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
   const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
@@ -124,7 +147,65 @@ export default function RobotCalendar() {
           }}
         />
       </section>
+      <DispatchPreview campaigns={campaigns} chosen={query.campaign} dispatch={dispatch} />
     </Screen>
+  );
+}
+
+/** A campaign's calls over the next days as the calendars allow them (GET /task/api/dispatch/{id}). */
+function DispatchPreview({
+  campaigns,
+  chosen,
+  dispatch,
+}: {
+  campaigns: Array<{ id: number; name: string }>;
+  chosen: number | undefined;
+  dispatch: TaskDispatch | null;
+}) {
+  return (
+    <section aria-labelledby="dispatch-title" className="sb-section">
+      <h2 id="dispatch-title" className="sb-section-title">
+        拨打时段预览（未来{DISPATCH_DAYS}天）
+      </h2>
+      <form method="get" className="sb-filters" aria-label="按外呼活动预览拨打时段">
+        <div className="sb-field">
+          <label htmlFor="dispatch-campaign">外呼活动</label>
+          <select id="dispatch-campaign" name="campaign" defaultValue={chosen ?? ""} className="p-inputtext" required>
+            <option value="">请选择</option>
+            {campaigns.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="sb-filter-actions">
+          <button type="submit" className="p-button">
+            预览
+          </button>
+        </div>
+      </form>
+      {dispatch ? (
+        <DataTable<TaskDispatch["days"][number]>
+          caption={`「${dispatch.campaignName}」的拨打时段`}
+          rowKey="date"
+          emptyMessage="暂无"
+          config={{
+            list: dispatch.days,
+            total: dispatch.days.length,
+            eleItem: [
+              { prop: "date", label: "日期" },
+              { prop: "weekday", label: "星期", render: (d) => labelOf(WEEKDAYS, d.weekday) },
+              {
+                prop: "windows",
+                label: "机器人拨打时段",
+                render: (d) => (d.windows.length ? d.windows.map((w) => `${w.start}–${w.end}`).join("，") : `不拨打（${d.reason ?? ""}）`),
+              },
+            ],
+          }}
+        />
+      ) : null}
+    </section>
   );
 }
 
