@@ -92,11 +92,18 @@ export default [
     route("robot/flow/:id/design", "routes/robot-flow-design/route.tsx"),
     route("robot/instance", "routes/robot-instance/route.tsx"),
     route("robot/instance/:id", "routes/robot-instance-detail/route.tsx"),
+    // The resources a robot uses (decision 030).
+    route("robot/regex", "routes/robot-regex/route.tsx"),
+    route("robot/calendar", "routes/robot-calendar/route.tsx"),
+    route("robot/speaker", "routes/robot-speaker/route.tsx"),
+    route("robot/resources", "routes/robot-resources/route.tsx"),
+    route("robot/store", "routes/robot-store/route.tsx"),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),
   route("contacts/imports/:importId/errors", "routes/customer-export/errors.ts"),
   route("campaign/:id/export", "routes/campaign-export/data.ts"),
+  route("robot/speaker/:code/preview", "routes/robot-speaker/preview.ts"),
   route("campaign/:id/imports/:importId/errors", "routes/campaign-export/errors.ts"),
 
   // Anything else: 'This page could not be found' with status 404 (spec §2, §8).

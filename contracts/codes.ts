@@ -417,6 +417,13 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "robot.allocate", label: "分配机器人" },
   { code: "robot.transfer", label: "转移机器人" },
   { code: "robot.copy", label: "复制机器人" },
+  { code: "robot.regex.create", label: "新建正则表达式" },
+  { code: "robot.regex.update", label: "编辑正则表达式" },
+  { code: "robot.regex.delete", label: "删除正则表达式" },
+  { code: "robot.working", label: "修改工作日历" },
+  { code: "robot.festival.create", label: "新建节假日" },
+  { code: "robot.festival.update", label: "编辑节假日" },
+  { code: "robot.festival.delete", label: "删除节假日" },
 ];
 
 /** What an audit row is about (the kind of its target). */
@@ -441,6 +448,9 @@ export const AUDIT_TARGETS: CodeTable<string> = [
   { code: "inspectionAccess", label: "质检权限" },
   { code: "flow", label: "机器人流程" },
   { code: "robot", label: "机器人" },
+  { code: "robotRegex", label: "正则表达式" },
+  { code: "robotCalendar", label: "工作日历" },
+  { code: "robotFestival", label: "节假日" },
 ];
 
 /** A customer property's type: what its values may be (decision 020). */
@@ -572,4 +582,26 @@ export const FLOW_NODE_TYPES: CodeTable<string> = [
   { code: "branch", label: "条件分支" },
   { code: "transfer", label: "转人工" },
   { code: "hangup", label: "挂机" },
+];
+
+/** Days of the week as the working calendar numbers them (ISO: 1 Monday … 7 Sunday). */
+export const WEEKDAYS: CodeTable<number> = [
+  { code: 1, label: "星期一" },
+  { code: 2, label: "星期二" },
+  { code: 3, label: "星期三" },
+  { code: 4, label: "星期四" },
+  { code: 5, label: "星期五" },
+  { code: 6, label: "星期六" },
+  { code: 7, label: "星期日" },
+];
+
+/**
+ * The robots' speakers (synthesised voices, decision 030): code, name, gender (spec §3: 0 male,
+ * 1 female), style, and the pitch (Hz) of the reference platform's preview tones.
+ */
+export const ROBOT_SPEAKERS: ReadonlyArray<{ code: string; label: string; gender: 0 | 1; style: string; pitch: number }> = [
+  { code: "xiaoyun", label: "晓云", gender: 1, style: "亲切客服", pitch: 330 },
+  { code: "xiaomei", label: "晓美", gender: 1, style: "温柔播报", pitch: 294 },
+  { code: "xiaogang", label: "晓刚", gender: 0, style: "沉稳商务", pitch: 196 },
+  { code: "xiaoming", label: "晓明", gender: 0, style: "年轻活力", pitch: 220 },
 ];

@@ -16,6 +16,7 @@ import { eventRoutes } from "#upstream/routes/events";
 import { healthRoutes } from "#upstream/routes/health";
 import { recordsRoutes } from "#upstream/routes/records";
 import { robotRoutes } from "#upstream/routes/robot";
+import { robotResourceRoutes } from "#upstream/routes/robot-resources";
 import { uaaRoutes } from "#upstream/routes/uaa";
 import { outboundRoutes } from "#upstream/routes/outbound";
 import { contactTraceRoutes } from "#upstream/routes/contact-trace";
@@ -87,6 +88,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   app.register(contactRoutes);
   app.register(recordsRoutes);
   app.register(robotRoutes);
+  app.register(robotResourceRoutes);
   app.register(outboundRoutes, { simulatorControl });
   app.register(contactTraceRoutes);
   app.register(fileUploadRoutes);

@@ -49,6 +49,15 @@ export const ROBOT_TITLES = {
   instance: "机器人",
 } as const;
 
+/** The resources a robot uses (admin menu 机器人管理, decision 030). */
+export const ROBOT_RESOURCE_TITLES = {
+  regex: "正则表达式",
+  calendar: "工作日历",
+  speaker: "发音人",
+  resources: "线路与号码",
+  store: "流程市场",
+} as const;
+
 /** Outbound campaign management (admin menu /campaign). */
 export const CAMPAIGN_TITLES = {
   list: "外呼活动管理",

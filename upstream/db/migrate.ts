@@ -31,6 +31,7 @@ import * as m240 from "#upstream/db/migrations/240-contact-search";
 import * as m280 from "#upstream/db/migrations/280-background-imports";
 import * as m290 from "#upstream/db/migrations/290-inspection-forms";
 import * as m300 from "#upstream/db/migrations/300-flow-params-and-handoff-queues";
+import * as m310 from "#upstream/db/migrations/310-robot-resources";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   "280-background-imports": m280,
   "290-inspection-forms": m290,
   "300-flow-params-and-handoff-queues": m300,
+  "310-robot-resources": m310,
 };
 
 function migrator(db: Db): Migrator {

@@ -557,6 +557,10 @@ export interface Database {
   sms_templates: SmsTemplatesTable;
   robot_flows: RobotFlowsTable;
   robot_flow_versions: RobotFlowVersionsTable;
+  robot_regexes: RobotRegexesTable;
+  robot_working_days: RobotWorkingDaysTable;
+  robot_festivals: RobotFestivalsTable;
+  robot_gateway_lines: RobotGatewayLinesTable;
   knowledge_nodes: KnowledgeNodesTable;
   knowledge_groups: KnowledgeGroupsTable;
   knowledge_labels: KnowledgeLabelsTable;
@@ -668,6 +672,47 @@ export interface RobotInstancesTable {
   concurrency: ColumnType<number, number | undefined, number>;
   queue_name: ColumnType<string | null, string | null | undefined, string | null>;
   caller_number: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Migration 220: a tenant's regular expressions (decision 030). */
+export interface RobotRegexesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  pattern: string;
+  description: ColumnType<string, string | undefined, string>;
+  updated_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 220: the working calendar, one row per weekday (1 Monday … 7 Sunday), times as HH:MM. */
+export interface RobotWorkingDaysTable {
+  tenant_id: number;
+  weekday: number;
+  enabled: boolean;
+  start_time: string;
+  end_time: string;
+}
+
+/** Migration 220: festival date ranges, inclusive (read as YYYY-MM-DD text). */
+export interface RobotFestivalsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  start_date: ColumnType<string, string, string>;
+  end_date: ColumnType<string, string, string>;
+}
+
+/** Migration 220: the gateway lines a tenant's robots dial out on. */
+export interface RobotGatewayLinesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  carrier: string;
+  prefix: string;
+  concurrency: number;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** Migration 061: a tenant's caller-id numbers (the campaign form's caller numbers). */

@@ -33,6 +33,11 @@ const SCREEN_URLS = [
   "/campaign",
   "/robot/flow",
   "/robot/instance",
+  "/robot/regex",
+  "/robot/calendar",
+  "/robot/speaker",
+  "/robot/resources",
+  "/robot/store",
   "/achievement",
   "/audit",
 ];

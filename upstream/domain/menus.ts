@@ -118,6 +118,12 @@ const catalogue: readonly CatalogueEntry[] = [
     children: [
       { code: "robot_flow", name: "机器人流程", url: "/robot/flow" },
       { code: "robot_instance", name: "机器人实例", url: "/robot/instance" },
+      // The resources a robot uses (decision 030).
+      { code: "robot_regex", name: "正则表达式", url: "/robot/regex" },
+      { code: "robot_calendar", name: "工作日历", url: "/robot/calendar" },
+      { code: "robot_speaker", name: "发音人", url: "/robot/speaker" },
+      { code: "robot_resources", name: "线路与号码", url: "/robot/resources" },
+      { code: "robot_store", name: "流程市场", url: "/robot/store" },
     ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },

@@ -9,6 +9,7 @@ import { seedOutbound } from "./outbound";
 import { seedWorkbench } from "./workbench";
 import { seedChat } from "./chat";
 import { seedInspection } from "./inspection";
+import { seedRobotResources } from "./robot-resources";
 import { SALES_QUEUE, SALES_TEAM } from "./sales-team";
 
 export { SALES_QUEUE, SALES_TEAM };
@@ -109,6 +110,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedWorkbench(trx);
     await seedChat(trx);
     await seedInspection(trx);
+    await seedRobotResources(trx);
     return true;
   });
 }
