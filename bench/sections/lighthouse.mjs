@@ -62,9 +62,9 @@ async function callDetails(consoleUrl, cookie) {
 export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) {
   const screens = screenRoutes(await loadServerBuild());
   const rows = [];
-  // BENCH_LIGHTHOUSE_SCREENS=/audit,/achievement measures those screens of the sweep only (a re-measure).
+  // BENCH_LIGHTHOUSE_SCREENS=/audit,/workBench measures those screens only (a re-measure).
   const chosen = process.env.BENCH_LIGHTHOUSE_SCREENS?.split(",");
-  for (const page of chosen ? [] : LIGHTHOUSE_PAGES) {
+  for (const page of LIGHTHOUSE_PAGES.filter((p) => !chosen || chosen.includes(p.path))) {
     const command = `CHROME_PATH=/usr/bin/chromium lighthouse ${consoleUrl}${page.path} --only-categories=performance --chrome-flags="${CHROME_FLAGS}"${page.account ? ` --extra-headers=<session of ${page.account}>` : ""} (median of ${lighthouseRuns})`;
     if (page.hydrated && !screens.find((screen) => screen.pattern === page.path)?.hydrates) {
       rows.push({

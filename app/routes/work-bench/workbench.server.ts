@@ -81,9 +81,16 @@ async function loadPanels(caller: Caller) {
 export async function loadWorkbench(access: Access) {
   // The stream's start is read first, so nothing that happens while the rest loads is missed.
   const startId = await getRealtimeStart(access.caller);
-  const phone = await cti.getPhone(access.caller);
-  const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
-  return { startId, phone, pop, ...panels, agentName: access.user.realName ?? access.user.userName };
+  return { startId, ...(await loadPhone(access.caller)), agentName: access.user.realName ?? access.user.userName };
+}
+
+/** The phone, its call's screen pop and the panels; the panels do not wait for the phone (one round trip fewer). */
+async function loadPhone(caller: Caller) {
+  const [[phone, pop], panels] = await Promise.all([
+    cti.getPhone(caller).then(async (phone) => [phone, await loadScreenPop(caller, phone.call)] as const),
+    loadPanels(caller),
+  ]);
+  return { phone, pop, ...panels };
 }
 
 /** GET /workBench/phone: the screen pop and panels again (a new call), a knowledge search, or the colleagues. */
@@ -93,9 +100,7 @@ export async function readPhone(access: Access, url: URL) {
   if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
   const smsPhone = url.searchParams.get("sms");
   if (smsPhone !== null) return { sms: await loadSms(access.caller, smsPhone.trim().slice(0, 20)) };
-  const phone = await cti.getPhone(access.caller);
-  const [pop, panels] = await Promise.all([loadScreenPop(access.caller, phone.call), loadPanels(access.caller)]);
-  return { phone, pop, ...panels };
+  return loadPhone(access.caller);
 }
 
 /** A field the workbench sends as JSON text: text that is not JSON is refused, never read as nothing. */
