@@ -5,6 +5,7 @@ import {
   agentFiguresToday,
   isTextAgent,
   monitorRoster,
+  monitorRules,
   queueFiguresToday,
   textAgentStates,
   type RosterRow,
@@ -17,7 +18,13 @@ import {
  */
 const FIGURES_KEPT_MS = 5_000;
 const figuresKept = new WeakMap<FastifyInstance, ExpiringCache<string, Promise<unknown>>>();
-function keptFigures<T>(app: FastifyInstance, kind: "agents" | "queues", tenantId: number, now: Date, read: () => Promise<T>): Promise<T> {
+function keptFigures<T>(
+  app: FastifyInstance,
+  kind: "agents" | "queues" | "rules",
+  tenantId: number,
+  now: Date,
+  read: () => Promise<T>,
+): Promise<T> {
   let kept = figuresKept.get(app);
   if (!kept) figuresKept.set(app, (kept = new ExpiringCache(1_000)));
   const key = `${kind}:${tenantId}`;
@@ -32,6 +39,11 @@ const agentFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
   keptFigures(app, "agents", tenantId, now, () => agentFiguresToday(app.db, tenantId, now));
 const queueFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
   keptFigures(app, "queues", tenantId, now, () => queueFiguresToday(app.db, tenantId, now));
+
+/** A tenant's thresholds, kept like the figures (every snapshot reads them); a change here forgets them at once. */
+export const rulesKept = (app: FastifyInstance, tenantId: number) =>
+  keptFigures(app, "rules", tenantId, new Date(), () => monitorRules(app.db, tenantId));
+export const forgetRules = (app: FastifyInstance, tenantId: number) => figuresKept.get(app)?.delete(`rules:${tenantId}`);
 
 /**
  * What a supervisor sees of each agent now: the phone's state for voice agents, the chats for

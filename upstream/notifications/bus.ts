@@ -64,7 +64,19 @@ export function createNotificationBus(db: Db) {
   const origin = randomUUID();
   const shared = poolOf(db) !== undefined;
 
+  // On PGlite this process is the only writer: the newest id of each subscription is known here
+  // once read or published, so a fresh client's start needs no query (which on PGlite would wait
+  // behind every other statement).
+  const newest = new Map<string, number>();
+  const newestKey = (subscription: Subscription) =>
+    subscription.kind === "tenant" && subscription.queueName
+      ? `${channelFor(subscription)}|${subscription.queueName}`
+      : channelFor(subscription);
   const deliver = (row: Row) => {
+    if (!shared) {
+      const keys = [channelOf(row), ...(row.user_id === null && row.queue_name ? [`${channelOf(row)}|${row.queue_name}`] : [])];
+      for (const key of keys) if (newest.has(key)) newest.set(key, Math.max(newest.get(key)!, Number(row.id)));
+    }
     const notification = toNotification(row);
     live.emit(channelOf(row), notification, row.queue_name);
   };
@@ -104,11 +116,17 @@ export function createNotificationBus(db: Db) {
 
     /** The newest id of a subscription's notifications (0 when none): where a fresh client starts. */
     async latestId(subscription: Subscription): Promise<number> {
+      const key = newestKey(subscription);
+      const known = newest.get(key);
+      if (known !== undefined) return known;
       const row = await scoped(subscription)
         .clearSelect()
         .select(sql<number>`coalesce(max(id), 0)`.as("id"))
         .executeTakeFirst();
-      return Number(row?.id ?? 0);
+      const id = Number(row?.id ?? 0);
+      // Published meanwhile (deliver only raises what is already known): the larger stands.
+      if (!shared) newest.set(key, Math.max(newest.get(key) ?? 0, id));
+      return id;
     },
 
     subscribe(subscription: Subscription, listener: (notification: RealtimeNotification) => void): () => void {

@@ -16,7 +16,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
 import { sessionDetail } from "#upstream/repositories/chat";
-import { agentRows, groupRows } from "#upstream/monitor/snapshot";
+import { agentRows, forgetRules, groupRows, rulesKept } from "#upstream/monitor/snapshot";
 import {
   isTextAgent,
   monitorRoster,
@@ -84,7 +84,7 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/analysis/monitor/rules", async (request) => {
     const user = supervisor(request);
-    return ok({ rules: await monitorRules(app.db, user.tenantId) });
+    return ok({ rules: await rulesKept(app, user.tenantId) });
   });
 
   app.put("/analysis/monitor/rules", async (request) => {
@@ -108,7 +108,8 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
         detail: { before, after: input.rules },
       });
     });
-    return ok({ rules: await monitorRules(app.db, user.tenantId) });
+    forgetRules(app, user.tenantId);
+    return ok({ rules: await rulesKept(app, user.tenantId) });
   });
 
   // How long an offered call rings at an agent of each queue (decision 022).
