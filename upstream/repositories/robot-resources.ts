@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { FlowState, versionName } from "#contracts/flow-versions";
 import type {
-  DispatchDay,
   Festival,
   FestivalInput,
   GatewayLine,
@@ -340,6 +339,5 @@ export async function calendarDayOf(db: Trx, campaign: Pick<Campaign, "tenant_id
     .where("start_date", "<=", sql<string>`${date}::date`)
     .where("end_date", ">=", sql<string>`${date}::date`)
     .execute();
-  const [day] = dispatchDays(date, 1, week, festivals.map(toFestival), { windows: campaign.windows, startDate: null, endDate: null });
-  return day satisfies DispatchDay;
+  return dispatchDays(date, 1, week, festivals.map(toFestival), { windows: campaign.windows, startDate: null, endDate: null })[0];
 }
