@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FLOW_NODE_TYPES, FLOW_VERSION_STATES, INTENT_LABELS, codesOf } from "./codes";
+import { FLOW_NODE_TYPES, FLOW_VERSION_STATES, INTENT_LABELS, ROBOT_SPEAKERS, codesOf } from "./codes";
 import { PaginationSchema, envelope, page } from "./envelope";
 
 /**
@@ -61,6 +61,11 @@ export const RobotInstanceSchema = z.object({
   concurrency: z.number().int(),
   queueName: z.string().nullable(),
   callerNumber: z.string().nullable(),
+  /** Its speaker (ROBOT_SPEAKERS code), its gateway line (one of the tenant's) and whether the dialer follows the working calendar. */
+  speaker: z.string().nullable().default(null),
+  lineId: z.number().int().nullable().default(null),
+  lineName: z.string().nullable().default(null),
+  followCalendar: z.boolean().default(false),
   /** The campaigns that use it (deleting it leaves them without a robot). */
   campaigns: z.array(RobotCampaignSchema).default([]),
 });
@@ -288,6 +293,15 @@ export const RobotInstanceInputSchema = z.object({
     .max(100, "并发数不能超过100")
     .default(1),
   callerNumber: z.string().trim().max(20).nullable().default(null),
+  speaker: z
+    .string()
+    .trim()
+    .nullable()
+    .default(null)
+    .refine((code) => code === null || codesOf(ROBOT_SPEAKERS).includes(code), "所选发音人不存在，请重新选择"),
+  lineId: optionalId,
+  /** 按工作日历外呼: a running campaign using it does not call on the calendar's rest days and festivals. */
+  followCalendar: z.boolean().default(false),
 });
 export type RobotInstanceInput = z.infer<typeof RobotInstanceInputSchema>;
 /** POST …/allocate: the queue its hand-offs go to (null: none). */

@@ -41,12 +41,19 @@ test("an administrator lists, filters, copies, edits, transfers, allocates and d
   const edit = section(page, "基本信息");
   await edit.getByLabel("机器人名称").fill("营销推广机器人");
   await edit.getByLabel("并发数（同时通话数）").fill("7");
+  await edit.getByLabel("发音人").selectOption({ label: "晓美（女，温柔播报）" });
+  const line = await edit.getByLabel("外呼线路").locator("option").nth(1).getAttribute("value");
+  await edit.getByLabel("外呼线路").selectOption(line!);
+  await edit.getByLabel("按工作日历外呼").check();
   const refused = page.waitForResponse((r) => r.request().method() === "POST");
   await edit.getByRole("button", { name: "保存" }).click();
   expect((await refused).status()).toBe(400);
   await expect(edit.getByText("保存机器人失败：机器人名称「营销推广机器人」已存在")).toBeVisible();
   await expect(edit.getByLabel("机器人名称")).toHaveValue("营销推广机器人");
   await expect(edit.getByLabel("并发数（同时通话数）")).toHaveValue("7");
+  await expect(edit.getByLabel("发音人")).toHaveValue("xiaomei");
+  await expect(edit.getByLabel("外呼线路")).toHaveValue(line!);
+  await expect(edit.getByLabel("按工作日历外呼")).toBeChecked();
   await expectAccessible(page);
   await edit.getByLabel("机器人名称").fill("营销机器人丙");
   const number = await edit.getByLabel("主叫号码").locator("option").nth(1).getAttribute("value");
@@ -55,6 +62,9 @@ test("an administrator lists, filters, copies, edits, transfers, allocates and d
   await expect(toast(page)).toHaveText("机器人「营销机器人丙」已保存");
   await expect(edit.getByLabel("并发数（同时通话数）")).toHaveValue("7");
   await expect(edit.getByLabel("主叫号码")).toHaveValue(number!);
+  await expect(edit.getByLabel("发音人")).toHaveValue("xiaomei");
+  await expect(edit.getByLabel("外呼线路")).toHaveValue(line!);
+  await expect(edit.getByLabel("按工作日历外呼")).toBeChecked();
 
   // Another flow; the queue its hand-offs go to.
   await section(page, "运行的流程").getByLabel("转到流程").selectOption({ label: "满意度回访（v1.0）" });

@@ -32,6 +32,7 @@ import * as m280 from "#upstream/db/migrations/280-background-imports";
 import * as m290 from "#upstream/db/migrations/290-inspection-forms";
 import * as m300 from "#upstream/db/migrations/300-flow-params-and-handoff-queues";
 import * as m310 from "#upstream/db/migrations/310-robot-resources";
+import * as m320 from "#upstream/db/migrations/320-robot-instance-voice-line-calendar";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -71,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   "290-inspection-forms": m290,
   "300-flow-params-and-handoff-queues": m300,
   "310-robot-resources": m310,
+  "320-robot-instance-voice-line-calendar": m320,
 };
 
 function migrator(db: Db): Migrator {

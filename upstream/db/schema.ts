@@ -672,6 +672,10 @@ export interface RobotInstancesTable {
   concurrency: ColumnType<number, number | undefined, number>;
   queue_name: ColumnType<string | null, string | null | undefined, string | null>;
   caller_number: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 320: its speaker (ROBOT_SPEAKERS), gateway line, and whether it follows the working calendar. */
+  speaker: ColumnType<string | null, string | null | undefined, string | null>;
+  line_id: ColumnType<number | null, number | null | undefined, number | null>;
+  follow_calendar: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** Migration 220: a tenant's regular expressions (decision 030). */

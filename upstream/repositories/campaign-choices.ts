@@ -44,6 +44,7 @@ function robotRows(db: Trx, tenantId: number) {
   return db
     .selectFrom("robot_instances as r")
     .leftJoin("robot_flows as f", (join) => join.onRef("f.id", "=", "r.flow_id").onRef("f.tenant_id", "=", "r.tenant_id"))
+    .leftJoin("robot_gateway_lines as l", (join) => join.onRef("l.id", "=", "r.line_id").onRef("l.tenant_id", "=", "r.tenant_id"))
     .where("r.tenant_id", "=", tenantId)
     .select([
       "r.id",
@@ -53,6 +54,10 @@ function robotRows(db: Trx, tenantId: number) {
       "r.concurrency",
       "r.queue_name",
       "r.caller_number",
+      "r.speaker",
+      "r.line_id",
+      "r.follow_calendar",
+      "l.name as line_name",
       "f.name as flow_name",
       "f.service_version_id",
       // The campaigns using it, and whether each is calling now (deleting the robot is then refused).
@@ -79,6 +84,10 @@ type RobotRow = {
   concurrency: number;
   queue_name: string | null;
   caller_number: string | null;
+  speaker: string | null;
+  line_id: number | null;
+  follow_calendar: boolean;
+  line_name: string | null;
   flow_name: string | null;
   service_version_id: number | null;
   campaigns: RobotInstance["campaigns"] | string | null;
@@ -95,6 +104,10 @@ function toRobot(row: RobotRow): RobotInstance {
     concurrency: row.concurrency,
     queueName: row.queue_name,
     callerNumber: row.caller_number,
+    speaker: row.speaker,
+    lineId: row.line_name === null ? null : row.line_id,
+    lineName: row.line_name,
+    followCalendar: row.follow_calendar,
     // json_agg may come back as text, depending on the driver's parsers.
     campaigns: (typeof row.campaigns === "string" ? (JSON.parse(row.campaigns) as RobotInstance["campaigns"]) : row.campaigns) ?? [],
   };

@@ -57,6 +57,15 @@ export async function updateRobot(
       .executeTakeFirst();
     if (!number) throw new FlowRefused(400, "所选主叫号码不存在，请重新选择");
   }
+  if (input.lineId !== null) {
+    const line = await db
+      .selectFrom("robot_gateway_lines")
+      .select("id")
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", input.lineId)
+      .executeTakeFirst();
+    if (!line) throw new FlowRefused(400, "所选线路不存在，请重新选择");
+  }
   await write(
     () =>
       db
@@ -67,6 +76,9 @@ export async function updateRobot(
           flow_version_name: version.name,
           concurrency: input.concurrency,
           caller_number: input.callerNumber,
+          speaker: input.speaker,
+          line_id: input.lineId,
+          follow_calendar: input.followCalendar,
         })
         .where("tenant_id", "=", tenantId)
         .where("id", "=", id)
@@ -152,6 +164,9 @@ export async function copyRobot(db: Trx, tenantId: number, id: number, name: str
           concurrency: from.concurrency,
           queue_name: from.queueName,
           caller_number: from.callerNumber,
+          speaker: from.speaker,
+          line_id: from.lineId,
+          follow_calendar: from.followCalendar,
         })
         .returning("id")
         .executeTakeFirstOrThrow(),

@@ -13,6 +13,8 @@ import type {
 } from "#contracts/robot-resources";
 import { daysBetween } from "#contracts/robot-resources";
 import type { Db } from "#upstream/db";
+import type { Campaign } from "#upstream/db/schema";
+import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import type { Trx } from "./dialing";
 
 /** A refusal of a change (a name taken, an overlapping festival, another tenant's id), in Chinese. */
@@ -313,4 +315,29 @@ export async function findCampaignSchedule(db: Db, tenantId: number, id: number)
     .where("id", "=", id)
     .executeTakeFirst();
   return row ? { id: row.id, name: row.name, windows: row.windows, startDate: row.start_date, endDate: row.end_date } : null;
+}
+
+/**
+ * The day `date` (China time) of a campaign whose robot follows the working calendar (按工作日历外呼):
+ * its windows cut to the working day's hours, or none and why (a festival, a resting weekday).
+ * Null when its robot does not follow the calendar: the campaign's own windows decide alone.
+ */
+export async function calendarDayOf(db: Trx, campaign: Pick<Campaign, "tenant_id" | "robot_instance_id" | "windows">, date: string) {
+  if (campaign.robot_instance_id === null) return null;
+  const robot = await db
+    .selectFrom("robot_instances")
+    .select("follow_calendar")
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("id", "=", campaign.robot_instance_id)
+    .executeTakeFirst();
+  if (!robot?.follow_calendar) return null;
+  const week = await readWorkingWeek(db, campaign.tenant_id);
+  const festivals = await db
+    .selectFrom("robot_festivals")
+    .select(festivalColumns)
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("start_date", "<=", sql<string>`${date}::date`)
+    .where("end_date", ">=", sql<string>`${date}::date`)
+    .execute();
+  return dispatchDays(date, 1, week, festivals.map(toFestival), { windows: campaign.windows, startDate: null, endDate: null })[0];
 }

@@ -1054,4 +1054,79 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(await data("other-admin", { after: "0" })).toEqual({ list: [], total: 0 });
     failure(await inject("admin", "GET", `/outbound/task/get/${biggest.batch_id}/0/-1?after=abc`), 400);
   });
+  it("does not dial for a robot that follows the working calendar on a festival, a rest day or outside the day's hours", async () => {
+    const clock = platform.app.dialer.clock;
+    const before = clock.now();
+    // Monday to Friday 09:00–18:00; a festival on Monday 7 and Tuesday 8 January 2030.
+    const days = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, enabled: weekday <= 5, start: "09:00", end: "18:00" }));
+    expect((await inject("admin", "PUT", "/robot/api/dispatch/working", { days })).statusCode).toBe(200);
+    const festival = await inject("admin", "POST", "/robot/api/dispatch/festival", {
+      name: "测试假日",
+      startDate: "2030-01-07",
+      endDate: "2030-01-08",
+    });
+    expect(festival.statusCode, festival.body).toBe(200);
+    const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: form.robotId, name: "日历外呼机器人" });
+    const robot = copy.json().data as { id: number; flowId: number };
+    const follow = await inject("admin", "PUT", `/robot/api/robot/instance/${robot.id}`, {
+      name: "日历外呼机器人",
+      flowId: robot.flowId,
+      followCalendar: true,
+    });
+    expect(follow.statusCode, follow.body).toBe(200);
+    const { id } = json(
+      SavedResponseSchema,
+      await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日历外呼", robotId: robot.id }),
+    ).data!;
+    const phones = Array.from({ length: 10 }, (_, i) => `1371235${String(i).padStart(4, "0")}`);
+    const upload = multipart(id, "calendar.csv", `phone\n${phones.join("\n")}\n`);
+    const { batchId } = json(
+      ImportResultResponseSchema,
+      await platform.app.inject({
+        method: "POST",
+        url: "/api/file/upload",
+        headers: { ...bearer(tokens.admin), ...upload.headers },
+        payload: upload.payload,
+      }),
+    ).data!;
+    json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+    const batch = async () =>
+      json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=100`)).data!;
+    const at = async (cst: string) => platform.app.dialer.tick(new Date(`${cst}+08:00`));
+    const dialled = async () => (await batch()).calls.list.filter((c) => c.status !== 0).length;
+    const lastReason = async () =>
+      (
+        await platform.db
+          .selectFrom("task_transitions")
+          .select("reason")
+          .where("batch_id", "=", batchId)
+          .where("task_call_id", "is", null)
+          .orderBy("id", "desc")
+          .executeTakeFirstOrThrow()
+      ).reason;
+
+    // The festival: the list is ready, then the batch rests, saying why; nobody is called.
+    await at("2030-01-07T10:00:00");
+    await at("2030-01-07T10:01:00");
+    expect((await batch()).batch.status).toBe(11);
+    expect(await lastReason()).toBe("节假日「测试假日」，不外呼");
+    expect(await dialled()).toBe(0);
+    // A working day before its hours: still resting; in them, it calls.
+    await at("2030-01-09T08:30:00");
+    expect((await batch()).batch.status).toBe(11);
+    expect(await dialled()).toBe(0);
+    await at("2030-01-09T09:30:00");
+    expect((await batch()).batch.status).toBe(2);
+    expect(await lastReason()).toBe("进入外呼时段");
+    expect(await dialled()).toBeGreaterThan(0);
+    // After its hours the batch rests between windows; on Saturday it stays resting.
+    await at("2030-01-09T18:30:00");
+    expect((await batch()).batch.status).toBe(11);
+    expect(await lastReason()).toBe("时段间隔休息");
+    const called = await dialled();
+    await at("2030-01-12T10:00:00");
+    expect((await batch()).batch.status).toBe(11);
+    expect(await dialled()).toBe(called);
+    clock.set(before);
+  });
 });

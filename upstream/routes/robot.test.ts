@@ -343,6 +343,40 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     );
   });
 
+  it("gives a robot a speaker, a line of its tenant and the working calendar; refuses others in Chinese, audited", async () => {
+    const lineOf = async (account: string) =>
+      (await inject(account, "GET", "/dialer/api/v1/gateway/line/robot")).json().data.list[0].id as number;
+    const [line, foreignLine] = [await lineOf("admin"), await lineOf("other-admin")];
+    const first = (await inject("admin", "POST", "/robot/api/robot/instance/list", { pageNo: 1, pageSize: 10 })).json().data.list[0];
+    const created = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: first.id, name: "日历机器人" });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data.id as number;
+    expect(created.json().data).toMatchObject({ speaker: null, lineId: null, followCalendar: false });
+    const edit = (body: object) =>
+      inject("admin", "PUT", `/robot/api/robot/instance/${id}`, { name: "日历机器人", concurrency: 2, ...body });
+    const saved = await edit({ speaker: "xiaomei", lineId: line, followCalendar: true });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ speaker: "xiaomei", lineId: line, followCalendar: true });
+    expect((await inject("admin", "GET", "/dialer/api/v1/gateway/line/robot")).json().data.list[0].name).toBe(saved.json().data.lineName);
+    const listed = RobotInstancePageResponseSchema.parse(
+      (await inject("admin", "POST", "/robot/api/robot/instance/list", { id })).json(),
+    ).data!;
+    expect(listed.list[0]).toMatchObject({ speaker: "xiaomei", lineId: line, followCalendar: true });
+    expect(await refusal(await edit({ speaker: "nobody" }), 400)).toBe("所选发音人不存在，请重新选择");
+    expect(await refusal(await edit({ lineId: foreignLine }), 400)).toBe("所选线路不存在，请重新选择");
+    const copy = await inject("admin", "POST", "/robot/api/robot/instance/copy", { id, name: "日历机器人（副本）" });
+    expect(copy.json().data).toMatchObject({ speaker: "xiaomei", lineId: line, followCalendar: true });
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select(["detail"])
+      .where("target_type", "=", "robot")
+      .where("action", "=", "robot.update")
+      .where("target_id", "=", String(id))
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(audit.detail)).toContain('"followCalendar":true');
+  });
+
   it("keeps each version's input parameters and output states: a draft's are edited, the call detail reads the version in service's", async () => {
     const params = async (flowId: number, kind: "param" | "state") =>
       FlowParamListResponseSchema.parse(

@@ -38,6 +38,7 @@ import {
 } from "#upstream/domain/dialer-states";
 import { resultName, simulateCall, speakFlow } from "./robot-conversation";
 import { serviceVersion } from "#upstream/repositories/robot-flows";
+import { calendarDayOf } from "#upstream/repositories/robot-resources";
 import { handsOffToAgents, isHandedToAgent } from "#upstream/domain/recordings";
 import {
   insertRobotCallRecord,
@@ -265,14 +266,20 @@ export class Dialer {
       .where("batch_id", "=", batch.id)
       .executeTakeFirstOrThrow();
     const today = cstDate(now);
+    // A robot that follows the working calendar calls only in its hours, never on a rest day or a
+    // festival: the batch then rests as between windows, saying why (decision 030).
+    const calendar = await calendarDayOf(trx, campaign, today);
+    const callable = calendar ? calendar.windows : windows;
+    const restDay = calendar && calendar.windows.length === 0 ? `${calendar.reason}，不外呼` : null;
     const expired =
       (campaign.end_date !== null && today > String(campaign.end_date)) ||
       (campaign.cycle === 1 && batch.started_at !== null && cstDate(batch.started_at) < today);
     const decision = decideBatch({
       status: batch.status,
       cycle: campaign.cycle,
-      inWindow: inWindow(windows, now),
-      laterWindowToday: laterWindowToday(windows, now),
+      inWindow: inWindow(callable, now),
+      // A rest day is not the end of a same-day batch's day: it rests (and times out tomorrow).
+      laterWindowToday: restDay !== null || laterWindowToday(callable, now),
       expired,
       due: batch.next_run_at === null || batch.next_run_at <= now,
       total: batch.total,
@@ -281,7 +288,8 @@ export class Dialer {
     });
     let status = batch.status;
     if (decision) {
-      await moveBatch(trx, batch, decision.to, decision.reason, now);
+      const resting = decision.to === BatchStatus.restingWindow || decision.to === BatchStatus.restingCycle;
+      await moveBatch(trx, batch, decision.to, restDay && resting ? restDay : decision.reason, now);
       status = decision.to;
       if (decision.to === BatchStatus.restingCycle) {
         await trx
@@ -295,6 +303,7 @@ export class Dialer {
       if (decision.to === BatchStatus.scheduling && batch.status === BatchStatus.preparing) await this.#screenBlacklist(trx, batch, now);
     }
     if (status !== BatchStatus.scheduling || !ROBOT_DIALLED_TYPES.includes(campaign.type)) return;
+    if (calendar && !inWindow(callable, now)) return;
     if (counts.open - counts.dialling === 0 && counts.retryable > 0) {
       // Everything was dialled once: the ones not reached go back into the queue.
       const retry = await trx

@@ -3,7 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { GENDERS, ROBOT_SPEAKERS, labelOf } from "#contracts/codes";
 import { ROBOT_NAME_MAX, type RobotInstance } from "#contracts/robot";
+import type { GatewayLine } from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -18,6 +20,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { listCallerIdNumbers, listQueues } from "#app/services/config.server";
+import { listGatewayLines } from "#app/services/robot-resources.server";
 import { allocateRobot, copyRobot, deleteRobot, findRobot, listFlowChoices, transferRobot, updateRobot } from "#app/services/robot.server";
 import type { Caller } from "#app/services/upstream.server";
 import { RobotFormSchema, UpdateFormSchema } from "./schema";
@@ -34,13 +37,14 @@ async function requireRobot(caller: Caller, id: number): Promise<RobotInstance> 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const id = idParam(params.id);
-  const [robot, flows, queues, callerNumbers] = await Promise.all([
+  const [robot, flows, queues, callerNumbers, lines] = await Promise.all([
     requireRobot(caller, id),
     listFlowChoices(caller),
     listQueues(caller),
     listCallerIdNumbers(caller),
+    listGatewayLines(caller),
   ]);
-  return { robot, flows, queues, callerNumbers };
+  return { robot, flows, queues, callerNumbers, lines };
 }
 
 /** Each form of the page posts here with its intent; a refusal comes back on that form with what was typed. */
@@ -53,10 +57,25 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { caller } = access;
   const here = `${LIST}/${id}`;
   const fieldOf = { "robot.update": "name", "robot.allocate": "queueName", "robot.transfer": "flowId", "robot.copy": "name" } as const;
+  // The edit's refusals name the field they are about (a speaker, a line, a caller number), else the name.
+  const updateField = (message: string) =>
+    message.includes("机器人名称")
+      ? "name"
+      : message.includes("发音人")
+        ? "speaker"
+        : message.includes("线路")
+          ? "lineId"
+          : message.includes("主叫号码")
+            ? "callerNumber"
+            : "name";
   const refuse = (done: { message: string; status: number }) =>
     input.intent === "robot.delete"
       ? rejectForm(submission, { formErrors: [done.message] }, done.status)
-      : rejectForm(submission, { fieldErrors: { [fieldOf[input.intent]]: [done.message] } }, done.status);
+      : rejectForm(
+          submission,
+          { fieldErrors: { [input.intent === "robot.update" ? updateField(done.message) : fieldOf[input.intent]]: [done.message] } },
+          done.status,
+        );
   switch (input.intent) {
     case "robot.update": {
       const { intent: _intent, ...robot } = input;
@@ -87,7 +106,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RobotInstanceDetail() {
-  const { robot, flows, queues, callerNumbers } = useLoaderData<typeof loader>();
+  const { robot, flows, queues, callerNumbers, lines } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
   const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
@@ -107,7 +126,7 @@ export default function RobotInstanceDetail() {
       {confirm ? <DeleteConfirm robot={confirm} cancelHref={pathname} /> : null}
       {deleteRefusal ? <Notice tone="error">{firstError(deleteRefusal)}</Notice> : null}
 
-      <EditForm robot={robot} callerNumbers={callerNumbers} lastResult={refused("robot.update")} />
+      <EditForm robot={robot} callerNumbers={callerNumbers} lines={lines} lastResult={refused("robot.update")} />
 
       <section aria-labelledby="robot-flow-title" className="sb-section">
         <h2 id="robot-flow-title" className="sb-section-title">
@@ -208,10 +227,12 @@ export default function RobotInstanceDetail() {
 function EditForm({
   robot,
   callerNumbers,
+  lines,
   lastResult,
 }: {
   robot: RobotInstance;
   callerNumbers: Array<{ id: number; number: string }>;
+  lines: GatewayLine[];
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const [form, fields] = useForm({
@@ -220,7 +241,14 @@ function EditForm({
     constraint: getZodConstraint(UpdateFormSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateFormSchema }),
-    defaultValue: { name: robot.name, concurrency: String(robot.concurrency), callerNumber: robot.callerNumber ?? "" },
+    defaultValue: {
+      name: robot.name,
+      concurrency: String(robot.concurrency),
+      callerNumber: robot.callerNumber ?? "",
+      speaker: robot.speaker ?? "",
+      lineId: robot.lineId === null ? "" : String(robot.lineId),
+      followCalendar: robot.followCalendar ? "on" : undefined,
+    },
   });
   return (
     <section aria-labelledby="robot-edit-title" className="sb-section">
@@ -248,6 +276,32 @@ function EditForm({
             ))}
           </select>
         </Field>
+        <Field field={fields.speaker} label="发音人">
+          <select {...getSelectProps(fields.speaker)} className={inputClass(fields.speaker)}>
+            <option value="">不设置（使用默认发音人）</option>
+            {ROBOT_SPEAKERS.map((s) => (
+              <option key={s.code} value={s.code}>
+                {s.label}（{labelOf(GENDERS, s.gender)}，{s.style}）
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field field={fields.lineId} label="外呼线路">
+          <select {...getSelectProps(fields.lineId)} className={inputClass(fields.lineId)}>
+            <option value="">不设置（使用默认线路）</option>
+            {lines.map((line) => (
+              <option key={line.id} value={line.id}>
+                {line.name}（{line.carrier}，前缀 {line.prefix}）{line.enabled ? "" : "（已停用）"}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="sb-field">
+          <label className="sb-check">
+            <input {...getInputProps(fields.followCalendar, { type: "checkbox" })} /> 按工作日历外呼
+          </label>
+          <small className="sb-hint">勾选后，使用它的活动在工作日历的休息日、节假日和工作时间以外不外呼。</small>
+        </div>
         <div className="sb-form-actions">
           <button type="submit" className="p-button">
             保存
