@@ -174,11 +174,11 @@ const time = (message: string) => z.string({ required_error: message }).regex(TI
 export const WorkingDaySchema = z
   .object({
     weekday: z.coerce
-      .number()
-      .int()
+      .number({ invalid_type_error: "星期无效" })
+      .int("星期无效")
       .refine((n) => codesOf(WEEKDAYS).includes(n), "星期无效"),
     /** Robots call that day; absent (an unticked box) means they do not. */
-    enabled: z.boolean().default(false),
+    enabled: z.boolean({ invalid_type_error: "是否外呼应为是或否" }).default(false),
     start: time("开始时间应为 HH:MM"),
     end: time("结束时间应为 HH:MM"),
   })

@@ -280,7 +280,13 @@ const robotName = z
   .trim()
   .min(1, "请输入机器人名称")
   .max(ROBOT_NAME_MAX, `机器人名称不能超过${ROBOT_NAME_MAX}个字符`);
-const optionalId = z.coerce.number().int().positive().nullable().default(null);
+const optionalId = z.coerce
+  .number({ invalid_type_error: "编号无效" })
+  .int("编号无效")
+  .positive("编号无效")
+  .max(Number.MAX_SAFE_INTEGER, "编号无效")
+  .nullable()
+  .default(null);
 
 /** PUT /robot/api/robot/instance/{id} */
 export const RobotInstanceInputSchema = z.object({

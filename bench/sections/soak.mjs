@@ -29,6 +29,7 @@ export async function soak({ consoleUrl, sessions, quick, platform, consoleProce
       .then(async (response) => {
         if (response.status !== 200) throw new Error(`monitor stream answered ${response.status}`);
         for await (const chunk of response.body) void chunk;
+        if (!abort.signal.aborted) throw new Error("monitor stream ended before the soak did");
       })
       .catch((error) => (abort.signal.aborted ? undefined : error)),
   );

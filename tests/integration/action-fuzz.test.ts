@@ -56,6 +56,10 @@ const ODD_VALUES = [
   '=HYPERLINK("http://evil.example")',
   "../../etc/passwd",
   "x".repeat(5_000),
+  // Names every object inherits: a lookup by `in` once took them for an intent (a 500).
+  "constructor",
+  "__proto__",
+  "toString",
 ];
 
 function formOf(vocabulary: { names: string[]; values: string[] }) {

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
+import { FileUnreadable } from "#upstream/domain/contact-file";
+import { writeAudit, type Actor } from "./audit-log";
 import { createBatch } from "./task-batches";
 
 const PHONE_HEADERS = ["phone", "手机号", "手机号码", "电话", "电话号码"];
@@ -55,7 +57,7 @@ export async function startImport(
   const nameAt = columns.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
   if (phoneAt < 0) throw new ImportRefused(`文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
 
-  await failStalledImports(db, campaignId);
+  await failStalledImports(db, tenantId, campaignId);
   const { importId, batchId } = await db.transaction().execute(async (trx) => {
     const campaign = await trx
       .selectFrom("campaigns")
@@ -94,10 +96,11 @@ export async function startImport(
     try {
       return await readIntoBatch(db, { tenantId, campaignId, importId, batchId, at }, iterator, { columns, phoneAt, nameAt });
     } catch (error) {
+      // Our own refusals are worded for the user; a database's or a reader's error is not shown.
       await failImport(
         db,
         importId,
-        error instanceof Error && /[\u4e00-\u9fff]/.test(error.message) ? error.message : "导入中断：平台处理出错",
+        error instanceof ImportRefused || error instanceof FileUnreadable ? error.message : "导入中断：平台处理出错",
       );
       throw error;
     }
@@ -160,11 +163,14 @@ async function readIntoBatch(db: Db, target: ImportTarget, iterator: AsyncIterat
           )
           .execute();
       }
-      await trx
+      const moved = await trx
         .updateTable("contact_imports")
         .set({ accepted, rejected, processed: rowNo - 1, updated_at: new Date() })
         .where("id", "=", importId)
-        .execute();
+        .where("status", "=", "running")
+        .executeTakeFirst();
+      // Failed meanwhile as stalled (its rows removed): this import stops here, its chunk undone.
+      if (moved.numUpdatedRows === 0n) throw new ImportRefused("导入中断：平台在导入过程中停止，请重新导入");
     });
     good = [];
     bad = [];
@@ -219,8 +225,9 @@ async function readIntoBatch(db: Db, target: ImportTarget, iterator: AsyncIterat
       .execute();
   });
   // A large import changes the table's shape at once; fresh statistics keep its list pages on
-  // their indexes (PGlite has no autovacuum to do it later).
-  if (accepted >= ANALYZE_AFTER) await sql`analyze task_calls`.execute(db);
+  // their indexes (PGlite has no autovacuum to do it later). The import is done whatever this does.
+  if (accepted >= ANALYZE_AFTER)
+    await sql`analyze task_calls`.execute(db).catch((error: unknown) => console.error("[platform] analyze after an import failed", error));
   return { importId, batchId: accepted === 0 ? null : batchId, accepted, rejected, errors: shown };
 }
 
@@ -232,8 +239,16 @@ async function removeBatch(db: Db, batchId: number): Promise<void> {
 /** Ends an import that cannot finish: what it saved is removed, the reason kept. */
 async function failImport(db: Db, importId: number, message: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("contact_imports").select("batch_id").where("id", "=", importId).executeTakeFirst();
-    if (row?.batch_id) await removeBatch(trx, row.batch_id);
+    // Only an import still running is failed: one already ended keeps how it ended.
+    const row = await trx
+      .selectFrom("contact_imports")
+      .select("batch_id")
+      .where("id", "=", importId)
+      .where("status", "=", "running")
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return;
+    if (row.batch_id) await removeBatch(trx, row.batch_id);
     await trx.deleteFrom("contact_import_errors").where("import_id", "=", importId).execute();
     await trx
       .updateTable("contact_imports")
@@ -248,15 +263,25 @@ async function failImport(db: Db, importId: number, message: string): Promise<vo
  * process stopped): they are failed, their rows removed, so their campaigns can import again.
  * Run before a campaign's imports are listed and before it imports again.
  */
-export async function failStalledImports(db: Db, campaignId?: number): Promise<number> {
-  let query = db
+export async function failStalledImports(db: Db, tenantId: number, campaignId: number): Promise<number> {
+  const stalled = await db
     .selectFrom("contact_imports")
     .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("campaign_id", "=", campaignId)
     .where("status", "=", "running")
-    .where("updated_at", "<=", sql<Date>`now() - ${`${STALLED_SECONDS} seconds`}::interval`);
-  if (campaignId !== undefined) query = query.where("campaign_id", "=", campaignId);
-  const stalled = await query.execute();
-  for (const { id } of stalled) await failImport(db, id, "导入中断：平台在导入过程中停止，请重新导入");
+    .where("updated_at", "<=", sql<Date>`now() - ${`${STALLED_SECONDS} seconds`}::interval`)
+    .execute();
+  const system: Actor = { id: null, name: "系统", tenantId };
+  for (const { id } of stalled) {
+    await failImport(db, id, "导入中断：平台在导入过程中停止，请重新导入");
+    await writeAudit(db, system, {
+      action: "campaign.import",
+      target: { type: "campaign", id: campaignId },
+      summary: `活动 ${campaignId}：导入 ${id} 超过 ${STALLED_SECONDS} 秒没有进展，已中止并撤回`,
+      detail: { importId: id },
+    });
+  }
   return stalled.length;
 }
 

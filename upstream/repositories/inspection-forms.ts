@@ -140,7 +140,12 @@ export async function changeFormState(
   if (action === "activate") {
     const current = await activeForm(trx, tenantId);
     if (current) {
-      await trx.updateTable("inspection_forms").set({ state: "retired", updated_at: new Date() }).where("id", "=", current.id).execute();
+      await trx
+        .updateTable("inspection_forms")
+        .set({ state: "retired", updated_at: new Date() })
+        .where("tenant_id", "=", tenantId)
+        .where("id", "=", current.id)
+        .execute();
       await writeAudit(trx, actor, {
         action: "inspection.form.state",
         target: { type: "inspectionForm", id: current.id },

@@ -476,6 +476,14 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       message: "导入中断：平台在导入过程中停止，请重新导入",
     });
     expect((await inject("admin", "GET", `/outbound/task/get/${small.batchId}/0/-1`)).statusCode).toBe(404);
+    const audited = await db
+      .selectFrom("audit_log")
+      .select(["actor_name", "summary"])
+      .where("action", "=", "campaign.import")
+      .where("target_id", "=", String(id))
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(audited).toEqual({ actor_name: "系统", summary: `活动 ${id}：导入 ${small.importId} 超过 120 秒没有进展，已中止并撤回` });
     expect(json(ImportResultResponseSchema, await upload("phone\n13912340002\n")).data!).toMatchObject({ status: "done", accepted: 1 });
   });
 

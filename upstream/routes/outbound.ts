@@ -300,7 +300,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const user = requireUser(request);
     const { campaignId } = parseInput(CampaignIdQuery, request.query);
     await requireCampaign(app, user, campaignId);
-    await failStalledImports(app.db, campaignId);
+    await failStalledImports(app.db, user.tenantId, campaignId);
     return ok(await listImports(app.db, user.tenantId, campaignId));
   });
 

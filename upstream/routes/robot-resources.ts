@@ -45,7 +45,9 @@ import type { AuthUser } from "#upstream/repositories/users";
 
 /** The robot service's refusal (routes/robot.ts says the same: routes do not import each other). */
 const ROBOT_ADMIN_ONLY = "仅管理员可以管理机器人和流程";
-const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+const IdParamsSchema = z.object({
+  id: z.coerce.number({ invalid_type_error: "编号无效" }).int("编号无效").positive("编号无效").max(Number.MAX_SAFE_INTEGER, "编号无效"),
+});
 
 const weekText = (days: WorkingCalendar["days"]) =>
   days.map((d) => `${labelOf(WEEKDAYS, d.weekday)} ${d.enabled ? `${d.start}-${d.end}` : "休息"}`).join("，");

@@ -67,4 +67,4 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && value in INTENT_SCHEMAS;
+export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);

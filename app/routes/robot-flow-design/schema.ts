@@ -99,4 +99,4 @@ export const DESIGN_SCHEMAS = {
   "node.first": NodeFirstSchema,
 } as const;
 export type DesignIntent = keyof typeof DESIGN_SCHEMAS;
-export const isDesignIntent = (value: unknown): value is DesignIntent => typeof value === "string" && value in DESIGN_SCHEMAS;
+export const isDesignIntent = (value: unknown): value is DesignIntent => typeof value === "string" && Object.hasOwn(DESIGN_SCHEMAS, value);

@@ -44,4 +44,4 @@ export const INTENT_SCHEMAS = {
 /** The list's create form: a record of the chosen template, its fields posted as values.<key>. */
 export const CreateSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({ intent: z.literal("create") });
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && value in INTENT_SCHEMAS;
+export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);
