@@ -15,6 +15,15 @@ export type AuditWrite = {
   detail?: Record<string, unknown> | null;
 };
 
+/** A change and its audit row in one transaction: `work` makes the change and says what the row is. */
+export async function withAudit<T>(db: Db, actor: Actor, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite | null }>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const { result, audit } = await work(trx);
+    if (audit) await writeAudit(trx, actor, audit);
+    return result;
+  });
+}
+
 /**
  * The one writer of the audit log. Call it inside the change's transaction, so a change and its
  * row are written together or not at all.

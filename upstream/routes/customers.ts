@@ -36,7 +36,7 @@ import {
 import { csvLine, FileUnreadable, readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, withAudit, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import { listCallRecords } from "#upstream/repositories/call-records";
 import { ImportRefused, importContacts as importIntoCampaign } from "#upstream/repositories/contact-imports";
 import {
@@ -121,11 +121,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
   ): Promise<T> {
     if (adminOnly) requireRole(user, ["admin"], adminOnly);
     try {
-      return await app.db.transaction().execute(async (trx) => {
-        const { result, audit } = await work(trx);
-        if (audit) await writeAudit(trx, actorOf(user), audit);
-        return result;
-      });
+      return await withAudit(app.db, actorOf(user), work);
     } catch (error) {
       if (error instanceof CustomerRefused) throw new HttpError(error.status, error.message);
       if (error instanceof FileUnreadable) throw new HttpError(400, error.message);

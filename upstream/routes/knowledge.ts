@@ -19,7 +19,7 @@ import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
-import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import {
   KnowledgeRefused,
   countNodes,
@@ -67,11 +67,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
     requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     try {
-      return await app.db.transaction().execute(async (trx) => {
-        const { result, audit } = await work(trx);
-        await writeAudit(trx, actorOf(user), audit);
-        return result;
-      });
+      return await withAudit(app.db, actorOf(user), work);
     } catch (error) {
       if (error instanceof KnowledgeRefused) throw new HttpError(error.status, error.message);
       if (error instanceof FileUnreadable) throw new HttpError(400, error.message);

@@ -22,7 +22,7 @@ import { RegexTimeout, matchSample } from "#upstream/domain/regex-test";
 import { previewWav } from "#upstream/domain/voice-preview";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
   ResourceRefused,
@@ -62,11 +62,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   const refusal = (error: unknown) => (error instanceof ResourceRefused ? new HttpError(error.status, error.message) : error);
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
     try {
-      return await app.db.transaction().execute(async (trx) => {
-        const { result, audit } = await work(trx);
-        await writeAudit(trx, actorOf(user), audit);
-        return result;
-      });
+      return await withAudit(app.db, actorOf(user), work);
     } catch (error) {
       throw refusal(error);
     }

@@ -28,7 +28,7 @@ import {
 import { DEFAULT_INTENT_KEYWORDS, diffDesigns, exitsOf, recognise, starterDesign, validateDesign } from "#upstream/domain/flow-design";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
@@ -85,11 +85,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
     requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     try {
-      return await app.db.transaction().execute(async (trx) => {
-        const { result, audit } = await work(trx);
-        await writeAudit(trx, actorOf(user), audit);
-        return result;
-      });
+      return await withAudit(app.db, actorOf(user), work);
     } catch (error) {
       throw refusal(error);
     }

@@ -19,7 +19,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { findSession } from "#upstream/repositories/chat";
 import { requireRole, requireUser, requireWorkOrderCreator } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
-import { actorOf, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
   WorkOrderRefused,
@@ -61,13 +61,7 @@ async function refusedAsHttp<T>(work: () => Promise<T>): Promise<T> {
 export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   /** A change and its audit row, together; refusals become Chinese 4xx. */
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    return refusedAsHttp(() =>
-      app.db.transaction().execute(async (trx) => {
-        const { result, audit } = await work(trx);
-        await writeAudit(trx, actorOf(user), audit);
-        return result;
-      }),
-    );
+    return refusedAsHttp(() => withAudit(app.db, actorOf(user), work));
   }
   const admin = (request: Parameters<typeof requireUser>[0]) =>
     requireRole(requireUser(request), ["admin"], WORK_ORDER_TEMPLATE_ADMIN_ONLY);
