@@ -1,3 +1,8 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
@@ -56,29 +61,49 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z
   return parsed.data;
 }
 
+/** An uploaded file kept on disk while it is read; `remove` lets it go (the route's job, once read). */
+export type SpooledFile = { name: string; path: string; size: number; remove: () => Promise<void> };
+
 /**
- * A multipart form carrying one CSV or XLSX file (the imports): its text fields and the file, or a
- * 400 in Chinese. `maxMb` is the limit the route registered @fastify/multipart with.
+ * A multipart form carrying one CSV or XLSX file (the imports): its text fields, and the file
+ * written to a temporary file as it arrives, so the platform never holds an upload whole in memory.
+ * A refused upload is removed here and is a 400 in Chinese. `maxMb` is the limit the route
+ * registered @fastify/multipart with.
  */
 export async function readSpreadsheetUpload(
   request: FastifyRequest,
   maxMb: number,
-): Promise<{ fields: Record<string, string>; file: { name: string; content: Buffer } }> {
+): Promise<{ fields: Record<string, string>; file: SpooledFile }> {
   if (!request.isMultipart()) throw new HttpError(400, "请以 multipart 表单上传文件");
+  const tooLarge = () => new HttpError(400, `文件不能超过${maxMb}MB`);
   const fields: Record<string, string> = {};
-  let file: { name: string; content: Buffer } | null = null;
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      // Past the limit the multipart reader throws (or, told not to, truncates): either way, said in Chinese.
-      const content = await part.toBuffer().catch((error: unknown) => {
-        if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new HttpError(400, `文件不能超过${maxMb}MB`);
-        throw error;
-      });
-      if (part.file.truncated) throw new HttpError(400, `文件不能超过${maxMb}MB`);
-      file = { name: part.filename, content };
-    } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+  let file: SpooledFile | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        if (!part.filename) {
+          part.file.resume(); // a file input left empty
+          continue;
+        }
+        if (!/\.(csv|xlsx)$/i.test(part.filename)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
+        const directory = await mkdtemp(join(tmpdir(), "sb-upload-"));
+        file = {
+          name: part.filename,
+          path: join(directory, "file"),
+          size: 0,
+          remove: () => rm(directory, { recursive: true, force: true }),
+        };
+        await pipeline(part.file, createWriteStream(file.path));
+        // Past the limit the multipart reader ends the file early and marks it truncated.
+        if (part.file.truncated) throw tooLarge();
+        file.size = (await stat(file.path)).size;
+      } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+    }
+    if (!file || file.size === 0) throw new HttpError(400, "请选择要上传的文件");
+    return { fields, file };
+  } catch (error) {
+    await file?.remove();
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
+    throw error;
   }
-  if (!file || file.content.length === 0) throw new HttpError(400, "请选择要上传的文件");
-  if (!/\.(csv|xlsx)$/i.test(file.name)) throw new HttpError(400, "只支持 CSV 或 XLSX 文件");
-  return { fields, file };
 }

@@ -5,8 +5,8 @@ import type { MenuItem } from "#contracts/crm";
 import { flattenMenu, isPathAllowed, normalisePath } from "#app/lib/access";
 import { menuForWorkType } from "#app/lib/menu";
 import { listMenus } from "#app/services/crm.server";
-import type { Caller } from "#app/services/upstream.server";
-import { readPostedForm, requireCsrf } from "./security.server";
+import type { Caller, UploadFile } from "#app/services/upstream.server";
+import { readPostedForm, readPostedUpload, requireCsrf } from "./security.server";
 import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session.server";
 
 export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
@@ -83,6 +83,25 @@ export async function requireActionAccess(request: Request): Promise<{ access: A
   const form = await readPostedForm(request);
   await requireCsrf(request, form);
   return { access, form };
+}
+
+/**
+ * For the actions that take a file: access, then the form read as it arrives. Its CSRF token is
+ * checked before the file goes anywhere; `onFile` sends it on as a stream (readPostedUpload).
+ */
+export async function requireUploadAccess<T>(
+  request: Request,
+  onFile: (access: Access, fieldsBefore: FormData, file: UploadFile) => Promise<T>,
+): Promise<{ access: Access; form: FormData; sent?: T }> {
+  const access = await requireAccess(request);
+  let checked = false;
+  const { form, sent } = await readPostedUpload(request, "file", async (fieldsBefore, file) => {
+    await requireCsrf(request, fieldsBefore);
+    checked = true;
+    return onFile(access, fieldsBefore, file);
+  });
+  if (!checked) await requireCsrf(request, form);
+  return { access, form, sent };
 }
 
 /**

@@ -1,6 +1,7 @@
-import { createCookie, data } from "@remix-run/node";
+import { createCookie, data, unstable_parseMultipartFormData as parseMultipartFormData } from "@remix-run/node";
 import { CSRF, CSRFError } from "remix-utils/csrf/server";
 import { Honeypot, SpamError } from "remix-utils/honeypot/server";
+import type { UploadFile } from "#app/services/upstream.server";
 import { secrets, secureCookies } from "./session.server";
 
 export const CSRF_FIELD = "csrf";
@@ -34,13 +35,65 @@ export const honeypot = new StrictHoneypot({ encryptionSeed: secrets[0] });
  */
 export async function readPostedForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
-  const refused = () => data({ message: "请求格式不正确，请通过页面上的表单提交", status: 400, what: "提交" }, { status: 400 });
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) throw refused();
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) throw badForm();
   try {
     return await request.formData();
   } catch {
-    throw refused();
+    throw badForm();
   }
+}
+
+const badForm = () => data({ message: "请求格式不正确，请通过页面上的表单提交", status: 400, what: "提交" }, { status: 400 });
+
+/** The text fields of a form that carries a file: far below this, like any form (server.mjs lets 1 MB through for those). */
+const UPLOAD_FIELDS_LIMIT = 1024 * 1024;
+
+/**
+ * A form that may carry a file (the imports), read as it arrives. Its text fields are collected;
+ * the file posted as `fileField` is handed to `onFile` as a stream, with the fields that came
+ * before it (the pages put the CSRF token and what the file is for first), so the file goes on to
+ * the platform without the console ever holding it. `sent` is what `onFile` answered, or
+ * undefined when no file was posted. Any other post is read as readPostedForm reads it.
+ */
+export async function readPostedUpload<T>(
+  request: Request,
+  fileField: string,
+  onFile: (fieldsBefore: FormData, file: UploadFile) => Promise<T>,
+): Promise<{ form: FormData; sent?: T }> {
+  if (!/^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "")) return { form: await readPostedForm(request) };
+  const form = new FormData();
+  let sent: { value: T } | undefined;
+  let fieldBytes = 0;
+  /** What onFile (or the limit) threw: passed on as it is; anything else the parser throws is a broken body. */
+  let thrown: unknown;
+  try {
+    await parseMultipartFormData(request, async ({ name, filename, contentType, data: bytes }) => {
+      try {
+        if (filename === undefined) {
+          const chunks: Uint8Array[] = [];
+          for await (const chunk of bytes) {
+            fieldBytes += chunk.length;
+            if (fieldBytes > UPLOAD_FIELDS_LIMIT)
+              throw data({ message: "提交的内容过大，请删减后重试", status: 413, what: "提交" }, { status: 413 });
+            chunks.push(chunk);
+          }
+          form.append(name, Buffer.concat(chunks).toString("utf8"));
+        } else if (name === fileField && filename !== "" && !sent) {
+          sent = { value: await onFile(form, { name: filename, type: contentType, data: bytes }) };
+        }
+        // What onFile left unread (a refusal before the end), another file or an empty file input: read past, kept nowhere.
+        for await (const _ of bytes);
+        return undefined;
+      } catch (error) {
+        thrown = error;
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (error === thrown) throw error;
+    throw badForm();
+  }
+  return { form, sent: sent?.value };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { FormData } from "undici";
 import { z } from "zod";
 import { CallRecordPageResponseSchema } from "#contracts/contact";
 import {
@@ -22,7 +21,7 @@ import {
   type SmsTemplateInput,
 } from "#contracts/customers";
 import { envelope } from "#contracts/envelope";
-import { call, requireData, send, type Caller } from "./upstream.server";
+import { call, requireData, send, type Caller, type UploadFile } from "./upstream.server";
 
 /** Customers and SMS (decision 020): properties, contacts, groups, templates, sending, the outbox. */
 
@@ -119,13 +118,11 @@ export async function deleteContacts(caller: Caller, ids: number[]) {
 }
 
 /** The import's first step: the platform keeps the file and answers its columns with suggested targets. */
-export async function stageImport(caller: Caller, file: File) {
-  const body = new FormData();
-  body.set("file", file, file.name);
+export async function stageImport(caller: Caller, file: UploadFile) {
   const answer = await call({
     method: "POST",
     path: "/crm_v2/contacts/v1/import/upload",
-    multipart: body,
+    upload: { fields: {}, file },
     schema: ContactImportUploadResponseSchema,
     what: "上传联系人文件",
     caller,

@@ -12,8 +12,7 @@ import {
   type KnowledgeNodeQuery,
 } from "#contracts/knowledge";
 import { KnowledgeNodesResponseSchema } from "#contracts/workbench";
-import { FormData } from "undici";
-import { call, requireData, type Caller } from "./upstream.server";
+import { call, requireData, type Caller, type UploadFile } from "./upstream.server";
 
 /** The knowledge base (`/config/knowledge`, decision 017): groups, nodes, uses and gaps. */
 
@@ -108,14 +107,11 @@ export async function deleteKnowledgeNodes(caller: Caller, ids: number[]) {
 }
 
 /** POST /config/knowledge/node/createBatch: a CSV or XLSX file of nodes for a group. */
-export async function importKnowledgeNodes(caller: Caller, groupId: number, file: File) {
-  const body = new FormData();
-  body.set("groupId", String(groupId));
-  body.set("file", file, file.name);
+export async function importKnowledgeNodes(caller: Caller, groupId: number, file: UploadFile) {
   const answer = await call({
     method: "POST",
     path: "/config/knowledge/node/createBatch",
-    multipart: body,
+    upload: { fields: { groupId: String(groupId) }, file },
     schema: KnowledgeImportResponseSchema,
     what: "导入知识",
     caller,

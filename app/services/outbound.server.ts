@@ -25,9 +25,8 @@ import {
   type DistributeSchema,
 } from "#contracts/outbound";
 import { envelope } from "#contracts/envelope";
-import { FormData } from "undici";
 import { z as zod } from "zod";
-import { call, requireData, send, type Caller } from "./upstream.server";
+import { call, requireData, send, type Caller, type UploadFile } from "./upstream.server";
 
 /** The outbound service (contracts/outbound.ts): one verb per upstream call. */
 
@@ -179,15 +178,12 @@ export async function exportImportErrors(caller: Caller, campaignId: number, imp
 }
 
 /** POST /api/file/upload: a contact list for a campaign. */
-export async function uploadContacts(caller: Caller, campaignId: number, file: File) {
-  const body = new FormData();
-  body.set("campaignId", String(campaignId));
-  body.set("file", file, file.name);
+export async function uploadContacts(caller: Caller, campaignId: number, file: UploadFile) {
   return requireData(
     await call({
       method: "POST",
       path: "/api/file/upload",
-      multipart: body,
+      upload: { fields: { campaignId: String(campaignId) }, file },
       schema: ImportResultResponseSchema,
       what: "导入名单",
       caller,

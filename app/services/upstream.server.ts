@@ -1,5 +1,7 @@
 import { data } from "@remix-run/node";
-import { Agent, errors as undiciErrors, request as undiciRequest, type FormData } from "undici";
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import { Agent, errors as undiciErrors, request as undiciRequest } from "undici";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { SUCCESS_CODE } from "#contracts/envelope";
@@ -20,6 +22,9 @@ export type Caller = {
   endSession?: () => Promise<Response>;
 };
 
+/** A file a browser is posting, handed on as it arrives (app/server/security.server.ts reads it). */
+export type UploadFile = { name: string; type: string; data: AsyncIterable<Uint8Array> };
+
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 export type Query = Record<string, string | number | boolean | null | undefined | readonly (string | number)[]>;
 
@@ -29,8 +34,8 @@ export type SendOptions = {
   query?: Query;
   json?: unknown;
   form?: Record<string, string>;
-  /** A multipart body (file uploads); undici sets its content type with the boundary. */
-  multipart?: FormData;
+  /** A file upload: the fields, then the file, sent as multipart while the file is still arriving. */
+  upload?: { fields: Record<string, string>; file: UploadFile };
   /** Chinese name of what is being fetched or done; it names the failure for the user. */
   what: string;
   /** Null only for the public calls (logo) and the client-credential calls under /uaa/oauth. */
@@ -204,9 +209,11 @@ export function isUpstreamError(error: unknown): error is { data: UpstreamFailur
 async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> {
   const method = options.method ?? "GET";
   const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
-  let body: string | FormData | undefined;
-  if (options.multipart) {
-    body = options.multipart;
+  let body: string | Readable | undefined;
+  if (options.upload) {
+    const boundary = `----switchboard-${randomUUID()}`;
+    headers["Content-Type"] = `multipart/form-data; boundary=${boundary}`;
+    body = Readable.from(multipartBody(boundary, options.upload.fields, options.upload.file));
   } else if (options.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(options.form).toString();
@@ -239,6 +246,23 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
     }
     throw upstreamError(normaliseFailure(options.what, { error }));
   }
+}
+
+/** A parameter value in a part's header, escaped as browsers escape a file name. */
+const headerValue = (text: string) => text.replace(/[\r\n"]/g, (c) => ({ "\r": "%0D", "\n": "%0A", '"': "%22" })[c] ?? c);
+
+/** A multipart/form-data body (RFC 7578): the fields, then the file's bytes as they come. */
+async function* multipartBody(boundary: string, fields: Record<string, string>, file: UploadFile): AsyncGenerator<Uint8Array> {
+  const text = (t: string) => Buffer.from(t, "utf8");
+  for (const [name, value] of Object.entries(fields)) {
+    yield text(`--${boundary}\r\nContent-Disposition: form-data; name="${headerValue(name)}"\r\n\r\n${value}\r\n`);
+  }
+  yield text(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${headerValue(file.name)}"\r\n` +
+      `Content-Type: ${file.type || "application/octet-stream"}\r\n\r\n`,
+  );
+  yield* file.data;
+  yield text(`\r\n--${boundary}--\r\n`);
 }
 
 async function readJson(response: Dispatcher.ResponseData): Promise<unknown> {

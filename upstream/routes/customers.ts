@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { readFile } from "node:fs/promises";
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { z } from "zod";
@@ -264,20 +265,24 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
     const name = file.name.slice(0, 120);
-    return ok<ContactImportResult>(
-      await change(user, async (trx) => {
-        const result = await importContacts(trx, user.tenantId, name, readRows(file.content, file.name));
-        return {
-          result,
-          audit: {
-            action: "contact.import",
-            target: { type: "contact" },
-            summary: `导入联系人「${name}」：新增 ${result.created}，更新 ${result.updated}，失败 ${result.rejected}`,
-            detail: { importId: result.importId, created: result.created, updated: result.updated, rejected: result.rejected },
-          },
-        };
-      }),
-    );
+    try {
+      return ok<ContactImportResult>(
+        await change(user, async (trx) => {
+          const result = await importContacts(trx, user.tenantId, name, readRows(file, file.name));
+          return {
+            result,
+            audit: {
+              action: "contact.import",
+              target: { type: "contact" },
+              summary: `导入联系人「${name}」：新增 ${result.created}，更新 ${result.updated}，失败 ${result.rejected}`,
+              detail: { importId: result.importId, created: result.created, updated: result.updated, rejected: result.rejected },
+            },
+          };
+        }),
+      );
+    } finally {
+      await file.remove();
+    }
   });
 
   // The import with a mapping step: the file is kept and its columns answered, then imported as mapped.
@@ -285,9 +290,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    // Kept in the database until its mapping is chosen (any platform instance may take the next step).
+    const content = await readFile(file.path).finally(() => file.remove());
     return ok<ContactImportUpload>(
       await change(user, async (trx) => ({
-        result: await stageUpload(trx, user.tenantId, file.name.slice(0, 120), file.content),
+        result: await stageUpload(trx, user.tenantId, file.name.slice(0, 120), content),
         audit: null,
       })),
     );

@@ -36,21 +36,18 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
         accepted: outcome.accepted,
         rejected: outcome.rejected,
       });
+    // The spooled file is removed once read: here for a small list, when the background import ends for a large one.
+    let keptForBackground = false;
     try {
-      const started = await startImport(
-        app.db,
-        user.tenantId,
-        campaignId,
-        fileName,
-        readRows(file.content, file.name),
-        app.dialer.clock.now(),
-      );
-      if (background === "1" || file.content.length > BACKGROUND_BYTES) {
+      const started = await startImport(app.db, user.tenantId, campaignId, fileName, readRows(file, file.name), app.dialer.clock.now());
+      if (background === "1" || file.size > BACKGROUND_BYTES) {
+        keptForBackground = true;
         started.finished
           .then(ended, (error: unknown) =>
             audit(`活动 ${campaignId}：导入名单「${fileName}」失败`, { importId: started.importId, error: String(error) }),
           )
-          .catch((error: unknown) => app.log.error(error, "writing an import's audit row failed"));
+          .catch((error: unknown) => app.log.error(error, "writing an import's audit row failed"))
+          .finally(() => file.remove());
         return ok<ImportResult>({
           importId: started.importId,
           status: "running",
@@ -67,6 +64,8 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
       if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
       if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
       throw error;
+    } finally {
+      if (!keptForBackground) await file.remove();
     }
   });
 };

@@ -185,21 +185,25 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { fields, file: upload } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
-    const { groupId } = parseInput(ImportFieldsSchema, fields);
-    const result = await change(user, async (trx) => {
-      const imported = await importNodes(trx, user.tenantId, groupId, readRows(upload.content, upload.name));
-      const group = await findGroup(trx, user.tenantId, groupId);
-      return {
-        result: imported,
-        audit: {
-          action: "knowledge.node.import",
-          target: { type: "knowledgeGroup", id: groupId },
-          summary: `分组「${group?.name ?? groupId}」：导入「${upload.name.slice(0, 120)}」，成功 ${imported.accepted} 条，失败 ${imported.rejected} 条`,
-          detail: { accepted: imported.accepted, rejected: imported.rejected },
-        },
-      };
-    });
-    return ok<KnowledgeImportResult>(result);
+    try {
+      const { groupId } = parseInput(ImportFieldsSchema, fields);
+      const result = await change(user, async (trx) => {
+        const imported = await importNodes(trx, user.tenantId, groupId, readRows(upload, upload.name));
+        const group = await findGroup(trx, user.tenantId, groupId);
+        return {
+          result: imported,
+          audit: {
+            action: "knowledge.node.import",
+            target: { type: "knowledgeGroup", id: groupId },
+            summary: `分组「${group?.name ?? groupId}」：导入「${upload.name.slice(0, 120)}」，成功 ${imported.accepted} 条，失败 ${imported.rejected} 条`,
+            detail: { accepted: imported.accepted, rejected: imported.rejected },
+          },
+        };
+      });
+      return ok<KnowledgeImportResult>(result);
+    } finally {
+      await upload.remove();
+    }
   });
 
   app.put("/config/knowledge/node/:id", async (request) => {

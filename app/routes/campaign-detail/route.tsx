@@ -6,7 +6,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
 import { BATCH_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, IMPORT_STATUSES, SCHEDULE_CYCLES, TASK_TYPES, labelOf } from "#contracts/codes";
 import type { Batch } from "#contracts/outbound";
-import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { requireAccess, requireUploadAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { CodeLabel } from "#app/components/code-tag";
@@ -85,16 +85,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
+  // The list goes on to the platform as it arrives (the import form's intent comes before its file).
+  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
+    fieldsBefore.get("intent") === "import" ? attempt(() => uploadContacts(access.caller, id, file)) : Promise.resolve(undefined),
+  );
   const submission = parseWithZod(form, { schema: ActionSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   if (input.intent === "import") {
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
+    const imported = sent;
+    if (!imported) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
     // The import's outcome is shown here, with its refused rows: a page, not a redirect.
-    const imported = await attempt(() => uploadContacts(access.caller, id, file));
     if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);
     if (imported.value.status === "running") return redirectWithToast(`/campaign/${id}`, "名单较大，正在后台导入；进度见下方导入记录");
     return data({ imported: imported.value });

@@ -24,7 +24,7 @@ import { EnhancementScript } from "#app/components/enhancement-script";
 import type { RouteHandle } from "#app/lib/handle";
 import { idCursors, recordHref } from "#app/lib/list-url";
 import { SCREEN_TITLES } from "#app/lib/screens";
-import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { requireAccess, requireUploadAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { pagination, parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
@@ -104,7 +104,10 @@ type Preview = {
 };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { access, form } = await requireActionAccess(request);
+  // A contact file goes on to the platform as it arrives; the platform keeps it and names its columns.
+  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
+    fieldsBefore.get("intent") === "import" ? attempt(() => stageImport(access.caller, file)) : Promise.resolve(undefined),
+  );
   const url = new URL(request.url);
   const back = `${SCREEN}${url.search}`;
   const intent = form.get("intent");
@@ -212,12 +215,10 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case "import": {
-      const file = form.get("file");
-      if (!(file instanceof File) || file.size === 0) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
-      if (!/\.(csv|xlsx)$/i.test(file.name)) return rejectForm(submission, { formErrors: ["只支持 CSV 或 XLSX 文件"] });
-      // The platform keeps the file and names its columns. A file whose every column is known by
-      // its header is imported at once; otherwise (or when asked) the mapping step comes first.
-      const staged = await attempt(() => stageImport(caller, file));
+      // A file whose every column is known by its header is imported at once; otherwise (or when
+      // asked) the mapping step comes first.
+      const staged = sent;
+      if (!staged) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
       if (!staged.ok) return fail(staged);
       const { uploadId, columns } = staged.value;
       const known = columns.every((c) => c.target || !c.header) && columns.some((c) => c.target === IMPORT_TARGETS.phone);

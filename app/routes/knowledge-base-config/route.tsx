@@ -22,7 +22,7 @@ import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
-import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { requireAccess, requireUploadAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { pagination, parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
@@ -39,7 +39,7 @@ import {
   setKnowledgeNodeState,
 } from "#app/services/knowledge.server";
 import { KnowledgeScreenQuerySchema, type KnowledgeScreenQuery } from "./query.server";
-import { INTENT_SCHEMAS, isIntent, NodeFormSchema } from "./schema";
+import { INTENT_SCHEMAS, isIntent, NodeFormSchema, NodeImportSchema } from "./schema";
 
 const title = SCREEN_TITLES["/knowledgeBase/config"];
 export const handle: RouteHandle = { title };
@@ -76,7 +76,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Confirm = { intent: "group.delete" | "node.delete" | "node.batchDelete"; fields: Record<string, string | string[]>; message: string };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { access, form } = await requireActionAccess(request);
+  // A knowledge file goes on to the platform as it arrives, once the group chosen before it is valid.
+  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) => {
+    const before = NodeImportSchema.safeParse(Object.fromEntries(fieldsBefore));
+    return before.success ? attempt(() => importKnowledgeNodes(access.caller, before.data.groupId, file)) : Promise.resolve(undefined);
+  });
   const url = new URL(request.url);
   const query = KnowledgeScreenQuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
   const current: Partial<KnowledgeScreenQuery> = query.success ? query.data : {};
@@ -144,9 +148,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(back, `已删除 ${done.value} 条知识`);
     }
     case "node.import": {
-      const file = form.get("file");
-      if (!(file instanceof File) || file.size === 0) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
-      const done = await attempt(() => importKnowledgeNodes(caller, input.groupId, file));
+      const done = sent;
+      if (!done) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       return data({ imported: { ...done.value, groupId: input.groupId } });
     }
