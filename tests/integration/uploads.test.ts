@@ -73,6 +73,17 @@ describe("uploads pass through the console as a stream", () => {
     await expect.poll(() => spooled(marker)).toBe(0);
   });
 
+  it("a file the platform refuses at its first byte is answered in Chinese while the browser is still sending it", async () => {
+    const post = await postInPieces();
+    post.send(part("csrf", post.token) + part("intent", "import") + filePart("名单.txt"));
+    post.send("13900000000,张三\n".repeat(20_000));
+    post.send(`\r\n--${BOUNDARY}--\r\n`);
+    post.end();
+    const refused = (await post.answered) as { data: { error?: Record<string, string[]> }; init: { status: number } };
+    expect(refused.init.status).toBe(400);
+    expect(refused.data.error?.[""]).toEqual(["上传联系人文件失败：只支持 CSV 或 XLSX 文件"]);
+  });
+
   it("a file sent before the form's token is refused before it reaches the platform", async () => {
     const marker = `无令牌${randomUUID()}`;
     const post = await postInPieces();
