@@ -326,7 +326,7 @@ export function callReaderOf(user: { tenantId: number; id: number; role: Role })
   return user.role === "agent" ? { tenantId: user.tenantId, agentUserId: user.id } : { tenantId: user.tenantId };
 }
 
-function readableBy(reader: CallReader) {
+export function readableBy(reader: CallReader) {
   return (eb: ExpressionBuilder<Database, "call_records">) => {
     const inTenant = eb("call_records.tenant_id", "=", reader.tenantId);
     if (reader.agentUserId === undefined) return inTenant;

@@ -3,6 +3,7 @@ import type { TodayCall } from "#contracts/cti";
 import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "#contracts/workbench";
 import type { Db } from "#upstream/db";
 import { startOfCstDay } from "#upstream/domain/china-time";
+import { readableBy, type CallReader } from "./call-records";
 import { likePattern, recordGap } from "./knowledge";
 
 /** Repositories of the voice workbench: every read and write scoped to the caller's tenant. */
@@ -288,13 +289,16 @@ export async function satisfactionToday(db: Db, tenantId: number, userId: number
   return { calls: Number(row.calls), rated: Number(row.rated), satisfied: Number(row.satisfied) };
 }
 
-export async function listDialogs(db: Db, tenantId: number, ctiCallId: string) {
+/** The dialogue lines of a call the reader may read (an agent: not a colleague's other calls). */
+export async function listDialogs(db: Db, reader: CallReader, ctiCallId: string) {
   const rows = await db
     .selectFrom("call_dialogs as d")
-    .innerJoin("call_records as r", "r.id", "d.call_record_id")
     .select(["d.seq", "d.this_role", "d.nlu_result", "d.content", "d.gender"])
-    .where("r.tenant_id", "=", tenantId)
-    .where("r.cti_call_id", "=", ctiCallId)
+    .where(
+      "d.call_record_id",
+      "in",
+      db.selectFrom("call_records").select("id").where(readableBy(reader)).where("cti_call_id", "=", ctiCallId),
+    )
     .orderBy("d.seq")
     .execute();
   return rows.map((row) => ({

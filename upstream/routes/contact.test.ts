@@ -276,6 +276,25 @@ describeDb(`call records on ${TEST_DB}`, () => {
     expect((await get(`/contact/income/calls/${agentsCall.id}`, "agent")).statusCode).toBe(200);
     expect((await get(`/contact/income/calls/${agentsCall.id}`, "supervisor")).statusCode).toBe(200);
     if (colleaguesOnAgentsQueue) expect((await get(`/contact/income/calls/${colleaguesOnAgentsQueue.id}`, "agent")).statusCode).toBe(200);
+    // Nor read a call's robot dialogue by its CTI id: the lines follow the rule the detail follows.
+    const withLines = await platform.db
+      .selectFrom("call_records as r")
+      .select(["r.id", "r.cti_call_id"])
+      .where("r.tenant_id", "=", tenantID)
+      .where("r.cti_call_id", "is not", null)
+      .where((eb) => eb.exists(eb.selectFrom("call_dialogs as d").select("d.id").whereRef("d.call_record_id", "=", "r.id")))
+      .execute();
+    const linesOf = async (ctiCallId: string, as: string) =>
+      (await get(`/contact/campaign/dialog/list?ctiCallId=${encodeURIComponent(ctiCallId)}`, as)).json().data.total as number;
+    let compared = 0;
+    for (const call of withLines.slice(0, 40)) {
+      const readable = (await get(`/contact/income/calls/${call.id}`, "agent01")).statusCode === 200;
+      const lines = await linesOf(call.cti_call_id!, "agent01");
+      expect(lines > 0, `call ${call.id}`).toBe(readable);
+      expect(await linesOf(call.cti_call_id!, "supervisor"), `call ${call.id}`).toBeGreaterThan(0);
+      if (!readable) compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
     // Nor may they change the conclusion the voice agent gave.
     const conclude = (as: string, key: string) =>
       post("/contact/call/conclusion", { ctiCallId: agentsCall.cti_call_id, callResult: 1, idempotencyKey: key }, as);

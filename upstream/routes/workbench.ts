@@ -24,6 +24,7 @@ import {
   searchKnowledge,
 } from "#upstream/repositories/workbench";
 import { WorkOrderRefused, createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
+import { callReaderOf } from "#upstream/repositories/call-records";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const PhoneParamsSchema = z.object({ phone: z.string().trim().min(1).max(32) });
@@ -112,7 +113,7 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
   app.get("/contact/campaign/dialog/list", async (request) => {
     const user = requireUser(request);
     const { ctiCallId } = parseInput(z.object({ ctiCallId: z.string().min(1).max(100) }), request.query);
-    const list = await listDialogs(app.db, user.tenantId, ctiCallId);
+    const list = await listDialogs(app.db, callReaderOf(user), ctiCallId);
     return ok({ list, total: list.length });
   });
 
