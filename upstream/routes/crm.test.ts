@@ -168,4 +168,37 @@ describeDb(`crm on ${TEST_DB}`, () => {
     const unknown = DictionaryResponseSchema.parse((await get("agent", "/crm/api/dictionary?type=NOPE")).json());
     expect(unknown).toEqual({ code: 1, data: [], msg: "success" });
   });
+
+  it("lets an administrator sign an account out everywhere, with a reason, audited; nobody else, and no other tenant's", async () => {
+    const post = (userName: string, url: string, payload: object) =>
+      platform.app.inject({ method: "POST", url, payload, headers: bearer(tokens[userName]) });
+    const agent = await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow();
+    const elsewhere = await loginAs(platform.app, "agent"); // the same account in a second browser
+    const url = `/crm/api/user/${agent.id}/logout`;
+    const refusal = async (response: Awaited<ReturnType<typeof post>>, status: number) => {
+      expect(response.statusCode, response.body).toBe(status);
+      return FailureSchema.parse(response.json()).msg;
+    };
+    expect(await refusal(await post("supervisor", url, { reason: "离职" }), 403)).toBe("仅管理员可以强制下线账号");
+    expect(await refusal(await post("other-admin", url, { reason: "离职" }), 404)).toBe("用户不存在");
+    expect(await refusal(await post("admin", url, { reason: " " }), 400)).toBe("请填写原因");
+    const self = await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow();
+    expect(await refusal(await post("admin", `/crm/api/user/${self.id}/logout`, { reason: "测试" }), 400)).toContain(
+      "不能强制下线自己的账号",
+    );
+    // Until now both sessions work; after, neither does.
+    expect((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(elsewhere) })).statusCode).toBe(200);
+    expect((await post("admin", url, { reason: "手机遗失" })).statusCode).toBe(200);
+    for (const token of [tokens.agent, elsewhere]) {
+      expect((await platform.app.inject({ url: "/crm/api/user/menus", headers: bearer(token) })).statusCode).toBe(401);
+    }
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select(["action", "summary", "reason"])
+      .where("action", "=", "account.logout")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ summary: expect.stringContaining("强制下线账号「agent」"), reason: "手机遗失" });
+    tokens.agent = await loginAs(platform.app, "agent");
+  });
 });
