@@ -1,6 +1,7 @@
 import type { Agent, AgentListQuery, AgentUpdate } from "#contracts/config";
 import type { Db } from "#upstream/db";
 import type { Trx } from "./dialing";
+import { likePattern } from "./knowledge";
 
 /** A refusal of an agent's change (another tenant's id, a 工号 taken), in Chinese. */
 export class AgentRefused extends Error {
@@ -34,13 +35,12 @@ const toAgent = (row: AgentRow): Agent => ({
   defaultQueueName: row.default_queue_name,
   autoAnswer: row.auto_answer,
 });
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The tenant's agents (accounts with a 工号), by 工号, filtered by name or 工号, type and queue. */
 export async function listAgents(db: Db, tenantId: number, query: AgentListQuery): Promise<{ list: Agent[]; total: number }> {
   let base = db.selectFrom("users").where("tenant_id", "=", tenantId).where("agent_id", "is not", null);
   if (query.name) {
-    const like = likeOf(query.name);
+    const like = likePattern(query.name);
     base = base.where((eb) => eb.or([eb("real_name", "like", like), eb("agent_id", "like", like), eb("user_name", "like", like)]));
   }
   if (query.workType !== undefined) base = base.where("work_type", "=", query.workType);
