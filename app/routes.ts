@@ -98,6 +98,8 @@ export default [
     route("robot/speaker", "routes/robot-speaker/route.tsx"),
     route("robot/resources", "routes/robot-resources/route.tsx"),
     route("robot/store", "routes/robot-store/route.tsx"),
+    // The agents' configuration: the list, each agent's edit form nested in it (decision 031).
+    route("robot/agent", "routes/robot-agent/route.tsx", [route(":id", "routes/robot-agent-edit/route.tsx")]),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),

@@ -31,6 +31,11 @@ export const TEXT_AGENT_WORK_TYPE = 3;
 export function workTypeLabel(workType: number): string {
   return workType === TEXT_AGENT_WORK_TYPE ? "文本坐席" : "语音坐席";
 }
+/** The work types an administrator gives an agent (坐席配置): voice (1) or text (3). */
+export const WORK_TYPES: CodeTable<number> = [
+  { code: 1, label: "语音" },
+  { code: TEXT_AGENT_WORK_TYPE, label: "文本" },
+];
 
 /** Spec §3 call result options (the agent's conclusion). */
 export const CALL_RESULTS: CodeTable<number> = [
@@ -348,6 +353,7 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "agent.forceState", label: "强制变更状态" },
   { code: "agent.move", label: "调整坐席队列" },
   { code: "agent.whisper", label: "发送密语" },
+  { code: "agent.config", label: "修改坐席配置" },
   { code: "monitor.rules", label: "修改监控阈值" },
   { code: "queue.settings", label: "修改队列振铃超时" },
   { code: "tenant.register", label: "注册租户" },

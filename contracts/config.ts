@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { envelope } from "./envelope";
+import { WORK_TYPES, codesOf } from "./codes";
+import { PaginationSchema, envelope, page } from "./envelope";
+import { RoleSchema } from "./uaa";
 
 /** Brand variants (spec: default cloud platform, government centre, medical centre). */
 export const BrandKeySchema = z.enum(["default", "gov", "medical"]);
@@ -58,3 +60,60 @@ export const QueueSettingsUpdateSchema = z.object({
   settings: z.array(QueueSettingSchema).min(1, "请至少设置一个队列").max(200, "一次最多设置200个队列"),
   reason: z.string().trim().min(1, "请填写修改原因").max(200, "原因不能超过200个字符"),
 });
+
+/*
+ * Agent administration (坐席配置, decision 031): the tenant's agents (accounts with a 工号) and each
+ * one's configuration, administrators only. GET /config/agents/list is our path (spec §7 names
+ * only /config/agents/{id}).
+ */
+export const AGENT_ID_PATTERN = /^\d{4,8}$/;
+export const AGENT_ID_RULE = "工号应为4至8位数字";
+export const QUEUE_NAME_MAX = 64;
+export const AGENT_REASON_MAX = 200;
+
+/** GET /config/agents/list?name=&workType=&queueName=&pageNo=&pageSize= */
+export const AgentListQuerySchema = PaginationSchema.extend({
+  name: z.string().trim().max(30, "姓名或工号不能超过30个字符").optional(),
+  workType: z.coerce
+    .number({ invalid_type_error: "类型无效" })
+    .int("类型无效")
+    .refine((code) => codesOf(WORK_TYPES).includes(code), "类型无效")
+    .optional(),
+  queueName: z.string().trim().max(QUEUE_NAME_MAX).optional(),
+});
+export type AgentListQuery = z.infer<typeof AgentListQuerySchema>;
+
+/** An agent as the administrator sees it: GET /config/agents/list rows and GET /config/agents/{id}. */
+export const AgentSchema = z.object({
+  id: z.number().int(),
+  userName: z.string(),
+  realName: z.string(),
+  role: RoleSchema,
+  agentId: z.string(),
+  workType: z.number().int(),
+  defaultQueueName: z.string(),
+  autoAnswer: z.boolean(),
+});
+export type Agent = z.infer<typeof AgentSchema>;
+export const AgentPageResponseSchema = envelope(page(AgentSchema));
+export const AgentResponseSchema = envelope(AgentSchema);
+
+/** PUT /config/agents/{id}: the agent's type, 工号 and default queue, with the reason (audited). */
+export const AgentUpdateSchema = z.object({
+  workType: z.coerce
+    .number({ required_error: "请选择类型", invalid_type_error: "请选择类型" })
+    .int("请选择类型")
+    .refine((code) => codesOf(WORK_TYPES).includes(code), "请选择类型"),
+  agentId: z.string({ required_error: "请填写工号" }).trim().min(1, "请填写工号").regex(AGENT_ID_PATTERN, AGENT_ID_RULE),
+  defaultQueueName: z
+    .string({ required_error: "请选择默认队列" })
+    .trim()
+    .min(1, "请选择默认队列")
+    .max(QUEUE_NAME_MAX, `队列名称不能超过${QUEUE_NAME_MAX}个字符`),
+  reason: z
+    .string({ required_error: "请填写修改原因" })
+    .trim()
+    .min(1, "请填写修改原因")
+    .max(AGENT_REASON_MAX, `原因不能超过${AGENT_REASON_MAX}个字符`),
+});
+export type AgentUpdate = z.infer<typeof AgentUpdateSchema>;

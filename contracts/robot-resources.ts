@@ -271,8 +271,11 @@ export const GatewayLineSchema = z.object({
   carrier: z.string(),
   /** The trunk's number prefix as the carrier gave it. */
   prefix: z.string(),
+  /** The most calls the line carries at once, across every campaign whose robot uses it. */
   concurrency: z.number().int(),
   enabled: z.boolean(),
+  /** The robot calls on the line now (dialling). */
+  inUse: z.number().int().nonnegative(),
 });
 export type GatewayLine = z.infer<typeof GatewayLineSchema>;
 export const GatewayLineListResponseSchema = envelope(z.object({ list: z.array(GatewayLineSchema), total: z.number().int() }));

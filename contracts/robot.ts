@@ -32,6 +32,16 @@ const paramList = (what: string) =>
     });
 export const FlowParamsInputSchema = z.object({ input: paramList("入参"), state: paramList("输出状态") });
 export type FlowVersionParams = z.infer<typeof FlowParamsInputSchema>;
+/**
+ * PUT /robot/api/flow/{id}/params: the two lists, and the draft they were edited on (its id and
+ * updatedAt as the form loaded them). When given and the flow's draft is no longer that version, or
+ * it changed since, the platform refuses (409) rather than save them on another version.
+ */
+export const FlowParamsSaveSchema = FlowParamsInputSchema.extend({
+  versionId: z.coerce.number({ invalid_type_error: "版本无效" }).int("版本无效").positive("版本无效").optional(),
+  updatedAt: z.string().max(40).optional(),
+});
+export type FlowParamsSave = z.infer<typeof FlowParamsSaveSchema>;
 
 export const FlowParamQuerySchema = z.object({ id: z.coerce.number().int().positive(), type: z.literal("input") });
 export const FlowStateQuerySchema = z.object({ flowId: z.coerce.number().int().positive() });

@@ -31,7 +31,7 @@ describeDb(`tenant isolation on ${TEST_DB}`, () => {
   it("cannot read a demo agent's config or customer id", async () => {
     expect(demoUserIds).toHaveLength(4 + SALES_TEAM.length);
     for (const id of demoUserIds) {
-      for (const url of [`/config/agents/detail/${id}`, `/crm/job/customerid/${id}`]) {
+      for (const url of [`/config/agents/detail/${id}`, `/config/agents/${id}`, `/crm/job/customerid/${id}`]) {
         const response = await get(url);
         expect(response.statusCode, url).toBe(404);
         expect(FailureSchema.parse(response.json()).code).toBe(404);

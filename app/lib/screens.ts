@@ -56,6 +56,8 @@ export const ROBOT_RESOURCE_TITLES = {
   speaker: "发音人",
   resources: "线路与号码",
   store: "流程市场",
+  agents: "坐席配置",
+  agent: "编辑坐席",
 } as const;
 
 /** Outbound campaign management (admin menu /campaign). */

@@ -1,9 +1,13 @@
 import {
   AgentConfigResponseSchema,
+  AgentPageResponseSchema,
+  AgentResponseSchema,
   CallerIdNumbersResponseSchema,
   CustomerResponseSchema,
   LogoResponseSchema,
   QueueListResponseSchema,
+  type AgentListQuery,
+  type AgentUpdate,
   type BrandKey,
 } from "#contracts/config";
 import { call, requireData, type Caller } from "./upstream.server";
@@ -52,4 +56,35 @@ export async function listCallerIdNumbers(caller: Caller) {
 export async function listQueues(caller: Caller) {
   return requireData(await call({ path: "/config/queues/list", schema: QueueListResponseSchema, what: "获取队列", caller }), "获取队列")
     .list;
+}
+
+/* Agent administration (坐席配置, decision 031): administrators only. */
+
+/** GET /config/agents/list — the tenant's agents, filtered, a page. */
+export async function listAgents(caller: Caller, query: AgentListQuery) {
+  return requireData(
+    await call({ path: "/config/agents/list", query, schema: AgentPageResponseSchema, what: "获取坐席列表", caller }),
+    "获取坐席列表",
+  );
+}
+
+/** GET /config/agents/{id} — one agent of the tenant (404 for another tenant's). */
+export async function getAgent(caller: Caller, id: number) {
+  return requireData(
+    await call({ path: `/config/agents/${id}`, schema: AgentResponseSchema, what: "获取坐席配置", caller }),
+    "获取坐席配置",
+  );
+}
+
+/** PUT /config/agents/{id} — the agent's type, 工号 and default queue, with the reason. */
+export async function updateAgent(caller: Caller, id: number, change: AgentUpdate) {
+  const answer = await call({
+    method: "PUT",
+    path: `/config/agents/${id}`,
+    json: change,
+    schema: AgentResponseSchema,
+    what: "保存坐席配置",
+    caller,
+  });
+  return requireData(answer, "保存坐席配置");
 }

@@ -10,7 +10,7 @@ import {
   RobotInstanceResponseSchema,
   type FlowListQuery,
   type FlowNode,
-  type FlowVersionParams,
+  type FlowParamsSave,
   type RobotInstanceInput,
   type RobotInstanceListQuery,
 } from "#contracts/robot";
@@ -176,7 +176,8 @@ export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode
 }
 
 /** A draft's input parameters and output states, the whole lists (decision 029). */
-export async function saveFlowParams(caller: Caller, id: number, params: FlowVersionParams) {
+/** The draft's parameters, with the version they were edited on (a stale edit is refused, 409). */
+export async function saveFlowParams(caller: Caller, id: number, params: FlowParamsSave) {
   const answer = await call({
     method: "PUT",
     path: `/robot/api/flow/${id}/params`,

@@ -162,6 +162,43 @@ test("supervisors and agents are refused the robot pages and their actions @nosc
   }
 });
 
+test("parameters edited on a draft that was changed meanwhile are refused (409) with the rows kept, never saved over it @noscript", async ({
+  page,
+}) => {
+  await page.goto("/robot/flow");
+  await signIn(page, "admin");
+  await page.getByLabel("流程名称", { exact: true }).fill("参数并发流程");
+  await page.getByRole("button", { name: "新建", exact: true }).click();
+  await expect(toast(page)).toHaveText("流程「参数并发流程」已创建，请设计草稿 v1.0");
+  await page.goto("/robot/flow?name=参数并发流程");
+  await page.getByRole("table", { name: "流程列表" }).getByRole("link", { name: "参数并发流程", exact: true }).click();
+  const flowUrl = page.url();
+
+  // A second tab loads the same draft and saves its parameters first.
+  const other = await page.context().newPage();
+  await other.goto(flowUrl);
+  const first = page.getByRole("form", { name: "编辑流程参数" });
+  const second = other.getByRole("form", { name: "编辑流程参数" });
+  await second.getByLabel("入参1 名称").fill("客户姓名");
+  await second.getByLabel("入参1 变量名").fill("customerName");
+  await second.getByRole("button", { name: "保存参数" }).click();
+  await expect(toast(other)).toHaveText("v1.0 的参数已保存");
+  await other.close();
+
+  // The first tab, loaded before that save, is refused: nothing of it saved, every row typed kept.
+  await first.getByLabel("入参1 名称").fill("会员等级");
+  await first.getByLabel("入参1 变量名").fill("level");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await first.getByRole("button", { name: "保存参数" }).click();
+  expect((await refused).status()).toBe(409);
+  await expect(first.getByRole("alert")).toHaveText("保存流程参数失败：v1.0 在你打开之后已被修改，修改未保存，请重新打开后再修改");
+  await expect(first.getByLabel("入参1 名称")).toHaveValue("会员等级");
+  await expect(first.getByLabel("入参1 变量名")).toHaveValue("level");
+  await expectAccessible(page);
+  await page.goto(flowUrl);
+  await expect(first.getByLabel("入参1 变量名")).toHaveValue("customerName");
+});
+
 test("an administrator edits a draft's input parameters and output states; a bad variable is refused with the rows kept @noscript", async ({
   page,
 }) => {

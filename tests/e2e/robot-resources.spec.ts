@@ -155,6 +155,8 @@ test("an administrator previews each speaker and reads the robots' lines, caller
   const lines = page.getByRole("table", { name: "网关线路" });
   await expect(lines).toContainText("北京移动线路");
   await expect(lines.getByRole("row", { name: /广州联通备用线路/ })).toContainText("停用");
+  // Its capacity and the robot calls on it now.
+  await expect(lines.getByRole("row", { name: /北京移动线路/ })).toContainText(/\d+ \/ 30/);
   await expect(lines).not.toContainText("其他租户线路");
   await expect(page.getByRole("table", { name: "主叫号码" }).getByRole("row")).not.toHaveCount(1);
   await expectAccessible(page);

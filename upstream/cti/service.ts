@@ -369,6 +369,25 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       if (agent.status.state === "READY") await dispatch(tenantId);
     },
 
+    /** Whether the agent's phone is signed in (an administrator may not change a signed-in agent's type). */
+    phoneSignedIn(tenantId: number, userId: number): boolean {
+      const known = tenantOf(tenantId).agents.get(userId);
+      return known !== undefined && known.status.state !== "SIGNED_OUT";
+    },
+
+    /**
+     * An administrator changed an agent's 工号 or default queue (坐席配置): a phone that has seen the
+     * agent keeps them in memory, so it takes them now, and offers the new queue's calls if ready.
+     */
+    async reconfigureAgent(tenantId: number, userId: number, change: { agentId: string; queueName: string }): Promise<void> {
+      const known = tenantOf(tenantId).agents.get(userId);
+      if (!known) return;
+      known.agentId = change.agentId;
+      known.queueName = change.queueName;
+      await Promise.all([publish(known, CTI_EVENTS.state, snapshot(known)), publishToSupervisors(known)]);
+      if (known.status.state === "READY") await dispatch(tenantId);
+    },
+
     /** A note only the agent sees, on their workbench. */
     async whisper(tenantId: number, userId: number, by: string, content: string): Promise<void> {
       const agent = await agentForSupervisor(tenantId, userId);

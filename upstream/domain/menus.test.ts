@@ -38,6 +38,7 @@ const SCREEN_URLS = [
   "/robot/speaker",
   "/robot/resources",
   "/robot/store",
+  "/robot/agent",
   "/achievement",
   "/audit",
 ];

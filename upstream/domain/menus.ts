@@ -124,6 +124,8 @@ const catalogue: readonly CatalogueEntry[] = [
       { code: "robot_speaker", name: "发音人", url: "/robot/speaker" },
       { code: "robot_resources", name: "线路与号码", url: "/robot/resources" },
       { code: "robot_store", name: "流程市场", url: "/robot/store" },
+      // The agents' configuration: work type, 工号, default queue (decision 031).
+      { code: "robot_agent", name: "坐席配置", url: "/robot/agent" },
     ],
   },
   { code: "achievement", name: "我的业绩", url: "/achievement", icon: "pi pi-chart-bar" },

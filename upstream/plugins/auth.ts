@@ -131,6 +131,11 @@ export async function revokeOtherUserTokens(app: FastifyInstance, request: Fasti
   app.accessTokens.deleteWhere((user) => user.id === userId);
 }
 
+/** Forgets what is kept of a user's tokens, so their next request reads the account again (its work type changed). */
+export function forgetCachedUser(app: FastifyInstance, userId: number): void {
+  app.accessTokens.deleteWhere((user) => user.id === userId);
+}
+
 /** Ends one session: the token stops working here at once (RFC 7009 revocation). */
 export async function revokeAccessToken(app: FastifyInstance, token: string): Promise<void> {
   const hash = hashAccessToken(token);
@@ -155,8 +160,9 @@ async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promis
  * Recently seen tokens and their users, so the console's several calls per page do not each pay
  * for the token lookup (a three-table join: on PGlite about a third of a list call's cost). An entry
  * lives at most TOKEN_CACHE_MS and never past its token's expiry; revoking goes through
- * `revokeUserTokens`, which forgets the user's entries. Nothing in the platform changes who a token
- * belongs to. Unknown tokens are never cached.
+ * `revokeUserTokens`, which forgets the user's entries, and an administrator's change of an
+ * agent's work type (`forgetCachedUser`). Nothing in the platform changes who a token belongs to.
+ * Unknown tokens are never cached.
  */
 const TOKEN_CACHE_MS = 30_000;
 

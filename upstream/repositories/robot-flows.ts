@@ -260,17 +260,38 @@ export async function createFlow(
   return (await findFlow(db, tenantId, id))!;
 }
 
-/** Changes the flow's draft (only a draft changes: its nodes, its parameters). Returns the version. */
+/** The draft a change was made on, as the form loaded it (its id, and when it was last changed). */
+export type EditedVersion = { versionId?: number; updatedAt?: string };
+
+/**
+ * Changes the flow's draft (only a draft changes: its nodes, its parameters). Returns the version.
+ * With `edited`, the draft must still be that version, unchanged since: an edit made on a version
+ * that was meanwhile submitted, replaced or saved by someone else is refused, never put elsewhere.
+ */
 async function changeDraft(
   db: Trx,
   tenantId: number,
   flowId: number,
   set: { nodes: string } | { params: string },
+  edited: EditedVersion = {},
 ): Promise<{ name: string; version: VersionRow }> {
   const flow = await flowRow(db, tenantId, flowId, true);
-  const draft = (await versionRows(db, tenantId, flowId)).find((r) => r.state === FlowState.draft || r.state === FlowState.review);
+  const versions = await versionRows(db, tenantId, flowId);
+  const draft = versions.find((r) => r.state === FlowState.draft || r.state === FlowState.review);
+  if (edited.versionId !== undefined && draft?.id !== edited.versionId) {
+    const was = versions.find((r) => r.id === edited.versionId);
+    const name = was ? versionName(was.no) : "所编辑的版本";
+    throw new FlowRefused(
+      409,
+      draft
+        ? `${name} 已不是当前草稿（当前草稿为 ${versionName(draft.no)}），修改未保存，请重新打开后再修改`
+        : `${name} 已提交或发布，不能再修改，修改未保存；请复制为新草稿后再修改`,
+    );
+  }
   if (!draft) throw new FlowRefused(409, "没有可修改的草稿：已发布的版本不可修改，请先复制为新草稿");
   guard("design", draft.state);
+  if (edited.updatedAt !== undefined && draft.updated_at.toISOString() !== edited.updatedAt)
+    throw new FlowRefused(409, `${versionName(draft.no)} 在你打开之后已被修改，修改未保存，请重新打开后再修改`);
   const version = await db
     .updateTable("robot_flow_versions")
     .set({ ...set, updated_at: new Date() })
@@ -325,8 +346,8 @@ export async function paramsInService(db: Trx, tenantId: number, flowId: number,
 }
 
 /** The flow's draft gets these parameters (decision 029). */
-export const saveParams = (db: Trx, tenantId: number, flowId: number, params: FlowVersionParams) =>
-  changeDraft(db, tenantId, flowId, { params: JSON.stringify(params) });
+export const saveParams = (db: Trx, tenantId: number, flowId: number, params: FlowVersionParams, edited?: EditedVersion) =>
+  changeDraft(db, tenantId, flowId, { params: JSON.stringify(params) }, edited);
 
 function guard(action: FlowAction, state: number): number {
   try {

@@ -14,6 +14,7 @@ import type {
 import { daysBetween } from "#contracts/robot-resources";
 import type { Db } from "#upstream/db";
 import type { Campaign } from "#upstream/db/schema";
+import { CallStatus } from "#upstream/domain/dialer-states";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import type { Trx } from "./dialing";
 
@@ -247,13 +248,56 @@ export async function deleteFestival(trx: Trx, tenantId: number, id: number): Pr
 
 /* Gateway lines --------------------------------------------------------------------------------- */
 
-export async function listGatewayLines(db: Db, tenantId: number): Promise<GatewayLine[]> {
+/** The calls in progress (dialling) of the tenant's campaigns that have a robot, with the robot as `r`. */
+function diallingRobotCalls(db: Trx, tenantId: number) {
   return db
-    .selectFrom("robot_gateway_lines")
-    .select(["id", "name", "carrier", "prefix", "concurrency", "enabled"])
-    .where("tenant_id", "=", tenantId)
-    .orderBy("id")
-    .execute();
+    .selectFrom("task_calls as c")
+    .innerJoin("campaigns as k", "k.id", "c.campaign_id")
+    .innerJoin("robot_instances as r", (join) => join.onRef("r.id", "=", "k.robot_instance_id").onRef("r.tenant_id", "=", "k.tenant_id"))
+    .where("k.tenant_id", "=", tenantId)
+    .where("c.status", "=", CallStatus.dialling);
+}
+
+export async function listGatewayLines(db: Db, tenantId: number): Promise<GatewayLine[]> {
+  const [lines, used] = await Promise.all([
+    db
+      .selectFrom("robot_gateway_lines")
+      .select(["id", "name", "carrier", "prefix", "concurrency", "enabled"])
+      .where("tenant_id", "=", tenantId)
+      .orderBy("id")
+      .execute(),
+    diallingRobotCalls(db, tenantId)
+      .select(["r.line_id", sql<string>`count(*)`.as("n")])
+      .where("r.line_id", "is not", null)
+      .groupBy("r.line_id")
+      .execute(),
+  ]);
+  return lines.map((line) => ({ ...line, inUse: Number(used.find((u) => u.line_id === line.id)?.n ?? 0) }));
+}
+
+/**
+ * How many more calls a campaign may start now on its robot's gateway line (decision 031): the
+ * line's capacity (none on a line that is 停用) less the calls in progress of every campaign whose
+ * robot uses the line. Null when its robot has no line: the ratio alone decides. The line's row is
+ * locked, so two dialers counting at once cannot both fill the same room.
+ */
+export async function lineRoom(db: Trx, campaign: Pick<Campaign, "tenant_id" | "robot_instance_id">): Promise<number | null> {
+  if (campaign.robot_instance_id === null) return null;
+  const line = await db
+    .selectFrom("robot_instances as r")
+    .innerJoin("robot_gateway_lines as l", (join) => join.onRef("l.id", "=", "r.line_id").onRef("l.tenant_id", "=", "r.tenant_id"))
+    .select(["l.id", "l.concurrency", "l.enabled"])
+    .where("r.tenant_id", "=", campaign.tenant_id)
+    .where("r.id", "=", campaign.robot_instance_id)
+    .forUpdate("l")
+    .executeTakeFirst();
+  if (!line) return null;
+  if (!line.enabled) return 0;
+  const { n } = await diallingRobotCalls(db, campaign.tenant_id)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("r.line_id", "=", line.id)
+    .executeTakeFirstOrThrow();
+  return Math.max(0, line.concurrency - Number(n));
 }
 
 /* The store ------------------------------------------------------------------------------------- */

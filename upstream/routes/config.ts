@@ -1,13 +1,24 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { BrandKeySchema, type AgentConfig, type CustomerSchema, type LogoSchema } from "#contracts/config";
+import { WORK_TYPES, labelOf } from "#contracts/codes";
+import {
+  AgentListQuerySchema,
+  AgentUpdateSchema,
+  BrandKeySchema,
+  type Agent,
+  type AgentConfig,
+  type CustomerSchema,
+  type LogoSchema,
+} from "#contracts/config";
 import { StreamScopeSchema, type MqConfigSchema } from "#contracts/events";
 import { brandLogo } from "#upstream/domain/logos";
 import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireUser } from "#upstream/plugins/auth";
+import { forgetCachedUser, requireRole, requireUser } from "#upstream/plugins/auth";
+import { AgentRefused, findAgent, listAgents, updateAgent } from "#upstream/repositories/agents";
+import { actorOf, withAudit } from "#upstream/repositories/audit-log";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
-import { listQueues } from "#upstream/repositories/monitor";
+import { listQueues, tenantQueues } from "#upstream/repositories/monitor";
 import { findTenant } from "#upstream/repositories/tenants";
 import { findUserInTenant } from "#upstream/repositories/users";
 
@@ -15,7 +26,12 @@ type Logo = z.infer<typeof LogoSchema>;
 type MqConfig = z.infer<typeof MqConfigSchema>;
 type Customer = z.infer<typeof CustomerSchema>;
 
-const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+const IdParamsSchema = z.object({
+  id: z.coerce.number({ invalid_type_error: "编号无效" }).int("编号无效").positive("编号无效").max(Number.MAX_SAFE_INTEGER, "编号无效"),
+});
+const ADMIN_ONLY = "仅管理员可以管理坐席配置";
+const agentText = (a: Agent) => `${labelOf(WORK_TYPES, a.workType)}，工号 ${a.agentId}，默认队列 ${a.defaultQueueName}`;
+
 const LogoQuerySchema = z.object({ brand: BrandKeySchema.default("default") });
 
 /** The configuration service (`/config`): branding, agent settings, the customer profile. */
@@ -45,6 +61,58 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       defaultQueueName: agent.default_queue_name,
       autoAnswer: agent.auto_answer,
     });
+  });
+
+  // Agent administration (坐席配置, decision 031): administrators only, the caller's tenant only.
+  const admin = (request: FastifyRequest) => requireRole(requireUser(request), ["admin"], ADMIN_ONLY);
+  const refusal = (error: unknown) => (error instanceof AgentRefused ? new HttpError(error.status, error.message) : error);
+
+  app.get("/config/agents/list", async (request) => {
+    const user = admin(request);
+    return ok(await listAgents(app.db, user.tenantId, parseInput(AgentListQuerySchema, request.query)));
+  });
+
+  app.get("/config/agents/:id", async (request) => {
+    const user = admin(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    try {
+      return ok<Agent>(await findAgent(app.db, user.tenantId, id));
+    } catch (error) {
+      throw refusal(error);
+    }
+  });
+
+  app.put("/config/agents/:id", async (request) => {
+    const user = admin(request);
+    const { id } = parseInput(IdParamsSchema, request.params);
+    const { reason, ...change } = parseInput(AgentUpdateSchema, request.body);
+    if (!(await tenantQueues(app.db, user.tenantId)).includes(change.defaultQueueName))
+      throw new HttpError(400, "所选队列不存在，请重新选择");
+    let after: Agent;
+    try {
+      after = await withAudit(app.db, actorOf(user), async (trx) => {
+        const { before, after } = await updateAgent(trx, user.tenantId, id, change);
+        // The phone keeps a signed-in agent's work: their type changes once they have signed out.
+        if (before.workType !== after.workType && app.cti.phoneSignedIn(user.tenantId, id))
+          throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
+        return {
+          result: after,
+          audit: {
+            action: "agent.config",
+            target: { type: "agent", id: after.agentId },
+            summary: `坐席 ${after.realName}：${agentText(before)} → ${agentText(after)}`,
+            reason,
+            detail: { before, after },
+          },
+        };
+      });
+    } catch (error) {
+      throw refusal(error);
+    }
+    // The menu follows the work type (spec §5): the agent's next request reads the account again.
+    forgetCachedUser(app, id);
+    await app.cti.reconfigureAgent(user.tenantId, id, { agentId: after.agentId, queueName: after.defaultQueueName });
+    return ok<Agent>(after);
   });
 
   // Where the real-time channel runs (routes/events.ts), and where the caller's stream (or, with

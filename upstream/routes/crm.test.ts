@@ -79,6 +79,7 @@ const EXPECTED_SCREENS: Record<string, string[]> = {
     "/robot/speaker",
     "/robot/resources",
     "/robot/store",
+    "/robot/agent",
     "/campaign",
     "/achievement",
     "/audit",

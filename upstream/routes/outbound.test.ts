@@ -32,6 +32,7 @@ import { CallDetailResponseSchema, CallRecordPageResponseSchema } from "#contrac
 import { CallerIdNumbersResponseSchema, CustomerResponseSchema } from "#contracts/config";
 import { FailureSchema } from "#contracts/envelope";
 import { RobotInstancePageResponseSchema } from "#contracts/robot";
+import { GatewayLineListResponseSchema } from "#contracts/robot-resources";
 import { NoRecordingResponseSchema } from "#contracts/records";
 import { RECORDINGS, conclusionFor, recordingFor, type RecordingName } from "#upstream/domain/recordings";
 import { batchTransitions } from "#upstream/repositories/task-batches";
@@ -1136,5 +1137,73 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect((await batch()).batch.status).toBe(11);
     expect(await dialled()).toBe(called);
     clock.set(before);
+  });
+
+  it("never has more calls in progress on a gateway line than it carries, across every campaign whose robot uses it", async () => {
+    const dialling = async (campaignId: number) =>
+      (await platform.db.selectFrom("task_calls").select("id").where("campaign_id", "=", campaignId).where("status", "=", 1).execute())
+        .length;
+    const lineNamed = async (name: string) =>
+      json(GatewayLineListResponseSchema, await inject("admin", "GET", "/dialer/api/v1/gateway/line/robot")).data!.list.find(
+        (l) => l.name === name,
+      )!;
+    /** A copy of the seeded robot on `lineId` (or none), and a running campaign of 12 contacts using it. */
+    const campaignOn = async (name: string, lineId: number | null, prefix: string) => {
+      const robot = (await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: form.robotId, name: `${name}机器人` })).json()
+        .data as { id: number; name: string; flowId: number };
+      const put = { name: robot.name, flowId: robot.flowId, concurrency: 10, lineId };
+      expect((await inject("admin", "PUT", `/robot/api/robot/instance/${robot.id}`, put)).statusCode).toBe(200);
+      const { id } = json(
+        SavedResponseSchema,
+        await inject("admin", "POST", "/outbound/campaign/save", { ...form, name, robotId: robot.id }),
+      ).data!;
+      const phones = Array.from({ length: 12 }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
+      const upload = multipart(id, "line.csv", `phone\n${phones.join("\n")}\n`);
+      const headers = { ...bearer(tokens.admin), ...upload.headers };
+      json(
+        ImportResultResponseSchema,
+        await platform.app.inject({ method: "POST", url: "/api/file/upload", headers, payload: upload.payload }),
+      );
+      json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+      return id;
+    };
+    const tenant = await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
+    // The carrier's line (lines are set up by the platform, not by administrators): three calls at once.
+    const { id: lineId } = await platform.db
+      .insertInto("robot_gateway_lines")
+      .values({ tenant_id: tenant.id, name: "测试三线", carrier: "中国移动", prefix: "0571", concurrency: 3 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const first = await campaignOn("线路活动甲", lineId, "1390571");
+    const second = await campaignOn("线路活动乙", lineId, "1390572");
+    const free = await campaignOn("无线路活动", null, "1390573");
+
+    await tick();
+    // Each batch's ratio would start 5: the line lets 3 start across both campaigns; without a line, 5.
+    expect((await dialling(first)) + (await dialling(second))).toBe(3);
+    expect(await dialling(free)).toBe(5);
+    expect(await lineNamed("测试三线")).toMatchObject({ concurrency: 3, inUse: 3, enabled: true });
+    // The calls end at the next tick and three more start: the line is never over its capacity.
+    for (let i = 0; i < 3; i++) {
+      await tick();
+      expect((await dialling(first)) + (await dialling(second))).toBe(3);
+      expect((await lineNamed("测试三线")).inUse).toBe(3);
+    }
+    const done = async (campaignId: number) =>
+      (
+        await platform.db
+          .selectFrom("task_calls")
+          .select("id")
+          .where("campaign_id", "=", campaignId)
+          .where("status", "not in", [0, 1])
+          .execute()
+      ).length;
+    expect((await done(first)) + (await done(second))).toBe(9);
+    expect(await done(first)).toBeGreaterThan(0);
+    // A line that is 停用 carries nothing: its robots' campaigns wait.
+    await platform.db.updateTable("robot_gateway_lines").set({ enabled: false }).where("id", "=", lineId).execute();
+    await tick();
+    expect((await dialling(first)) + (await dialling(second))).toBe(0);
+    expect(await lineNamed("测试三线")).toMatchObject({ inUse: 0, enabled: false });
   });
 });

@@ -434,6 +434,41 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(audit.map((row) => row.summary)).toEqual(["保存流程「参数流程」草稿 v1.0 的参数：入参 2 个，输出状态 1 个"]);
   });
 
+  it("refuses (409) parameters edited on a version that was meanwhile submitted, replaced or changed, never saving them elsewhere", async () => {
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "过期参数流程" })).json()).data!;
+    const put = (body: object) => inject("admin", "PUT", `/robot/api/flow/${flow.id}/params`, body);
+    const loaded = (await design(flow.id)).version; // v1.0, a draft, as the form loaded it
+    const edit = { input: [{ name: "客户姓名", variable: "customerName" }], state: [] };
+    const stamp = { versionId: loaded.id, updatedAt: loaded.updatedAt };
+
+    // Saved on the version it was loaded from: fine, and the version's updatedAt moves on.
+    const saved = await put({ ...edit, ...stamp });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const after = FlowDesignResponseSchema.parse(saved.json()).data!.version;
+    // The same stale form posted again (someone saved since it was loaded): refused.
+    expect(await refusal(await put({ input: [], state: [], ...stamp }), 409)).toBe(
+      "v1.0 在你打开之后已被修改，修改未保存，请重新打开后再修改",
+    );
+
+    // Submitted, published and copied into a new draft v1.1: the v1.0 form lands nowhere.
+    const stale = { ...edit, versionId: loaded.id, updatedAt: after.updatedAt };
+    await act(flow.id, "audit/submit");
+    expect(await refusal(await put(stale), 409)).toBe("只有草稿可以修改，已提交或已发布的版本请复制为新草稿（当前状态：待审核）");
+    await act(flow.id, "publish", { versionId: loaded.id });
+    expect(await refusal(await put(stale), 409)).toBe("v1.0 已提交或发布，不能再修改，修改未保存；请复制为新草稿后再修改");
+    await act(flow.id, "cover", { versionId: loaded.id });
+    const replacement = (await design(flow.id)).version;
+    expect(replacement.name).toBe("v1.1");
+    expect(await refusal(await put({ input: [], state: [], versionId: loaded.id, updatedAt: after.updatedAt }), 409)).toBe(
+      "v1.0 已不是当前草稿（当前草稿为 v1.1），修改未保存，请重新打开后再修改",
+    );
+    expect((await design(flow.id)).params).toEqual(edit.input); // v1.1 keeps what it copied
+    // Loaded from v1.1, it saves there.
+    const fresh = await put({ input: [], state: [], versionId: replacement.id, updatedAt: replacement.updatedAt });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect((await design(flow.id)).params).toEqual([]);
+  });
+
   it("answers the NLU test with the intent heard and the branch taken", async () => {
     const survey = (await flows("admin", { name: "满意度" })).list[0];
     const heard = async (sentence: string) => {

@@ -10,7 +10,7 @@ import {
   FlowListQuerySchema,
   FlowNewInputSchema,
   FlowParamQuerySchema,
-  FlowParamsInputSchema,
+  FlowParamsSaveSchema,
   FlowReturnInputSchema,
   FlowStateQuerySchema,
   FlowVersionInputSchema,
@@ -273,9 +273,9 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.put("/robot/api/flow/:id/params", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    const params = parseInput(FlowParamsInputSchema, request.body);
+    const { versionId, updatedAt, ...params } = parseInput(FlowParamsSaveSchema, request.body);
     const design = await change(user, async (trx) => {
-      const saved = await saveParams(trx, user.tenantId, id, params);
+      const saved = await saveParams(trx, user.tenantId, id, params, { versionId, updatedAt });
       return {
         result: await designOf(trx, user.tenantId, id, saved.version.id),
         audit: {

@@ -38,7 +38,7 @@ import {
 } from "#upstream/domain/dialer-states";
 import { resultName, simulateCall, speakFlow } from "./robot-conversation";
 import { serviceVersion } from "#upstream/repositories/robot-flows";
-import { calendarDayOf } from "#upstream/repositories/robot-resources";
+import { calendarDayOf, lineRoom } from "#upstream/repositories/robot-resources";
 import { handsOffToAgents, isHandedToAgent } from "#upstream/domain/recordings";
 import {
   insertRobotCallRecord,
@@ -315,13 +315,18 @@ export class Dialer {
         .execute();
       for (const call of retry) await moveCall(trx, call, CallStatus.waiting, "重新呼叫", now);
     }
+    // The ratio gives the batch its lines; the robot's gateway line, shared with every campaign
+    // whose robot uses it, may allow fewer (decision 031).
+    const room = await lineRoom(trx, campaign);
+    const capacity = Math.min(dialCapacity(campaign.ratio, counts.dialling), room ?? Infinity);
+    if (capacity === 0) return;
     const starting = await trx
       .selectFrom("task_calls")
       .select(["id", "tenant_id", "batch_id", "status", "attempts"])
       .where("batch_id", "=", batch.id)
       .where("status", "=", CallStatus.waiting)
       .orderBy("id")
-      .limit(dialCapacity(campaign.ratio, counts.dialling))
+      .limit(capacity)
       .execute();
     for (const call of starting) await moveCall(trx, call, CallStatus.dialling, "开始呼叫", now, { attempts: call.attempts + 1 });
   }

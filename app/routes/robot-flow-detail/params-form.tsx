@@ -13,6 +13,8 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
   const { version } = design;
   const lists = { input: design.params, state: design.states };
   const editable = version.state === FlowState.draft;
+  // A refused edit keeps its rows on the page even when the version is no longer a draft (409).
+  const showForm = editable || refusal !== undefined;
   return (
     <section aria-labelledby="params-title" className="sb-section">
       <h2 id="params-title" className="sb-section-title">
@@ -23,17 +25,21 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
         ），输出状态是通话结束后机器人给出的结果；通话详情的“查看入参”和“输出状态”显示使用中版本的这两组参数。
         {editable ? "清空一行即删除该参数。" : "只有草稿可以修改，请先复制为新草稿。"}
       </p>
-      {editable ? (
+      {showForm ? (
         <form method="post" aria-label="编辑流程参数">
           <CsrfInput />
           <input type="hidden" name="intent" value="params" />
+          <input type="hidden" name="versionId" value={version.id} />
+          <input type="hidden" name="updatedAt" value={version.updatedAt} />
           <FormErrors id="params-form-error" errors={refusal?.error?.[""] ?? undefined} />
           {PARAM_KINDS.map(({ kind, label }) => (
             <ParamRows key={kind} kind={kind} label={label} items={lists[kind]} refusal={refusal} />
           ))}
-          <button type="submit" className="p-button">
-            保存参数
-          </button>
+          {editable ? (
+            <button type="submit" className="p-button">
+              保存参数
+            </button>
+          ) : null}
         </form>
       ) : (
         PARAM_KINDS.map(({ kind, label }) => (

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FLOW_PARAMS_MAX, FlowParamInputSchema, type FlowVersionParams } from "#contracts/robot";
+import { FLOW_PARAMS_MAX, FlowParamInputSchema, FlowParamsSaveSchema, type FlowParamsSave } from "#contracts/robot";
 
 /** The two lists of a version's parameters, as the form names their rows. */
 export const PARAM_KINDS = [
@@ -23,14 +23,21 @@ const rowFields = Object.fromEntries(
 
 /**
  * The parameters form: numbered rows of a name and a variable per list; a row left empty is no
- * parameter (clearing a row removes it). Each row is checked as the platform checks it, and its
+ * parameter (clearing a row removes it). It names the version it was loaded from (id and
+ * updatedAt). Each row is checked as the platform checks it, and its
  * error is put on the row's own field, so the form shows it there with everything typed kept.
  */
 export const ParamsFormSchema = z
-  .object({ intent: z.literal("params"), ...rowFields })
-  .transform((form, ctx): { intent: "params"; params: FlowVersionParams } => {
+  .object({
+    intent: z.literal("params"),
+    // The draft the form was loaded from: the platform refuses (409) if it is no longer the draft.
+    versionId: FlowParamsSaveSchema.shape.versionId,
+    updatedAt: FlowParamsSaveSchema.shape.updatedAt,
+    ...rowFields,
+  })
+  .transform((form, ctx): { intent: "params"; params: FlowParamsSave } => {
     const row = form as unknown as Record<string, string>;
-    const params: FlowVersionParams = { input: [], state: [] };
+    const params: FlowParamsSave = { input: [], state: [], versionId: form.versionId, updatedAt: form.updatedAt };
     for (const { kind } of PARAM_KINDS) {
       const seen = new Set<string>();
       for (let i = 0; i < FLOW_PARAMS_MAX; i++) {

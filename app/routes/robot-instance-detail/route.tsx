@@ -291,7 +291,7 @@ function EditForm({
             <option value="">不设置（使用默认线路）</option>
             {lines.map((line) => (
               <option key={line.id} value={line.id}>
-                {line.name}（{line.carrier}，前缀 {line.prefix}）{line.enabled ? "" : "（已停用）"}
+                {line.name}（{line.carrier}，前缀 {line.prefix}，最多 {line.concurrency} 路同时通话）{line.enabled ? "" : "（已停用）"}
               </option>
             ))}
           </select>

@@ -40,6 +40,8 @@ export default function RobotResources() {
               { prop: "carrier", label: "运营商" },
               { prop: "prefix", label: "号码前缀" },
               { prop: "concurrency", label: "最大并发" },
+              // The dialer starts no call past the line's capacity, across every campaign whose robot uses it (decision 031).
+              { prop: "inUse", label: "当前通话", render: (l) => `${l.inUse} / ${l.concurrency}` },
               { prop: "enabled", label: "状态", render: (l) => (l.enabled ? "可用" : "停用") },
             ],
           }}

@@ -1,0 +1,121 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { ROLES, WORK_TYPES, labelOf } from "#contracts/codes";
+import { AGENT_ID_RULE, AGENT_REASON_MAX, AgentUpdateSchema } from "#contracts/config";
+import { CsrfInput } from "#app/components/csrf-input";
+import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import type { RouteHandle } from "#app/lib/handle";
+import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
+import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
+import { idParam } from "#app/server/page-query.server";
+import { redirectWithToast } from "#app/server/toast.server";
+import { getAgent, listQueues, updateAgent } from "#app/services/config.server";
+
+const SCREEN = "/robot/agent";
+export const handle: RouteHandle = { title: ROBOT_RESOURCE_TITLES.agent };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { caller } = await requireAccess(request);
+  const id = idParam(params.id);
+  const [agent, queues] = await Promise.all([getAgent(caller, id), listQueues(caller)]);
+  return { agent, queues };
+}
+
+/** Saves the agent's configuration (PUT /config/agents/{id}); a refusal comes back on its field with what was typed. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { access, form } = await requireActionAccess(request);
+  const id = idParam(params.id);
+  const submission = parseWithZod(form, { schema: AgentUpdateSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const done = await attempt(() => updateAgent(access.caller, id, submission.value));
+  if (!done.ok) {
+    const field = done.message.includes("工号")
+      ? "agentId"
+      : done.message.includes("队列")
+        ? "defaultQueueName"
+        : done.message.includes("类型")
+          ? "workType"
+          : null;
+    return rejectForm(submission, field ? { fieldErrors: { [field]: [done.message] } } : { formErrors: [done.message] }, done.status);
+  }
+  // Back to the list as it was (its filters and page travel in the query).
+  return redirectWithToast(`${SCREEN}${new URL(request.url).search}`, `坐席「${done.value.realName}」的配置已保存`);
+}
+
+export default function RobotAgentEdit() {
+  const { agent, queues } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
+  const { search } = useLocation();
+  const [form, fields] = useForm({
+    id: `agent-edit-${agent.id}`,
+    lastResult,
+    constraint: getZodConstraint(AgentUpdateSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentUpdateSchema }),
+    defaultValue: { workType: String(agent.workType), agentId: agent.agentId, defaultQueueName: agent.defaultQueueName, reason: "" },
+  });
+  const queueKnown = queues.some((q) => q.name === agent.defaultQueueName);
+  return (
+    <section aria-labelledby="agent-edit-title" className="sb-section">
+      <h2 id="agent-edit-title" className="sb-section-title">
+        {ROBOT_RESOURCE_TITLES.agent}：{agent.realName}
+      </h2>
+      <p>
+        账号 {agent.userName}，{labelOf(ROLES, agent.role)}，自动应答{agent.autoAnswer ? "开启" : "关闭"}
+      </p>
+      <form method="post" {...getFormProps(form)} aria-labelledby="agent-edit-title" className="sb-form-grid">
+        <CsrfInput />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.workType} label="类型">
+          <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)}>
+            {WORK_TYPES.map((type) => (
+              <option key={type.code} value={type.code}>
+                {type.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field field={fields.agentId} label="工号">
+          <input
+            {...getInputProps(fields.agentId, { type: "text" })}
+            inputMode="numeric"
+            title={AGENT_ID_RULE}
+            className={inputClass(fields.agentId)}
+          />
+        </Field>
+        <Field field={fields.defaultQueueName} label="默认队列">
+          <select {...getSelectProps(fields.defaultQueueName)} className={inputClass(fields.defaultQueueName)}>
+            {queueKnown ? null : <option value="">请选择队列</option>}
+            {queues.map((queue) => (
+              <option key={queue.name} value={queue.name}>
+                {queue.name}（{queue.agents} 名坐席）
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field field={fields.reason} label="修改原因">
+          <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={AGENT_REASON_MAX} className={inputClass(fields.reason)} />
+        </Field>
+        <p className="sb-hint">
+          类型决定坐席的工作台：文本坐席使用文本工作台，语音坐席使用语音工作台，坐席下次登录后生效；已签入语音工作台的坐席需先签出才能修改类型。
+        </p>
+        <div className="sb-form-actions">
+          <button type="submit" className="p-button">
+            保存
+          </button>
+          <a className="p-button p-button-text" href={`${SCREEN}${search}`}>
+            取消
+          </a>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,85 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible, menuNames, signIn, signOut } from "./support";
+
+// 坐席配置 (decision 031): a page that ships no script, so the flow runs once, without JavaScript
+// (@noscript), axe included. 钱磊 (agent02) is the agent no other test signs in as.
+
+const toast = (page: Page) => page.locator(".sb-toast");
+
+test("an administrator makes an agent a text agent in another queue: a 工号 in use is refused with the values kept, the agent's menu follows @noscript", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto("/robot/agent");
+  await signIn(page, "admin");
+  await expect(page.getByRole("heading", { name: "坐席配置", level: 1 })).toBeVisible();
+  const list = page.getByRole("table", { name: "坐席列表" });
+  await expect(list).toContainText("钱磊");
+  await expect(list).toContainText("刘洋");
+  await expectAccessible(page);
+
+  // Filters: the text agents only.
+  await page.getByLabel("类型").selectOption({ label: "文本" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(list.getByRole("row")).toHaveCount(2);
+  await expect(list).toContainText("刘洋");
+  await expect(list).not.toContainText("钱磊");
+
+  // The agent's form opens under the filters (a nested route), from the full list.
+  await page.getByRole("link", { name: "重置" }).click();
+  await page.getByLabel("姓名或工号").fill("钱磊");
+  await page.getByRole("button", { name: "查询" }).click();
+  await list.getByRole("link", { name: "编辑坐席「钱磊」" }).click();
+  await expect(page.getByRole("heading", { name: "编辑坐席：钱磊" })).toBeVisible();
+  const form = page.getByRole("form", { name: "编辑坐席：钱磊" });
+  await expect(form.getByLabel("工号")).toHaveValue("1102");
+  await expect(form.getByLabel("默认队列")).toHaveValue("demo-sales");
+  await expectAccessible(page);
+
+  // A 工号 of the wrong shape does not even post (the browser checks the pattern without JavaScript).
+  await form.getByLabel("工号").fill("12a");
+  expect(await form.getByLabel("工号").evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+
+  // A 工号 another agent has: refused by the platform, every value typed kept.
+  await form.getByLabel("类型").selectOption({ label: "文本" });
+  await form.getByLabel("工号").fill("1002");
+  await form.getByLabel("默认队列").selectOption("demo-text");
+  await form.getByLabel("修改原因").fill("转岗做在线客服");
+  await form.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("工号「1002」已被坐席「张伟」使用，请换一个工号")).toBeVisible();
+  await expect(form.getByLabel("工号")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("类型")).toHaveValue("3");
+  await expect(form.getByLabel("默认队列")).toHaveValue("demo-text");
+  await expect(form.getByLabel("修改原因")).toHaveValue("转岗做在线客服");
+  await expectAccessible(page);
+
+  // A free 工号: saved, back to the list as it was, the row changed.
+  await form.getByLabel("工号").fill("1202");
+  await form.getByRole("button", { name: "保存" }).click();
+  await expect(toast(page)).toHaveText("坐席「钱磊」的配置已保存");
+  await expect(page).toHaveURL(/\/robot\/agent\?name=/);
+  const row = list.getByRole("row", { name: /钱磊/ });
+  await expect(row).toContainText("1202");
+  await expect(row).toContainText("文本");
+  await expect(row).toContainText("demo-text");
+
+  // The change is in the audit log with its reason.
+  await page.goto("/audit?action=agent.config");
+  await expect(page.getByRole("table")).toContainText(
+    "坐席 钱磊：语音，工号 1102，默认队列 demo-sales → 文本，工号 1202，默认队列 demo-text",
+  );
+  await expect(page.getByRole("table")).toContainText("转岗做在线客服");
+
+  // Another tenant's agent is not found.
+  expect((await page.goto("/robot/agent/11"))?.status()).toBe(404);
+  await expect(page.getByText("您访问的页面不存在")).toBeVisible();
+  await signOut(page);
+
+  // At the agent's next sign-in: the text workbench, not the voice one; and no 坐席配置.
+  await signIn(page, "agent02");
+  const menu = await menuNames(page);
+  expect(menu).toContain("文本工作台");
+  expect(menu).not.toContain("语音工作台");
+  await page.goto("/robot/agent");
+  await expect(page.getByRole("heading", { name: "无权访问该页面" })).toBeVisible();
+});
