@@ -108,6 +108,25 @@ export const InspectionPageSchema = page(InspectionRowSchema).extend({ estimated
 export type InspectionPage = z.infer<typeof InspectionPageSchema>;
 export const InspectionPageResponseSchema = envelope(InspectionPageSchema);
 
+/**
+ * The live inspection queue (decision 033): whenever calls' inspection state changes (claimed,
+ * scored, released or expired, reallotted, appealed, an appeal decided), the platform publishes one
+ * `inspection.calls` notification to the tenant's supervisors with each call's state as it is now.
+ * No customer or phone: only what the queue's rows show of the inspection.
+ */
+export const INSPECTION_NOTIFICATIONS = { calls: "inspection.calls" } as const;
+export const InspectionLiveCallSchema = z.object({
+  callId: z.number().int(),
+  qcStatus: z.number().int(),
+  inspectorId: z.number().int().nullable(),
+  inspectorName: z.string().nullable(),
+  influence: z.number().int().nullable(),
+  score: z.number().nullable(),
+  appealState: z.string().nullable(),
+});
+export type InspectionLiveCall = z.infer<typeof InspectionLiveCallSchema>;
+export const InspectionCallsChangedSchema = z.object({ calls: z.array(InspectionLiveCallSchema) });
+
 // Scoring forms (decision 028)
 
 /** The moves of a scoring form's lifecycle (QC_FORM_STATES); edits and deletion: drafts only. */

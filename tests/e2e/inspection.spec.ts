@@ -117,7 +117,7 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expectAccessible(page);
 });
 
-test("the list, bulk reallocation, achievement and access without JavaScript @noscript", async ({ page }) => {
+test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
   test.setTimeout(45_000);
   await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
   await signIn(page, "admin");

@@ -14,6 +14,7 @@ import {
   QC_REFUSALS,
   qcMoveAllowed,
   type InspectionListQuery,
+  type InspectionLiveCall,
   type InspectionPage,
   type InspectionRow,
   type InspectionScore,
@@ -92,7 +93,7 @@ const claimable = (eb: ExpressionBuilder<Database, "call_records">) =>
  * Locks held past QC_LOCK_MINUTES go back to the pool (status 2 → -1), each with its audit row by
  * the platform. Run before every queue operation and list, so what they see is true.
  */
-export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<number> {
+export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<number[]> {
   const released = await db
     .updateTable("call_records")
     .set({ qc_status: QC_UNCHECKED, qc_inspector_id: null, qc_locked_at: null })
@@ -110,7 +111,7 @@ export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<nu
       detail: { from: QC_CHECKING, to: QC_UNCHECKED },
     });
   }
-  return released.length;
+  return released.map((row) => Number(row.id));
 }
 
 function rows(db: Trx, tenantId: number) {
@@ -307,6 +308,38 @@ export async function nextLocked(db: Trx, tenantId: number, inspector: Viewer, a
     .limit(1)
     .executeTakeFirst();
   return first ? toRow(first) : undefined;
+}
+
+/** The inspection state of these calls as the queue shows it (the live queue's notification, decision 033). */
+export async function liveStates(db: Trx, tenantId: number, ids: number[]): Promise<InspectionLiveCall[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .selectFrom("call_records")
+    .leftJoin("users as i", (join) =>
+      join.onRef("i.id", "=", "call_records.qc_inspector_id").onRef("i.tenant_id", "=", "call_records.tenant_id"),
+    )
+    .leftJoin("inspection_appeals as a", "a.call_record_id", "call_records.id")
+    .select([
+      "call_records.id",
+      "call_records.qc_status",
+      "call_records.qc_inspector_id",
+      "i.real_name as inspector_name",
+      "call_records.qc_influence",
+      "call_records.qc_score",
+      "a.state as appeal_state",
+    ])
+    .where("call_records.tenant_id", "=", tenantId)
+    .where("call_records.id", "in", ids)
+    .execute();
+  return found.map((row) => ({
+    callId: Number(row.id),
+    qcStatus: row.qc_status,
+    inspectorId: row.qc_inspector_id,
+    inspectorName: row.inspector_name,
+    influence: row.qc_influence,
+    score: row.qc_score,
+    appealState: row.appeal_state,
+  }));
 }
 
 /** Locks waiting calls of the inspector's scope to them, newest first (apply). Connected calls only: an unanswered call has nothing to inspect. */
