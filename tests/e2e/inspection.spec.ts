@@ -210,6 +210,16 @@ test("scoring forms: a draft edited row by row, refused in Chinese, deleted afte
   await expect(toast(page, "评分表「试用评分表」已创建（草稿）")).toBeVisible();
   const forms = page.getByRole("table", { name: "质检评分表列表" });
   await expect(forms.getByRole("row").filter({ hasText: "试用评分表" })).toContainText("2 项，共 30 分，含一票否决");
+  // The same name again: refused in Chinese (the database holds it too), what was typed kept.
+  await page.getByRole("link", { name: "新建评分表" }).click();
+  await page.getByLabel("评分表名称").fill("试用评分表");
+  await page.getByLabel("评分项 1 名称").fill("礼貌用语");
+  const duplicate = page.waitForResponse((r) => r.request().method() === "POST");
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  expect((await duplicate).status()).toBe(400);
+  await expect(page.getByText("已有同名的评分表")).toBeVisible();
+  await expect(page.getByLabel("评分项 1 名称")).toHaveValue("礼貌用语");
+  await page.goto("/inspectionForm");
 
   // Edit the draft: remove a row.
   await forms.getByRole("link", { name: "编辑「试用评分表」" }).click();

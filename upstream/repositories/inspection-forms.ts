@@ -22,6 +22,7 @@ import { InspectionRefused } from "./inspection";
 
 const FORM_NOT_FOUND = "评分表不存在";
 const DUPLICATE_NAME = "已有同名的评分表";
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
 function columns(db: Trx) {
   return db.selectFrom("inspection_forms as f").select([
@@ -99,20 +100,25 @@ export async function saveForm(trx: Trx, tenantId: number, actor: Actor, id: num
   if (await taken.executeTakeFirst()) throw new InspectionRefused(400, DUPLICATE_NAME);
   const items = keyItems(input.items, before?.items ?? []);
   const values = { name: input.name, description: input.description, items: JSON.stringify(items), updated_at: new Date() };
-  const saved =
+  // The check above answers at once; the unique index (migration 330) holds against a save racing this one.
+  const saved = await (
     id === null
-      ? await trx
+      ? trx
           .insertInto("inspection_forms")
           .values({ tenant_id: tenantId, created_by: actor.id, ...values })
           .returning("id")
           .executeTakeFirstOrThrow()
-      : await trx
+      : trx
           .updateTable("inspection_forms")
           .set(values)
           .where("tenant_id", "=", tenantId)
           .where("id", "=", id)
           .returning("id")
-          .executeTakeFirstOrThrow();
+          .executeTakeFirstOrThrow()
+  ).catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw new InspectionRefused(400, DUPLICATE_NAME);
+    throw error;
+  });
   await writeAudit(trx, actor, {
     action: id === null ? "inspection.form.create" : "inspection.form.update",
     target: { type: "inspectionForm", id: saved.id },

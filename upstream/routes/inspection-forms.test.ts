@@ -95,6 +95,45 @@ describeDb(`inspection scoring forms on ${TEST_DB}`, () => {
     expect(await refusal(await inject("agent", "POST", "/ccb/form/list", {}), 403)).toContain("仅质检员");
   });
 
+  it("keeps form names unique in the tenant by the database, a save racing another refused with the same Chinese 400", async () => {
+    await form(await inject("admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }));
+    expect(await refusal(await inject("admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }), 400)).toBe("已有同名的评分表");
+    // The index itself (migration 330), whatever the code checks; another tenant may use the name.
+    const row = { tenant_id: demoTenant, name: "唯一名称表", items: JSON.stringify([]) };
+    await expect(platform.db.insertInto("inspection_forms").values(row).execute()).rejects.toMatchObject({ code: "23505" });
+    const theirs = await form(await inject("other-admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }));
+    expect((await inject("other-admin", "DELETE", `/ccb/form/${theirs.id}`)).statusCode).toBe(200);
+
+    // Another administrator's save of the same name, not yet committed when this one checks: on
+    // PostgreSQL this one's insert waits on the index and fails there; PGlite runs one transaction
+    // at a time, so its check sees the other's. The same Chinese 400 either way, nothing saved.
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: () => void;
+    const insertedOnce = new Promise<void>((resolve) => (inserted = resolve));
+    const other = platform.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("inspection_forms")
+        .values({ ...row, name: "并发评分表" })
+        .execute();
+      inserted();
+      await held;
+    });
+    await insertedOnce;
+    const racing = inject("admin", "POST", "/ccb/form", { name: "并发评分表", items: ITEMS });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await other;
+    expect(await refusal(await racing, 400)).toBe("已有同名的评分表");
+    const named = await platform.db
+      .selectFrom("inspection_forms")
+      .select("id")
+      .where("tenant_id", "=", demoTenant)
+      .where("name", "=", "并发评分表")
+      .execute();
+    expect(named).toHaveLength(1);
+  });
+
   it("takes a draft through its lifecycle: edited, activated (one at a time), retired; audited", async () => {
     const draft = await form(await inject("admin", "POST", "/ccb/form", { name: "标准服务质检表", description: "通用", items: ITEMS }));
     expect(draft).toMatchObject({ state: "draft", totalWeight: 120, usedCount: 0 });
