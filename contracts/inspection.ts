@@ -252,6 +252,9 @@ export const EvaluationSchema = z.object({
   items: z.array(ScoreFormItemSchema.extend({ value: z.union([z.number(), z.string()]), points: z.number().nullable() })),
   inspectorName: z.string().nullable(),
   createdAt: z.number().int(),
+  /** 1 as scored; an accepted appeal that re-scores the items stores the next (decision 033), with the decider's reason. */
+  version: z.number().int().positive(),
+  reason: z.string().nullable(),
 });
 export type Evaluation = z.infer<typeof EvaluationSchema>;
 export type InspectionScore = z.infer<typeof InspectionScoreSchema>;
@@ -317,6 +320,8 @@ export const QcAppealDecisionSchema = z.discriminatedUnion("decision", [
     reason: z.string().trim().min(1, "请填写处理意见").max(QC_REASON_MAX, `处理意见不能超过${QC_REASON_MAX}个字符`),
     checkResult: numberCode(codesOf(QC_RESULTS), "质检结果无效"),
     influence: numberCode(codesOf(QC_INFLUENCES), "影响无效"),
+    /** A call scored with a form: the decider's answers to the same items (decision 033), stored as the next version. */
+    evaluation: z.object({ answers: z.array(ScoreAnswerSchema).max(QC_FORM_ITEMS_MAX, `评分项不能超过${QC_FORM_ITEMS_MAX}个`) }).optional(),
   }),
   z.object({
     decision: z.literal("rejected"),
@@ -354,7 +359,10 @@ export const QC_DETAIL_TYPES = { call: 1, inspection: 2 } as const;
 export const InspectionDetailSchema = z.object({
   row: InspectionRowSchema,
   appeal: QcAppealSchemaOut.nullable(),
+  /** The call's evaluation as it stands (its newest version). */
   evaluation: EvaluationSchema.nullable(),
+  /** The versions it replaced, newest first: what was scored before an accepted appeal re-scored it. */
+  earlierEvaluations: z.array(EvaluationSchema),
   history: z.array(QcHistoryEntrySchema),
 });
 export type InspectionDetail = z.infer<typeof InspectionDetailSchema>;

@@ -33,7 +33,7 @@ import * as m290 from "#upstream/db/migrations/290-inspection-forms";
 import * as m300 from "#upstream/db/migrations/300-flow-params-and-handoff-queues";
 import * as m310 from "#upstream/db/migrations/310-robot-resources";
 import * as m320 from "#upstream/db/migrations/320-robot-instance-voice-line-calendar";
-import * as m330 from "#upstream/db/migrations/330-inspection-form-names";
+import * as m330 from "#upstream/db/migrations/330-inspection-form-names-and-evaluation-versions";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -74,7 +74,7 @@ export const migrations: Record<string, Migration> = {
   "300-flow-params-and-handoff-queues": m300,
   "310-robot-resources": m310,
   "320-robot-instance-voice-line-calendar": m320,
-  "330-inspection-form-names": m330,
+  "330-inspection-form-names-and-evaluation-versions": m330,
 };
 
 function migrator(db: Db): Migrator {

@@ -36,7 +36,7 @@ function columns(db: Trx) {
     (eb) =>
       eb
         .selectFrom("inspection_evaluations as e")
-        .select(sql<string>`count(*)`.as("n"))
+        .select(sql<string>`count(DISTINCT e.call_record_id)`.as("n"))
         .whereRef("e.form_id", "=", "f.id")
         .as("used_count"),
   ]);
@@ -233,16 +233,18 @@ export async function saveEvaluation(
     .execute();
 }
 
-export async function findEvaluation(db: Trx, tenantId: number, callId: number): Promise<Evaluation | null> {
-  const row = await db
+/** A call's evaluations, newest version first (`limit` 1: as it stands). */
+export async function findEvaluations(db: Trx, tenantId: number, callId: number, limit = 20): Promise<Evaluation[]> {
+  const rows = await db
     .selectFrom("inspection_evaluations as e")
     .leftJoin("users as u", "u.id", "e.inspector_id")
-    .select(["e.form_id", "e.form_name", "e.score", "e.vetoed", "e.items", "e.created_at", "u.real_name"])
+    .select(["e.form_id", "e.form_name", "e.score", "e.vetoed", "e.items", "e.created_at", "e.version", "e.reason", "u.real_name"])
     .where("e.tenant_id", "=", tenantId)
     .where("e.call_record_id", "=", callId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
+    .orderBy("e.version", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
     formId: row.form_id,
     formName: row.form_name,
     score: Number(row.score),
@@ -250,5 +252,60 @@ export async function findEvaluation(db: Trx, tenantId: number, callId: number):
     items: row.items,
     inspectorName: row.real_name,
     createdAt: row.created_at.getTime(),
-  };
+    version: row.version,
+    reason: row.reason,
+  }));
+}
+
+export type Revision = { current: Evaluation; score: number; vetoed: boolean; items: ScoredItem[] };
+
+/**
+ * An accepted appeal's re-scoring (decision 033): a call scored with a form is re-scored on the
+ * same items as they were (whatever form is active now), every item answered; a call scored
+ * without one takes none. Null when there is nothing to re-score.
+ */
+export async function checkRevision(
+  trx: Trx,
+  tenantId: number,
+  callId: number,
+  answers: ScoreAnswer[] | undefined,
+): Promise<Revision | null> {
+  const [current] = await findEvaluations(trx, tenantId, callId, 1);
+  if (!current) {
+    if (answers) throw new InspectionRefused(400, "该通话未按评分表评分，通过申诉时只需更正结果和影响");
+    return null;
+  }
+  if (!answers) throw new InspectionRefused(400, `该通话按评分表「${current.formName}」评分，通过申诉时请逐项重新评分`);
+  const items: ScoreFormItem[] = current.items.map(({ key, title, weight, allowNa, veto }) => ({ key, title, weight, allowNa, veto }));
+  const result = evaluate(items, answers);
+  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
+  return { current, score: result.score, vetoed: result.vetoed, items: result.items };
+}
+
+/** Stores a revision as the call's next evaluation version; the earlier ones stay as they were. */
+export async function saveRevision(
+  trx: Trx,
+  tenantId: number,
+  callId: number,
+  deciderId: number,
+  appealId: number,
+  revision: Revision,
+  reason: string,
+): Promise<void> {
+  await trx
+    .insertInto("inspection_evaluations")
+    .values({
+      tenant_id: tenantId,
+      call_record_id: callId,
+      form_id: revision.current.formId,
+      form_name: revision.current.formName,
+      score: revision.score,
+      vetoed: revision.vetoed,
+      items: JSON.stringify(revision.items),
+      inspector_id: deciderId,
+      version: revision.current.version + 1,
+      reason,
+      appeal_id: appealId,
+    })
+    .execute();
 }

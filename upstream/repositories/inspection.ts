@@ -635,6 +635,7 @@ export async function decideAppeal(
   actor: Actor,
   appealId: number,
   decision: QcAppealDecision,
+  revised: { current: { score: number }; score: number; vetoed: boolean } | null = null,
 ): Promise<QcAppeal> {
   const appeal = await findAppeal(trx, tenantId, { id: appealId });
   if (!appeal) throw new InspectionRefused(404, "申诉不存在");
@@ -642,15 +643,24 @@ export async function decideAppeal(
   const call = (await callStates(trx, tenantId, [appeal.callId])).get(appeal.callId)!;
   if (decider.role === "agent") throw new InspectionRefused(403, "只有质检员或主管可以处理申诉");
   let summary = `驳回通话 ${appeal.callId} 的质检申诉`;
+  let influence: number | null = null;
   if (decision.decision === "accepted") {
     if (!qcMoveAllowed("revise", call.qc_status, decision.checkResult)) throw new InspectionRefused(400, QC_REFUSALS.revise);
+    // A re-scored form's failed veto item fails the call, as when it was scored (decision 028).
+    influence = revised?.vetoed ? QC_INFLUENCE_NEGATIVE : decision.influence;
     await trx
       .updateTable("call_records")
-      .set({ qc_status: decision.checkResult, qc_influence: decision.influence, qc_checked_at: sql`now()` })
+      .set({
+        qc_status: decision.checkResult,
+        qc_influence: influence,
+        qc_checked_at: sql`now()`,
+        ...(revised ? { qc_score: revised.score } : {}),
+      })
       .where("tenant_id", "=", tenantId)
       .where("id", "=", appeal.callId)
       .execute();
-    summary = `通过通话 ${appeal.callId} 的质检申诉：${statusLabel(call.qc_status)} → ${statusLabel(decision.checkResult)}，${labelOf(QC_INFLUENCES, decision.influence)}`;
+    const score = revised ? `，评分 ${revised.current.score} → ${revised.score} 分${revised.vetoed ? "（一票否决）" : ""}` : "";
+    summary = `通过通话 ${appeal.callId} 的质检申诉：${statusLabel(call.qc_status)} → ${statusLabel(decision.checkResult)}，${labelOf(QC_INFLUENCES, influence)}${score}`;
   }
   await trx
     .updateTable("inspection_appeals")
@@ -667,6 +677,8 @@ export async function decideAppeal(
       decision: decision.decision,
       from: call.qc_status,
       to: decision.decision === "accepted" ? decision.checkResult : call.qc_status,
+      ...(influence === null ? {} : { influence }),
+      ...(revised ? { score: { from: revised.current.score, to: revised.score }, vetoed: revised.vetoed } : {}),
     },
   });
   return (await findAppeal(trx, tenantId, { id: appealId }))!;

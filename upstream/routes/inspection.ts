@@ -64,11 +64,13 @@ import {
   changeFormState,
   checkEvaluation,
   deleteForm,
-  findEvaluation,
+  checkRevision,
+  findEvaluations,
   findForm,
   listForms,
   saveEvaluation,
   saveForm,
+  saveRevision,
 } from "#upstream/repositories/inspection-forms";
 import type { AuthUser } from "#upstream/repositories/users";
 
@@ -230,10 +232,12 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
       const detail = await findCallDetail(app.db, { tenantId: user.tenantId }, callId);
       return ok(detail!);
     }
+    const [evaluation, ...earlierEvaluations] = await findEvaluations(app.db, user.tenantId, callId);
     return ok<InspectionDetail>({
       row,
       appeal: (await findAppeal(app.db, user.tenantId, { callId })) ?? null,
-      evaluation: await findEvaluation(app.db, user.tenantId, callId),
+      evaluation: evaluation ?? null,
+      earlierEvaluations,
       history: await inspectionHistory(app.db, user.tenantId, callId),
     });
   });
@@ -365,7 +369,17 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     return ok(
       await change(
         user,
-        (trx) => decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision),
+        async (trx) => {
+          // Accepting re-scores a call scored with a form: the next evaluation version (decision 033).
+          const appeal = await findAppeal(trx, user.tenantId, { id });
+          const revision =
+            appeal && appeal.state === "pending" && decision.decision === "accepted"
+              ? await checkRevision(trx, user.tenantId, appeal.callId, decision.evaluation?.answers)
+              : null;
+          const decided = await decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision, revision);
+          if (revision) await saveRevision(trx, user.tenantId, decided.callId, user.id, id, revision, decision.reason);
+          return decided;
+        },
         (appeal) => [appeal.callId],
       ),
     );
