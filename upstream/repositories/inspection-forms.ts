@@ -206,17 +206,24 @@ export async function checkEvaluation(
   }
   if (!evaluation) throw new InspectionRefused(400, `请按评分表「${form.name}」逐项评分`);
   if (evaluation.formId !== form.id) throw new InspectionRefused(400, `评分表已更换为「${form.name}」，请刷新页面后重新评分`);
-  const result = evaluate(form.items, evaluation.answers);
-  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
-  return { form, score: result.score, vetoed: result.vetoed, items: result.items };
+  return { form, ...scoredOrRefused(form.items, evaluation.answers) };
 }
 
+/** The answers scored against the items, or every wrong one named in one Chinese refusal. */
+function scoredOrRefused(items: readonly ScoreFormItem[], answers: ScoreAnswer[]) {
+  const result = evaluate(items, answers);
+  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
+  return { score: result.score, vetoed: result.vetoed, items: result.items };
+}
+
+/** Stores a call's evaluation: as scored (version 1), or an accepted appeal's re-scoring (the next version). */
 export async function saveEvaluation(
   trx: Trx,
   tenantId: number,
   callId: number,
   inspectorId: number,
-  evaluated: { form: ScoreForm; score: number; vetoed: boolean; items: ScoredItem[] },
+  evaluated: { form: Pick<ScoreForm, "id" | "name">; score: number; vetoed: boolean; items: ScoredItem[] },
+  revising?: { version: number; reason: string; appealId: number },
 ): Promise<void> {
   await trx
     .insertInto("inspection_evaluations")
@@ -229,6 +236,7 @@ export async function saveEvaluation(
       vetoed: evaluated.vetoed,
       items: JSON.stringify(evaluated.items),
       inspector_id: inspectorId,
+      ...(revising ? { version: revising.version, reason: revising.reason, appeal_id: revising.appealId } : {}),
     })
     .execute();
 }
@@ -277,35 +285,5 @@ export async function checkRevision(
   }
   if (!answers) throw new InspectionRefused(400, `该通话按评分表「${current.formName}」评分，通过申诉时请逐项重新评分`);
   const items: ScoreFormItem[] = current.items.map(({ key, title, weight, allowNa, veto }) => ({ key, title, weight, allowNa, veto }));
-  const result = evaluate(items, answers);
-  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
-  return { current, score: result.score, vetoed: result.vetoed, items: result.items };
-}
-
-/** Stores a revision as the call's next evaluation version; the earlier ones stay as they were. */
-export async function saveRevision(
-  trx: Trx,
-  tenantId: number,
-  callId: number,
-  deciderId: number,
-  appealId: number,
-  revision: Revision,
-  reason: string,
-): Promise<void> {
-  await trx
-    .insertInto("inspection_evaluations")
-    .values({
-      tenant_id: tenantId,
-      call_record_id: callId,
-      form_id: revision.current.formId,
-      form_name: revision.current.formName,
-      score: revision.score,
-      vetoed: revision.vetoed,
-      items: JSON.stringify(revision.items),
-      inspector_id: deciderId,
-      version: revision.current.version + 1,
-      reason,
-      appeal_id: appealId,
-    })
-    .execute();
+  return { current, ...scoredOrRefused(items, answers) };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { QC_CHECKING, QC_UNCHECKED } from "#contracts/codes";
 import type { RealtimeNotification } from "#contracts/events";
 import { INSPECTION_NOTIFICATIONS, InspectionCallsChangedSchema, type InspectionLiveCall } from "#contracts/inspection";
-import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import { bearer, describeDb, loginAs, TEST_DB, testPlatform, waitingCalls } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
 
 /**
@@ -47,19 +47,7 @@ describeDb(`the inspection queue's notifications on ${TEST_DB}`, () => {
     (await platform.app.notifications.replay({ kind: "tenant", tenantId: demo }, since))
       .filter((n) => n.type === INSPECTION_NOTIFICATIONS.calls)
       .map((n) => InspectionCallsChangedSchema.parse(n.payload).calls);
-  const waiting = async (n: number) =>
-    (
-      await platform.db
-        .selectFrom("call_records")
-        .select("id")
-        .where("tenant_id", "=", demo)
-        .where("qc_status", "=", QC_UNCHECKED)
-        .where("is_answer", "=", 1)
-        .where("queue_name", "=", "demo-voice")
-        .orderBy("call_time", "desc")
-        .limit(n)
-        .execute()
-    ).map((r) => Number(r.id));
+  const waiting = (n: number) => waitingCalls(platform.db, demo, n, "demo-voice");
   const one = (calls: InspectionLiveCall[][], callId: number) => calls.flat().filter((c) => c.callId === callId);
 
   it("publishes a claim, a score, a release and a reallotment with the call's state as it is now", async () => {
@@ -143,16 +131,7 @@ describeDb(`the inspection queue's notifications on ${TEST_DB}`, () => {
     const theirs = await platform.app.notifications.replay({ kind: "tenant", tenantId: other }, 0, 10_000);
     expect(theirs.filter((n) => n.type.startsWith("inspection."))).toEqual([]);
     // Their own change reaches them (so the silence above means something), and not demo's.
-    const [foreign] = (
-      await platform.db
-        .selectFrom("call_records")
-        .select("id")
-        .where("tenant_id", "=", other)
-        .where("qc_status", "=", QC_UNCHECKED)
-        .where("is_answer", "=", 1)
-        .limit(1)
-        .execute()
-    ).map((r) => Number(r.id));
+    const [foreign] = await waitingCalls(platform.db, other, 1);
     expect(foreign, "the other tenant has a call waiting").toBeDefined();
     const demoSince = await start();
     await ok("other-admin", "POST", "/ccb/tasks/order", { ids: [foreign] });

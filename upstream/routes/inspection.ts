@@ -70,7 +70,6 @@ import {
   listForms,
   saveEvaluation,
   saveForm,
-  saveRevision,
 } from "#upstream/repositories/inspection-forms";
 import type { AuthUser } from "#upstream/repositories/users";
 
@@ -377,7 +376,11 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
               ? await checkRevision(trx, user.tenantId, appeal.callId, decision.evaluation?.answers)
               : null;
           const decided = await decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision, revision);
-          if (revision) await saveRevision(trx, user.tenantId, decided.callId, user.id, id, revision, decision.reason);
+          if (revision) {
+            const form = { id: revision.current.formId, name: revision.current.formName };
+            const revising = { version: revision.current.version + 1, reason: decision.reason, appealId: id };
+            await saveEvaluation(trx, user.tenantId, decided.callId, user.id, { ...revision, form }, revising);
+          }
           return decided;
         },
         (appeal) => [appeal.callId],
