@@ -29,6 +29,7 @@ export default [
   route("workBench/phone", "routes/work-bench/phone.ts"),
   route("textWorkBench/events", "routes/text-work-bench/events.ts"),
   route("monitor/agent/events", "routes/monitor-agent/events.ts"),
+  route("inspectionSuccess/events", "routes/inspection-success/events.ts"),
   // Call recordings (streamed from the platform) and the call log export: resource routes.
   ...CALL_LISTS.map((path) => route(`${path}/:id/recording`, "routes/call-detail/recording.ts", { id: `call-recording/${path}` })),
   // The call detail's work-order card posts here once hydrated (JSON); without JavaScript, to the dialog.

@@ -117,6 +117,8 @@ export const ENHANCEMENT_BUDGETS = {
   "/callLog/:id": 2.5 * KB,
   "/incoming/call/:id": 2.5 * KB,
   "/incoming/history/:id": 2.5 * KB,
+  // The live inspection queue for inspectors (app/client/inspection-queue.js, decision 033): 2.2 KB.
+  "/inspectionSuccess": 2.5 * KB,
 };
 /** gzip CSS per page. */
 export const CSS_BUDGET = 40 * KB;

@@ -108,6 +108,25 @@ export const InspectionPageSchema = page(InspectionRowSchema).extend({ estimated
 export type InspectionPage = z.infer<typeof InspectionPageSchema>;
 export const InspectionPageResponseSchema = envelope(InspectionPageSchema);
 
+/**
+ * The live inspection queue (decision 033): whenever calls' inspection state changes (claimed,
+ * scored, released or expired, reallotted, appealed, an appeal decided), the platform publishes one
+ * `inspection.calls` notification to the tenant's supervisors with each call's state as it is now.
+ * No customer or phone: only what the queue's rows show of the inspection.
+ */
+export const INSPECTION_NOTIFICATIONS = { calls: "inspection.calls" } as const;
+export const InspectionLiveCallSchema = z.object({
+  callId: z.number().int(),
+  qcStatus: z.number().int(),
+  inspectorId: z.number().int().nullable(),
+  inspectorName: z.string().nullable(),
+  influence: z.number().int().nullable(),
+  score: z.number().nullable(),
+  appealState: z.string().nullable(),
+});
+export type InspectionLiveCall = z.infer<typeof InspectionLiveCallSchema>;
+export const InspectionCallsChangedSchema = z.object({ calls: z.array(InspectionLiveCallSchema) });
+
 // Scoring forms (decision 028)
 
 /** The moves of a scoring form's lifecycle (QC_FORM_STATES); edits and deletion: drafts only. */
@@ -233,6 +252,9 @@ export const EvaluationSchema = z.object({
   items: z.array(ScoreFormItemSchema.extend({ value: z.union([z.number(), z.string()]), points: z.number().nullable() })),
   inspectorName: z.string().nullable(),
   createdAt: z.number().int(),
+  /** 1 as scored; an accepted appeal that re-scores the items stores the next (decision 033), with the decider's reason. */
+  version: z.number().int().positive(),
+  reason: z.string().nullable(),
 });
 export type Evaluation = z.infer<typeof EvaluationSchema>;
 export type InspectionScore = z.infer<typeof InspectionScoreSchema>;
@@ -298,6 +320,8 @@ export const QcAppealDecisionSchema = z.discriminatedUnion("decision", [
     reason: z.string().trim().min(1, "请填写处理意见").max(QC_REASON_MAX, `处理意见不能超过${QC_REASON_MAX}个字符`),
     checkResult: numberCode(codesOf(QC_RESULTS), "质检结果无效"),
     influence: numberCode(codesOf(QC_INFLUENCES), "影响无效"),
+    /** A call scored with a form: the decider's answers to the same items (decision 033), stored as the next version. */
+    evaluation: z.object({ answers: z.array(ScoreAnswerSchema).max(QC_FORM_ITEMS_MAX, `评分项不能超过${QC_FORM_ITEMS_MAX}个`) }).optional(),
   }),
   z.object({
     decision: z.literal("rejected"),
@@ -335,7 +359,10 @@ export const QC_DETAIL_TYPES = { call: 1, inspection: 2 } as const;
 export const InspectionDetailSchema = z.object({
   row: InspectionRowSchema,
   appeal: QcAppealSchemaOut.nullable(),
+  /** The call's evaluation as it stands (its newest version). */
   evaluation: EvaluationSchema.nullable(),
+  /** The versions it replaced, newest first: what was scored before an accepted appeal re-scored it. */
+  earlierEvaluations: z.array(EvaluationSchema),
   history: z.array(QcHistoryEntrySchema),
 });
 export type InspectionDetail = z.infer<typeof InspectionDetailSchema>;

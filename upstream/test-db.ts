@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
 import { createTestDatabase } from "#tests/support/postgres";
-import { openDatabase, type OpenedDatabase } from "#upstream/db";
+import { QC_UNCHECKED } from "#contracts/codes";
+import { openDatabase, type Db, type OpenedDatabase } from "#upstream/db";
 import { INTERESTED_INTENTS } from "#upstream/domain/recordings";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
@@ -77,6 +78,19 @@ export async function loginAs(app: FastifyInstance, userName: string, password: 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A tenant's connected calls waiting for inspection (of one queue, when given), newest first. */
+export async function waitingCalls(db: Db, tenantId: number, n: number, queueName?: string): Promise<number[]> {
+  let query = db
+    .selectFrom("call_records")
+    .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("qc_status", "=", QC_UNCHECKED)
+    .where("is_answer", "=", 1);
+  if (queueName) query = query.where("queue_name", "=", queueName);
+  const rows = await query.orderBy("call_time", "desc").limit(n).execute();
+  return rows.map((r) => Number(r.id));
+}
 
 type RecordFacts = {
   outbound_result: string | null;

@@ -1,9 +1,18 @@
 import { expect, test, type Page } from "@playwright/test";
 import { choosePageSize, expectAccessible, signIn, signOut } from "./support";
 
-/** The inspection screens (/inspectionSuccess, /achievement, /access), as these tests use them. */
+/**
+ * The inspection screens (/inspectionSuccess, /achievement, /access), as these tests use them.
+ * Every test that scores the demo tenant's calls is in this file, so that they run one after
+ * another: while one has a scoring form active in the tenant, another's score would need it.
+ */
 const calls = (page: Page) => page.getByRole("table", { name: "质检通话列表" });
 const toast = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
+const rowOf = (page: Page, callId: string) =>
+  calls(page)
+    .getByRole("row")
+    .filter({ has: page.locator(`input[value="${callId}"]`) });
+const live = (page: Page) => page.getByRole("status").filter({ hasText: "实时更新：已连接" });
 
 test("an inspection day: apply, score by keyboard with a draft, next, bad input, appeal and decision", async ({ page }) => {
   test.setTimeout(60_000);
@@ -117,7 +126,7 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expectAccessible(page);
 });
 
-test("the list, bulk reallocation, achievement and access without JavaScript @noscript", async ({ page }) => {
+test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
   test.setTimeout(45_000);
   await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
   await signIn(page, "admin");
@@ -210,6 +219,16 @@ test("scoring forms: a draft edited row by row, refused in Chinese, deleted afte
   await expect(toast(page, "评分表「试用评分表」已创建（草稿）")).toBeVisible();
   const forms = page.getByRole("table", { name: "质检评分表列表" });
   await expect(forms.getByRole("row").filter({ hasText: "试用评分表" })).toContainText("2 项，共 30 分，含一票否决");
+  // The same name again: refused in Chinese (the database holds it too), what was typed kept.
+  await page.getByRole("link", { name: "新建评分表" }).click();
+  await page.getByLabel("评分表名称").fill("试用评分表");
+  await page.getByLabel("评分项 1 名称").fill("礼貌用语");
+  const duplicate = page.waitForResponse((r) => r.request().method() === "POST");
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  expect((await duplicate).status()).toBe(400);
+  await expect(page.getByText("已有同名的评分表")).toBeVisible();
+  await expect(page.getByLabel("评分项 1 名称")).toHaveValue("礼貌用语");
+  await page.goto("/inspectionForm");
 
   // Edit the draft: remove a row.
   await forms.getByRole("link", { name: "编辑「试用评分表」" }).click();
@@ -335,4 +354,176 @@ test("a scoring form in use: weighted items, N/A and a failed 一票否决 item 
   await expect(page.getByRole("table", { name: "质检评分表列表" }).getByRole("row").filter({ hasText: "外呼服务质检表" })).toContainText(
     "2",
   );
+});
+
+// The live inspection queue (decision 033): one inspector's change shows on another's open queue.
+/** Marks the document: still marked later means the page was not reloaded. */
+const mark = (page: Page) => page.evaluate(() => Object.assign(window, { liveMark: true }));
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark === true);
+
+test("two inspectors: a call locked and scored by one changes on the other's open queue without a reload", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const watching = await browser.newContext();
+  const acting = await browser.newContext();
+  try {
+    // The supervisor (李秀英) watches 张伟's calls, all of them and only the waiting ones.
+    const all = await watching.newPage();
+    await all.goto("/inspectionSuccess");
+    await signIn(all, "supervisor");
+    const agentId = await all.getByLabel("坐席", { exact: true }).locator("option", { hasText: "张伟" }).getAttribute("value");
+    await all.goto(`/inspectionSuccess?agentId=${agentId}&size=100`);
+    await expect(live(all)).toBeVisible();
+    await expect(all.getByText(/^数据时间：/)).toBeVisible();
+    await expectAccessible(all);
+    const waiting = await watching.newPage();
+    await waiting.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&size=100`);
+    await expect(live(waiting)).toBeVisible();
+    await mark(all);
+    await mark(waiting);
+
+    // The administrator (王建国) takes a connected waiting call of 张伟 (the last of the page: the
+    // newest are the ones the list's test, maybe running beside this one, reallots).
+    const admin = await acting.newPage();
+    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+    await signIn(admin, "admin");
+    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+    const box = calls(admin).getByRole("checkbox").last();
+    const callId = (await box.getAttribute("value"))!;
+    await expect(rowOf(all, callId)).toContainText("未质检");
+    await expect(rowOf(waiting, callId)).toHaveCount(1);
+    await box.check();
+    const clicked = Date.now();
+    await admin.getByRole("button", { name: "领取所选" }).click();
+
+    // Within a second or two, in place: locked to 王建国 on the full list; gone from the waiting one.
+    await expect(rowOf(all, callId)).toContainText("质检中", { timeout: 2_000 });
+    test.info().annotations.push({ type: "lock shown after", description: `${Date.now() - clicked} ms from the click` });
+    await expect(admin.getByRole("status").filter({ hasText: /领取完成：成功 1 条/ })).toBeVisible();
+    await expect(rowOf(all, callId)).toContainText("王建国");
+    await expect(rowOf(all, callId).getByRole("link", { name: `查看通话 ${callId}` })).toBeVisible();
+    await expect(rowOf(waiting, callId)).toHaveCount(0, { timeout: 3_000 });
+    expect(await marked(all)).toBe(true);
+    expect(await marked(waiting)).toBe(true);
+
+    // Scored by the administrator: the result, the influence, the time of the data.
+    const before = await all.getByText(/^数据时间：/).textContent();
+    await admin.goto(`/inspectionSuccess/${callId}`);
+    const form = admin.getByRole("form", { name: "质检评分" });
+    await form.getByRole("radio", { name: /明确办理/ }).check();
+    await form.getByRole("radio", { name: "正面影响" }).check();
+    await form.getByRole("button", { name: "保存", exact: true }).click();
+    await expect(admin.getByRole("status").filter({ hasText: "已保存：明确办理" })).toBeVisible();
+    await expect(rowOf(all, callId)).toContainText("明确办理", { timeout: 2_000 });
+    await expect(rowOf(all, callId)).toContainText("正面影响");
+    expect(await all.getByText(/^数据时间：/).textContent()).not.toBe(before);
+    expect(await marked(all)).toBe(true);
+    await expectAccessible(all);
+  } finally {
+    await watching.close();
+    await acting.close();
+  }
+});
+
+test("an accepted appeal re-scores the form's items: a new evaluation version, the original kept, seen by agent and inspector", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  // A form active in the demo tenant just long enough to score one of 张伟's calls with it.
+  await page.goto("/inspectionForm/new");
+  await signIn(page, "admin");
+  await page.getByLabel("评分表名称").fill("申诉复评表");
+  await page.getByLabel("评分项 1 名称").fill("开场白规范");
+  await page.getByLabel("评分项 1 分值").fill("10");
+  await page.getByRole("button", { name: "添加评分项" }).click();
+  await page.getByLabel("评分项 2 名称").fill("业务解答准确");
+  await page.getByLabel("评分项 2 分值").fill("60");
+  await page.getByRole("button", { name: "保存评分表" }).click();
+  await expect(toast(page, "评分表「申诉复评表」已创建（草稿）")).toBeVisible();
+  await page.getByRole("button", { name: "启用「申诉复评表」" }).click();
+  await page.getByRole("alertdialog", { name: "启用评分表" }).getByRole("button", { name: "确认启用" }).click();
+  await expect(toast(page, "评分表「申诉复评表」已启用")).toBeVisible();
+
+  await page.goto("/inspectionSuccess");
+  const agentId = await page.getByLabel("坐席", { exact: true }).locator("option", { hasText: "张伟" }).getAttribute("value");
+  await page.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+  const box = calls(page).getByRole("checkbox").last();
+  const callId = (await box.getAttribute("value"))!;
+  await box.check();
+  await page.getByRole("button", { name: "领取所选" }).click();
+  await expect(toast(page, /领取完成：成功 1 条/)).toBeVisible();
+  await page.goto(`/inspectionSuccess/${callId}`);
+  const form = page.getByRole("form", { name: "质检评分" });
+  await expect(form).toHaveAttribute("data-ready", "1");
+  await form.getByLabel("开场白规范（0–10 分）").fill("8");
+  await form.getByLabel("业务解答准确（0–60 分）").fill("30");
+  await form.getByRole("radio", { name: /无意向/ }).check();
+  await form.getByRole("radio", { name: "负面影响" }).check();
+  await form.getByRole("button", { name: "保存", exact: true }).click();
+  await expect(toast(page, "已保存：无意向")).toBeVisible();
+  await expect(page.getByText("质检得分").locator("..")).toContainText("54.3 分"); // 38 of 70
+  // Retired at once: the appeal's re-scoring keeps to the items the call was scored on.
+  await page.goto("/inspectionForm");
+  await page.getByRole("button", { name: "停用「申诉复评表」" }).click();
+  await page.getByRole("alertdialog", { name: "停用评分表" }).getByRole("button", { name: "确认停用" }).click();
+  await expect(toast(page, "评分表「申诉复评表」已停用")).toBeVisible();
+  await signOut(page);
+
+  await signIn(page, "agent");
+  await page.goto(`/inspectionSuccess/${callId}`);
+  await page.getByLabel(/申诉理由/).fill("业务解答完整，客户当场同意");
+  await page.getByRole("button", { name: "提交申诉" }).click();
+  await expect(toast(page, "申诉已提交，等待质检员处理")).toBeVisible();
+  await signOut(page);
+  await signIn(page, "supervisor");
+  await page.goto(`/inspectionSuccess/${callId}`);
+  await expect(page.getByRole("form", { name: "处理申诉" }).getByLabel("开场白规范（0–10 分）")).toHaveValue("8");
+  await expectAccessible(page);
+  await signOut(page);
+
+  // The supervisor decides without JavaScript: the items prefilled with the original answers; an
+  // item over its points is refused in Chinese with everything kept; then accepted re-scored.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+  try {
+    const plain = await noJs.newPage();
+    await plain.goto(`/inspectionSuccess/${callId}`);
+    await signIn(plain, "supervisor");
+    await plain.goto(`/inspectionSuccess/${callId}`);
+    const decision = plain.getByRole("form", { name: "处理申诉" });
+    await expect(decision.getByLabel("开场白规范（0–10 分）")).toHaveValue("8");
+    await expect(decision.getByLabel("业务解答准确（0–60 分）")).toHaveValue("30");
+    await decision.getByLabel("处理结果").selectOption("accepted");
+    await decision.getByLabel(/更正后的质检结果/).selectOption({ label: "明确办理" });
+    await decision.getByLabel(/更正后的影响/).selectOption({ label: "正面影响" });
+    await decision.getByLabel("业务解答准确（0–60 分）").evaluate((el) => el.removeAttribute("max"));
+    await decision.getByLabel("业务解答准确（0–60 分）").fill("65");
+    await decision.getByLabel("处理意见").fill("复听：业务解答完整");
+    await decision.getByRole("button", { name: "提交处理" }).click();
+    await expect(plain.getByRole("alert")).toContainText("「业务解答准确」的得分必须是 0 到 60 的整数");
+    await expect(decision.getByLabel("业务解答准确（0–60 分）")).toHaveValue("65");
+    await expect(decision.getByLabel("处理意见")).toHaveValue("复听：业务解答完整");
+    await decision.getByLabel("业务解答准确（0–60 分）").fill("55");
+    await decision.getByRole("button", { name: "提交处理" }).click();
+    await expect(plain.getByRole("status").filter({ hasText: "申诉已通过，结果已更正" })).toBeVisible();
+    await expect(plain.getByText("质检得分").locator("..")).toContainText("90 分"); // 63 of 70
+  } finally {
+    await noJs.close();
+  }
+
+  // The agent and the inspector see the new score, the re-scored items, the original and why.
+  for (const account of ["agent", "admin"]) {
+    await page.goto(`/inspectionSuccess/${callId}`);
+    await signIn(page, account);
+    await page.goto(`/inspectionSuccess/${callId}`);
+    await expect(page.getByText("质检得分").locator("..")).toContainText("90 分");
+    await expect(page.getByText(/通过申诉重新评分（第 2 版，原因：复听：业务解答完整）/)).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: "评分明细", exact: true }).getByRole("row").filter({ hasText: "业务解答准确" }),
+    ).toContainText("55");
+    const original = page.getByRole("table", { name: "原评分明细（第 1 版）" });
+    await expect(original.getByRole("row").filter({ hasText: "业务解答准确" })).toContainText("30");
+    await expect(page.getByRole("list").filter({ hasText: "处理质检申诉" })).toContainText("评分 54.3 → 90 分");
+    await expectAccessible(page);
+    await signOut(page);
+  }
 });

@@ -5,13 +5,14 @@ import { consoleAgainstPlatform } from "./support";
 type Setup = Awaited<ReturnType<typeof consoleAgainstPlatform>>;
 let setup: Setup;
 beforeAll(async () => {
-  setup = await consoleAgainstPlatform(["agent", "chat"]);
+  setup = await consoleAgainstPlatform(["agent", "chat", "supervisor"]);
 }, 60_000);
 afterAll(async () => setup?.platform.close());
 
 type Loader = (args: { request: Request; params: object; context: object }) => Promise<Response>;
 const voice = async () => (await import("#app/routes/work-bench/events")).loader as Loader;
 const text = async () => (await import("#app/routes/text-work-bench/events")).loader as Loader;
+const queue = async () => (await import("#app/routes/inspection-success/events")).loader as Loader;
 
 /** Opens a workbench event stream as the browser would, collecting the events it relays. */
 async function open(loader: Loader, path: string, account: string, lastEventId?: number) {
@@ -89,5 +90,24 @@ describe("the workbenches' event streams relay the platform's events", () => {
   it("refuses the voice stream to a text agent (403)", async () => {
     const request = new Request("http://console.test/workBench/events", { headers: { Cookie: setup.cookies.chat } });
     await expect((await voice())({ request, params: {}, context: {} })).rejects.toMatchObject({ init: { status: 403 } });
+  });
+});
+
+describe("the live inspection queue's stream (decision 033)", () => {
+  const tenantWide = (type: string, payload: unknown) =>
+    setup.platform.app.notifications.publish({ tenantId: setup.users.supervisor.tenantId, supervisors: true }, type, payload);
+
+  it("relays the tenant's inspection changes to an inspector, and nothing else of the tenant's", async () => {
+    const stream = await open(await queue(), "/inspectionSuccess/events", "supervisor");
+    await tenantWide("monitor.agent", { userId: 1 });
+    const changed = await tenantWide("inspection.calls", { calls: [] });
+    await stream.until(() => stream.events.length > 0);
+    expect(stream.events).toEqual([changed]);
+    stream.close();
+  });
+
+  it("refuses it to an agent (403)", async () => {
+    const request = new Request("http://console.test/inspectionSuccess/events", { headers: { Cookie: setup.cookies.agent } });
+    await expect((await queue())({ request, params: {}, context: {} })).rejects.toMatchObject({ init: { status: 403 } });
   });
 });

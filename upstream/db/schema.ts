@@ -219,6 +219,10 @@ export interface InspectionEvaluationsTable {
   items: Json<ScoredItem[]>;
   inspector_id: number | null;
   created_at: Timestamp;
+  /** Migration 350: 1 as scored; each accepted appeal that re-scores the items adds the next. */
+  version: Defaulted<number>;
+  reason: string | null;
+  appeal_id: number | null;
 }
 
 /** Migration 120: who may inspect which agent groups (queues) or campaigns. */

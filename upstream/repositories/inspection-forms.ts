@@ -22,6 +22,7 @@ import { InspectionRefused } from "./inspection";
 
 const FORM_NOT_FOUND = "评分表不存在";
 const DUPLICATE_NAME = "已有同名的评分表";
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === "23505";
 
 function columns(db: Trx) {
   return db.selectFrom("inspection_forms as f").select([
@@ -35,7 +36,7 @@ function columns(db: Trx) {
     (eb) =>
       eb
         .selectFrom("inspection_evaluations as e")
-        .select(sql<string>`count(*)`.as("n"))
+        .select(sql<string>`count(DISTINCT e.call_record_id)`.as("n"))
         .whereRef("e.form_id", "=", "f.id")
         .as("used_count"),
   ]);
@@ -99,20 +100,25 @@ export async function saveForm(trx: Trx, tenantId: number, actor: Actor, id: num
   if (await taken.executeTakeFirst()) throw new InspectionRefused(400, DUPLICATE_NAME);
   const items = keyItems(input.items, before?.items ?? []);
   const values = { name: input.name, description: input.description, items: JSON.stringify(items), updated_at: new Date() };
-  const saved =
+  // The check above answers at once; the unique index (migration 350) holds against a save racing this one.
+  const saved = await (
     id === null
-      ? await trx
+      ? trx
           .insertInto("inspection_forms")
           .values({ tenant_id: tenantId, created_by: actor.id, ...values })
           .returning("id")
           .executeTakeFirstOrThrow()
-      : await trx
+      : trx
           .updateTable("inspection_forms")
           .set(values)
           .where("tenant_id", "=", tenantId)
           .where("id", "=", id)
           .returning("id")
-          .executeTakeFirstOrThrow();
+          .executeTakeFirstOrThrow()
+  ).catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw new InspectionRefused(400, DUPLICATE_NAME);
+    throw error;
+  });
   await writeAudit(trx, actor, {
     action: id === null ? "inspection.form.create" : "inspection.form.update",
     target: { type: "inspectionForm", id: saved.id },
@@ -200,17 +206,24 @@ export async function checkEvaluation(
   }
   if (!evaluation) throw new InspectionRefused(400, `请按评分表「${form.name}」逐项评分`);
   if (evaluation.formId !== form.id) throw new InspectionRefused(400, `评分表已更换为「${form.name}」，请刷新页面后重新评分`);
-  const result = evaluate(form.items, evaluation.answers);
-  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
-  return { form, score: result.score, vetoed: result.vetoed, items: result.items };
+  return { form, ...scoredOrRefused(form.items, evaluation.answers) };
 }
 
+/** The answers scored against the items, or every wrong one named in one Chinese refusal. */
+function scoredOrRefused(items: readonly ScoreFormItem[], answers: ScoreAnswer[]) {
+  const result = evaluate(items, answers);
+  if (!result.ok) throw new InspectionRefused(400, result.errors.map((e) => e.message).join("；"));
+  return { score: result.score, vetoed: result.vetoed, items: result.items };
+}
+
+/** Stores a call's evaluation: as scored (version 1), or an accepted appeal's re-scoring (the next version). */
 export async function saveEvaluation(
   trx: Trx,
   tenantId: number,
   callId: number,
   inspectorId: number,
-  evaluated: { form: ScoreForm; score: number; vetoed: boolean; items: ScoredItem[] },
+  evaluated: { form: Pick<ScoreForm, "id" | "name">; score: number; vetoed: boolean; items: ScoredItem[] },
+  revising?: { version: number; reason: string; appealId: number },
 ): Promise<void> {
   await trx
     .insertInto("inspection_evaluations")
@@ -223,20 +236,23 @@ export async function saveEvaluation(
       vetoed: evaluated.vetoed,
       items: JSON.stringify(evaluated.items),
       inspector_id: inspectorId,
+      ...(revising ? { version: revising.version, reason: revising.reason, appeal_id: revising.appealId } : {}),
     })
     .execute();
 }
 
-export async function findEvaluation(db: Trx, tenantId: number, callId: number): Promise<Evaluation | null> {
-  const row = await db
+/** A call's evaluations, newest version first (`limit` 1: as it stands). */
+export async function findEvaluations(db: Trx, tenantId: number, callId: number, limit = 20): Promise<Evaluation[]> {
+  const rows = await db
     .selectFrom("inspection_evaluations as e")
     .leftJoin("users as u", "u.id", "e.inspector_id")
-    .select(["e.form_id", "e.form_name", "e.score", "e.vetoed", "e.items", "e.created_at", "u.real_name"])
+    .select(["e.form_id", "e.form_name", "e.score", "e.vetoed", "e.items", "e.created_at", "e.version", "e.reason", "u.real_name"])
     .where("e.tenant_id", "=", tenantId)
     .where("e.call_record_id", "=", callId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
+    .orderBy("e.version", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
     formId: row.form_id,
     formName: row.form_name,
     score: Number(row.score),
@@ -244,5 +260,30 @@ export async function findEvaluation(db: Trx, tenantId: number, callId: number):
     items: row.items,
     inspectorName: row.real_name,
     createdAt: row.created_at.getTime(),
-  };
+    version: row.version,
+    reason: row.reason,
+  }));
+}
+
+export type Revision = { current: Evaluation; score: number; vetoed: boolean; items: ScoredItem[] };
+
+/**
+ * An accepted appeal's re-scoring (decision 033): a call scored with a form is re-scored on the
+ * same items as they were (whatever form is active now), every item answered; a call scored
+ * without one takes none. Null when there is nothing to re-score.
+ */
+export async function checkRevision(
+  trx: Trx,
+  tenantId: number,
+  callId: number,
+  answers: ScoreAnswer[] | undefined,
+): Promise<Revision | null> {
+  const [current] = await findEvaluations(trx, tenantId, callId, 1);
+  if (!current) {
+    if (answers) throw new InspectionRefused(400, "该通话未按评分表评分，通过申诉时只需更正结果和影响");
+    return null;
+  }
+  if (!answers) throw new InspectionRefused(400, `该通话按评分表「${current.formName}」评分，通过申诉时请逐项重新评分`);
+  const items: ScoreFormItem[] = current.items.map(({ key, title, weight, allowNa, veto }) => ({ key, title, weight, allowNa, veto }));
+  return { current, ...scoredOrRefused(items, answers) };
 }

@@ -14,6 +14,7 @@ import {
   QC_REFUSALS,
   qcMoveAllowed,
   type InspectionListQuery,
+  type InspectionLiveCall,
   type InspectionPage,
   type InspectionRow,
   type InspectionScore,
@@ -92,7 +93,7 @@ const claimable = (eb: ExpressionBuilder<Database, "call_records">) =>
  * Locks held past QC_LOCK_MINUTES go back to the pool (status 2 → -1), each with its audit row by
  * the platform. Run before every queue operation and list, so what they see is true.
  */
-export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<number> {
+export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<number[]> {
   const released = await db
     .updateTable("call_records")
     .set({ qc_status: QC_UNCHECKED, qc_inspector_id: null, qc_locked_at: null })
@@ -110,7 +111,7 @@ export async function releaseExpiredLocks(db: Trx, tenantId: number): Promise<nu
       detail: { from: QC_CHECKING, to: QC_UNCHECKED },
     });
   }
-  return released.length;
+  return released.map((row) => Number(row.id));
 }
 
 function rows(db: Trx, tenantId: number) {
@@ -307,6 +308,38 @@ export async function nextLocked(db: Trx, tenantId: number, inspector: Viewer, a
     .limit(1)
     .executeTakeFirst();
   return first ? toRow(first) : undefined;
+}
+
+/** The inspection state of these calls as the queue shows it (the live queue's notification, decision 033). */
+export async function liveStates(db: Trx, tenantId: number, ids: number[]): Promise<InspectionLiveCall[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .selectFrom("call_records")
+    .leftJoin("users as i", (join) =>
+      join.onRef("i.id", "=", "call_records.qc_inspector_id").onRef("i.tenant_id", "=", "call_records.tenant_id"),
+    )
+    .leftJoin("inspection_appeals as a", "a.call_record_id", "call_records.id")
+    .select([
+      "call_records.id",
+      "call_records.qc_status",
+      "call_records.qc_inspector_id",
+      "i.real_name as inspector_name",
+      "call_records.qc_influence",
+      "call_records.qc_score",
+      "a.state as appeal_state",
+    ])
+    .where("call_records.tenant_id", "=", tenantId)
+    .where("call_records.id", "in", ids)
+    .execute();
+  return found.map((row) => ({
+    callId: Number(row.id),
+    qcStatus: row.qc_status,
+    inspectorId: row.qc_inspector_id,
+    inspectorName: row.inspector_name,
+    influence: row.qc_influence,
+    score: row.qc_score,
+    appealState: row.appeal_state,
+  }));
 }
 
 /** Locks waiting calls of the inspector's scope to them, newest first (apply). Connected calls only: an unanswered call has nothing to inspect. */
@@ -602,6 +635,7 @@ export async function decideAppeal(
   actor: Actor,
   appealId: number,
   decision: QcAppealDecision,
+  revised: { current: { score: number }; score: number; vetoed: boolean } | null = null,
 ): Promise<QcAppeal> {
   const appeal = await findAppeal(trx, tenantId, { id: appealId });
   if (!appeal) throw new InspectionRefused(404, "申诉不存在");
@@ -609,15 +643,24 @@ export async function decideAppeal(
   const call = (await callStates(trx, tenantId, [appeal.callId])).get(appeal.callId)!;
   if (decider.role === "agent") throw new InspectionRefused(403, "只有质检员或主管可以处理申诉");
   let summary = `驳回通话 ${appeal.callId} 的质检申诉`;
+  let influence: number | null = null;
   if (decision.decision === "accepted") {
     if (!qcMoveAllowed("revise", call.qc_status, decision.checkResult)) throw new InspectionRefused(400, QC_REFUSALS.revise);
+    // A re-scored form's failed veto item fails the call, as when it was scored (decision 028).
+    influence = revised?.vetoed ? QC_INFLUENCE_NEGATIVE : decision.influence;
     await trx
       .updateTable("call_records")
-      .set({ qc_status: decision.checkResult, qc_influence: decision.influence, qc_checked_at: sql`now()` })
+      .set({
+        qc_status: decision.checkResult,
+        qc_influence: influence,
+        qc_checked_at: sql`now()`,
+        ...(revised ? { qc_score: revised.score } : {}),
+      })
       .where("tenant_id", "=", tenantId)
       .where("id", "=", appeal.callId)
       .execute();
-    summary = `通过通话 ${appeal.callId} 的质检申诉：${statusLabel(call.qc_status)} → ${statusLabel(decision.checkResult)}，${labelOf(QC_INFLUENCES, decision.influence)}`;
+    const score = revised ? `，评分 ${revised.current.score} → ${revised.score} 分${revised.vetoed ? "（一票否决）" : ""}` : "";
+    summary = `通过通话 ${appeal.callId} 的质检申诉：${statusLabel(call.qc_status)} → ${statusLabel(decision.checkResult)}，${labelOf(QC_INFLUENCES, influence)}${score}`;
   }
   await trx
     .updateTable("inspection_appeals")
@@ -634,6 +677,8 @@ export async function decideAppeal(
       decision: decision.decision,
       from: call.qc_status,
       to: decision.decision === "accepted" ? decision.checkResult : call.qc_status,
+      ...(influence === null ? {} : { influence }),
+      ...(revised ? { score: { from: revised.current.score, to: revised.score }, vetoed: revised.vetoed } : {}),
     },
   });
   return (await findAppeal(trx, tenantId, { id: appealId }))!;

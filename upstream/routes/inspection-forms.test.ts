@@ -95,6 +95,45 @@ describeDb(`inspection scoring forms on ${TEST_DB}`, () => {
     expect(await refusal(await inject("agent", "POST", "/ccb/form/list", {}), 403)).toContain("仅质检员");
   });
 
+  it("keeps form names unique in the tenant by the database, a save racing another refused with the same Chinese 400", async () => {
+    await form(await inject("admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }));
+    expect(await refusal(await inject("admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }), 400)).toBe("已有同名的评分表");
+    // The index itself (migration 350), whatever the code checks; another tenant may use the name.
+    const row = { tenant_id: demoTenant, name: "唯一名称表", items: JSON.stringify([]) };
+    await expect(platform.db.insertInto("inspection_forms").values(row).execute()).rejects.toMatchObject({ code: "23505" });
+    const theirs = await form(await inject("other-admin", "POST", "/ccb/form", { name: "唯一名称表", items: ITEMS }));
+    expect((await inject("other-admin", "DELETE", `/ccb/form/${theirs.id}`)).statusCode).toBe(200);
+
+    // Another administrator's save of the same name, not yet committed when this one checks: on
+    // PostgreSQL this one's insert waits on the index and fails there; PGlite runs one transaction
+    // at a time, so its check sees the other's. The same Chinese 400 either way, nothing saved.
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let inserted!: () => void;
+    const insertedOnce = new Promise<void>((resolve) => (inserted = resolve));
+    const other = platform.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("inspection_forms")
+        .values({ ...row, name: "并发评分表" })
+        .execute();
+      inserted();
+      await held;
+    });
+    await insertedOnce;
+    const racing = inject("admin", "POST", "/ccb/form", { name: "并发评分表", items: ITEMS });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await other;
+    expect(await refusal(await racing, 400)).toBe("已有同名的评分表");
+    const named = await platform.db
+      .selectFrom("inspection_forms")
+      .select("id")
+      .where("tenant_id", "=", demoTenant)
+      .where("name", "=", "并发评分表")
+      .execute();
+    expect(named).toHaveLength(1);
+  });
+
   it("takes a draft through its lifecycle: edited, activated (one at a time), retired; audited", async () => {
     const draft = await form(await inject("admin", "POST", "/ccb/form", { name: "标准服务质检表", description: "通用", items: ITEMS }));
     expect(draft).toMatchObject({ state: "draft", totalWeight: 120, usedCount: 0 });
@@ -232,5 +271,84 @@ describeDb(`inspection scoring forms on ${TEST_DB}`, () => {
     const row = performance.list.find((r) => r.agentId === call.agent_user_id)!;
     expect(row.inspected).toBeGreaterThan(row.passed);
     await form(await inject("admin", "PUT", `/ccb/form/${active.id}/state`, { action: "retire" }));
+  });
+
+  it("an accepted appeal re-scores the items as the next evaluation version, the original kept; audited", async () => {
+    const created = await form(await inject("admin", "POST", "/ccb/form", { name: "申诉复评表", items: ITEMS }));
+    const active = await form(await inject("admin", "PUT", `/ccb/form/${created.id}/state`, { action: "activate" }));
+    const [open, more, accurate, veto] = active.items.map((i) => i.key);
+    const callId = await lockedCall();
+    const scored = await inject("admin", "PUT", `/ccb/callInfo/${callId}`, {
+      callId,
+      checkResult: 3,
+      influence: -1,
+      evaluation: {
+        formId: active.id,
+        answers: [
+          { key: open, value: 4 },
+          { key: more, value: 10 },
+          { key: accurate, value: 30 },
+          { key: veto, value: "pass" },
+        ],
+      },
+    });
+    expect(InspectionRowResponseSchema.parse(scored.json()).data).toMatchObject({ score: 53.3 }); // 64 of 120
+    // Retired before the decision: the re-scoring keeps to the items the call was scored on.
+    await form(await inject("admin", "PUT", `/ccb/form/${active.id}/state`, { action: "retire" }));
+    const appeal = await inject("agent", "POST", "/ccb/appeal", { callId, reason: "需求挖掘做得很充分" });
+    expect(appeal.statusCode, appeal.body).toBe(200);
+    const appealId = (appeal.json() as { data: { id: number } }).data.id;
+    const decide = (body: Record<string, unknown>) =>
+      inject("supervisor", "POST", `/ccb/appeal/${appealId}/decision`, {
+        decision: "accepted",
+        checkResult: 1,
+        influence: 1,
+        reason: "复听",
+        ...body,
+      });
+
+    // Accepting without the items, or with an item over its weight: refused in Chinese, nothing changed.
+    expect(await refusal(await decide({}), 400)).toBe("该通话按评分表「申诉复评表」评分，通过申诉时请逐项重新评分");
+    const revised = [
+      { key: open, value: 4 },
+      { key: more, value: 28 },
+      { key: accurate, value: 30 },
+      { key: veto, value: "pass" },
+    ];
+    expect(
+      await refusal(
+        await decide({ evaluation: { answers: [...revised.slice(0, 1), { key: more, value: 31 }, ...revised.slice(2)] } }),
+        400,
+      ),
+    ).toBe("「需求挖掘」的得分必须是 0 到 30 的整数");
+    const accepted = await decide({ evaluation: { answers: revised } });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+
+    // The call's score is the revision's (82 of 120); the original stays as version 1.
+    for (const account of ["supervisor", "agent"]) {
+      const detail = InspectionDetailResponseSchema.parse((await inject(account, "GET", `/ccb/detail/${callId}/2`)).json()).data!;
+      expect(detail.row).toMatchObject({ qcStatus: 1, influence: 1, score: 68.3 });
+      expect(detail.evaluation).toMatchObject({ version: 2, score: 68.3, reason: "复听", inspectorName: "李秀英", formName: "申诉复评表" });
+      expect(detail.evaluation!.items.find((i) => i.key === more)).toMatchObject({ value: 28, points: 28 });
+      expect(detail.earlierEvaluations).toHaveLength(1);
+      expect(detail.earlierEvaluations[0]).toMatchObject({ version: 1, score: 53.3, reason: null });
+      expect(detail.earlierEvaluations[0].items.find((i) => i.key === more)).toMatchObject({ value: 10 });
+      expect(detail.history.at(-1)!.summary).toContain("评分 53.3 → 68.3 分");
+    }
+    const list = await inject("admin", "POST", "/ccb/callInfo", { pageSize: 10, appealState: "accepted" });
+    expect(
+      (list.json() as { data: { list: Array<{ callId: number; score: number }> } }).data.list.find((r) => r.callId === callId),
+    ).toMatchObject({
+      score: 68.3,
+    });
+    // The form still counts one call, not two evaluations.
+    expect((await form(await inject("admin", "GET", `/ccb/form/${active.id}`))).usedCount).toBe(1);
+    const audit = await platform.db
+      .selectFrom("audit_log")
+      .select(["actor_name", "reason", "detail"])
+      .where("action", "=", "inspection.appealDecision")
+      .where("target_id", "=", String(callId))
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ actor_name: "李秀英", reason: "复听", detail: { score: { from: 53.3, to: 68.3 } } });
   });
 });

@@ -14,7 +14,7 @@ import {
   QcBulkResponseSchema,
 } from "#contracts/inspection";
 import { countAudit } from "#upstream/repositories/audit-log";
-import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
+import { bearer, describeDb, loginAs, TEST_DB, testPlatform, waitingCalls as waitingOf } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
 
 describeDb(`quality inspection on ${TEST_DB}`, () => {
@@ -48,19 +48,7 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     return QcBulkResponseSchema.parse(response.json()).data!;
   };
   /** Waiting connected calls of the demo voice group, newest first. */
-  const waitingCalls = async (n: number) =>
-    (
-      await platform.db
-        .selectFrom("call_records")
-        .select("id")
-        .where("tenant_id", "=", demoTenant)
-        .where("qc_status", "=", QC_UNCHECKED)
-        .where("is_answer", "=", 1)
-        .where("queue_name", "=", "demo-voice")
-        .orderBy("call_time", "desc")
-        .limit(n)
-        .execute()
-    ).map((r) => Number(r.id));
+  const waitingCalls = (n: number) => waitingOf(platform.db, demoTenant, n, "demo-voice");
   const statusOf = async (callId: number) =>
     await platform.db
       .selectFrom("call_records")

@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
+  INSPECTION_NOTIFICATIONS,
   InspectionExportSchema,
   InspectionListQuerySchema,
   InspectionScoreSchema,
@@ -48,6 +49,7 @@ import {
   listInspections,
   listInspectors,
   listQueues,
+  liveStates,
   lockCalls,
   nextLocked,
   releaseCalls,
@@ -62,7 +64,8 @@ import {
   changeFormState,
   checkEvaluation,
   deleteForm,
-  findEvaluation,
+  checkRevision,
+  findEvaluations,
   findForm,
   listForms,
   saveEvaluation,
@@ -101,17 +104,38 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     return user;
   }
 
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<T>): Promise<T> {
+  /**
+   * One change in one transaction, expired locks released first. Once it is committed, the calls
+   * whose inspection state moved (`touched` names them from the result, plus the expired locks)
+   * are published to the tenant's supervisors as they are now: the live queue (decision 033).
+   */
+  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<T>, touched: (result: T) => number[] = () => []): Promise<T> {
+    let expired: number[] = [];
+    let result: T;
     try {
-      return await app.db.transaction().execute(async (trx) => {
-        await releaseExpiredLocks(trx, user.tenantId);
+      result = await app.db.transaction().execute(async (trx) => {
+        expired = await releaseExpiredLocks(trx, user.tenantId);
         return work(trx);
       });
     } catch (error) {
       if (error instanceof InspectionRefused) throw new HttpError(error.status, error.message);
       throw error;
     }
+    await publishCalls(user.tenantId, [...expired, ...touched(result)]);
+    return result;
   }
+
+  // Committed is committed: a notification that fails to go out is logged, the change stands.
+  async function publishCalls(tenantId: number, ids: number[]) {
+    if (ids.length === 0) return;
+    try {
+      const calls = await liveStates(app.db, tenantId, [...new Set(ids)]);
+      if (calls.length > 0) await app.notifications.publish({ tenantId, supervisors: true }, INSPECTION_NOTIFICATIONS.calls, { calls });
+    } catch (error) {
+      app.log.error({ err: error }, "publishing the inspection queue's change failed");
+    }
+  }
+  const succeeded = (results: QcItemResult[]) => results.filter((r) => r.ok).map((r) => r.callId);
 
   const bulk = (results: QcItemResult[]): QcBulkResult => ({
     done: results.filter((r) => r.ok).length,
@@ -156,21 +180,25 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(IdParams, request.params);
     const input = parseInput(InspectionScoreSchema, request.body);
     if (input.callId !== id) throw new HttpError(400, "callId 与路径中的通话编号不一致");
-    const row = await change(user, async (trx) => {
-      // With an active scoring form the answers are checked against it and kept (decision 028).
-      const evaluated = await checkEvaluation(trx, user.tenantId, input.evaluation);
-      await scoreCall(
-        trx,
-        user.tenantId,
-        viewerOf(user),
-        actorOf(user),
-        id,
-        input,
-        evaluated && { formName: evaluated.form.name, score: evaluated.score, vetoed: evaluated.vetoed },
-      );
-      if (evaluated) await saveEvaluation(trx, user.tenantId, id, user.id, evaluated);
-      return (await findInspection(trx, user.tenantId, viewerOf(user), id))!;
-    });
+    const row = await change(
+      user,
+      async (trx) => {
+        // With an active scoring form the answers are checked against it and kept (decision 028).
+        const evaluated = await checkEvaluation(trx, user.tenantId, input.evaluation);
+        await scoreCall(
+          trx,
+          user.tenantId,
+          viewerOf(user),
+          actorOf(user),
+          id,
+          input,
+          evaluated && { formName: evaluated.form.name, score: evaluated.score, vetoed: evaluated.vetoed },
+        );
+        if (evaluated) await saveEvaluation(trx, user.tenantId, id, user.id, evaluated);
+        return (await findInspection(trx, user.tenantId, viewerOf(user), id))!;
+      },
+      () => [id],
+    );
     return ok<InspectionRow>(row);
   });
 
@@ -178,13 +206,20 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
   app.get("/ccb/callInfo/next/:id", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);
     const { id } = parseInput(IdParams, request.params);
-    const next = await change(user, async (trx) => {
-      const held = await nextLocked(trx, user.tenantId, viewerOf(user), id);
-      if (held) return held;
-      const [claimed] = await applyForCalls(trx, user.tenantId, viewerOf(user), actorOf(user), 1);
-      return claimed === undefined ? null : ((await findInspection(trx, user.tenantId, viewerOf(user), claimed)) ?? null);
-    });
-    return ok<InspectionRow | null>(next);
+    const next = await change(
+      user,
+      async (trx) => {
+        const held = await nextLocked(trx, user.tenantId, viewerOf(user), id);
+        if (held) return { row: held, claimed: false };
+        const [claimed] = await applyForCalls(trx, user.tenantId, viewerOf(user), actorOf(user), 1);
+        return {
+          row: claimed === undefined ? null : ((await findInspection(trx, user.tenantId, viewerOf(user), claimed)) ?? null),
+          claimed: true,
+        };
+      },
+      ({ row, claimed }) => (claimed && row ? [row.callId] : []),
+    );
+    return ok<InspectionRow | null>(next.row);
   });
 
   app.get("/ccb/detail/:callId/:selectType", async (request) => {
@@ -196,10 +231,12 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
       const detail = await findCallDetail(app.db, { tenantId: user.tenantId }, callId);
       return ok(detail!);
     }
+    const [evaluation, ...earlierEvaluations] = await findEvaluations(app.db, user.tenantId, callId);
     return ok<InspectionDetail>({
       row,
       appeal: (await findAppeal(app.db, user.tenantId, { callId })) ?? null,
-      evaluation: await findEvaluation(app.db, user.tenantId, callId),
+      evaluation: evaluation ?? null,
+      earlierEvaluations,
       history: await inspectionHistory(app.db, user.tenantId, callId),
     });
   });
@@ -262,40 +299,52 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
   app.post("/ccb/tasks/apply", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);
     const { count } = parseInput(QcApplySchema, request.body);
-    const ids = await change(user, (trx) => applyForCalls(trx, user.tenantId, viewerOf(user), actorOf(user), count));
+    const ids = await change(
+      user,
+      (trx) => applyForCalls(trx, user.tenantId, viewerOf(user), actorOf(user), count),
+      (claimed) => claimed,
+    );
     return ok<QcBulkResult>(bulk(ids.map((callId) => ({ callId, ok: true, message: "已领取", inspectorId: user.id }))));
   });
 
   app.post("/ccb/tasks/order", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], INSPECTORS_ONLY);
     const { ids } = parseInput(QcOrderSchema, request.body);
-    const results = await change(user, async (trx) => {
-      const scope = await scopeOf(trx, user.tenantId, viewerOf(user));
-      return lockCalls(trx, user.tenantId, actorOf(user), ids, [{ id: user.id, name: user.realName, scope }], "order");
-    });
+    const results = await change(
+      user,
+      async (trx) => {
+        const scope = await scopeOf(trx, user.tenantId, viewerOf(user));
+        return lockCalls(trx, user.tenantId, actorOf(user), ids, [{ id: user.id, name: user.realName, scope }], "order");
+      },
+      succeeded,
+    );
     return ok<QcBulkResult>(bulk(results));
   });
 
   app.post("/ccb/tasks/reallot", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], "仅主管或管理员可以改派质检");
     const { ids, inspectorIds, reason } = parseInput(QcReallotSchema, request.body);
-    const results = await change(user, async (trx) => {
-      const known = await listInspectors(trx, user.tenantId);
-      const chosen = [];
-      for (const inspectorId of inspectorIds) {
-        const inspector = known.find((k) => k.id === inspectorId);
-        if (!inspector) throw new InspectionRefused(404, "质检员不存在");
-        chosen.push({ id: inspector.id, name: inspector.name, scope: await scopeOf(trx, user.tenantId, inspector as Viewer) });
-      }
-      return lockCalls(trx, user.tenantId, actorOf(user), ids, chosen, "reallot", reason);
-    });
+    const results = await change(
+      user,
+      async (trx) => {
+        const known = await listInspectors(trx, user.tenantId);
+        const chosen = [];
+        for (const inspectorId of inspectorIds) {
+          const inspector = known.find((k) => k.id === inspectorId);
+          if (!inspector) throw new InspectionRefused(404, "质检员不存在");
+          chosen.push({ id: inspector.id, name: inspector.name, scope: await scopeOf(trx, user.tenantId, inspector as Viewer) });
+        }
+        return lockCalls(trx, user.tenantId, actorOf(user), ids, chosen, "reallot", reason);
+      },
+      succeeded,
+    );
     return ok<QcBulkResult>(bulk(results));
   });
 
   app.post("/ccb/tasks/recovery", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], "仅主管或管理员可以收回质检");
     const { ids, reason } = parseInput(QcRecoverySchema, request.body);
-    const results = await change(user, (trx) => releaseCalls(trx, user.tenantId, actorOf(user), ids, reason));
+    const results = await change(user, (trx) => releaseCalls(trx, user.tenantId, actorOf(user), ids, reason), succeeded);
     return ok<QcBulkResult>(bulk(results));
   });
 
@@ -303,14 +352,40 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
   app.post("/ccb/appeal", async (request) => {
     const user = requireRole(caller(request), ["agent"], "只有坐席可以对自己的质检结果申诉");
     const { callId, reason } = parseInput(QcAppealSchema, request.body);
-    return ok(await change(user, (trx) => appealResult(trx, user.tenantId, viewerOf(user), actorOf(user), callId, reason)));
+    return ok(
+      await change(
+        user,
+        (trx) => appealResult(trx, user.tenantId, viewerOf(user), actorOf(user), callId, reason),
+        (appeal) => [appeal.callId],
+      ),
+    );
   });
 
   app.post("/ccb/appeal/:id/decision", async (request) => {
     const user = requireRole(caller(request), ["admin", "supervisor"], "只有质检员或主管可以处理申诉");
     const { id } = parseInput(IdParams, request.params);
     const decision = parseInput(QcAppealDecisionSchema, request.body);
-    return ok(await change(user, (trx) => decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision)));
+    return ok(
+      await change(
+        user,
+        async (trx) => {
+          // Accepting re-scores a call scored with a form: the next evaluation version (decision 033).
+          const appeal = await findAppeal(trx, user.tenantId, { id });
+          const revision =
+            appeal && appeal.state === "pending" && decision.decision === "accepted"
+              ? await checkRevision(trx, user.tenantId, appeal.callId, decision.evaluation?.answers)
+              : null;
+          const decided = await decideAppeal(trx, user.tenantId, viewerOf(user), actorOf(user), id, decision, revision);
+          if (revision) {
+            const form = { id: revision.current.formId, name: revision.current.formName };
+            const revising = { version: revision.current.version + 1, reason: decision.reason, appealId: id };
+            await saveEvaluation(trx, user.tenantId, decided.callId, user.id, { ...revision, form }, revising);
+          }
+          return decided;
+        },
+        (appeal) => [appeal.callId],
+      ),
+    );
   });
 
   // Scoring forms (decision 028): inspectors read them, administrators change them.

@@ -36,11 +36,11 @@ import {
   decideAppeal,
 } from "#app/services/inspection.server";
 import { Conversation } from "../call-detail/conversation";
-import type { InspectionScore } from "#contracts/inspection";
-import { evaluate } from "#contracts/inspection-scoring";
+import type { Evaluation, InspectionScore } from "#contracts/inspection";
+import { evaluate, NOT_APPLICABLE, type ScoreAnswer, type ScoreFormItem } from "#contracts/inspection-scoring";
 import { EvaluationView } from "./evaluation";
 import { ScoreIntentSchema } from "./schema";
-import { ScoreForm, draftAnswers } from "./score-form";
+import { ItemInputs, ScoreForm, draftAnswers, texts } from "./score-form";
 
 /**
  * The scoring view of one call (decision 018): the recording and transcript (the call detail's
@@ -78,10 +78,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const form = await getActiveScoreForm(caller);
       let evaluation: InspectionScore["evaluation"];
       if (form) {
-        const answers = draftAnswers(form, {
-          items: Object.fromEntries(Object.entries(input.item ?? {}).map(([key, value]) => [key, value ?? ""])),
-          na: Object.fromEntries(Object.entries(input.na ?? {}).map(([key, value]) => [key, Boolean(value)])),
-        });
+        const answers = postedAnswers(form.items, input);
         const checked = evaluate(form.items, answers);
         if (!checked.ok) return rejectForm(submission, { formErrors: [checked.errors.map((e) => e.message).join("；")] });
         evaluation = { formId: input.formId ?? form.id, answers };
@@ -108,9 +105,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirectWithToast(self, "申诉已提交，等待质检员处理");
     }
     case "decide": {
+      // Accepting re-scores a call scored with a form on the items it was scored on (decision 033):
+      // checked here first, each wrong item named with everything kept, then by the platform.
+      let evaluation: { answers: ScoreAnswer[] } | undefined;
+      if (input.decision === "accepted") {
+        const scored = (await getInspection(caller, callId)).evaluation;
+        if (scored) {
+          const answers = postedAnswers(scored.items, input);
+          const checked = evaluate(scored.items, answers);
+          if (!checked.ok) return rejectForm(submission, { formErrors: [checked.errors.map((e) => e.message).join("；")] });
+          evaluation = { answers };
+        }
+      }
       const decision =
         input.decision === "accepted"
-          ? { decision: "accepted" as const, reason: input.reason, checkResult: input.checkResult ?? -9, influence: input.influence ?? -9 }
+          ? {
+              decision: "accepted" as const,
+              reason: input.reason,
+              checkResult: input.checkResult ?? -9,
+              influence: input.influence ?? -9,
+              evaluation,
+            }
           : { decision: "rejected" as const, reason: input.reason };
       const done = await attempt(() => decideAppeal(caller, input.appealId, decision));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
@@ -120,12 +135,26 @@ export async function action({ request, params }: ActionFunctionArgs) {
   throw data({ message: "请求参数错误", status: 400, what: "质检" }, { status: 400 });
 }
 
+/** The answers posted as item.<key> and na.<key> (the score form's and the decision's re-scoring). */
+function postedAnswers(
+  items: readonly ScoreFormItem[],
+  input: { item?: Record<string, string | undefined>; na?: Record<string, string | undefined> },
+) {
+  return draftAnswers(
+    { items },
+    {
+      items: Object.fromEntries(Object.entries(input.item ?? {}).map(([key, value]) => [key, value ?? ""])),
+      na: Object.fromEntries(Object.entries(input.na ?? {}).map(([key, value]) => [key, Boolean(value)])),
+    },
+  );
+}
+
 export default function InspectionScore() {
   const { inspection, call, form, callbacks, customer, user } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const refusal = result && "initialValue" in result ? result : undefined;
   const refusedIntent = refusal?.initialValue?.intent;
-  const { row, appeal, history, evaluation } = inspection;
+  const { row, appeal, history, evaluation, earlierEvaluations } = inspection;
   const holder = row.qcStatus === QC_CHECKING && row.inspectorId === user.id;
   const isAgent = user.role === "agent";
   const facts: Array<[string, ReactNode]> = [
@@ -216,7 +245,12 @@ export default function InspectionScore() {
                 </p>
               ) : null}
               {appeal.state === "pending" && !isAgent ? (
-                <DecisionForm appealId={appeal.id} current={row} refusal={refusedIntent === "decide" ? refusal : undefined} />
+                <DecisionForm
+                  appealId={appeal.id}
+                  current={row}
+                  evaluation={evaluation}
+                  refusal={refusedIntent === "decide" ? refusal : undefined}
+                />
               ) : null}
             </div>
           ) : isAgent && [0, 1, 3].includes(row.qcStatus) ? (
@@ -243,6 +277,9 @@ export default function InspectionScore() {
           ) : null}
 
           {evaluation ? <EvaluationView evaluation={evaluation} /> : null}
+          {earlierEvaluations.map((earlier) => (
+            <EvaluationView key={earlier.version} evaluation={earlier} earlier />
+          ))}
 
           {history.length > 0 ? (
             <>
@@ -266,14 +303,26 @@ export default function InspectionScore() {
 function DecisionForm({
   appealId,
   current,
+  evaluation,
   refusal,
 }: {
   appealId: number;
   current: { qcStatus: number; influence: number | null };
+  evaluation: Evaluation | null;
   refusal: { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null } | undefined;
 }) {
   const typed = (name: string, fallback: string) =>
     refusal?.initialValue?.[name] === undefined ? fallback : String(refusal.initialValue[name]);
+  // The re-scoring starts from the original answers (or from what was typed, when refused).
+  // (An ordinary item's 不适用 is its box; a veto item's is one of its radios.)
+  const items = evaluation?.items ?? [];
+  const notApplicable = (item: (typeof items)[number]) => !item.veto && item.value === NOT_APPLICABLE;
+  const values = refusal
+    ? texts(refusal.initialValue?.item)
+    : Object.fromEntries(items.filter((item) => !notApplicable(item)).map((item) => [item.key, String(item.value)]));
+  const na = refusal
+    ? Object.fromEntries(Object.keys(texts(refusal.initialValue?.na)).map((key) => [key, true]))
+    : Object.fromEntries(items.filter(notApplicable).map((item) => [item.key, true]));
   return (
     <form method="post" className="sb-form" aria-label="处理申诉">
       <CsrfInput />
@@ -317,6 +366,12 @@ function DecisionForm({
           ))}
         </select>
       </div>
+      {evaluation ? (
+        <fieldset className="sb-fieldset sb-qc-items">
+          <legend>通过时逐项重新评分（评分表「{evaluation.formName}」，已填入原评分）</legend>
+          <ItemInputs items={evaluation.items} idPrefix="qc-revise" values={values} na={na} />
+        </fieldset>
+      ) : null}
       <div className="sb-field">
         <label htmlFor="qc-decision-reason">处理意见</label>
         <textarea

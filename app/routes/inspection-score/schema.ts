@@ -40,5 +40,8 @@ export const ScoreIntentSchema = z.discriminatedUnion("intent", [
       .max(QC_REASON_MAX, `处理意见不能超过${QC_REASON_MAX}个字符`),
     checkResult: code(codesOf(QC_RESULTS), "质检结果无效").optional(),
     influence: code(codesOf(QC_INFLUENCES), "影响无效").optional(),
+    /** Accepting an appeal of a call scored with a form: the items re-scored (decision 033), named as the score form's. */
+    item: z.record(z.string().max(10).optional()).optional(),
+    na: z.record(z.string().max(10).optional()).optional(),
   }),
 ]);

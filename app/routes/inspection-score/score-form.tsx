@@ -3,7 +3,16 @@ import type { SubmissionResult } from "@conform-to/react";
 import { QC_INFLUENCES, QC_RESULTS } from "#contracts/codes";
 import type { ScoreForm as ScoringForm } from "#contracts/inspection";
 import { QC_REMARK_MAX } from "#contracts/inspection-limits";
-import { ANSWER_LABELS, answerOf, evaluate, NOT_APPLICABLE, VETO_FAIL, VETO_PASS, type ScoreAnswer } from "#contracts/inspection-scoring";
+import {
+  ANSWER_LABELS,
+  answerOf,
+  evaluate,
+  NOT_APPLICABLE,
+  VETO_FAIL,
+  VETO_PASS,
+  type ScoreAnswer,
+  type ScoreFormItem,
+} from "#contracts/inspection-scoring";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
@@ -16,7 +25,7 @@ const draftKey = (callId: number) => `qc-draft-${callId}`;
 const RESULT_KEYS = QC_RESULTS.map((r, i) => ({ key: String(i + 1), code: String(r.code), label: r.label }));
 
 /** The answers a draft gives, as the platform takes them (items not answered yet left out). */
-export function draftAnswers(form: ScoringForm, draft: Pick<Draft, "items" | "na">): ScoreAnswer[] {
+export function draftAnswers(form: { items: readonly ScoreFormItem[] }, draft: Pick<Draft, "items" | "na">): ScoreAnswer[] {
   const answers: ScoreAnswer[] = [];
   for (const item of form.items) {
     const value = !item.veto && draft.na[item.key] ? NOT_APPLICABLE : answerOf(draft.items[item.key]);
@@ -25,7 +34,7 @@ export function draftAnswers(form: ScoringForm, draft: Pick<Draft, "items" | "na
   return answers;
 }
 
-const texts = (value: unknown): Record<string, string> =>
+export const texts = (value: unknown): Record<string, string> =>
   value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v ?? "")])) : {};
 
 /**
@@ -120,59 +129,14 @@ export function ScoreForm({
         <fieldset className="sb-fieldset sb-qc-items">
           <legend>评分表「{form.name}」（满分 100，按分值折算）</legend>
           <input type="hidden" name="formId" value={form.id} />
-          {form.items.map((item) =>
-            item.veto ? (
-              <fieldset key={item.key} className="sb-fieldset sb-qc-item">
-                <legend>
-                  {item.title}（一票否决，{item.weight} 分）
-                </legend>
-                {[VETO_PASS, VETO_FAIL, ...(item.allowNa ? [NOT_APPLICABLE] : [])].map((value) => (
-                  <label key={value} className="sb-check">
-                    <input
-                      type="radio"
-                      name={`item.${item.key}`}
-                      value={value}
-                      required
-                      checked={draft.items[item.key] === value}
-                      onChange={() => setItem(item.key, value)}
-                    />{" "}
-                    {ANSWER_LABELS[value]}
-                  </label>
-                ))}
-              </fieldset>
-            ) : (
-              <div key={item.key} className="sb-field sb-qc-item">
-                <label htmlFor={`qc-item-${item.key}`}>
-                  {item.title}（0–{item.weight} 分）
-                </label>
-                <input
-                  id={`qc-item-${item.key}`}
-                  type="number"
-                  name={`item.${item.key}`}
-                  min={0}
-                  max={item.weight}
-                  step={1}
-                  inputMode="numeric"
-                  required={!item.allowNa}
-                  value={draft.items[item.key] ?? ""}
-                  onChange={(event) => setItem(item.key, event.target.value)}
-                  className="p-inputtext"
-                />
-                {item.allowNa ? (
-                  <label className="sb-check">
-                    <input
-                      type="checkbox"
-                      name={`na.${item.key}`}
-                      value="1"
-                      checked={draft.na[item.key] ?? false}
-                      onChange={(event) => setDraft((d) => ({ ...d, na: { ...d.na, [item.key]: event.target.checked } }))}
-                    />{" "}
-                    {item.title}不适用
-                  </label>
-                ) : null}
-              </div>
-            ),
-          )}
+          <ItemInputs
+            items={form.items}
+            idPrefix="qc-item"
+            values={draft.items}
+            na={draft.na}
+            onItem={setItem}
+            onNa={(key, checked) => setDraft((d) => ({ ...d, na: { ...d.na, [key]: checked } }))}
+          />
           <p className="sb-qc-total" aria-live="polite">
             {total?.ok
               ? vetoed
@@ -235,5 +199,82 @@ export function ScoreForm({
       </div>
       {lockedUntil ? <p className="sb-hint">锁定至 {formatTime(lockedUntil)}，超时未提交将退回待质检。</p> : null}
     </form>
+  );
+}
+
+/**
+ * A scoring form's items as inputs named item.<key> (points, or a veto item's 通过/不通过) and
+ * na.<key> (不适用): controlled when `onItem` is given (the hydrated score form's total), else
+ * filled with `values` (the decision's re-scoring, prefilled with the original answers).
+ */
+export function ItemInputs({
+  items,
+  idPrefix,
+  values,
+  na,
+  onItem,
+  onNa,
+}: {
+  items: readonly ScoreFormItem[];
+  idPrefix: string;
+  values: Record<string, string>;
+  na: Record<string, boolean>;
+  onItem?: (key: string, value: string) => void;
+  onNa?: (key: string, checked: boolean) => void;
+}) {
+  const text = (key: string) => (onItem ? { value: values[key] ?? "" } : { defaultValue: values[key] ?? "" });
+  const check = (on: boolean) => (onItem ? { checked: on } : { defaultChecked: on });
+  return items.map((item) =>
+    item.veto ? (
+      <fieldset key={item.key} className="sb-fieldset sb-qc-item">
+        <legend>
+          {item.title}（一票否决，{item.weight} 分）
+        </legend>
+        {[VETO_PASS, VETO_FAIL, ...(item.allowNa ? [NOT_APPLICABLE] : [])].map((value) => (
+          <label key={value} className="sb-check">
+            <input
+              type="radio"
+              name={`item.${item.key}`}
+              value={value}
+              required
+              {...check(values[item.key] === value)}
+              onChange={onItem && (() => onItem(item.key, value))}
+            />{" "}
+            {ANSWER_LABELS[value]}
+          </label>
+        ))}
+      </fieldset>
+    ) : (
+      <div key={item.key} className="sb-field sb-qc-item">
+        <label htmlFor={`${idPrefix}-${item.key}`}>
+          {item.title}（0–{item.weight} 分）
+        </label>
+        <input
+          id={`${idPrefix}-${item.key}`}
+          type="number"
+          name={`item.${item.key}`}
+          min={0}
+          max={item.weight}
+          step={1}
+          inputMode="numeric"
+          required={!item.allowNa}
+          {...text(item.key)}
+          onChange={onItem && ((event) => onItem(item.key, event.target.value))}
+          className="p-inputtext"
+        />
+        {item.allowNa ? (
+          <label className="sb-check">
+            <input
+              type="checkbox"
+              name={`na.${item.key}`}
+              value="1"
+              {...check(na[item.key] ?? false)}
+              onChange={onNa && ((event) => onNa(item.key, event.target.checked))}
+            />{" "}
+            {item.title}不适用
+          </label>
+        ) : null}
+      </div>
+    ),
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -8,13 +9,26 @@ import {
   QC_INFLUENCES,
   QUALITY_CHECK_STATUSES,
   RESULT_CODES,
+  QC_CHECKING,
   TEXT_AGENT_WORK_TYPE,
+  toneOf,
+  type CodeTable,
 } from "#contracts/codes";
-import { QC_APPLY_LIMIT, QC_BULK_LIMIT, QC_LOCK_MINUTES, type InspectionRow, type QcBulkResult } from "#contracts/inspection";
+import {
+  INSPECTION_NOTIFICATIONS,
+  QC_APPLY_LIMIT,
+  QC_BULK_LIMIT,
+  QC_LOCK_MINUTES,
+  type InspectionRow,
+  type QcBulkResult,
+} from "#contracts/inspection";
+import queueScript from "#app/client/inspection-queue.js?url";
+import { STREAM_STATUS_LABELS } from "#app/client/use-event-stream";
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
+import { EnhancementScript } from "#app/components/enhancement-script";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
@@ -28,6 +42,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { listUsers } from "#app/services/crm.server";
+import { getRealtimeStart } from "#app/services/events.server";
 import {
   applyInspections,
   listInspectionAccess,
@@ -36,7 +51,7 @@ import {
   reallotInspections,
   recoverInspections,
 } from "#app/services/inspection.server";
-import { InspectionScreenQuerySchema, ListIntentSchema, platformQuery } from "./query.server";
+import { InspectionScreenQuerySchema, ListIntentSchema, platformQuery, type InspectionScreenQuery } from "./query.server";
 
 const title = SCREEN_TITLES["/inspectionSuccess"];
 export const handle: RouteHandle = { title };
@@ -52,6 +67,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user } = await requireAccess(request);
   const query = parseListQuery(request, InspectionScreenQuerySchema);
   const inspector = user.role !== "agent";
+  // The live queue's stream starts where the tenant's notifications are now, before the list is
+  // read: a change in between arrives again and sets the row as it is (decision 033).
+  const startId = inspector ? await getRealtimeStart(caller, { scope: "tenant" }) : null;
   const [page, agents, access] = await Promise.all([
     listInspections(caller, platformQuery(query)),
     inspector
@@ -70,6 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     agents,
     inspectors: access?.inspectors ?? [],
     asOf: Date.now(),
+    startId,
     cursors:
       rows.length > 0
         ? { first: `${rows[0].callTime}_${rows[0].callId}`, last: `${rows.at(-1)!.callTime}_${rows.at(-1)!.callId}` }
@@ -142,7 +161,7 @@ function exportHref(search: string, format: "csv" | "xlsx") {
 }
 
 export default function InspectionList() {
-  const { query, page, inspector, userId, agents, inspectors, cursors, asOf } = useLoaderData<typeof loader>();
+  const { query, page, inspector, userId, agents, inspectors, cursors, asOf, startId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
   const refusal = result && "initialValue" in result ? result : undefined;
@@ -348,64 +367,133 @@ export default function InspectionList() {
         </form>
       ) : null}
 
-      <DataTable<InspectionRow>
-        caption="质检通话列表"
-        rowKey="callId"
-        selectionForm={inspector ? "qc-bulk" : undefined}
-        emptyMessage={query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
-        config={{
-          list: page.list,
-          total: page.total,
-          attributes: { selection: inspector },
-          eleItem: [
-            { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
-            { prop: "phone", label: "电话号码", render: (r) => maskPhone(r.phone) },
-            { prop: "agentName", label: "坐席", render: (r) => r.agentName ?? "—" },
-            { prop: "campaignName", label: "活动", render: (r) => r.campaignName ?? "—" },
-            { prop: "callDuration", label: "时长", render: (r) => formatDuration(r.callDuration) },
-            { prop: "intent", label: "意向", render: (r) => (r.intent ? <CodeLabel table={INTENT_LABELS} code={r.intent} /> : "—") },
-            { prop: "qcStatus", label: "质检状态", render: (r) => <CodeLabel table={QUALITY_CHECK_STATUSES} code={r.qcStatus} /> },
-            {
-              prop: "influence",
-              label: "影响",
-              render: (r) => (r.influence === null ? "—" : <CodeLabel table={QC_INFLUENCES} code={r.influence} />),
-            },
-            { prop: "score", label: "得分", render: (r) => (r.score === null ? "—" : r.score) },
-            { prop: "inspectorName", label: "质检员", render: (r) => r.inspectorName ?? "—" },
-            {
-              prop: "appealState",
-              label: "申诉",
-              render: (r) => (r.appealState ? <CodeLabel table={QC_APPEAL_STATES} code={r.appealState} /> : "—"),
-            },
-            {
-              prop: "callId",
-              label: "操作",
-              render: (r) => (
-                <a
-                  href={`${SCREEN}/${r.callId}`}
-                  aria-label={`${r.qcStatus === 2 && r.inspectorId === userId ? "质检" : "查看"}通话 ${r.callId}`}
-                >
-                  {r.qcStatus === 2 && r.inspectorId === userId ? "质检" : "查看"}
-                </a>
-              ),
-            },
-          ],
-        }}
-      />
-      <Paginator
-        total={page.total}
-        estimated={page.estimated}
-        pageNo={query.page}
-        pageSize={query.size}
-        pathname={pathname}
-        search={search}
-        cursors={cursors}
-      />
-      <p className="sb-hint">
-        数据时间：{formatDateTime(asOf)}。领取的通话锁定 {QC_LOCK_MINUTES} 分钟，超时未提交自动退回待质检。
-      </p>
+      <div data-qc-live={inspector && startId !== null ? liveConfig({ startId, userId, query }) : undefined}>
+        <DataTable<InspectionRow>
+          caption="质检通话列表"
+          rowKey="callId"
+          selectionForm={inspector ? "qc-bulk" : undefined}
+          emptyMessage={query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
+          config={{
+            list: page.list,
+            total: page.total,
+            attributes: { selection: inspector },
+            eleItem: [
+              { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
+              { prop: "phone", label: "电话号码", render: (r) => maskPhone(r.phone) },
+              { prop: "agentName", label: "坐席", render: (r) => r.agentName ?? "—" },
+              { prop: "campaignName", label: "活动", render: (r) => r.campaignName ?? "—" },
+              { prop: "callDuration", label: "时长", render: (r) => formatDuration(r.callDuration) },
+              { prop: "intent", label: "意向", render: (r) => (r.intent ? <CodeLabel table={INTENT_LABELS} code={r.intent} /> : "—") },
+              {
+                prop: "qcStatus",
+                label: "质检状态",
+                render: (r) => (
+                  <Live call={r} field="status">
+                    <CodeLabel table={QUALITY_CHECK_STATUSES} code={r.qcStatus} />
+                  </Live>
+                ),
+              },
+              {
+                prop: "influence",
+                label: "影响",
+                render: (r) => (
+                  <Live call={r} field="influence">
+                    {r.influence === null ? "—" : <CodeLabel table={QC_INFLUENCES} code={r.influence} />}
+                  </Live>
+                ),
+              },
+              {
+                prop: "score",
+                label: "得分",
+                render: (r) => (
+                  <Live call={r} field="score">
+                    {r.score === null ? "—" : r.score}
+                  </Live>
+                ),
+              },
+              {
+                prop: "inspectorName",
+                label: "质检员",
+                render: (r) => (
+                  <Live call={r} field="inspector">
+                    {r.inspectorName ?? "—"}
+                  </Live>
+                ),
+              },
+              {
+                prop: "appealState",
+                label: "申诉",
+                render: (r) => (
+                  <Live call={r} field="appeal">
+                    {r.appealState ? <CodeLabel table={QC_APPEAL_STATES} code={r.appealState} /> : "—"}
+                  </Live>
+                ),
+              },
+              {
+                prop: "callId",
+                label: "操作",
+                render: (r) => {
+                  const verb = r.qcStatus === QC_CHECKING && r.inspectorId === userId ? "质检" : "查看";
+                  return (
+                    <a href={`${SCREEN}/${r.callId}`} aria-label={`${verb}通话 ${r.callId}`} data-call={r.callId} data-qc="action">
+                      {verb}
+                    </a>
+                  );
+                },
+              },
+            ],
+          }}
+        />
+        <Paginator
+          total={page.total}
+          estimated={page.estimated}
+          pageNo={query.page}
+          pageSize={query.size}
+          pathname={pathname}
+          search={search}
+          cursors={cursors}
+        />
+        <p className="sb-hint">
+          数据时间：<span data-qc="asOf">{formatDateTime(asOf)}</span>。领取的通话锁定 {QC_LOCK_MINUTES} 分钟，超时未提交自动退回待质检。
+          {inspector ? <span data-qc="stream" role="status" /> : null}
+        </p>
+      </div>
+      {inspector ? <EnhancementScript src={queueScript} /> : null}
     </Screen>
   );
+}
+
+/** A cell the live queue's script updates in place (app/client/inspection-queue.js). */
+function Live({ call, field, children }: { call: InspectionRow; field: string; children: ReactNode }) {
+  return (
+    <span data-call={call.callId} data-qc={field}>
+      {children}
+    </span>
+  );
+}
+
+const tags = <C extends string | number>(table: CodeTable<C>) =>
+  Object.fromEntries(table.map((c) => [c.code, [c.label, toneOf(table, c.code) === "none" ? "secondary" : toneOf(table, c.code)]]));
+
+/**
+ * What the live queue's script needs, in the markup (so no rule or text is written twice): where
+ * its stream starts, whose queue it is, the filter on inspection state (a call entering or leaving
+ * it reloads the list), and the labels and tones of the codes it shows.
+ */
+function liveConfig({ startId, userId, query }: { startId: number; userId: number; query: InspectionScreenQuery }) {
+  return JSON.stringify({
+    stream: `${SCREEN}/events`,
+    type: INSPECTION_NOTIFICATIONS.calls,
+    startId,
+    userId,
+    checking: QC_CHECKING,
+    filter: { qcStatus: query.qcStatus ?? null, mine: query.mine === "1", appealState: query.appealState ?? null },
+    status: tags(QUALITY_CHECK_STATUSES),
+    influence: tags(QC_INFLUENCES),
+    appeal: tags(QC_APPEAL_STATES),
+    streamLabels: { ...STREAM_STATUS_LABELS, prefix: "实时更新：" },
+    verbs: { score: "质检", view: "查看", call: "通话" },
+  });
 }
 
 function BulkResults({ bulk }: { bulk: QcBulkResult & { what: string } }) {
