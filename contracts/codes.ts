@@ -361,6 +361,7 @@ export const AUDIT_ACTIONS: CodeTable<string> = [
   { code: "billing.account", label: "开通计费账户" },
   { code: "account.password", label: "修改密码" },
   { code: "account.passwordReset", label: "找回密码" },
+  { code: "account.logout", label: "强制下线" },
   { code: "knowledge.group.create", label: "新建知识分组" },
   { code: "knowledge.group.update", label: "重命名知识分组" },
   { code: "knowledge.group.delete", label: "删除知识分组" },

@@ -40,3 +40,15 @@ export const CustomerIdJobResponseSchema = envelope(z.object({ userId: z.number(
 /** GET /crm/api/dictionary?type=ROBOT_INDUSTRY */
 export const DictionaryEntrySchema = z.object({ code: z.string(), name: z.string() });
 export const DictionaryResponseSchema = envelope(z.array(DictionaryEntrySchema));
+
+/** POST /crm/api/user/{id}/logout: an administrator ends every session of an account, with a reason. */
+export const ACCOUNT_LOGOUT_REASON_MAX = 200;
+export const AccountLogoutSchema = z.object({
+  reason: z
+    .string({ required_error: "请填写下线原因" })
+    .trim()
+    .min(1, "请填写下线原因")
+    .max(ACCOUNT_LOGOUT_REASON_MAX, `下线原因不能超过${ACCOUNT_LOGOUT_REASON_MAX}个字`),
+});
+/** Answers the account signed out. */
+export const AccountLogoutResponseSchema = envelope(z.object({ userId: z.number().int() }));

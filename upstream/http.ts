@@ -103,6 +103,13 @@ export async function readSpreadsheetUpload(
     return { fields, file };
   } catch (error) {
     await file?.remove();
+    // Refused before its end: the rest of the body is read and dropped. Left unread, the
+    // connection would wait in the middle of this body, and the next request sent on it (a
+    // keep-alive client's next upload) would never be answered.
+    if (!request.raw.readableEnded) {
+      request.raw.unpipe();
+      request.raw.resume();
+    }
     if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge();
     throw error;
   }

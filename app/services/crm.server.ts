@@ -1,4 +1,5 @@
 import {
+  AccountLogoutResponseSchema,
   CustomerIdJobResponseSchema,
   DictionaryResponseSchema,
   LoginInfoResponseSchema,
@@ -52,4 +53,17 @@ export async function listRobotIndustries(caller: Caller) {
     caller,
   });
   return answer.data ?? [];
+}
+
+/** POST /crm/api/user/{id}/logout — ends every session of an account (an administrator's 强制下线). */
+export async function logoutAccount(caller: Caller, userId: number, reason: string) {
+  const answer = await call({
+    method: "POST",
+    path: `/crm/api/user/${userId}/logout`,
+    json: { reason },
+    schema: AccountLogoutResponseSchema,
+    what: "强制下线",
+    caller,
+  });
+  requireData(answer, "强制下线");
 }

@@ -210,10 +210,14 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
   const method = options.method ?? "GET";
   const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
   let body: string | Readable | undefined;
+  // An upload's timeout starts again with each chunk the browser sends, and after the last: a slow
+  // uplink is not a slow platform (a total time would fail a large list on a slow line).
+  const idle = options.upload ? idleTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) : undefined;
   if (options.upload) {
     const boundary = `----switchboard-${randomUUID()}`;
     headers["Content-Type"] = `multipart/form-data; boundary=${boundary}`;
-    body = Readable.from(multipartBody(boundary, options.upload.fields, options.upload.file));
+    const { fields, file } = options.upload;
+    body = Readable.from(multipartBody(boundary, fields, { ...file, data: touching(file.data, idle!.restart) }));
   } else if (options.form) {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(options.form).toString();
@@ -223,7 +227,7 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
   }
   const url = buildUrl(options.path, options.query);
   const attempt = () => {
-    const timeout = options.longLived ? undefined : AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const timeout = idle?.signal ?? (options.longLived ? undefined : AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
     const signals = [timeout, options.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     return undiciRequest(url, {
       method,
@@ -245,6 +249,27 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
       }
     }
     throw upstreamError(normaliseFailure(options.what, { error }));
+  } finally {
+    idle?.stop();
+  }
+}
+
+/** An abort signal that fires after `ms` without a `restart`. */
+function idleTimeout(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const restart = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new DOMException("上传超时", "TimeoutError")), ms);
+  };
+  restart();
+  return { signal: controller.signal, restart, stop: () => clearTimeout(timer) };
+}
+
+async function* touching(chunks: AsyncIterable<Uint8Array>, touch: () => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    touch();
+    yield chunk;
   }
 }
 

@@ -83,3 +83,43 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await page.goto("/robot/agent");
   await expect(page.getByRole("heading", { name: "无权访问该页面" })).toBeVisible();
 });
+
+test("an administrator signs an agent out everywhere: a reason, a confirmation, the agent's open session sent to sign-in, audited @noscript", async ({
+  page,
+  browser,
+}) => {
+  // 钱磊 (agent02) signed in elsewhere, a page open.
+  const elsewhere = await browser.newContext();
+  const agent = await elsewhere.newPage();
+  await signIn(agent, "agent02");
+  await expect(agent).not.toHaveURL(/\/user\/login/);
+
+  await page.goto("/robot/agent?name=钱磊");
+  await signIn(page, "admin");
+  await page.getByRole("table", { name: "坐席列表" }).getByRole("link", { name: "编辑坐席「钱磊」" }).click();
+  const logout = page.getByRole("form", { name: "强制下线" });
+  // A reason of blanks is no reason: said in Chinese, nothing done.
+  await logout.getByLabel("下线原因").fill("   ");
+  await logout.getByRole("button", { name: "强制下线" }).click();
+  await expect(logout.getByRole("alert")).toHaveText("请填写下线原因");
+  await logout.getByLabel("下线原因").fill("设备遗失");
+  await logout.getByRole("button", { name: "强制下线" }).click();
+
+  // The confirmation names who and why; 取消 goes back to the agent's page.
+  const confirm = page.getByRole("alertdialog", { name: "强制下线坐席「钱磊」" });
+  await expect(confirm).toContainText("账号 agent02");
+  await expect(confirm).toContainText("原因：设备遗失");
+  await expectAccessible(page);
+  await confirm.getByRole("button", { name: "确认强制下线" }).click();
+  await expect(toast(page)).toHaveText("已强制下线，该坐席需重新登录");
+
+  // The agent's open session is gone: the next page that asks the platform is the sign-in (a page
+  // that asks nothing, its menu kept 30 s, follows within those 30 s).
+  await agent.goto("/agentTask/workOrder");
+  await expect(agent).toHaveURL(/\/user\/login/);
+  await elsewhere.close();
+
+  await page.goto("/audit?action=account.logout");
+  await expect(page.getByRole("table")).toContainText("强制下线账号「agent02」");
+  await expect(page.getByRole("table")).toContainText("设备遗失");
+});

@@ -82,6 +82,16 @@ describe("uploads pass through the console as a stream", () => {
     const refused = (await post.answered) as { data: { error?: Record<string, string[]> }; init: { status: number } };
     expect(refused.init.status).toBe(400);
     expect(refused.data.error?.[""]).toEqual(["上传联系人文件失败：只支持 CSV 或 XLSX 文件"]);
+    // The rest of the refused body was read and dropped: the next uploads, on the same kept-alive
+    // connections, are answered (they once waited forever behind the refused body's end).
+    for (let i = 0; i < 3; i++) {
+      const next = await postInPieces();
+      next.send(part("csrf", next.token) + part("intent", "import") + part("mapColumns", "on") + filePart("下一个.csv"));
+      next.send(`手机号,姓名\n1390000000${i},下一个\r\n--${BOUNDARY}--\r\n`);
+      next.end();
+      const answer = (await next.answered) as { data: { mapping?: { upload: { fileName: string } } } };
+      expect(answer.data.mapping?.upload.fileName).toBe("下一个.csv");
+    }
   });
 
   it("a file sent before the form's token is refused before it reaches the platform", async () => {
@@ -94,5 +104,39 @@ describe("uploads pass through the console as a stream", () => {
     expect(refused.init.status).toBe(403);
     expect(refused.data.message).toBe("页面已过期，请刷新页面后重试");
     expect(await spooled(marker)).toBe(0);
+  });
+
+  it("times an upload by the browser's silence, not its length: a slow sender passes, a stalled one is a Chinese 504", async () => {
+    const { getSignedIn } = await import("#app/server/session.server");
+    const { call } = await import("#app/services/upstream.server");
+    const { ContactImportUploadResponseSchema } = await import("#contracts/customers");
+    const auth = (await getSignedIn(new Request("http://console.test/", { headers: { Cookie: setup.cookies.admin } })))!;
+    const caller = { token: auth.token, customerId: auth.user.customerId, userId: auth.user.id };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    async function* slowly(pauses: number[]) {
+      yield Buffer.from("手机号,姓名\n");
+      for (const [i, pause] of pauses.entries()) {
+        await sleep(pause);
+        yield Buffer.from(`1390000000${i},慢速${i}\n`);
+      }
+    }
+    const upload = (pauses: number[]) =>
+      call({
+        method: "POST",
+        path: "/crm_v2/contacts/v1/import/upload",
+        upload: { fields: {}, file: { name: "慢速.csv", type: "text/csv", data: slowly(pauses) } },
+        schema: ContactImportUploadResponseSchema,
+        what: "上传联系人文件",
+        caller,
+        timeoutMs: 1_500,
+      });
+    // 4 s in all, never 1.5 s without a chunk.
+    expect((await upload([1_000, 1_000, 1_000, 1_000])).data?.columns.map((c) => c.header)).toEqual(["手机号", "姓名"]);
+    const stalled = await upload([100, 2_500]).then(
+      () => null,
+      (thrown: { data: { message: string }; init: { status: number } }) => thrown,
+    );
+    expect(stalled?.init.status).toBe(504);
+    expect(stalled?.data.message).toBe("上传联系人文件失败：平台响应超时，请稍后重试");
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AgentCommand } from "#contracts/agent-state";
+import type { AgentCommand, AgentStateCode } from "#contracts/agent-state";
 import { CTI_EVENTS, type AsrEntry, type CallAction, type ConsultStep, type PhoneSnapshot } from "#contracts/cti";
 import { callLine, MONITOR_NOTIFICATIONS } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
@@ -367,6 +367,11 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       await Promise.all([publish(agent, CTI_EVENTS.state, snapshot(agent)), publishToSupervisors(agent)]);
       await notifyFromSupervisor(agent, { kind: "move", from: by, message: `主管${by}已将您调整到队列 ${queueName}。原因：${reason}` });
       if (agent.status.state === "READY") await dispatch(tenantId);
+    },
+
+    /** The agent's phone state; SIGNED_OUT for a phone not seen since the platform started. */
+    phoneState(tenantId: number, userId: number): AgentStateCode {
+      return tenantOf(tenantId).agents.get(userId)?.status.state ?? "SIGNED_OUT";
     },
 
     /** Whether the agent's phone is signed in (an administrator may not change a signed-in agent's type). */

@@ -22,8 +22,12 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Tokens recently seen, by hash; see TOKEN_CACHE_MS. */
     accessTokens: ExpiringCache<string, AuthUser>;
+    /** Open event streams, each ended when its token is revoked (streamEndsWithSession). */
+    openStreams: Set<OpenStream>;
   }
 }
+
+type OpenStream = { userId: number; tokenHash: string; end: () => void };
 
 export interface AuthOptions {
   clientId: string;
@@ -57,6 +61,7 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
 
   app.decorateRequest("user", null);
   app.decorate("accessTokens", new ExpiringCache<string, AuthUser>(10_000));
+  app.decorate("openStreams", new Set<OpenStream>());
 
   app.addHook("onRequest", async (request, reply) => {
     // The matched route's declared path, not the raw URL: encoding tricks cannot change the rule.
@@ -116,10 +121,29 @@ export function clientAddressOf(request: FastifyRequest): string {
   return typeof told === "string" && /^[0-9A-Fa-f:.]{2,64}$/.test(told) ? told : request.ip;
 }
 
+/**
+ * A long-lived answer (an event stream) of this request's session: `end` is called when its token
+ * is revoked, since the stream checked the token only once, when it opened. Answers the
+ * unregistering, for the stream's own close.
+ */
+export function streamEndsWithSession(app: FastifyInstance, request: FastifyRequest, user: AuthUser, end: () => void): () => void {
+  const stream: OpenStream = { userId: user.id, tokenHash: hashAccessToken(bearerToken(request) ?? ""), end };
+  app.openStreams.add(stream);
+  return () => app.openStreams.delete(stream);
+}
+
+function endStreams(app: FastifyInstance, ended: (stream: OpenStream) => boolean): void {
+  for (const stream of [...app.openStreams].filter(ended)) {
+    app.openStreams.delete(stream);
+    stream.end();
+  }
+}
+
 /** Ends every session of a user at once (e.g. an administrator signs the account out). */
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);
   app.accessTokens.deleteWhere((user) => user.id === userId);
+  endStreams(app, (stream) => stream.userId === userId);
 }
 
 /** Ends every session of a user but the one of this request (a password change). */
@@ -129,6 +153,7 @@ export async function revokeOtherUserTokens(app: FastifyInstance, request: Fasti
   await deleteOtherUserAccessTokens(app.db, userId, keep);
   // Cached entries are forgotten, the kept one included: it is looked up again from the database.
   app.accessTokens.deleteWhere((user) => user.id === userId);
+  endStreams(app, (stream) => stream.userId === userId && stream.tokenHash !== keep);
 }
 
 /** Forgets what is kept of a user's tokens, so their next request reads the account again (its work type changed). */
@@ -141,6 +166,7 @@ export async function revokeAccessToken(app: FastifyInstance, token: string): Pr
   const hash = hashAccessToken(token);
   await deleteAccessToken(app.db, hash);
   app.accessTokens.delete(hash);
+  endStreams(app, (stream) => stream.tokenHash === hash);
 }
 
 async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {

@@ -173,7 +173,12 @@ describeDb(`crm on ${TEST_DB}`, () => {
   it("lets an administrator sign an account out everywhere, with a reason, audited; nobody else, and no other tenant's", async () => {
     const post = (userName: string, url: string, payload: object) =>
       platform.app.inject({ method: "POST", url, payload, headers: bearer(tokens[userName]) });
-    const agent = await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow();
+    const agent = await platform.db
+      .selectFrom("users")
+      .select(["id", "tenant_id", "default_queue_name"])
+      .where("user_name", "=", "agent")
+      .executeTakeFirstOrThrow();
+    const agentTenant = () => agent.tenant_id;
     const elsewhere = await loginAs(platform.app, "agent"); // the same account in a second browser
     const url = `/crm/api/user/${agent.id}/logout`;
     const refusal = async (response: Awaited<ReturnType<typeof post>>, status: number) => {
@@ -182,14 +187,24 @@ describeDb(`crm on ${TEST_DB}`, () => {
     };
     expect(await refusal(await post("supervisor", url, { reason: "离职" }), 403)).toBe("仅管理员可以强制下线账号");
     expect(await refusal(await post("other-admin", url, { reason: "离职" }), 404)).toBe("用户不存在");
-    expect(await refusal(await post("admin", url, { reason: " " }), 400)).toBe("请填写原因");
+    expect(await refusal(await post("admin", url, { reason: " " }), 400)).toBe("请填写下线原因");
     const self = await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow();
     expect(await refusal(await post("admin", `/crm/api/user/${self.id}/logout`, { reason: "测试" }), 400)).toContain(
       "不能强制下线自己的账号",
     );
+    // An agent on a call is left to finish it (and write its result); a phone signed in is signed out.
+    const phone = (command: string) => post("agent", "/cti/api/agent/state", { command });
+    expect((await phone("signIn")).statusCode).toBe(200);
+    expect((await phone("ready")).statusCode).toBe(200);
+    await platform.app.cti.offerInbound(agentTenant(), { phone: "13912345678", queueName: agent.default_queue_name });
+    await expect.poll(() => platform.app.cti.phoneState(agentTenant(), agent.id)).toBe("RINGING");
+    expect(await refusal(await post("admin", url, { reason: "手机遗失" }), 409)).toContain("正在通话或话后整理");
     // Until now both sessions work; after, neither does.
     expect((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(elsewhere) })).statusCode).toBe(200);
+    await platform.app.cti.customerHangup(agentTenant(), platform.app.cti.callOfAgent(agentTenant(), agent.id)!.call.ctiCallId);
+    await expect.poll(() => platform.app.cti.phoneState(agentTenant(), agent.id)).not.toMatch(/RINGING|TALKING|ACW/);
     expect((await post("admin", url, { reason: "手机遗失" })).statusCode).toBe(200);
+    expect(platform.app.cti.phoneState(agentTenant(), agent.id)).toBe("SIGNED_OUT");
     for (const token of [tokens.agent, elsewhere]) {
       expect((await platform.app.inject({ url: "/crm/api/user/menus", headers: bearer(token) })).statusCode).toBe(401);
     }

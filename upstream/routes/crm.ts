@@ -1,12 +1,19 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { DictionaryEntrySchema, LoginInfoSchema, MenuItem, UserSummarySchema } from "#contracts/crm";
+import {
+  AccountLogoutSchema,
+  type DictionaryEntrySchema,
+  type LoginInfoSchema,
+  type MenuItem,
+  type UserSummarySchema,
+} from "#contracts/crm";
 import { PaginationSchema } from "#contracts/envelope";
 import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { menusFor } from "#upstream/domain/menus";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser, revokeUserTokens } from "#upstream/plugins/auth";
-import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
+import { deleteUserAccessTokens } from "#upstream/repositories/access-tokens";
+import { actorOf, withAudit } from "#upstream/repositories/audit-log";
 import { findUserInTenant, listUsers, recordLogin } from "#upstream/repositories/users";
 
 type LoginInfo = z.infer<typeof LoginInfoSchema>;
@@ -15,7 +22,6 @@ type DictionaryEntry = z.infer<typeof DictionaryEntrySchema>;
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const DictionaryQuerySchema = z.object({ type: z.string().min(1) });
-const EndSessionsSchema = z.object({ reason: z.string().trim().min(1, "请填写原因").max(200, "原因不能超过200个字") });
 
 /** The customer relationship service (`/crm`): accounts, menus, dictionaries. */
 export const crmRoutes: FastifyPluginAsync = async (app) => {
@@ -53,22 +59,29 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // An administrator signs an account out everywhere (a lost phone, a colleague who left): every
-  // token of the account ends at once, so each of its browser sessions is sent to sign-in.
+  // token of the account ends at once, so each of its browser sessions is sent to sign-in. A phone
+  // left signed in would be offered calls nobody answers: it is signed out first; an agent on a
+  // call or writing its result is left to finish, so no call result is lost.
   app.post("/crm/api/user/:id/logout", async (request) => {
     const user = requireRole(requireUser(request), ["admin"], "仅管理员可以强制下线账号");
     const { id } = parseInput(IdParamsSchema, request.params);
-    const { reason } = parseInput(EndSessionsSchema, request.body);
+    const { reason } = parseInput(AccountLogoutSchema, request.body);
     const target = await findUserInTenant(app.db, user.tenantId, id);
     if (!target) throw new HttpError(404, "用户不存在");
     if (target.id === user.id) throw new HttpError(400, "不能强制下线自己的账号，请使用“退出登录”");
-    await revokeUserTokens(app, target.id);
-    await writeAudit(app.db, actorOf(user), {
-      action: "account.logout",
-      target: { type: "user", id: target.id },
-      summary: `强制下线账号「${target.user_name}」（${target.real_name}）`,
-      reason,
+    const phone = app.cti.phoneState(user.tenantId, target.id);
+    if (["RINGING", "TALKING", "HOLD", "ACW"].includes(phone)) {
+      throw new HttpError(409, "该坐席正在通话或话后整理，请在结束后再强制下线，以免丢失通话结果");
+    }
+    if (phone !== "SIGNED_OUT") await app.cti.forceSignOut(user.tenantId, target.id, user.realName, reason);
+    // The tokens go with the audit row, in one transaction; then what this process keeps of them.
+    await withAudit(app.db, actorOf(user), async (trx) => {
+      await deleteUserAccessTokens(trx, target.id);
+      const summary = `强制下线账号「${target.user_name}」（${target.real_name}）`;
+      return { result: null, audit: { action: "account.logout", target: { type: "user", id: target.id }, summary, reason } };
     });
-    return ok(null);
+    await revokeUserTokens(app, target.id);
+    return ok<{ userId: number }>({ userId: target.id });
   });
 
   app.get("/crm/api/dictionary", async (request) => {

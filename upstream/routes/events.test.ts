@@ -4,6 +4,7 @@ import { MqConfigResponseSchema } from "#contracts/events";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import type { PreparedPlatform } from "#upstream/testing";
 import { createNotificationBus } from "#upstream/notifications/bus";
+import { revokeAccessToken, revokeUserTokens } from "#upstream/plugins/auth";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 
 /** Reads a live event stream over real HTTP, collecting the frames that carry events. */
@@ -16,13 +17,17 @@ async function openStream(url: string, token: string, lastEventId?: number, quer
   const parse = createSseParser();
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let first = true;
+  const state = { ended: false };
   let ready!: () => void;
   const opened = new Promise<void>((resolve) => (ready = resolve));
   void (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) break;
+        if (done) {
+          state.ended = true;
+          break;
+        }
         for (const frame of parse(value) as SseFrame[]) {
           if (first) {
             first = false;
@@ -36,7 +41,7 @@ async function openStream(url: string, token: string, lastEventId?: number, quer
     }
   })();
   await opened; // the first heartbeat: the stream is subscribed
-  return { response, events, close: () => controller.abort() };
+  return { response, events, state, close: () => controller.abort() };
 }
 
 async function until(check: () => boolean, what: string) {
@@ -98,6 +103,20 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
     expect(other.events).toEqual([]);
     chat.close();
     other.close();
+  });
+
+  it("ends a stream when its session ends: the one token signed out, then every token of the account", async () => {
+    const here = await loginAs(platform.app, "chat");
+    const there = await loginAs(platform.app, "chat");
+    const [first, second] = [await openStream(url, here, 0), await openStream(url, there, 0)];
+    await revokeAccessToken(platform.app, here);
+    await until(() => first.state.ended, "the signed-out session's stream to end");
+    const still = await publish("chat", "chat.message", { text: "还在" });
+    await until(() => second.events.some((e) => e.id === still.id), "the other session's stream to go on");
+    expect(second.state.ended).toBe(false);
+    await revokeUserTokens(platform.app, users.chat.id);
+    await until(() => second.state.ended, "every stream of the account to end");
+    users.chat.token = await loginAs(platform.app, "chat");
   });
 
   it("refuses a stream without a valid token", async () => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { eventFrame, formatSse, HEARTBEAT_EVENT, StreamScopeSchema, type RealtimeNotification } from "#contracts/events";
 import { parseInput } from "#upstream/http";
 import { HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
-import { requireUser } from "#upstream/plugins/auth";
+import { requireUser, streamEndsWithSession } from "#upstream/plugins/auth";
 
 const StreamQuerySchema = StreamScopeSchema.extend({ lastEventId: z.coerce.number().int().nonnegative().optional() });
 
@@ -47,9 +47,15 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" }));
       void present();
     }, HEARTBEAT_MS);
+    // A stream checks its token once; revoking the token (sign-out, 强制下线, a password change) ends it.
+    const unregister = streamEndsWithSession(app, request, user, () => {
+      close();
+      out.end();
+    });
     const close = () => {
       clearInterval(heartbeat);
       unsubscribe();
+      unregister();
     };
     request.raw.on("close", close);
 

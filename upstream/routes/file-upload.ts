@@ -26,7 +26,12 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CAMPAIGN_ADMIN_ONLY);
     const { fields, file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
-    const { campaignId, background } = parseInput(FieldsSchema, fields);
+    const { campaignId, background } = await Promise.resolve()
+      .then(() => parseInput(FieldsSchema, fields))
+      .catch(async (error: unknown) => {
+        await file.remove(); // refused fields: the file goes too
+        throw error;
+      });
     const fileName = file.name.slice(0, 120);
     const audit = (summary: string, detail: Record<string, unknown>) =>
       writeAudit(app.db, actorOf(user), { action: "campaign.import", target: { type: "campaign", id: campaignId }, summary, detail });

@@ -1,3 +1,6 @@
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { BATCH_STATUSES, CALL_STATUSES, CUSTOMER_ROLE, codesOf } from "#contracts/codes";
@@ -413,6 +416,24 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     const withNul = json(ImportResultResponseSchema, await upload("名单.csv", "phone,姓名\n13612340002,张\u0000三\n")).data!;
     expect(withNul.accepted).toBe(1);
     expect(json(ImportResultResponseSchema, await upload("名单.xlsx", valid)).data!.accepted).toBe(1);
+
+    // A refusal lets its spooled file go, refused fields included: none is left on disk.
+    const marker = `遗留检查${Date.now()}`;
+    const refusedFields = multipart("第一个活动", "名单.csv", `phone,姓名\n13612340003,${marker}\n`);
+    const refused = await platform.app.inject({
+      method: "POST",
+      url: "/api/file/upload",
+      headers: { ...bearer(tokens.admin), ...refusedFields.headers },
+      payload: refusedFields.payload,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(failure(await upload("名单.xlsx", `${marker}，不是表格`), 400)).toMatch(/文件无法读取/);
+    const left = [];
+    for (const entry of (await readdir(tmpdir())).filter((name) => name.startsWith("sb-upload-"))) {
+      const content = await readFile(join(tmpdir(), entry, "file"), "utf8").catch(() => "");
+      if (content.includes(marker)) left.push(entry);
+    }
+    expect(left).toEqual([]);
   });
 
   it("reads a large list in the background; one import per campaign at a time; the dialer waits for it; a cut-off import leaves nothing", async () => {

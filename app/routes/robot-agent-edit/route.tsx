@@ -1,9 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
 import { ROLES, WORK_TYPES, labelOf } from "#contracts/codes";
 import { AGENT_ID_RULE, AGENT_REASON_MAX, AgentUpdateSchema } from "#contracts/config";
+import { ACCOUNT_LOGOUT_REASON_MAX, AccountLogoutSchema } from "#contracts/crm";
+import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
@@ -14,8 +17,16 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getAgent, listQueues, updateAgent } from "#app/services/config.server";
+import { logoutAccount } from "#app/services/crm.server";
 
 const SCREEN = "/robot/agent";
+
+/** 强制下线: its own form on the page (its reason is not the configuration's), then a confirmation step. */
+const LogoutFormSchema = z.object({
+  intent: z.literal("logout"),
+  logoutReason: AccountLogoutSchema.shape.reason,
+  confirmed: z.literal("1").optional(),
+});
 export const handle: RouteHandle = { title: ROBOT_RESOURCE_TITLES.agent };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -29,6 +40,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
+  const back = `${SCREEN}${new URL(request.url).search}`;
+  if (form.get("intent") === "logout") {
+    const submission = parseWithZod(form, { schema: LogoutFormSchema });
+    if (submission.status !== "success") return rejectForm(submission);
+    const { logoutReason, confirmed } = submission.value;
+    if (!confirmed) return data({ confirmLogout: logoutReason });
+    const done = await attempt(() => logoutAccount(access.caller, id, logoutReason));
+    if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
+    return redirectWithToast(back, "已强制下线，该坐席需重新登录");
+  }
   const submission = parseWithZod(form, { schema: AgentUpdateSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const done = await attempt(() => updateAgent(access.caller, id, submission.value));
@@ -43,13 +64,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return rejectForm(submission, field ? { fieldErrors: { [field]: [done.message] } } : { formErrors: [done.message] }, done.status);
   }
   // Back to the list as it was (its filters and page travel in the query).
-  return redirectWithToast(`${SCREEN}${new URL(request.url).search}`, `坐席「${done.value.realName}」的配置已保存`);
+  return redirectWithToast(back, `坐席「${done.value.realName}」的配置已保存`);
 }
 
 export default function RobotAgentEdit() {
   const { agent, queues } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>() as SubmissionResult<string[]> | undefined;
+  const result = useActionData<typeof action>();
   const { search } = useLocation();
+  // The answer is the configuration form's, the logout form's refusal, or the logout's confirmation step.
+  const confirmLogout = result && "confirmLogout" in result ? result.confirmLogout : undefined;
+  const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
+  const logoutRefusal = refusal?.initialValue?.intent === "logout" ? refusal : undefined;
+  const lastResult = logoutRefusal ? undefined : refusal;
+  const logoutError = logoutRefusal ? Object.values(logoutRefusal.error ?? {}).flat()[0] : undefined;
   const [form, fields] = useForm({
     id: `agent-edit-${agent.id}`,
     lastResult,
@@ -58,6 +85,20 @@ export default function RobotAgentEdit() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentUpdateSchema }),
     defaultValue: { workType: String(agent.workType), agentId: agent.agentId, defaultQueueName: agent.defaultQueueName, reason: "" },
   });
+  if (confirmLogout !== undefined) {
+    return (
+      <ConfirmStep
+        title={`强制下线坐席「${agent.realName}」`}
+        fields={{ intent: "logout", logoutReason: confirmLogout }}
+        confirmLabel="确认强制下线"
+        cancelHref={`${SCREEN}/${agent.id}${search}`}
+      >
+        <p>
+          将结束账号 {agent.userName} 在所有浏览器中的登录，该坐席需重新登录；语音电话已签入的将一并签出。原因：{confirmLogout}
+        </p>
+      </ConfirmStep>
+    );
+  }
   const queueKnown = queues.some((q) => q.name === agent.defaultQueueName);
   return (
     <section aria-labelledby="agent-edit-title" className="sb-section">
@@ -112,6 +153,42 @@ export default function RobotAgentEdit() {
           </a>
         </div>
       </form>
+      <section aria-labelledby="agent-logout-title" className="sb-section">
+        <h3 id="agent-logout-title" className="sb-section-title">
+          强制下线
+        </h3>
+        <p className="sb-hint">
+          结束该坐席在所有浏览器中的登录（如设备遗失、人员离岗）。坐席正在通话或话后整理时不能下线，以免丢失通话结果。
+        </p>
+        <form method="post" aria-labelledby="agent-logout-title" className="sb-form-grid">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="logout" />
+          <div className="sb-field">
+            <label htmlFor="agent-logout-reason">下线原因</label>
+            <textarea
+              id="agent-logout-reason"
+              name="logoutReason"
+              rows={2}
+              required
+              maxLength={ACCOUNT_LOGOUT_REASON_MAX}
+              defaultValue={String(logoutRefusal?.initialValue?.logoutReason ?? "")}
+              aria-invalid={logoutError ? true : undefined}
+              aria-describedby={logoutError ? "agent-logout-error" : undefined}
+              className="p-inputtext"
+            />
+            {logoutError ? (
+              <small id="agent-logout-error" className="p-error" role="alert">
+                {logoutError}
+              </small>
+            ) : null}
+          </div>
+          <div className="sb-form-actions">
+            <button type="submit" className="p-button p-button-danger">
+              强制下线
+            </button>
+          </div>
+        </form>
+      </section>
     </section>
   );
 }
