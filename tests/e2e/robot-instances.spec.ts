@@ -195,6 +195,10 @@ test("parameters edited on a draft that was changed meanwhile are refused (409) 
   await expect(first.getByLabel("入参1 名称")).toHaveValue("会员等级");
   await expect(first.getByLabel("入参1 变量名")).toHaveValue("level");
   await expectAccessible(page);
+  // Saving the kept rows again is refused again: they were typed on the draft as it was.
+  const again = page.waitForResponse((r) => r.request().method() === "POST");
+  await first.getByRole("button", { name: "保存参数" }).click();
+  expect((await again).status()).toBe(409);
   await page.goto(flowUrl);
   await expect(first.getByLabel("入参1 变量名")).toHaveValue("customerName");
 });

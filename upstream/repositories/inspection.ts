@@ -41,7 +41,7 @@ import type { Trx } from "./dialing";
 
 export class InspectionRefused extends Error {
   constructor(
-    readonly status: 400 | 403 | 404,
+    readonly status: 400 | 403 | 404 | 409,
     message: string,
   ) {
     super(message);
@@ -642,10 +642,21 @@ export async function decideAppeal(
   if (appeal.state !== "pending") throw new InspectionRefused(400, "该申诉已处理");
   const call = (await callStates(trx, tenantId, [appeal.callId])).get(appeal.callId)!;
   if (decider.role === "agent") throw new InspectionRefused(403, "只有质检员或主管可以处理申诉");
+  if (decision.decision === "accepted" && !qcMoveAllowed("revise", call.qc_status, decision.checkResult)) {
+    throw new InspectionRefused(400, QC_REFUSALS.revise);
+  }
+  // Decided once: of two deciders at the same moment, the second waits for the first's row lock,
+  // then finds the appeal no longer pending and is refused (no second re-score, no crossed states).
+  const claimed = await trx
+    .updateTable("inspection_appeals")
+    .set({ state: decision.decision, decided_by: decider.id, decision_reason: decision.reason, decided_at: sql`now()` })
+    .where("id", "=", appealId)
+    .where("state", "=", "pending")
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) throw new InspectionRefused(409, "该申诉已由他人处理，请刷新后查看");
   let summary = `驳回通话 ${appeal.callId} 的质检申诉`;
   let influence: number | null = null;
   if (decision.decision === "accepted") {
-    if (!qcMoveAllowed("revise", call.qc_status, decision.checkResult)) throw new InspectionRefused(400, QC_REFUSALS.revise);
     // A re-scored form's failed veto item fails the call, as when it was scored (decision 028).
     influence = revised?.vetoed ? QC_INFLUENCE_NEGATIVE : decision.influence;
     await trx
@@ -662,11 +673,6 @@ export async function decideAppeal(
     const score = revised ? `，评分 ${revised.current.score} → ${revised.score} 分${revised.vetoed ? "（一票否决）" : ""}` : "";
     summary = `通过通话 ${appeal.callId} 的质检申诉：${statusLabel(call.qc_status)} → ${statusLabel(decision.checkResult)}，${labelOf(QC_INFLUENCES, influence)}${score}`;
   }
-  await trx
-    .updateTable("inspection_appeals")
-    .set({ state: decision.decision, decided_by: decider.id, decision_reason: decision.reason, decided_at: sql`now()` })
-    .where("id", "=", appealId)
-    .execute();
   await writeAudit(trx, actor, {
     action: "inspection.appealDecision",
     target: { type: "call", id: appeal.callId },

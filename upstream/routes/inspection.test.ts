@@ -226,6 +226,35 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
       await refusal(await inject("supervisor", "POST", `/ccb/appeal/${appeal.id}/decision`, { decision: "rejected", reason: "x" }), 400),
     ).toBe("该申诉已处理");
     expect((await list("agent", { appealState: "accepted" })).list.map((r) => r.callId)).toEqual([target.callId]);
+
+    // Two deciders at the same moment: one decision stands, the other is refused; one audit row.
+    const second = own.list.find((r) => r.callId !== target.callId && r.appealId === null)!;
+    const racing = QcAppealResponseSchema.parse(
+      (await inject("agent", "POST", "/ccb/appeal", { callId: second.callId, reason: "再核实一次" })).json(),
+    ).data!;
+    const answers = await Promise.all([
+      inject("supervisor", "POST", `/ccb/appeal/${racing.id}/decision`, {
+        decision: "accepted",
+        reason: "属实",
+        checkResult: 1,
+        influence: 1,
+      }),
+      inject("admin", "POST", `/ccb/appeal/${racing.id}/decision`, { decision: "rejected", reason: "不属实" }),
+    ]);
+    const won = answers.filter((a) => a.statusCode === 200);
+    expect(won).toHaveLength(1);
+    const lost = answers.find((a) => a.statusCode !== 200)!;
+    expect([400, 409]).toContain(lost.statusCode);
+    expect(["该申诉已处理", "该申诉已由他人处理，请刷新后查看"]).toContain(lost.json().msg);
+    const winner = QcAppealResponseSchema.parse(won[0].json()).data!;
+    const rows = await platform.db
+      .selectFrom("audit_log")
+      .select("detail")
+      .where("action", "=", "inspection.appealDecision")
+      .where("target_id", "=", String(second.callId))
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect((rows[0].detail as { decision: string }).decision).toBe(winner.state);
   });
 
   it("grants and revokes inspectors' access (administrators only, audited), and the supervisor inspects only what was granted", async () => {

@@ -29,8 +29,9 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
         <form method="post" aria-label="编辑流程参数">
           <CsrfInput />
           <input type="hidden" name="intent" value="params" />
-          <input type="hidden" name="versionId" value={version.id} />
-          <input type="hidden" name="updatedAt" value={version.updatedAt} />
+          {/* The draft the rows were typed on, kept through a refusal: saving again after a 409 must not land on the newer draft. */}
+          <input type="hidden" name="versionId" value={String(refusal?.initialValue?.versionId ?? version.id)} />
+          <input type="hidden" name="updatedAt" value={String(refusal?.initialValue?.updatedAt ?? version.updatedAt)} />
           <FormErrors id="params-form-error" errors={refusal?.error?.[""] ?? undefined} />
           {PARAM_KINDS.map(({ kind, label }) => (
             <ParamRows key={kind} kind={kind} label={label} items={lists[kind]} refusal={refusal} />
