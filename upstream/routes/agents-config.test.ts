@@ -5,6 +5,7 @@ import { PhoneSnapshotResponseSchema } from "#contracts/cti";
 import { FailureSchema } from "#contracts/envelope";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
+import { createChatService } from "#upstream/chat/service";
 
 const codesOf = (items: MenuItem[]): string[] => items.flatMap((item) => [item.code, ...codesOf(item.children ?? [])]);
 
@@ -156,5 +157,25 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
     const kept = AgentResponseSchema.parse((await inject("admin", "GET", `/config/agents/${ids.agent01}`)).json()).data!;
     expect(kept.workType).toBe(1);
     await inject("agent01", "POST", "/cti/api/agent/state", { command: "signOut" });
+  });
+
+  it("keeps a text agent's type while a chat of theirs is open", async () => {
+    const chats = createChatService(platform.db, platform.app.notifications);
+    const chat = AgentResponseSchema.parse((await inject("admin", "GET", `/config/agents/${ids.chat}`)).json()).data!;
+    const { tenant_id: tenantId } = await platform.db
+      .selectFrom("users")
+      .select("tenant_id")
+      .where("id", "=", ids.chat)
+      .executeTakeFirstOrThrow();
+    const session = await chats.customerArrives(tenantId, {
+      queueName: chat.defaultQueueName,
+      customer: { name: "李先生", phone: "13700002222", channel: "网页", region: "上海" },
+      content: "在吗",
+    });
+    const toVoice = { workType: 1, agentId: chat.agentId, defaultQueueName: chat.defaultQueueName, reason: "转语音" };
+    expect(await refusal(await put("admin", ids.chat, toVoice), 400)).toBe(
+      `坐席「${chat.realName}」还有未结束的会话，请先结束会话再修改类型`,
+    );
+    await chats.customerLeaves(tenantId, session.sessionId);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { WORK_TYPES, labelOf } from "#contracts/codes";
+import { TEXT_AGENT_WORK_TYPE, WORK_TYPES, labelOf } from "#contracts/codes";
 import {
   AgentListQuerySchema,
   AgentUpdateSchema,
@@ -95,6 +95,17 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
         // The phone keeps a signed-in agent's work: their type changes once they have signed out.
         if (before.workType !== after.workType && app.cti.phoneSignedIn(user.tenantId, id))
           throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
+        // Nor does a text agent's type change under chats still open: their customers would wait on nobody.
+        if (before.workType === TEXT_AGENT_WORK_TYPE && after.workType !== TEXT_AGENT_WORK_TYPE) {
+          const open = await trx
+            .selectFrom("chat_sessions")
+            .select("id")
+            .where("tenant_id", "=", user.tenantId)
+            .where("agent_user_id", "=", id)
+            .where("state", "!=", "closed")
+            .executeTakeFirst();
+          if (open) throw new AgentRefused(400, `坐席「${before.realName}」还有未结束的会话，请先结束会话再修改类型`);
+        }
         return {
           result: after,
           audit: {
@@ -111,7 +122,10 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     }
     // The menu follows the work type (spec §5): the agent's next request reads the account again.
     forgetCachedUser(app, id);
-    await app.cti.reconfigureAgent(user.tenantId, id, { agentId: after.agentId, queueName: after.defaultQueueName });
+    // Saved: a phone that cannot take the change now takes it at its next sign-in, so no failure here.
+    await app.cti
+      .reconfigureAgent(user.tenantId, id, { agentId: after.agentId, queueName: after.defaultQueueName })
+      .catch((error: unknown) => request.log.error(error, "the phone did not take an agent's new configuration"));
     return ok<Agent>(after);
   });
 

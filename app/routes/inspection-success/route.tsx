@@ -69,7 +69,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const inspector = user.role !== "agent";
   // The live queue's stream starts where the tenant's notifications are now, before the list is
   // read: a change in between arrives again and sets the row as it is (decision 033).
-  const startId = inspector ? await getRealtimeStart(caller, { scope: "tenant" }) : null;
+  // Without it (the events service failing) the page is what it is without JavaScript: not live.
+  const startId = inspector ? await getRealtimeStart(caller, { scope: "tenant" }).catch(() => null) : null;
   const [page, agents, access] = await Promise.all([
     listInspections(caller, platformQuery(query)),
     inspector
