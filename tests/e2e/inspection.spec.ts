@@ -384,9 +384,9 @@ test("two inspectors: a call locked and scored by one changes on the other's ope
     // The administrator (王建国) takes a connected waiting call of 张伟 (the last of the page: the
     // newest are the ones the list's test, maybe running beside this one, reallots).
     const admin = await acting.newPage();
-    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1&callResult=200`);
     await signIn(admin, "admin");
-    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+    await admin.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1&callResult=200`);
     const box = calls(admin).getByRole("checkbox").last();
     const callId = (await box.getAttribute("value"))!;
     await expect(rowOf(all, callId)).toContainText("未质检");
@@ -446,7 +446,7 @@ test("an accepted appeal re-scores the form's items: a new evaluation version, t
 
   await page.goto("/inspectionSuccess");
   const agentId = await page.getByLabel("坐席", { exact: true }).locator("option", { hasText: "张伟" }).getAttribute("value");
-  await page.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1`);
+  await page.goto(`/inspectionSuccess?agentId=${agentId}&qcStatus=-1&minDuration=1&callResult=200`);
   const box = calls(page).getByRole("checkbox").last();
   const callId = (await box.getAttribute("value"))!;
   await box.check();

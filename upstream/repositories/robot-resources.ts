@@ -281,6 +281,28 @@ export async function listGatewayLines(db: Db, tenantId: number): Promise<Gatewa
  * robot uses the line. Null when its robot has no line: the ratio alone decides. The line's row is
  * locked, so two dialers counting at once cannot both fill the same room.
  */
+/**
+ * How many more calls a campaign's robot may start now: its concurrency less its calls in progress
+ * in every campaign it serves; null for a campaign without a robot. The robot's row is locked, so
+ * two batches of one robot never both take the last place.
+ */
+export async function robotRoom(db: Trx, campaign: Pick<Campaign, "tenant_id" | "robot_instance_id">): Promise<number | null> {
+  if (campaign.robot_instance_id === null) return null;
+  const robot = await db
+    .selectFrom("robot_instances")
+    .select(["id", "concurrency"])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("id", "=", campaign.robot_instance_id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!robot) return null;
+  const { n } = await diallingRobotCalls(db, campaign.tenant_id)
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("r.id", "=", robot.id)
+    .executeTakeFirstOrThrow();
+  return Math.max(0, robot.concurrency - Number(n));
+}
+
 export async function lineRoom(db: Trx, campaign: Pick<Campaign, "tenant_id" | "robot_instance_id">): Promise<number | null> {
   if (campaign.robot_instance_id === null) return null;
   const line = await db

@@ -1227,4 +1227,34 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect((await dialling(first)) + (await dialling(second))).toBe(0);
     expect(await lineNamed("测试三线")).toMatchObject({ inUse: 0, enabled: false });
   });
+
+  it("never has more calls in progress for a robot than its concurrency, across every campaign it serves", async () => {
+    const dialling = async (ids: number[]) =>
+      (await platform.db.selectFrom("task_calls").select("id").where("campaign_id", "in", ids).where("status", "=", 1).execute()).length;
+    const robot = (await inject("admin", "POST", "/robot/api/robot/instance/copy", { id: form.robotId, name: "两路并发机器人" })).json()
+      .data as { id: number; name: string; flowId: number };
+    const put = { name: robot.name, flowId: robot.flowId, concurrency: 2, lineId: null };
+    expect((await inject("admin", "PUT", `/robot/api/robot/instance/${robot.id}`, put)).statusCode).toBe(200);
+    const campaigns: number[] = [];
+    for (const [i, name] of ["并发活动甲", "并发活动乙"].entries()) {
+      const { id } = json(
+        SavedResponseSchema,
+        await inject("admin", "POST", "/outbound/campaign/save", { ...form, name, robotId: robot.id }),
+      ).data!;
+      const phones = Array.from({ length: 6 }, (_, n) => `139058${i}${String(n).padStart(4, "0")}`);
+      const upload = multipart(id, "robot.csv", `phone\n${phones.join("\n")}\n`);
+      const headers = { ...bearer(tokens.admin), ...upload.headers };
+      json(
+        ImportResultResponseSchema,
+        await platform.app.inject({ method: "POST", url: "/api/file/upload", headers, payload: upload.payload }),
+      );
+      json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
+      campaigns.push(id);
+    }
+    // Each batch's ratio would start 5: the robot takes 2 at once, over both campaigns, tick after tick.
+    for (let i = 0; i < 3; i++) {
+      await tick();
+      expect(await dialling(campaigns)).toBe(2);
+    }
+  });
 });

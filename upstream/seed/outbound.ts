@@ -44,10 +44,11 @@ const calls = (status: number, n: number, agent?: number): SeedCall[] => Array.f
  * Every seeded batch and call has its history, as if the dialer had moved it there.
  */
 /** The demo tenant's robot instances (the seeded campaigns name them) and caller-id numbers. */
+/** Each robot carries as many calls at once as a campaign's highest ratio starts (5 × 10 lines). */
 const DEMO_ROBOTS = [
-  { name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0" },
-  { name: "催缴提醒机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.0" },
-  { name: "满意度回访机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.1" },
+  { name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0", concurrency: 50 },
+  { name: "催缴提醒机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.0", concurrency: 50 },
+  { name: "满意度回访机器人", flow_id: SEED_FLOW_IDS.reminder, flow_version_name: "v1.1", concurrency: 50 },
 ];
 const DEMO_CALLER_NUMBERS = ["02588886666", "02588887777"];
 
@@ -81,8 +82,8 @@ export async function seedOutbound(trx: Trx): Promise<void> {
     .insertInto("robot_instances")
     .values([
       ...DEMO_ROBOTS.map((r) => ({ tenant_id: demo.id, ...r })),
-      { tenant_id: other.id, name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0" },
-      { tenant_id: other.id, name: "其他租户回访机器人", flow_id: null, flow_version_name: null },
+      { tenant_id: other.id, name: "营销推广机器人", flow_id: SEED_FLOW_IDS.instalment, flow_version_name: "v1.0", concurrency: 50 },
+      { tenant_id: other.id, name: "其他租户回访机器人", flow_id: null, flow_version_name: null, concurrency: 50 },
     ])
     .returning(["id", "tenant_id", "name", "flow_id", "flow_version_name"])
     .execute();

@@ -38,7 +38,7 @@ import {
 } from "#upstream/domain/dialer-states";
 import { resultName, simulateCall, speakFlow } from "./robot-conversation";
 import { serviceVersion } from "#upstream/repositories/robot-flows";
-import { calendarDayOf, lineRoom } from "#upstream/repositories/robot-resources";
+import { calendarDayOf, lineRoom, robotRoom } from "#upstream/repositories/robot-resources";
 import { handsOffToAgents, isHandedToAgent } from "#upstream/domain/recordings";
 import {
   insertRobotCallRecord,
@@ -315,10 +315,12 @@ export class Dialer {
         .execute();
       for (const call of retry) await moveCall(trx, call, CallStatus.waiting, "重新呼叫", now);
     }
-    // The ratio gives the batch its lines; the robot's gateway line, shared with every campaign
-    // whose robot uses it, may allow fewer (decision 031).
-    const room = await lineRoom(trx, campaign);
-    const capacity = Math.min(dialCapacity(campaign.ratio, counts.dialling), room ?? Infinity);
+    // The ratio gives the batch its lines; the robot's concurrency and its gateway line, each
+    // shared with every campaign that uses them, may allow fewer (decision 031). Robot first,
+    // then line: every batch locks them in that order.
+    const robot = await robotRoom(trx, campaign);
+    const line = await lineRoom(trx, campaign);
+    const capacity = Math.min(dialCapacity(campaign.ratio, counts.dialling), robot ?? Infinity, line ?? Infinity);
     if (capacity === 0) return;
     const starting = await trx
       .selectFrom("task_calls")
