@@ -37,10 +37,11 @@ export type FlowVersionParams = z.infer<typeof FlowParamsInputSchema>;
  * updatedAt as the form loaded them). When given and the flow's draft is no longer that version, or
  * it changed since, the platform refuses (409) rather than save them on another version.
  */
-export const FlowParamsSaveSchema = FlowParamsInputSchema.extend({
+const EditedVersionShape = {
   versionId: z.coerce.number({ invalid_type_error: "版本无效" }).int("版本无效").positive("版本无效").optional(),
   updatedAt: z.string().max(40).optional(),
-});
+};
+export const FlowParamsSaveSchema = FlowParamsInputSchema.extend(EditedVersionShape);
 export type FlowParamsSave = z.infer<typeof FlowParamsSaveSchema>;
 
 export const FlowParamQuerySchema = z.object({ id: z.coerce.number().int().positive(), type: z.literal("input") });
@@ -149,6 +150,9 @@ export const FlowDesignInputSchema = z.object({
   nodes: z.array(FlowNodeSchema).min(1, "流程至少需要一个节点").max(FLOW_NODES_MAX, `流程最多${FLOW_NODES_MAX}个节点`),
 });
 export type FlowDesignInput = z.infer<typeof FlowDesignInputSchema>;
+/** PUT /robot/api/flow/{id}/design: the nodes, and the draft they were edited on, refused (409) as the parameters are. */
+export const FlowDesignSaveSchema = FlowDesignInputSchema.extend(EditedVersionShape);
+export type FlowDesignSave = z.infer<typeof FlowDesignSaveSchema>;
 
 /** A problem of a design (domain/flow-design.ts), in Chinese; nodeKey null for the whole flow. */
 export const FlowProblemSchema = z.object({ nodeKey: z.string().nullable(), message: z.string() });

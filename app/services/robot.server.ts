@@ -163,11 +163,12 @@ export async function getFlowDesign(caller: Caller, id: number, versionId?: numb
   return requireData(answer, "获取流程设计");
 }
 
-export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode[]) {
+/** The draft's nodes, with the version they were read from (a draft since replaced or changed is refused, 409). */
+export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode[], edited: { versionId: number; updatedAt: string }) {
   const answer = await call({
     method: "PUT",
     path: `/robot/api/flow/${id}/design`,
-    json: { nodes },
+    json: { nodes, ...edited },
     schema: FlowDesignResponseSchema,
     what: "保存流程设计",
     caller,

@@ -303,7 +303,7 @@ async function changeDraft(
 }
 
 /** The flow's draft gets these nodes. A transfer node's queue is one of the tenant's (a queue is the one its agents are in). */
-export async function saveDesign(db: Trx, tenantId: number, flowId: number, nodes: FlowNode[]) {
+export async function saveDesign(db: Trx, tenantId: number, flowId: number, nodes: FlowNode[], edited?: EditedVersion) {
   await flowRow(db, tenantId, flowId); // another tenant's flow: not found, before anything else
   for (const node of nodes) {
     if (node.type !== "transfer" || !node.queueName) continue;
@@ -315,7 +315,7 @@ export async function saveDesign(db: Trx, tenantId: number, flowId: number, node
       .executeTakeFirst();
     if (!queue) throw new FlowRefused(400, `节点「${node.name}」的转人工队列「${node.queueName}」不存在，请选择本租户已有的队列`);
   }
-  return changeDraft(db, tenantId, flowId, { nodes: JSON.stringify(nodes) });
+  return changeDraft(db, tenantId, flowId, { nodes: JSON.stringify(nodes) }, edited);
 }
 
 /**

@@ -434,6 +434,30 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(audit.map((row) => row.summary)).toEqual(["保存流程「参数流程」草稿 v1.0 的参数：入参 2 个，输出状态 1 个"]);
   });
 
+  it("refuses (409) nodes read from a version that is no longer the draft, or changed since, never saving them on another", async () => {
+    const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "过期设计流程" })).json()).data!;
+    const put = (body: object) => inject("admin", "PUT", `/robot/api/flow/${flow.id}/design`, body);
+    const read = await design(flow.id); // v1.0, as the design page's action reads it
+    const stamp = { versionId: read.version.id, updatedAt: read.version.updatedAt };
+    const renamed = read.nodes.map((n, i) => (i === 0 ? { ...n, name: "开场白（改）" } : n));
+    const saved = await put({ nodes: renamed, ...stamp });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // A save made on the same read after that one: refused, the first kept.
+    expect(await refusal(await put({ nodes: read.nodes, ...stamp }), 409)).toBe(
+      "v1.0 在你打开之后已被修改，修改未保存，请重新打开后再修改",
+    );
+    expect((await design(flow.id)).nodes[0].name).toBe("开场白（改）");
+    // v1.0 submitted, published and copied into v1.1: nodes read from v1.0 land nowhere.
+    const after = (await design(flow.id)).version;
+    await act(flow.id, "audit/submit");
+    await act(flow.id, "publish", { versionId: read.version.id });
+    await act(flow.id, "cover", { versionId: read.version.id });
+    expect(await refusal(await put({ nodes: read.nodes, versionId: read.version.id, updatedAt: after.updatedAt }), 409)).toBe(
+      "v1.0 已不是当前草稿（当前草稿为 v1.1），修改未保存，请重新打开后再修改",
+    );
+    expect((await design(flow.id)).nodes[0].name).toBe("开场白（改）"); // v1.1 keeps what it copied
+  });
+
   it("refuses (409) parameters edited on a version that was meanwhile submitted, replaced or changed, never saving them elsewhere", async () => {
     const flow = FlowResponseSchema.parse((await inject("admin", "POST", "/robot/api/flow/new", { name: "过期参数流程" })).json()).data!;
     const put = (body: object) => inject("admin", "PUT", `/robot/api/flow/${flow.id}/params`, body);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { FLOW_NODE_TYPES, FLOW_VERSION_STATES, INTENT_LABELS, labelOf } from "#contracts/codes";
 import { FlowState, type FlowAction } from "#contracts/flow-versions";
 import {
-  FlowDesignInputSchema,
+  FlowDesignSaveSchema,
   FlowDesignQuerySchema,
   FlowListQuerySchema,
   FlowNewInputSchema,
@@ -253,9 +253,9 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.put("/robot/api/flow/:id/design", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    const { nodes } = parseInput(FlowDesignInputSchema, request.body);
+    const { nodes, versionId, updatedAt } = parseInput(FlowDesignSaveSchema, request.body);
     const design = await change(user, async (trx) => {
-      const saved = await saveDesign(trx, user.tenantId, id, nodes);
+      const saved = await saveDesign(trx, user.tenantId, id, nodes, { versionId, updatedAt });
       const problems = validateDesign(nodes);
       return {
         result: await designOf(trx, user.tenantId, id, saved.version.id),

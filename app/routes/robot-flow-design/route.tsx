@@ -77,7 +77,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     toast = `节点「${gone?.name ?? input.key}」已删除`;
   }
   if (next.length === 0) return rejectForm(submission, { formErrors: ["流程至少需要一个节点"] });
-  const saved = await attempt(() => saveFlowDesign(access.caller, id, next));
+  // Written on the version the form was for, as just read: never on a draft that replaced it, never
+  // over a save made since this read (the platform refuses both, 409).
+  const edited = { versionId: input.versionId, updatedAt: current.value.version.updatedAt };
+  const saved = await attempt(() => saveFlowDesign(access.caller, id, next, edited));
   if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
   const problems = saved.value.problems.length;
   return redirectWithToast(here, problems ? `${toast}；流程还有 ${problems} 个问题待修改` : toast);
