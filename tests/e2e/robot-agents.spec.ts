@@ -8,8 +8,14 @@ const toast = (page: Page) => page.locator(".sb-toast");
 
 test("an administrator makes an agent a text agent in another queue: a 工号 in use is refused with the values kept, the agent's menu follows @noscript", async ({
   page,
+  browser,
 }) => {
   test.setTimeout(90_000);
+  // 钱磊 is signed in elsewhere, as a voice agent, while the administrator changes their type.
+  const elsewhere = await browser.newContext();
+  const agent = await elsewhere.newPage();
+  await signIn(agent, "agent02");
+  expect(await menuNames(agent)).toContain("语音工作台");
   await page.goto("/robot/agent");
   await signIn(page, "admin");
   await expect(page.getByRole("heading", { name: "坐席配置", level: 1 })).toBeVisible();
@@ -62,6 +68,11 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await expect(row).toContainText("1202");
   await expect(row).toContainText("文本");
   await expect(row).toContainText("demo-text");
+
+  // Their open session ended with the old type: the next page is the sign-in.
+  await agent.goto("/agentTask/workOrder");
+  await expect(agent).toHaveURL(/\/user\/login/);
+  await elsewhere.close();
 
   // The change is in the audit log with its reason.
   await page.goto("/audit?action=agent.config");

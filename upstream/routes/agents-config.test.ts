@@ -127,7 +127,10 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
       reason: "转岗做在线客服",
     });
 
-    // The menu (spec §5): the text workbench, not the voice one, from the next menu load.
+    // A new type ends the agent's sessions; signed in again, the menu (spec §5) has the text
+    // workbench, not the voice one.
+    expect((await inject("agent02", "GET", "/crm/api/user/menus")).statusCode).toBe(401);
+    tokens.agent02 = await loginAs(platform.app, "agent02");
     expect(await menuCodes()).toContain("aiaas_agent_text_work");
     expect(await menuCodes()).not.toContain("aiaas_agent_work");
     // The agent's own config and login data name the new queue and 工号.

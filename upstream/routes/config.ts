@@ -14,7 +14,7 @@ import { StreamScopeSchema, type MqConfigSchema } from "#contracts/events";
 import { brandLogo } from "#upstream/domain/logos";
 import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { forgetCachedUser, requireRole, requireUser } from "#upstream/plugins/auth";
+import { forgetCachedUser, requireRole, requireUser, revokeUserTokens } from "#upstream/plugins/auth";
 import { AgentRefused, findAgent, listAgents, updateAgent } from "#upstream/repositories/agents";
 import { actorOf, withAudit } from "#upstream/repositories/audit-log";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
@@ -89,9 +89,11 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     if (!(await tenantQueues(app.db, user.tenantId)).includes(change.defaultQueueName))
       throw new HttpError(400, "所选队列不存在，请重新选择");
     let after: Agent;
+    let typeChanged = false;
     try {
       after = await withAudit(app.db, actorOf(user), async (trx) => {
         const { before, after } = await updateAgent(trx, user.tenantId, id, change);
+        typeChanged = before.workType !== after.workType;
         // The phone keeps a signed-in agent's work: their type changes once they have signed out.
         if (before.workType !== after.workType && app.cti.phoneSignedIn(user.tenantId, id))
           throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
@@ -121,7 +123,10 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       throw refusal(error);
     }
     // The menu follows the work type (spec §5): the agent's next request reads the account again.
-    forgetCachedUser(app, id);
+    // A new type ends the agent's sessions (no call or chat is open: both are refused above), so
+    // they sign in again to the workbench of their new type instead of a menu of the old one.
+    if (typeChanged) await revokeUserTokens(app, id);
+    else forgetCachedUser(app, id);
     // Saved: a phone that cannot take the change now takes it at its next sign-in, so no failure here.
     await app.cti
       .reconfigureAgent(user.tenantId, id, { agentId: after.agentId, queueName: after.defaultQueueName })

@@ -142,7 +142,7 @@ export default function RobotAgentEdit() {
           <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={AGENT_REASON_MAX} className={inputClass(fields.reason)} />
         </Field>
         <p className="sb-hint">
-          类型决定坐席的工作台：文本坐席使用文本工作台，语音坐席使用语音工作台，坐席下次登录后生效；已签入语音工作台的坐席需先签出才能修改类型。
+          类型决定坐席的工作台：文本坐席使用文本工作台，语音坐席使用语音工作台。修改类型后该坐席的登录随即结束，重新登录即进入新的工作台；已签入语音工作台或还有未结束会话的坐席不能修改类型。
         </p>
         <div className="sb-form-actions">
           <button type="submit" className="p-button">
