@@ -4,7 +4,7 @@
 export const DEMO_PASSWORD = "Switchboard@2026";
 
 /** `name=value` pairs of a response's Set-Cookie headers, merged into a Cookie header. */
-function mergeCookies(cookie, response) {
+export function mergeCookies(cookie, response) {
   const jar = new Map(cookie ? cookie.split("; ").map((pair) => [pair.split("=")[0], pair]) : []);
   for (const line of response.headers.getSetCookie()) {
     const pair = line.split(";")[0];
@@ -22,16 +22,21 @@ const unescape = (text) =>
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
 
-/** Posts the sign-in form (with its CSRF token and honeypot fields); returns the session's Cookie header. */
-export async function signIn(base, username, password = DEMO_PASSWORD) {
-  const page = await fetch(`${base}/user/login`, { redirect: "manual" });
-  let cookie = mergeCookies("", page);
-  const html = await page.text();
+/** The named inputs of a page's forms (the hidden CSRF token and honeypot fields among them), as a browser would post them. */
+export function inputsOf(html) {
   const form = new URLSearchParams();
   for (const tag of html.match(/<input\b[^>]*>/g) ?? []) {
     const name = attribute(tag, "name");
     if (name) form.set(name, unescape(attribute(tag, "value") ?? ""));
   }
+  return form;
+}
+
+/** Posts the sign-in form (with its CSRF token and honeypot fields); returns the session's Cookie header. */
+export async function signIn(base, username, password = DEMO_PASSWORD) {
+  const page = await fetch(`${base}/user/login`, { redirect: "manual" });
+  let cookie = mergeCookies("", page);
+  const form = inputsOf(await page.text());
   form.set("username", username);
   form.set("password", password);
   const response = await fetch(`${base}/user/login`, {

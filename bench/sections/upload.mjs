@@ -4,7 +4,7 @@
 // the console as a stream and is written to disk by the platform, so neither should grow by
 // anything near its size. Not part of a plain `npm run bench` (the import then runs a minute in
 // the background): `node bench/run.mjs --only=upload`.
-import { getPage } from "../lib/http.mjs";
+import { getPage, inputsOf, mergeCookies } from "../lib/http.mjs";
 import { rssMb } from "../lib/processes.mjs";
 
 const ROWS = 600_000;
@@ -19,11 +19,8 @@ export async function upload({ consoleUrl, sessions, platform, consoleProcess })
   const id = list.html.match(/href="\/campaign\/(\d+)"/)?.[1];
   if (!id) throw new Error("no campaign on /campaign to import into");
   const page = await fetch(`${consoleUrl}/campaign/${id}`, { headers: { Cookie: sessions.admin } });
-  const token = (await page.text()).match(/name="csrf" value="([^"]+)"/)?.[1];
-  const csrfCookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
+  const token = inputsOf(await page.text()).get("csrf");
+  const cookie = mergeCookies(sessions.admin, page);
   if (!token) throw new Error(`no CSRF token on /campaign/${id}`);
 
   const form = new FormData();
@@ -43,7 +40,7 @@ export async function upload({ consoleUrl, sessions, platform, consoleProcess })
     const response = await fetch(`${consoleUrl}/campaign/${id}`, {
       method: "POST",
       redirect: "manual",
-      headers: { Cookie: [sessions.admin, csrfCookie].filter(Boolean).join("; ") },
+      headers: { Cookie: cookie },
       body: form,
     });
     status = response.status;

@@ -66,6 +66,10 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
   } = createSwitch(db, notifications, options);
 
   /** An agent of the tenant, for a supervisor's action (loaded if the phone has not seen them yet). */
+  function phoneState(tenantId: number, userId: number): AgentStateCode {
+    return tenantOf(tenantId).agents.get(userId)?.status.state ?? "SIGNED_OUT";
+  }
+
   async function agentForSupervisor(tenantId: number, userId: number) {
     try {
       return await agentOf({ id: userId, tenantId });
@@ -370,14 +374,11 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     },
 
     /** The agent's phone state; SIGNED_OUT for a phone not seen since the platform started. */
-    phoneState(tenantId: number, userId: number): AgentStateCode {
-      return tenantOf(tenantId).agents.get(userId)?.status.state ?? "SIGNED_OUT";
-    },
+    phoneState,
 
     /** Whether the agent's phone is signed in (an administrator may not change a signed-in agent's type). */
     phoneSignedIn(tenantId: number, userId: number): boolean {
-      const known = tenantOf(tenantId).agents.get(userId);
-      return known !== undefined && known.status.state !== "SIGNED_OUT";
+      return phoneState(tenantId, userId) !== "SIGNED_OUT";
     },
 
     /**

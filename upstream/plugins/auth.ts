@@ -142,6 +142,11 @@ function endStreams(app: FastifyInstance, ended: (stream: OpenStream) => boolean
 /** Ends every session of a user at once (e.g. an administrator signs the account out). */
 export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
   await deleteUserAccessTokens(app.db, userId);
+  forgetUserSessions(app, userId);
+}
+
+/** What this process keeps of a user's sessions (cached tokens, open streams), once their tokens are deleted. */
+export function forgetUserSessions(app: FastifyInstance, userId: number): void {
   app.accessTokens.deleteWhere((user) => user.id === userId);
   endStreams(app, (stream) => stream.userId === userId);
 }

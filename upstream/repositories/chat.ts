@@ -245,6 +245,18 @@ export async function textAgents(db: Db): Promise<Array<{ id: number; tenant_id:
   return db.selectFrom("users").select(["id", "tenant_id", "default_queue_name"]).where("work_type", "=", WorkType.text).execute();
 }
 
+/** Whether an agent still has a chat waiting or active (their work type may not change under it). */
+export async function hasOpenSession(db: Db, tenantId: number, agentUserId: number): Promise<boolean> {
+  const open = await db
+    .selectFrom("chat_sessions")
+    .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("agent_user_id", "=", agentUserId)
+    .where("state", "!=", "closed")
+    .executeTakeFirst();
+  return open !== undefined;
+}
+
 /** Active sessions, of one tenant or all (the simulator's customers keep writing in them). */
 export async function activeSessions(db: Db, tenantId?: number): Promise<SessionRow[]> {
   let query = db

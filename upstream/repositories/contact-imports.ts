@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
 import { FileUnreadable } from "#upstream/domain/contact-file";
-import { writeAudit, type Actor } from "./audit-log";
+import { writeAudit, type Actor, type AuditWrite } from "./audit-log";
 import { createBatch } from "./task-batches";
 
 const PHONE_HEADERS = ["phone", "手机号", "手机号码", "电话", "电话号码"];
@@ -236,8 +236,8 @@ async function removeBatch(db: Db, batchId: number): Promise<void> {
   await db.deleteFrom("task_batches").where("id", "=", batchId).execute();
 }
 
-/** Ends an import that cannot finish: what it saved is removed, the reason kept. */
-async function failImport(db: Db, importId: number, message: string): Promise<void> {
+/** Ends an import that cannot finish: what it saved is removed, the reason kept (and `audit` written, in the same transaction). */
+async function failImport(db: Db, importId: number, message: string, audit?: { actor: Actor; entry: AuditWrite }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // Only an import still running is failed: one already ended keeps how it ended.
     const row = await trx
@@ -255,6 +255,7 @@ async function failImport(db: Db, importId: number, message: string): Promise<vo
       .set({ status: "failed", batch_id: null, accepted: 0, rejected: 0, message, finished_at: new Date() })
       .where("id", "=", importId)
       .execute();
+    if (audit) await writeAudit(trx, audit.actor, audit.entry);
   });
 }
 
@@ -263,7 +264,7 @@ async function failImport(db: Db, importId: number, message: string): Promise<vo
  * process stopped): they are failed, their rows removed, so their campaigns can import again.
  * Run before a campaign's imports are listed and before it imports again.
  */
-export async function failStalledImports(db: Db, tenantId: number, campaignId: number): Promise<number> {
+export async function failStalledImports(db: Db, tenantId: number, campaignId: number): Promise<void> {
   const stalled = await db
     .selectFrom("contact_imports")
     .select("id")
@@ -272,17 +273,19 @@ export async function failStalledImports(db: Db, tenantId: number, campaignId: n
     .where("status", "=", "running")
     .where("updated_at", "<=", sql<Date>`now() - ${`${STALLED_SECONDS} seconds`}::interval`)
     .execute();
-  const system: Actor = { id: null, name: "系统", tenantId };
+  const actor: Actor = { id: null, name: "系统", tenantId };
   for (const { id } of stalled) {
-    await failImport(db, id, "导入中断：平台在导入过程中停止，请重新导入");
-    await writeAudit(db, system, {
-      action: "campaign.import",
-      target: { type: "campaign", id: campaignId },
-      summary: `活动 ${campaignId}：导入 ${id} 超过 ${STALLED_SECONDS} 秒没有进展，已中止并撤回`,
-      detail: { importId: id },
+    // Audited only when this call failed it (an import may have finished meanwhile).
+    await failImport(db, id, "导入中断：平台在导入过程中停止，请重新导入", {
+      actor,
+      entry: {
+        action: "campaign.import",
+        target: { type: "campaign", id: campaignId },
+        summary: `活动 ${campaignId}：导入 ${id} 超过 ${STALLED_SECONDS} 秒没有进展，已中止并撤回`,
+        detail: { importId: id },
+      },
     });
   }
-  return stalled.length;
 }
 
 export async function listImports(db: Db, tenantId: number, campaignId: number) {

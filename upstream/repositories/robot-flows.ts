@@ -6,6 +6,7 @@ import { validateDesign } from "#upstream/domain/flow-design";
 import { listFlowParams } from "./call-records";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
+import { tenantQueues } from "./monitor";
 
 /**
  * A tenant's robot flows and their versions (issue 17, decision 019). Every read and write is
@@ -305,16 +306,9 @@ async function changeDraft(
 /** The flow's draft gets these nodes. A transfer node's queue is one of the tenant's (a queue is the one its agents are in). */
 export async function saveDesign(db: Trx, tenantId: number, flowId: number, nodes: FlowNode[], edited?: EditedVersion) {
   await flowRow(db, tenantId, flowId); // another tenant's flow: not found, before anything else
-  for (const node of nodes) {
-    if (node.type !== "transfer" || !node.queueName) continue;
-    const queue = await db
-      .selectFrom("users")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("default_queue_name", "=", node.queueName)
-      .executeTakeFirst();
-    if (!queue) throw new FlowRefused(400, `节点「${node.name}」的转人工队列「${node.queueName}」不存在，请选择本租户已有的队列`);
-  }
+  const queues = new Set(await tenantQueues(db, tenantId));
+  const unknown = nodes.find((node) => node.type === "transfer" && node.queueName && !queues.has(node.queueName));
+  if (unknown) throw new FlowRefused(400, `节点「${unknown.name}」的转人工队列「${unknown.queueName}」不存在，请选择本租户已有的队列`);
   return changeDraft(db, tenantId, flowId, { nodes: JSON.stringify(nodes) }, edited);
 }
 

@@ -17,6 +17,7 @@ import type { Campaign } from "#upstream/db/schema";
 import { CallStatus } from "#upstream/domain/dialer-states";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import type { Trx } from "./dialing";
+import { likePattern } from "./knowledge";
 
 /** A refusal of a change (a name taken, an overlapping festival, another tenant's id), in Chinese. */
 export class ResourceRefused extends Error {
@@ -44,11 +45,10 @@ const toRegex = (row: RegexRow): RobotRegex => ({
   updatedAt: row.updated_at.toISOString(),
 });
 const REGEX_COLUMNS = ["id", "name", "pattern", "description", "updated_by", "updated_at"] as const;
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function listRegexes(db: Db, tenantId: number, query: RobotRegexListQuery): Promise<{ list: RobotRegex[]; total: number }> {
   let base = db.selectFrom("robot_regexes").where("tenant_id", "=", tenantId);
-  if (query.name) base = base.where("name", "like", likeOf(query.name));
+  if (query.name) base = base.where("name", "like", likePattern(query.name));
   const [rows, count] = await Promise.all([
     base
       .select(REGEX_COLUMNS)
@@ -276,12 +276,6 @@ export async function listGatewayLines(db: Db, tenantId: number): Promise<Gatewa
 }
 
 /**
- * How many more calls a campaign may start now on its robot's gateway line (decision 031): the
- * line's capacity (none on a line that is 停用) less the calls in progress of every campaign whose
- * robot uses the line. Null when its robot has no line: the ratio alone decides. The line's row is
- * locked, so two dialers counting at once cannot both fill the same room.
- */
-/**
  * How many more calls a campaign's robot may start now: its concurrency less its calls in progress
  * in every campaign it serves; null for a campaign without a robot. The robot's row is locked, so
  * two batches of one robot never both take the last place.
@@ -303,6 +297,12 @@ export async function robotRoom(db: Trx, campaign: Pick<Campaign, "tenant_id" | 
   return Math.max(0, robot.concurrency - Number(n));
 }
 
+/**
+ * How many more calls a campaign may start now on its robot's gateway line (decision 031): the
+ * line's capacity (none on a line that is 停用) less the calls in progress of every campaign whose
+ * robot uses the line. Null when its robot has no line: the ratio alone decides. The line's row is
+ * locked, so two dialers counting at once cannot both fill the same room.
+ */
 export async function lineRoom(db: Trx, campaign: Pick<Campaign, "tenant_id" | "robot_instance_id">): Promise<number | null> {
   if (campaign.robot_instance_id === null) return null;
   const line = await db
@@ -330,7 +330,7 @@ export async function listStore(db: Db, tenantId: number, query: StoreQuery): Pr
     .innerJoin("robot_flows as f", "f.id", "v.flow_id")
     .where("v.tenant_id", "=", tenantId)
     .where("v.state", "=", FlowState.market);
-  if (query.name) base = base.where("f.name", "like", likeOf(query.name));
+  if (query.name) base = base.where("f.name", "like", likePattern(query.name));
   const [rows, count] = await Promise.all([
     base
       .select([

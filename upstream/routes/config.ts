@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { TEXT_AGENT_WORK_TYPE, WORK_TYPES, labelOf } from "#contracts/codes";
+import { WORK_TYPES, labelOf } from "#contracts/codes";
 import {
   AgentListQuerySchema,
   AgentUpdateSchema,
@@ -14,7 +14,10 @@ import { StreamScopeSchema, type MqConfigSchema } from "#contracts/events";
 import { brandLogo } from "#upstream/domain/logos";
 import { EVENT_RETENTION_SECONDS, HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { forgetCachedUser, requireRole, requireUser, revokeUserTokens } from "#upstream/plugins/auth";
+import { forgetCachedUser, forgetUserSessions, requireRole, requireUser } from "#upstream/plugins/auth";
+import { deleteUserAccessTokens } from "#upstream/repositories/access-tokens";
+import { hasOpenSession } from "#upstream/repositories/chat";
+import { WorkType } from "#upstream/domain/work-type";
 import { AgentRefused, findAgent, listAgents, updateAgent } from "#upstream/repositories/agents";
 import { actorOf, withAudit } from "#upstream/repositories/audit-log";
 import { listCallerIdNumbers } from "#upstream/repositories/campaign-choices";
@@ -94,19 +97,16 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
       after = await withAudit(app.db, actorOf(user), async (trx) => {
         const { before, after } = await updateAgent(trx, user.tenantId, id, change);
         typeChanged = before.workType !== after.workType;
-        // The phone keeps a signed-in agent's work: their type changes once they have signed out.
-        if (before.workType !== after.workType && app.cti.phoneSignedIn(user.tenantId, id))
-          throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
-        // Nor does a text agent's type change under chats still open: their customers would wait on nobody.
-        if (before.workType === TEXT_AGENT_WORK_TYPE && after.workType !== TEXT_AGENT_WORK_TYPE) {
-          const open = await trx
-            .selectFrom("chat_sessions")
-            .select("id")
-            .where("tenant_id", "=", user.tenantId)
-            .where("agent_user_id", "=", id)
-            .where("state", "!=", "closed")
-            .executeTakeFirst();
-          if (open) throw new AgentRefused(400, `坐席「${before.realName}」还有未结束的会话，请先结束会话再修改类型`);
+        if (typeChanged) {
+          // The phone keeps a signed-in agent's work: their type changes once they have signed out.
+          if (app.cti.phoneSignedIn(user.tenantId, id))
+            throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
+          // Nor under chats still open: their customers would wait on nobody.
+          if (before.workType === WorkType.text && (await hasOpenSession(trx, user.tenantId, id)))
+            throw new AgentRefused(400, `坐席「${before.realName}」还有未结束的会话，请先结束会话再修改类型`);
+          // No call or chat is open, so the agent's sessions end with the change: they sign in again
+          // to the workbench of their new type instead of keeping a menu of the old one.
+          await deleteUserAccessTokens(trx, id);
         }
         return {
           result: after,
@@ -122,10 +122,8 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     } catch (error) {
       throw refusal(error);
     }
-    // The menu follows the work type (spec §5): the agent's next request reads the account again.
-    // A new type ends the agent's sessions (no call or chat is open: both are refused above), so
-    // they sign in again to the workbench of their new type instead of a menu of the old one.
-    if (typeChanged) await revokeUserTokens(app, id);
+    // The menu follows the work type (spec §5): what this process keeps of the agent is read again.
+    if (typeChanged) forgetUserSessions(app, id);
     else forgetCachedUser(app, id);
     // Saved: a phone that cannot take the change now takes it at its next sign-in, so no failure here.
     await app.cti

@@ -11,7 +11,7 @@ import { PaginationSchema } from "#contracts/envelope";
 import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { menusFor } from "#upstream/domain/menus";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireRole, requireUser, revokeUserTokens } from "#upstream/plugins/auth";
+import { forgetUserSessions, requireRole, requireUser } from "#upstream/plugins/auth";
 import { deleteUserAccessTokens } from "#upstream/repositories/access-tokens";
 import { actorOf, withAudit } from "#upstream/repositories/audit-log";
 import { findUserInTenant, listUsers, recordLogin } from "#upstream/repositories/users";
@@ -80,7 +80,7 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
       const summary = `强制下线账号「${target.user_name}」（${target.real_name}）`;
       return { result: null, audit: { action: "account.logout", target: { type: "user", id: target.id }, summary, reason } };
     });
-    await revokeUserTokens(app, target.id);
+    forgetUserSessions(app, target.id);
     return ok<{ userId: number }>({ userId: target.id });
   });
 

@@ -26,24 +26,20 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CAMPAIGN_ADMIN_ONLY);
     const { fields, file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
-    const { campaignId, background } = await Promise.resolve()
-      .then(() => parseInput(FieldsSchema, fields))
-      .catch(async (error: unknown) => {
-        await file.remove(); // refused fields: the file goes too
-        throw error;
-      });
-    const fileName = file.name.slice(0, 120);
-    const audit = (summary: string, detail: Record<string, unknown>) =>
-      writeAudit(app.db, actorOf(user), { action: "campaign.import", target: { type: "campaign", id: campaignId }, summary, detail });
-    const ended = (outcome: ImportOutcome) =>
-      audit(`活动 ${campaignId}：导入名单「${fileName}」，成功 ${outcome.accepted} 条，失败 ${outcome.rejected} 条`, {
-        importId: outcome.importId,
-        accepted: outcome.accepted,
-        rejected: outcome.rejected,
-      });
-    // The spooled file is removed once read: here for a small list, when the background import ends for a large one.
+    // The spooled file is removed once read (or refused): here for a small list, when the
+    // background import ends for a large one.
     let keptForBackground = false;
     try {
+      const { campaignId, background } = parseInput(FieldsSchema, fields);
+      const fileName = file.name.slice(0, 120);
+      const audit = (summary: string, detail: Record<string, unknown>) =>
+        writeAudit(app.db, actorOf(user), { action: "campaign.import", target: { type: "campaign", id: campaignId }, summary, detail });
+      const ended = (outcome: ImportOutcome) =>
+        audit(`活动 ${campaignId}：导入名单「${fileName}」，成功 ${outcome.accepted} 条，失败 ${outcome.rejected} 条`, {
+          importId: outcome.importId,
+          accepted: outcome.accepted,
+          rejected: outcome.rejected,
+        });
       const started = await startImport(app.db, user.tenantId, campaignId, fileName, readRows(file, file.name), app.dialer.clock.now());
       if (background === "1" || file.size > BACKGROUND_BYTES) {
         keptForBackground = true;

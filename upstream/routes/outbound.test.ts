@@ -98,6 +98,15 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     expect(response.statusCode).toBe(status);
     return FailureSchema.parse(response.json()).msg;
   };
+  /** A campaign's list of phones, uploaded as the console uploads it; the import's result. */
+  const importPhones = async (campaignId: number, phones: string[], fileName: string) => {
+    const upload = multipart(campaignId, fileName, `phone\n${phones.join("\n")}\n`);
+    const headers = { ...bearer(tokens.admin), ...upload.headers };
+    return json(
+      ImportResultResponseSchema,
+      await platform.app.inject({ method: "POST", url: "/api/file/upload", headers, payload: upload.payload }),
+    ).data!;
+  };
   const tick = async (minutes = 1, times = 1) => {
     for (let i = 0; i < times; i++) await platform.app.dialer.tick(platform.app.dialer.clock.advance(minutes * 60_000));
   };
@@ -536,16 +545,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     );
     expect((await check(2)).reason).toBe("活动当前状态为“未启动”，不能变更为“已暂停”");
     const phones = Array.from({ length: 30 }, (_, i) => `1371234${String(i).padStart(4, "0")}`);
-    const upload = multipart(id, "run.csv", `phone\n${phones.join("\n")}\n`);
-    const { batchId } = json(
-      ImportResultResponseSchema,
-      await platform.app.inject({
-        method: "POST",
-        url: "/api/file/upload",
-        headers: { ...bearer(tokens.admin), ...upload.headers },
-        payload: upload.payload,
-      }),
-    ).data!;
+    const { batchId } = await importPhones(id, phones, "run.csv");
     expect(await check(1)).toEqual({ allowed: true, reason: null });
     json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
 
@@ -617,16 +617,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "录音测试", ratio: 5 }),
     ).data!;
     const phones = Array.from({ length: 20 }, (_, i) => `1391234${String(i).padStart(4, "0")}`);
-    const upload = multipart(id, "recorded.csv", `phone\n${phones.join("\n")}\n`);
-    json(
-      ImportResultResponseSchema,
-      await platform.app.inject({
-        method: "POST",
-        url: "/api/file/upload",
-        headers: { ...bearer(tokens.admin), ...upload.headers },
-        payload: upload.payload,
-      }),
-    );
+    await importPhones(id, phones, "recorded.csv");
     json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
     await tick(1, 3);
 
@@ -679,16 +670,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
         }),
       ).data!;
       const phones = Array.from({ length: 15 }, (_, i) => `1501${run}23${String(i).padStart(4, "0")}`);
-      const upload = multipart(id, "p.csv", `phone\n${phones.join("\n")}\n`);
-      json(
-        ImportResultResponseSchema,
-        await platform.app.inject({
-          method: "POST",
-          url: "/api/file/upload",
-          headers: { ...bearer(tokens.admin), ...upload.headers },
-          payload: upload.payload,
-        }),
-      );
+      await importPhones(id, phones, "p.csv");
       await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
       for (let step = 0; step < 25; step++) {
         const roll = next();
@@ -780,16 +762,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "协同测试", type: 2, queueName: "demo-voice" }),
     ).data!;
     const phones = Array.from({ length: 20 }, (_, i) => `1591234${String(i).padStart(4, "0")}`);
-    const upload = multipart(id, "h.csv", `phone\n${phones.join("\n")}\n`);
-    json(
-      ImportResultResponseSchema,
-      await platform.app.inject({
-        method: "POST",
-        url: "/api/file/upload",
-        headers: { ...bearer(tokens.admin), ...upload.headers },
-        payload: upload.payload,
-      }),
-    );
+    await importPhones(id, phones, "h.csv");
     await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 });
     const announced: number[] = [];
     const off = platform.app.dialer.onHandoff((h) => announced.push(h.id));
@@ -1109,16 +1082,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "日历外呼", robotId: robot.id }),
     ).data!;
     const phones = Array.from({ length: 10 }, (_, i) => `1371235${String(i).padStart(4, "0")}`);
-    const upload = multipart(id, "calendar.csv", `phone\n${phones.join("\n")}\n`);
-    const { batchId } = json(
-      ImportResultResponseSchema,
-      await platform.app.inject({
-        method: "POST",
-        url: "/api/file/upload",
-        headers: { ...bearer(tokens.admin), ...upload.headers },
-        payload: upload.payload,
-      }),
-    ).data!;
+    const { batchId } = await importPhones(id, phones, "calendar.csv");
     json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
     const batch = async () =>
       json(TaskDetailResponseSchema, await inject("admin", "GET", `/outbound/task/get/${batchId}/0/-1?pageSize=100`)).data!;
@@ -1179,12 +1143,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
         await inject("admin", "POST", "/outbound/campaign/save", { ...form, name, robotId: robot.id }),
       ).data!;
       const phones = Array.from({ length: 12 }, (_, i) => `${prefix}${String(i).padStart(4, "0")}`);
-      const upload = multipart(id, "line.csv", `phone\n${phones.join("\n")}\n`);
-      const headers = { ...bearer(tokens.admin), ...upload.headers };
-      json(
-        ImportResultResponseSchema,
-        await platform.app.inject({ method: "POST", url: "/api/file/upload", headers, payload: upload.payload }),
-      );
+      await importPhones(id, phones, "line.csv");
       json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
       return id;
     };
@@ -1242,12 +1201,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
         await inject("admin", "POST", "/outbound/campaign/save", { ...form, name, robotId: robot.id }),
       ).data!;
       const phones = Array.from({ length: 6 }, (_, n) => `139058${i}${String(n).padStart(4, "0")}`);
-      const upload = multipart(id, "robot.csv", `phone\n${phones.join("\n")}\n`);
-      const headers = { ...bearer(tokens.admin), ...upload.headers };
-      json(
-        ImportResultResponseSchema,
-        await platform.app.inject({ method: "POST", url: "/api/file/upload", headers, payload: upload.payload }),
-      );
+      await importPhones(id, phones, "robot.csv");
       json(SavedResponseSchema, await inject("admin", "PUT", "/outbound/campaign/change/state", { campaignId: id, state: 1 }));
       campaigns.push(id);
     }

@@ -149,7 +149,9 @@ export class Dialer {
           .orderBy("id")
           .forUpdate()
           .execute();
-        for (const batch of batches) await this.#stepBatch(trx, campaign, batch, now);
+        // The robot's working day is the campaign's, the same for each of its batches.
+        const calendar = batches.length > 0 ? await calendarDayOf(trx, campaign, cstDate(now)) : null;
+        for (const batch of batches) await this.#stepBatch(trx, campaign, batch, now, calendar);
         await this.#completeCampaignIfDone(trx, campaign, now);
       });
     }
@@ -254,7 +256,13 @@ export class Dialer {
     for (const handoff of lost) for (const listener of this.#lostListeners) listener({ id: handoff.id, tenantId: handoff.tenant_id });
   }
 
-  async #stepBatch(trx: Transaction<Database>, campaign: Campaign, batch: TaskBatch, now: Date): Promise<void> {
+  async #stepBatch(
+    trx: Transaction<Database>,
+    campaign: Campaign,
+    batch: TaskBatch,
+    now: Date,
+    calendar: Awaited<ReturnType<typeof calendarDayOf>>,
+  ): Promise<void> {
     const windows = campaign.windows;
     const counts = await trx
       .selectFrom("task_calls")
@@ -268,7 +276,6 @@ export class Dialer {
     const today = cstDate(now);
     // A robot that follows the working calendar calls only in its hours, never on a rest day or a
     // festival: the batch then rests as between windows, saying why (decision 030).
-    const calendar = await calendarDayOf(trx, campaign, today);
     const callable = calendar ? calendar.windows : windows;
     const restDay = calendar && calendar.windows.length === 0 ? `${calendar.reason}，不外呼` : null;
     const expired =
