@@ -91,11 +91,11 @@ export async function requireActionAccess(request: Request): Promise<{ access: A
  */
 export async function requireUploadAccess<T>(
   request: Request,
-  onFile: (access: Access, fieldsBefore: FormData, file: UploadFile) => Promise<T>,
+  onFile: (access: Access, fieldsBefore: FormData, file: UploadFile) => Promise<T> | undefined,
 ): Promise<{ access: Access; form: FormData; sent?: T }> {
   const access = await requireAccess(request);
   let checked = false;
-  const { form, sent } = await readPostedUpload(request, "file", async (fieldsBefore, file) => {
+  const { form, sent } = await readPostedUpload(request, async (fieldsBefore, file) => {
     await requireCsrf(request, fieldsBefore);
     checked = true;
     return onFile(access, fieldsBefore, file);

@@ -50,19 +50,18 @@ const UPLOAD_FIELDS_LIMIT = 1024 * 1024;
 
 /**
  * A form that may carry a file (the imports), read as it arrives. Its text fields are collected;
- * the file posted as `fileField` is handed to `onFile` as a stream, with the fields that came
+ * the file posted as `file` is handed to `onFile` as a stream, with the fields that came
  * before it (the pages put the CSRF token and what the file is for first), so the file goes on to
  * the platform without the console ever holding it. `sent` is what `onFile` answered, or
- * undefined when no file was posted. Any other post is read as readPostedForm reads it.
+ * undefined when no file was posted (or onFile sent nothing). Any other post is read as readPostedForm reads it.
  */
 export async function readPostedUpload<T>(
   request: Request,
-  fileField: string,
-  onFile: (fieldsBefore: FormData, file: UploadFile) => Promise<T>,
+  onFile: (fieldsBefore: FormData, file: UploadFile) => Promise<T> | undefined,
 ): Promise<{ form: FormData; sent?: T }> {
   if (!/^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "")) return { form: await readPostedForm(request) };
   const form = new FormData();
-  let sent: { value: T } | undefined;
+  let sent: { value: T | undefined } | undefined;
   let fieldBytes = 0;
   /** What onFile (or the limit) threw: passed on as it is; anything else the parser throws is a broken body. */
   let thrown: unknown;
@@ -78,7 +77,7 @@ export async function readPostedUpload<T>(
             chunks.push(chunk);
           }
           form.append(name, Buffer.concat(chunks).toString("utf8"));
-        } else if (name === fileField && filename !== "" && !sent) {
+        } else if (name === "file" && filename !== "" && !sent) {
           sent = { value: await onFile(form, { name: filename, type: contentType, data: bytes }) };
         }
         // What onFile left unread (a refusal before the end), another file or an empty file input: read past, kept nowhere.

@@ -176,8 +176,7 @@ export async function saveFlowDesign(caller: Caller, id: number, nodes: FlowNode
   return requireData(answer, "保存流程设计");
 }
 
-/** A draft's input parameters and output states, the whole lists (decision 029). */
-/** The draft's parameters, with the version they were edited on (a stale edit is refused, 409). */
+/** A draft's input parameters and output states, the whole lists (decision 029), with the version they were edited on (a stale edit is refused, 409). */
 export async function saveFlowParams(caller: Caller, id: number, params: FlowParamsSave) {
   const answer = await call({
     method: "PUT",

@@ -9,6 +9,7 @@ import {
   splitOptions,
   type WorkOrderFieldType,
 } from "#contracts/work-orders";
+import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 const types = codesOf(WORK_ORDER_FIELD_TYPES) as [WorkOrderFieldType, ...WorkOrderFieldType[]];
@@ -68,4 +69,4 @@ export const INTENT_SCHEMAS = {
   "template.delete": TemplateDeleteSchema,
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);
+export const isIntent = ownKeyOf(INTENT_SCHEMAS);

@@ -87,14 +87,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = idParam(params.id);
   // The list goes on to the platform as it arrives (the import form's intent comes before its file).
-  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
-    fieldsBefore.get("intent") === "import" ? attempt(() => uploadContacts(access.caller, id, file)) : Promise.resolve(undefined),
+  const {
+    access,
+    form,
+    sent: imported,
+  } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
+    fieldsBefore.get("intent") === "import" ? attempt(() => uploadContacts(access.caller, id, file)) : undefined,
   );
   const submission = parseWithZod(form, { schema: ActionSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   if (input.intent === "import") {
-    const imported = sent;
     if (!imported) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
     // The import's outcome is shown here, with its refused rows: a page, not a redirect.
     if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);

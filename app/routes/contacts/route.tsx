@@ -105,8 +105,12 @@ type Preview = {
 
 export async function action({ request }: ActionFunctionArgs) {
   // A contact file goes on to the platform as it arrives; the platform keeps it and names its columns.
-  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
-    fieldsBefore.get("intent") === "import" ? attempt(() => stageImport(access.caller, file)) : Promise.resolve(undefined),
+  const {
+    access,
+    form,
+    sent: staged,
+  } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
+    fieldsBefore.get("intent") === "import" ? attempt(() => stageImport(access.caller, file)) : undefined,
   );
   const url = new URL(request.url);
   const back = `${SCREEN}${url.search}`;
@@ -217,7 +221,6 @@ export async function action({ request }: ActionFunctionArgs) {
     case "import": {
       // A file whose every column is known by its header is imported at once; otherwise (or when
       // asked) the mapping step comes first.
-      const staged = sent;
       if (!staged) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
       if (!staged.ok) return fail(staged);
       const { uploadId, columns } = staged.value;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CONTACT_BULK_MAX, CONTACT_NAME_MAX, GROUP_NAME_MAX, IMPORT_COLUMNS_MAX, MobileSchema } from "#contracts/customers";
 import { KeysetPageSchema } from "#app/server/page-query.server";
+import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 const ids = z
@@ -67,4 +68,4 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);
+export const isIntent = ownKeyOf(INTENT_SCHEMAS);

@@ -57,7 +57,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [inspection, call, form] = await Promise.all([
     getInspection(caller, callId),
     getInspectionCall(caller, callId),
-    getActiveScoreForm(caller),
+    // Only an inspector holding the call's lock scores it with the form; an agent never does.
+    user.role === "agent" ? null : getActiveScoreForm(caller),
   ]);
   const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
   return { inspection, call, form, callbacks, customer, user: { id: user.id, role: user.role } };

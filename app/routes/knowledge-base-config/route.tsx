@@ -77,9 +77,13 @@ type Confirm = { intent: "group.delete" | "node.delete" | "node.batchDelete"; fi
 
 export async function action({ request }: ActionFunctionArgs) {
   // A knowledge file goes on to the platform as it arrives, once the group chosen before it is valid.
-  const { access, form, sent } = await requireUploadAccess(request, (access, fieldsBefore, file) => {
+  const {
+    access,
+    form,
+    sent: imported,
+  } = await requireUploadAccess(request, (access, fieldsBefore, file) => {
     const before = NodeImportSchema.safeParse(Object.fromEntries(fieldsBefore));
-    return before.success ? attempt(() => importKnowledgeNodes(access.caller, before.data.groupId, file)) : Promise.resolve(undefined);
+    return before.success ? attempt(() => importKnowledgeNodes(access.caller, before.data.groupId, file)) : undefined;
   });
   const url = new URL(request.url);
   const query = KnowledgeScreenQuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
@@ -148,10 +152,9 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(back, `已删除 ${done.value} 条知识`);
     }
     case "node.import": {
-      const done = sent;
-      if (!done) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
-      if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
-      return data({ imported: { ...done.value, groupId: input.groupId } });
+      if (!imported) return rejectForm(submission, { formErrors: ["请选择要导入的 CSV 或 XLSX 文件"] });
+      if (!imported.ok) return rejectForm(submission, { formErrors: [imported.message] }, imported.status);
+      return data({ imported: { ...imported.value, groupId: input.groupId } });
     }
   }
 }

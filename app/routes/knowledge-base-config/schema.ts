@@ -6,6 +6,7 @@ import {
   KNOWLEDGE_LABELS_PER_NODE,
   splitLabels,
 } from "#contracts/knowledge";
+import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 
@@ -62,4 +63,4 @@ export const INTENT_SCHEMAS = {
   "node.import": NodeImportSchema,
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);
+export const isIntent = ownKeyOf(INTENT_SCHEMAS);

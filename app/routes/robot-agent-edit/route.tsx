@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ROLES, WORK_TYPES, labelOf } from "#contracts/codes";
 import { AGENT_ID_RULE, AGENT_REASON_MAX, AgentUpdateSchema } from "#contracts/config";
@@ -16,7 +16,8 @@ import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { getAgent, listQueues, updateAgent } from "#app/services/config.server";
+import { getAgent, updateAgent } from "#app/services/config.server";
+import type { loader as listLoader } from "#app/routes/robot-agent/route";
 import { logoutAccount } from "#app/services/crm.server";
 
 const SCREEN = "/robot/agent";
@@ -31,9 +32,8 @@ export const handle: RouteHandle = { title: ROBOT_RESOURCE_TITLES.agent };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
-  const id = idParam(params.id);
-  const [agent, queues] = await Promise.all([getAgent(caller, id), listQueues(caller)]);
-  return { agent, queues };
+  // The queues to choose from are the list's, which renders around this form (its loader reads them).
+  return { agent: await getAgent(caller, idParam(params.id)) };
 }
 
 /** Saves the agent's configuration (PUT /config/agents/{id}); a refusal comes back on its field with what was typed. */
@@ -68,7 +68,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function RobotAgentEdit() {
-  const { agent, queues } = useLoaderData<typeof loader>();
+  const { agent } = useLoaderData<typeof loader>();
+  const { queues } = useRouteLoaderData<typeof listLoader>("routes/robot-agent/route")!;
   const result = useActionData<typeof action>();
   const { search } = useLocation();
   // The answer is the configuration form's, the logout form's refusal, or the logout's confirmation step.

@@ -13,7 +13,7 @@ import { requireAccess } from "#app/server/access.server";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import { listAgents, listQueues } from "#app/services/config.server";
 
-export const SCREEN = "/robot/agent";
+const SCREEN = "/robot/agent";
 const title = ROBOT_RESOURCE_TITLES.agents;
 export const handle: RouteHandle = { title };
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FlowNodeKeySchema, FlowNodeSchema, type FlowNode } from "#contracts/robot";
+import { ownKeyOf } from "#app/lib/intents";
 
 /** Rows a node form offers (more routes than this: save, and the form offers empty rows again). */
 export const INTENT_ROWS = 4;
@@ -99,4 +100,4 @@ export const DESIGN_SCHEMAS = {
   "node.first": NodeFirstSchema,
 } as const;
 export type DesignIntent = keyof typeof DESIGN_SCHEMAS;
-export const isDesignIntent = (value: unknown): value is DesignIntent => typeof value === "string" && Object.hasOwn(DESIGN_SCHEMAS, value);
+export const isDesignIntent = ownKeyOf(DESIGN_SCHEMAS);

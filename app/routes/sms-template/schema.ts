@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SmsTemplateInputSchema } from "#contracts/customers";
+import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 
@@ -27,4 +28,4 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = (value: unknown): value is Intent => typeof value === "string" && Object.hasOwn(INTENT_SCHEMAS, value);
+export const isIntent = ownKeyOf(INTENT_SCHEMAS);
