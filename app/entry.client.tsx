@@ -2,6 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { installClientLog } from "#app/client/client-log";
+import { keepEarlyInput } from "#app/client/early-input";
 import { installChineseValidationMessages } from "#common/zod-chinese";
 
 // Forms validate as the user types with the same Chinese messages as the server's.
@@ -15,7 +16,8 @@ window.addEventListener("vite:preloadError", (event) => {
   window.location.reload();
 });
 
-const hydrate = () =>
+const hydrate = () => {
+  keepEarlyInput();
   startTransition(() => {
     hydrateRoot(
       document,
@@ -24,6 +26,7 @@ const hydrate = () =>
       </StrictMode>,
     );
   });
+};
 
 // Only the routes that ask for it (handle.hydrate) ever load this. Hydration waits for the whole
 // document and its deferred scripts (the voice workbench's softphone SDK), which Remix's async

@@ -33,16 +33,34 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(toast(page, "已领取 2 条通话")).toBeVisible();
   await expect(page).toHaveURL(/mine=1/);
   await expect(calls(page).getByRole("link", { name: /^质检通话/ })).toHaveCount(2);
+
+  // What is clicked and typed on the shown page before it hydrates (its script held back here)
+  // stays when it does, the default influence included.
+  let release = () => {};
+  const hydration = new Promise<void>((resolve) => (release = resolve));
+  const entryScript = /\/assets\/entry\.client-[\w-]+\.js$/;
+  await page.route(entryScript, async (route) => {
+    await hydration;
+    await route.continue();
+  });
   await calls(page)
     .getByRole("link", { name: /^质检通话/ })
     .first()
     .click();
   const first = page.url();
+  const form = page.getByRole("form", { name: "质检评分" });
+  await form.getByRole("radio", { name: /无意向/ }).check();
+  await form.getByRole("radio", { name: "正面影响" }).check();
+  await form.getByLabel(/备注/).fill("水合前填写");
+  await expect(form).not.toHaveAttribute("data-ready", "1");
+  release();
+  await expect(form).toHaveAttribute("data-ready", "1"); // the island's keys are listening
+  await page.unroute(entryScript);
+  await expect(form.getByRole("radio", { name: /无意向/ })).toBeChecked();
+  await expect(form.getByRole("radio", { name: "正面影响" })).toBeChecked();
+  await expect(form.getByLabel(/备注/)).toHaveValue("水合前填写");
 
   // Keys choose the result; the draft survives a reload.
-  const form = page.getByRole("form", { name: "质检评分" });
-  await expect(form).toBeVisible();
-  await expect(form).toHaveAttribute("data-ready", "1"); // the island's keys are listening
   await page.getByRole("heading", { name: /通话质检/ }).click();
   await page.keyboard.press("2");
   await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
@@ -409,6 +427,7 @@ test("two inspectors: a call locked and scored by one changes on the other's ope
     const before = await all.getByText(/^数据时间：/).textContent();
     await admin.goto(`/inspectionSuccess/${callId}`);
     const form = admin.getByRole("form", { name: "质检评分" });
+    await expect(form).toHaveAttribute("data-ready", "1");
     await form.getByRole("radio", { name: /明确办理/ }).check();
     await form.getByRole("radio", { name: "正面影响" }).check();
     await form.getByRole("button", { name: "保存", exact: true }).click();

@@ -13,6 +13,7 @@ import {
   type ScoreAnswer,
   type ScoreFormItem,
 } from "#contracts/inspection-scoring";
+import { takeEarlyInput } from "#app/client/early-input";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
@@ -33,6 +34,34 @@ export function draftAnswers(form: { items: readonly ScoreFormItem[] }, draft: P
   }
   return answers;
 }
+
+/** The draft a form's data gives. */
+function draftOf(data: FormData): Draft {
+  const draft: Draft = { checkResult: "", influence: "0", remark: "", items: {}, na: {} };
+  for (const [name, value] of data) {
+    if (typeof value !== "string") continue;
+    if (name === "checkResult" || name === "influence" || name === "remark") draft[name] = value;
+    else if (name.startsWith("item.") && value !== "") draft.items[name.slice("item.".length)] = value;
+    else if (name.startsWith("na.")) draft.na[name.slice("na.".length)] = true;
+  }
+  return draft;
+}
+
+const sameDraft = (a: Draft, b: Draft) => {
+  const answered = (d: Draft) =>
+    JSON.stringify([
+      d.checkResult,
+      d.influence,
+      d.remark,
+      Object.entries(d.items)
+        .filter(([, value]) => value !== "")
+        .sort(),
+      Object.keys(d.na)
+        .filter((key) => d.na[key])
+        .sort(),
+    ]);
+  return answered(a) === answered(b);
+};
 
 export const texts = (value: unknown): Record<string, string> =>
   value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v ?? "")])) : {};
@@ -55,22 +84,29 @@ export function ScoreForm({
   lockedUntil: number | null;
 }) {
   const typed = refusal?.initialValue ?? null;
-  const [draft, setDraft] = useState<Draft>({
+  const [rendered] = useState<Draft>(() => ({
     checkResult: typed?.checkResult ? String(typed.checkResult) : "",
     influence: typed?.influence ? String(typed.influence) : "0",
     remark: typed?.remark ? String(typed.remark) : "",
     items: texts(typed?.item),
     na: Object.fromEntries(Object.keys(texts(typed?.na)).map((key) => [key, true])),
-  });
+  }));
+  const [draft, setDraft] = useState(rendered);
   const formRef = useRef<HTMLFormElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
   const restored = useRef(false);
   const [ready, setReady] = useState(false);
 
-  // A draft of this call survives a reload (not when the server sent back what was typed).
+  // What was clicked or typed before the page hydrated is kept. Otherwise a draft of this call
+  // survives a reload (not when the server sent back what was typed).
   useEffect(() => {
     if (restored.current) return;
     restored.current = true;
+    const early = takeEarlyInput(formRef.current);
+    if (early && !sameDraft(draftOf(early), rendered)) {
+      setDraft(draftOf(early));
+      return;
+    }
     if (typed) return;
     const saved = window.localStorage.getItem(draftKey(callId));
     if (!saved) return;
@@ -80,7 +116,7 @@ export function ScoreForm({
     } catch {
       window.localStorage.removeItem(draftKey(callId));
     }
-  }, [callId, typed]);
+  }, [callId, typed, rendered]);
 
   useEffect(() => {
     if (!restored.current) return;
