@@ -28,8 +28,48 @@ export function codeStateOf(form: FormData): CodeState {
   return { codeSent: form.get("codeSent") === "1", voiceOffered: form.get("offerVoice") === "1" };
 }
 
+/** The number, the challenge, the code with its button and the voice offer, as both forms ask for them. */
+export function CodeRequestFields({
+  fields,
+  challenge,
+  failure,
+  state,
+}: {
+  fields: { mobile: FieldMetadata<string>; challengeAnswer: FieldMetadata<string>; code: FieldMetadata<string> };
+  challenge: CodeChallenge | null;
+  failure: string | null;
+  state: CodeState | undefined;
+}) {
+  return (
+    <>
+      <Field field={fields.mobile} label="手机号">
+        <input
+          {...getInputProps(fields.mobile, { type: "tel" })}
+          className={inputClass(fields.mobile)}
+          autoComplete="tel"
+          inputMode="numeric"
+        />
+      </Field>
+      <ChallengeField challenge={challenge} failure={failure} field={fields.challengeAnswer} />
+      <div className="sb-code-row">
+        <Field field={fields.code} label="短信验证码">
+          <input
+            {...getInputProps(fields.code, { type: "text" })}
+            className={inputClass(fields.code)}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+          />
+        </Field>
+        <SendCodeButton state={state} />
+      </div>
+      <VoiceCodeOffer state={state} />
+    </>
+  );
+}
+
 /** The challenge's picture, its answer field and 「换一张」 (a submit, so nothing typed is lost). */
-export function ChallengeField({
+function ChallengeField({
   challenge,
   failure,
   field,
@@ -70,7 +110,7 @@ export function ChallengeField({
 }
 
 /** 「获取验证码」, 「重新获取」 once one was sent (counting down with JavaScript). */
-export function SendCodeButton({ state }: { state: CodeState | undefined }) {
+function SendCodeButton({ state }: { state: CodeState | undefined }) {
   return (
     <>
       {state?.codeSent ? <input type="hidden" name="codeSent" value="1" /> : null}
@@ -89,7 +129,7 @@ export function SendCodeButton({ state }: { state: CodeState | undefined }) {
 }
 
 /** The voice code, offered once the number has had two codes by SMS. */
-export function VoiceCodeOffer({ state }: { state: CodeState | undefined }) {
+function VoiceCodeOffer({ state }: { state: CodeState | undefined }) {
   if (!state?.voiceOffered) return null;
   return (
     <p className="sb-voice-offer">

@@ -8,12 +8,10 @@ import { z } from "zod";
 import { MobileSchema, PasswordSchema, SmsCodeSchema } from "#contracts/account";
 import { AccountCard, PasswordRules, SuccessNotice } from "#app/components/account-card";
 import {
-  ChallengeField,
+  CodeRequestFields,
   CodeRequestSchema,
   NewChallengeSchema,
   ResendCountdownScript,
-  SendCodeButton,
-  VoiceCodeOffer,
   codeStateOf,
   type CodeState,
 } from "#app/components/code-request";
@@ -126,28 +124,7 @@ export default function Reset() {
         </HoneypotProvider>
         <FormErrors id={form.errorId} errors={form.errors} />
         {last?.notice ? <SuccessNotice>{last.notice}</SuccessNotice> : null}
-        <Field field={fields.mobile} label="手机号">
-          <input
-            {...getInputProps(fields.mobile, { type: "tel" })}
-            className={inputClass(fields.mobile)}
-            autoComplete="tel"
-            inputMode="numeric"
-          />
-        </Field>
-        <ChallengeField challenge={challenge} failure={challengeFailure} field={fields.challengeAnswer} />
-        <div className="sb-code-row">
-          <Field field={fields.code} label="短信验证码">
-            <input
-              {...getInputProps(fields.code, { type: "text" })}
-              className={inputClass(fields.code)}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              maxLength={6}
-            />
-          </Field>
-          <SendCodeButton state={last} />
-        </div>
-        <VoiceCodeOffer state={last} />
+        <CodeRequestFields fields={fields} challenge={challenge} failure={challengeFailure} state={last} />
         <Field field={fields.password} label="新密码">
           <input
             {...getInputProps(fields.password, { type: "password" })}
