@@ -1,9 +1,9 @@
 /**
  * What each form of the server's page held when hydration began. The page is shown, and can be
- * clicked and typed in, before it hydrates (entry.client waits for the first paint); the first
- * render of a controlled input then sets it back to the component's initial state, and React's
- * own hydration re-checks a radio that was checked by default. A component reads this once, when
- * it mounts, to keep what the user did.
+ * clicked and typed in, before it hydrates (entry.client waits for the first paint; on a slow link
+ * the scripts take seconds). A controlled input is then set back to its component's initial
+ * state by the first render after hydration; its component takes this once, when it mounts, to
+ * keep what the user did. (Uncontrolled inputs keep it by themselves.)
  */
 const early = new WeakMap<HTMLFormElement, FormData>();
 
