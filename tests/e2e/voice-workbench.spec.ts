@@ -181,9 +181,12 @@ test("the workbench shows itself while the softphone scripts are on their way, a
   await page.waitForFunction(() => "__remixRouteModules" in window);
   await page.waitForTimeout(500);
   await expect(page.getByRole("alert")).toHaveCount(0);
+  // A number typed meanwhile is still there once the page works.
+  await page.getByLabel("外呼号码").fill("13800138000");
   release();
   await expect(page.getByTestId("connection")).toHaveText("已连接");
   await expect(page.getByRole("button", { name: /接听/ })).toContainText("Alt+A");
+  await expect(page.getByLabel("外呼号码")).toHaveValue("13800138000");
 
   // What the hydrated page throws and nobody catches reaches the platform's log.
   const logged = page.waitForResponse((response) => response.url().includes("/clientLog?"));

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { AGENT_REASONS, AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
 import { DIALABLE_PHONE, type PhoneSnapshot } from "#contracts/cti";
 import { maskPhone } from "#app/lib/format";
+import { takeEarlyText } from "#app/client/early-input";
 import { softphone } from "#app/client/softphone";
 import { STREAM_STATUS_LABELS } from "#app/client/use-event-stream";
 import type { WorkbenchData } from "./types";
@@ -40,6 +41,12 @@ export function PhoneBar(props: {
     [agent.acwEndsAt, agent.since],
   );
   const [dialNumber, setDialNumber] = useState("");
+  const dialField = useRef<HTMLInputElement>(null);
+  // A number typed while the page was still loading stays (the first render would empty the field).
+  useEffect(() => {
+    const typed = takeEarlyText(dialField.current);
+    if (typed) setDialNumber(typed);
+  }, []);
   const [transferTo, setTransferTo] = useState("");
   const [showKeypad, setShowKeypad] = useState(false);
   /** What the last transfer did, shown during the after-call work that follows it. */
@@ -194,6 +201,7 @@ export function PhoneBar(props: {
         <label htmlFor="dial-number">外呼号码</label>
         <input
           id="dial-number"
+          ref={dialField}
           className="p-inputtext p-component p-inputtext-sm"
           inputMode="tel"
           value={dialNumber}
