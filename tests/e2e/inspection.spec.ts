@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { choosePageSize, expectAccessible, signIn, signOut } from "./support";
+import { choosePageSize, expectAccessible, holdHydration, signIn, signOut } from "./support";
 
 /**
  * The inspection screens (/inspectionSuccess, /achievement, /access), as these tests use them.
@@ -36,13 +36,7 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
 
   // What is clicked and typed on the shown page before it hydrates (its script held back here)
   // stays when it does, the default influence included.
-  let release = () => {};
-  const hydration = new Promise<void>((resolve) => (release = resolve));
-  const entryScript = /\/assets\/entry\.client-[\w-]+\.js$/;
-  await page.route(entryScript, async (route) => {
-    await hydration;
-    await route.continue();
-  });
+  const hydrate = await holdHydration(page);
   await calls(page)
     .getByRole("link", { name: /^质检通话/ })
     .first()
@@ -53,9 +47,8 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await form.getByRole("radio", { name: "正面影响" }).check();
   await form.getByLabel(/备注/).fill("水合前填写");
   await expect(form).not.toHaveAttribute("data-ready", "1");
-  release();
+  hydrate();
   await expect(form).toHaveAttribute("data-ready", "1"); // the island's keys are listening
-  await page.unroute(entryScript);
   await expect(form.getByRole("radio", { name: /无意向/ })).toBeChecked();
   await expect(form.getByRole("radio", { name: "正面影响" })).toBeChecked();
   await expect(form.getByLabel(/备注/)).toHaveValue("水合前填写");

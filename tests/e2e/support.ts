@@ -69,3 +69,18 @@ async function axeViolations(page: Page, exclude: string[]): Promise<string[]> {
   }, exclude);
 }
 type AxeViolation = { id: string; help: string; nodes: Array<{ target: string[] }> };
+
+/**
+ * Holds back a hydrating page's entry script, so that the test acts on the server's page as a
+ * user on a slow link does before it hydrates. The page hydrates once the returned function is
+ * called (and every later page at once).
+ */
+export async function holdHydration(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/entry\.client-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 import { createGroup, importFile, row } from "./knowledge-screen";
-import { expectAccessible, signIn } from "./support";
+import { expectAccessible, holdHydration, signIn } from "./support";
 
 /** The e2e platform (port + 1), whose chat simulator the tests drive (SIMULATOR_CONTROL=1). */
 const platformUrl = baseURL.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 1}`).replace("localhost", "127.0.0.1");
@@ -204,6 +204,16 @@ test("a reply being written survives a reload of the workbench, and goes once it
   await sessionButton(page, "顾客丙").click();
   await expect(log(page).getByText("我们的营业时间是每天九点到十八点")).toBeVisible();
   await expect(replyBox(page)).toHaveValue("");
+
+  // What is typed while the page is still loading stays in the chat open then.
+  const hydrate = await holdHydration(page);
+  await page.reload();
+  await replyBox(page).fill("还有其他问题吗？");
+  hydrate();
+  await expect(page.getByText("实时连接：已连接")).toBeVisible();
+  await expect(replyBox(page)).toHaveValue("还有其他问题吗？");
+  await replyBox(page).fill("");
+  await sessionButton(page, "顾客丙").click();
   await endSession(page);
   await expect(sessionButton(page, "顾客丙")).toHaveCount(0);
 });

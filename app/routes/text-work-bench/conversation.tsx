@@ -4,6 +4,9 @@ import type { WorkbenchSession } from "#app/client/chat-sessions";
 import { formatTime } from "#app/lib/chat-format";
 
 /** The open session: its messages and the reply box. */
+/** The reply box's id (the workbench reads what was typed in it before the page hydrated). */
+export const REPLY_FIELD_ID = "sb-chat-reply-text";
+
 export function Conversation(props: {
   session: WorkbenchSession;
   quickReplies: QuickReply[];
@@ -138,9 +141,9 @@ function ReplyBox({ draft, error, quickReplies, onDraft, onError, onSend, onQuic
           ))}
         </ul>
       ) : null}
-      <label htmlFor="sb-chat-reply-text">回复内容</label>
+      <label htmlFor={REPLY_FIELD_ID}>回复内容</label>
       <textarea
-        id="sb-chat-reply-text"
+        id={REPLY_FIELD_ID}
         ref={box}
         className={`p-inputtextarea p-inputtext p-component${error ? " p-invalid" : ""}`}
         rows={3}

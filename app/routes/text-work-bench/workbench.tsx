@@ -18,11 +18,12 @@ import { ConfirmDialog } from "#app/components/confirm-dialog";
 import { WorkOrderCard, type LinkedWorkOrder } from "#app/components/work-order-form";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { DRAFTS_KEY, readDrafts, writeDrafts } from "#app/client/chat-drafts";
+import { takeEarlyText } from "#app/client/early-input";
 import { initialSessions, neighbourId, sessionsReducer, unreadCount, type WorkbenchSession } from "#app/client/chat-sessions";
 import { postAction } from "#app/client/island";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { formatTime } from "#app/lib/chat-format";
-import { Conversation } from "./conversation";
+import { Conversation, REPLY_FIELD_ID } from "./conversation";
 import { CHAT_ACTIONS, CHAT_EVENTS } from "./endpoints";
 import { BusinessRecordForm, ContactCard } from "./side-panel";
 import { useChatOutbox } from "./use-chat-outbox";
@@ -91,7 +92,10 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
   }, [drafts]);
   useEffect(() => {
     const openIds = loaded.map((session) => session.sessionId);
-    setDrafts((typed) => ({ ...readDrafts(stored(DRAFTS_KEY), openIds), ...typed }));
+    // A reply typed while the page was still loading is the draft of the chat open then (the first).
+    const early = takeEarlyText(document.querySelector<HTMLTextAreaElement>(`#${REPLY_FIELD_ID}`));
+    const typedEarly = early && openIds[0] ? { [openIds[0]]: early } : {};
+    setDrafts((typed) => ({ ...readDrafts(stored(DRAFTS_KEY), openIds), ...typedEarly, ...typed }));
     draftsRestored.current = true;
   }, [loaded]);
 
