@@ -53,6 +53,23 @@ test("an administrator takes a robot flow from draft through review to service, 
   await expect(toast(page)).toHaveText("节点「开场白」已保存");
   await expect(page.getByText("没有发现问题，可以提交审核。")).toBeVisible();
 
+  // A node added, made the start, then deleted after a confirmation: the flow is as it was.
+  const add = page.getByRole("form", { name: "添加节点" });
+  await add.getByLabel("节点编号").fill("extra");
+  await add.getByLabel("节点名称").fill("临时节点");
+  await add.getByRole("button", { name: "添加节点" }).click();
+  await expect(toast(page)).toContainText("已添加节点「临时节点」");
+  await page.getByRole("button", { name: "将「临时节点」设为开始节点" }).click();
+  await expect(toast(page)).toContainText("「临时节点」已设为开始节点");
+  await expect(page.getByRole("button", { name: "将「临时节点」设为开始节点" })).toHaveCount(0);
+  await page.getByRole("button", { name: "删除节点「临时节点」" }).click();
+  const removal = page.getByRole("alertdialog", { name: "删除节点" });
+  await expect(removal).toContainText("确定删除节点「临时节点」吗？");
+  await removal.getByRole("button", { name: "确认删除" }).click();
+  await expect(toast(page)).toHaveText("节点「临时节点」已删除");
+  await expect(node(page, /临时节点/)).toHaveCount(0);
+  await expect(page.getByText("没有发现问题，可以提交审核。")).toBeVisible();
+
   // The NLU test: a sentence, the intent heard and the branch taken.
   await page.getByRole("link", { name: "返回版本列表" }).click();
   await page.getByLabel("客户说").fill("好的，我确认办理");

@@ -7,6 +7,7 @@ import { QC_ACCESS_SCOPES, labelOf } from "#contracts/codes";
 import { QcAccessGrantSchema, QC_REASON_MAX, type QcAccess } from "#contracts/inspection";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -153,19 +154,12 @@ export default function AccessScreen() {
                     prop: "id" as const,
                     label: "操作",
                     render: (g: QcAccess) => (
-                      <form method="post">
-                        <CsrfInput />
-                        <input type="hidden" name="intent" value="revoke" />
-                        <input type="hidden" name="id" value={g.id} />
-                        <input type="hidden" name="label" value={`${g.userName} · ${g.valueLabel}`} />
-                        <button
-                          type="submit"
-                          className="p-button p-button-text p-button-danger p-button-sm"
-                          aria-label={`收回 ${g.userName} 的「${g.valueLabel}」权限`}
-                        >
-                          收回
-                        </button>
-                      </form>
+                      <PostButton
+                        fields={{ intent: "revoke", id: g.id, label: `${g.userName} · ${g.valueLabel}` }}
+                        label="收回"
+                        ariaLabel={`收回 ${g.userName} 的「${g.valueLabel}」权限`}
+                        danger
+                      />
                     ),
                   },
                 ]

@@ -9,6 +9,7 @@ import { WORK_ORDER_LABEL_MAX, WORK_ORDER_NAME_MAX, WORK_ORDER_SLA_MAX, type Wor
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditDeleteActions, PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -144,34 +145,15 @@ export default function WorkOrderTemplates() {
 
 function TemplateActions({ template }: { template: WorkOrderTemplate }) {
   const next = template.status === 1 ? 0 : 1;
+  const label = labelOf(WORK_ORDER_TEMPLATE_STATUSES, next);
   return (
-    <div className="sb-row-actions">
-      <a href={`${SCREEN}?edit=${template.id}`} aria-label={`编辑「${template.name}」`}>
-        编辑
-      </a>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="template.status" />
-        <input type="hidden" name="id" value={template.id} />
-        <input type="hidden" name="status" value={next} />
-        <button
-          type="submit"
-          className="p-button p-button-text p-button-sm"
-          aria-label={`${labelOf(WORK_ORDER_TEMPLATE_STATUSES, next)}「${template.name}」`}
-        >
-          {labelOf(WORK_ORDER_TEMPLATE_STATUSES, next)}
-        </button>
-      </form>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="template.delete" />
-        <input type="hidden" name="id" value={template.id} />
-        <input type="hidden" name="name" value={template.name} />
-        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${template.name}」`}>
-          删除
-        </button>
-      </form>
-    </div>
+    <EditDeleteActions editHref={`${SCREEN}?edit=${template.id}`} intent="template.delete" id={template.id} name={template.name}>
+      <PostButton
+        fields={{ intent: "template.status", id: template.id, status: next }}
+        label={label}
+        ariaLabel={`${label}「${template.name}」`}
+      />
+    </EditDeleteActions>
   );
 }
 

@@ -13,6 +13,7 @@ import {
 } from "#contracts/customers";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -747,14 +748,11 @@ function GroupPanel({
           重命名
         </button>
       </form>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="group.delete" />
-        <input type="hidden" name="groupId" value={group.id} />
-        <button type="submit" className="p-button p-button-danger p-button-text">
-          删除分组
-        </button>
-      </form>
+      <PostButton
+        fields={{ intent: "group.delete", groupId: group.id }}
+        label="删除分组"
+        className="p-button p-button-danger p-button-text"
+      />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { QC_FORM_EDITABLE, QC_FORM_TRANSITIONS, QC_REASON_MAX, type ScoreForm } 
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -147,15 +148,7 @@ function FormActions({ form, active }: { form: ScoreForm; active: ScoreForm | un
         </form>
       ))}
       {QC_FORM_EDITABLE.includes(form.state) ? (
-        <form method="post">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="delete" />
-          <input type="hidden" name="id" value={form.id} />
-          <input type="hidden" name="name" value={form.name} />
-          <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${form.name}」`}>
-            删除
-          </button>
-        </form>
+        <PostButton fields={{ intent: "delete", id: form.id, name: form.name }} label="删除" ariaLabel={`删除「${form.name}」`} danger />
       ) : null}
     </div>
   );

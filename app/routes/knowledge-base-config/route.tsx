@@ -14,6 +14,7 @@ import {
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -241,13 +242,13 @@ export default function KnowledgeBaseConfig() {
             {(errorOf("node.state") ?? errorOf("node.delete") ?? errorOf("node.batchDelete")) ? (
               <Notice tone="error">{errorOf("node.state") ?? errorOf("node.delete") ?? errorOf("node.batchDelete")}</Notice>
             ) : null}
-            <form method="post" id="kb-batch" className="sb-inline-forms">
-              <CsrfInput />
-              <input type="hidden" name="intent" value="node.batchDelete" />
-              <button type="submit" className="p-button p-button-danger p-button-outlined">
-                批量删除所选
-              </button>
-            </form>
+            <PostButton
+              formId="kb-batch"
+              formClassName="sb-inline-forms"
+              fields={{ intent: "node.batchDelete" }}
+              label="批量删除所选"
+              className="p-button p-button-danger p-button-outlined"
+            />
             <DataTable<KnowledgeNode>
               caption="知识列表"
               rowKey="id"
@@ -457,14 +458,11 @@ function GroupPanel({
               重命名
             </button>
           </form>
-          <form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="group.delete" />
-            <input type="hidden" name="groupId" value={group.id} />
-            <button type="submit" className="p-button p-button-danger p-button-text">
-              删除分组
-            </button>
-          </form>
+          <PostButton
+            fields={{ intent: "group.delete", groupId: group.id }}
+            label="删除分组"
+            className="p-button p-button-danger p-button-text"
+          />
           {errorOf("group.delete") ? <Notice tone="error">{errorOf("group.delete")}</Notice> : null}
         </>
       ) : null}
@@ -474,33 +472,19 @@ function GroupPanel({
 
 function NodeActions({ node, query }: { node: KnowledgeNode; query: KnowledgeScreenQuery }) {
   const next = node.state === 1 ? 0 : 1;
+  const label = labelOf(KNOWLEDGE_STATES, next);
   return (
     <div className="sb-row-actions">
       <a href={screenHref(query, { edit: node.id, page: query.page > 1 ? query.page : undefined })} aria-label={`编辑「${node.question}」`}>
         编辑
       </a>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="node.state" />
-        <input type="hidden" name="id" value={node.id} />
-        <input type="hidden" name="state" value={next} />
-        <button
-          type="submit"
-          className="p-button p-button-text p-button-sm"
-          aria-label={`${labelOf(KNOWLEDGE_STATES, next)}「${node.question}」`}
-        >
-          {labelOf(KNOWLEDGE_STATES, next)}
-        </button>
-      </form>
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="node.delete" />
-        <input type="hidden" name="id" value={node.id} />
-        <input type="hidden" name="question" value={node.question} />
-        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${node.question}」`}>
-          删除
-        </button>
-      </form>
+      <PostButton fields={{ intent: "node.state", id: node.id, state: next }} label={label} ariaLabel={`${label}「${node.question}」`} />
+      <PostButton
+        fields={{ intent: "node.delete", id: node.id, question: node.question }}
+        label="删除"
+        ariaLabel={`删除「${node.question}」`}
+        danger
+      />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { FLOW_PROMPT_MAX, type FlowNode } from "#contracts/robot";
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { FlowDiagram } from "#app/components/flow-diagram";
@@ -455,25 +456,18 @@ function NodeForm({
       {editable ? (
         <div className="sb-row-actions">
           {!first ? (
-            <form method="post">
-              <CsrfInput />
-              <input type="hidden" name="intent" value="node.first" />
-              <input type="hidden" name="versionId" value={versionId} />
-              <input type="hidden" name="key" value={node.key} />
-              <button type="submit" className="p-button p-button-text p-button-sm" aria-label={`将「${node.name}」设为开始节点`}>
-                设为开始节点
-              </button>
-            </form>
+            <PostButton
+              fields={{ intent: "node.first", versionId, key: node.key }}
+              label="设为开始节点"
+              ariaLabel={`将「${node.name}」设为开始节点`}
+            />
           ) : null}
-          <form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="node.delete" />
-            <input type="hidden" name="versionId" value={versionId} />
-            <input type="hidden" name="key" value={node.key} />
-            <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除节点「${node.name}」`}>
-              删除节点
-            </button>
-          </form>
+          <PostButton
+            fields={{ intent: "node.delete", versionId, key: node.key }}
+            label="删除节点"
+            ariaLabel={`删除节点「${node.name}」`}
+            danger
+          />
         </div>
       ) : null}
     </fieldset>

@@ -9,6 +9,7 @@ import { FLOW_REASON_MAX, FlowReturnInputSchema, type FlowDesign, type FlowVersi
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -265,15 +266,8 @@ export default function RobotFlowDetail() {
 /** The buttons a version's state offers (contracts/flow-versions.ts); return has its own form (a reason is required). */
 function VersionActions({ version, base }: { version: FlowVersion; base: string }) {
   const actions = flowActionsFor(version.state);
-  const button = (intent: string, label: string, tone = "") => (
-    <form method="post" key={intent}>
-      <CsrfInput />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="versionId" value={version.id} />
-      <button type="submit" className={`p-button p-button-text p-button-sm${tone}`} aria-label={`${label} ${version.name}`}>
-        {label}
-      </button>
-    </form>
+  const button = (intent: string, label: string) => (
+    <PostButton key={intent} fields={{ intent, versionId: version.id }} label={label} ariaLabel={`${label} ${version.name}`} />
   );
   return (
     <div className="sb-row-actions">

@@ -8,6 +8,7 @@ import { ROBOT_NAME_MAX, type RobotInstance } from "#contracts/robot";
 import type { GatewayLine } from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { PostButton } from "#app/components/row-actions";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
@@ -211,13 +212,12 @@ export default function RobotInstanceDetail() {
         <h2 id="robot-delete-title" className="sb-section-title">
           删除机器人
         </h2>
-        <form method="post" className="sb-inline-forms">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="robot.delete" />
-          <button type="submit" className="p-button p-button-danger p-button-outlined">
-            删除机器人
-          </button>
-        </form>
+        <PostButton
+          formClassName="sb-inline-forms"
+          fields={{ intent: "robot.delete" }}
+          label="删除机器人"
+          className="p-button p-button-danger p-button-outlined"
+        />
       </section>
     </Screen>
   );

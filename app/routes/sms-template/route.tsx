@@ -9,6 +9,7 @@ import { BUILT_IN_COLUMNS, SMS_PART_LIMIT_TEXT, smsCount, templateVariables, typ
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditDeleteActions, PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -154,21 +155,10 @@ export default function SmsTemplates() {
 
 function TemplateActions({ template: t }: { template: SmsTemplate }) {
   return (
-    <div className="sb-row-actions">
-      <a href={`${SCREEN}?edit=${t.id}`} aria-label={`编辑「${t.name}」`}>
-        编辑
-      </a>
+    <EditDeleteActions editHref={`${SCREEN}?edit=${t.id}`} intent="template.delete" id={t.id} name={t.name}>
       {t.state === "pending" ? (
         <>
-          <form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="template.review" />
-            <input type="hidden" name="id" value={t.id} />
-            <input type="hidden" name="state" value="approved" />
-            <button type="submit" className="p-button p-button-text p-button-sm" aria-label={`通过「${t.name}」`}>
-              通过
-            </button>
-          </form>
+          <PostButton fields={{ intent: "template.review", id: t.id, state: "approved" }} label="通过" ariaLabel={`通过「${t.name}」`} />
           <form method="post" className="sb-inline-forms">
             <CsrfInput />
             <input type="hidden" name="intent" value="template.review" />
@@ -188,16 +178,7 @@ function TemplateActions({ template: t }: { template: SmsTemplate }) {
           </form>
         </>
       ) : null}
-      <form method="post">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="template.delete" />
-        <input type="hidden" name="id" value={t.id} />
-        <input type="hidden" name="name" value={t.name} />
-        <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`删除「${t.name}」`}>
-          删除
-        </button>
-      </form>
-    </div>
+    </EditDeleteActions>
   );
 }
 
