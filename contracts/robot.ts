@@ -101,10 +101,12 @@ const versionStates = codesOf(FLOW_VERSION_STATES) as [number, ...number[]];
 export type FlowNodeType = "speak" | "listen" | "branch" | "transfer" | "hangup";
 
 /** A node's key: short and URL-safe, so forms, anchors and the diagram can name it. */
+/** What a node key may be, as the add-node form explains it. */
+export const FLOW_NODE_KEY_RULE = "1-20位字母、数字、下划线或短横线";
 export const FlowNodeKeySchema = z
   .string({ required_error: "请填写节点编号" })
   .trim()
-  .regex(/^[A-Za-z0-9_-]{1,20}$/, "节点编号只能是1-20位字母、数字、下划线或短横线");
+  .regex(/^[A-Za-z0-9_-]{1,20}$/, `节点编号只能是${FLOW_NODE_KEY_RULE}`);
 /** Where a route goes: a node key, or empty while the design is unfinished (validation names it). */
 const NextSchema = z.string().trim().max(20).default("");
 

@@ -203,6 +203,47 @@ test("parameters edited on a draft that was changed meanwhile are refused (409) 
   await expect(first.getByLabel("入参1 变量名")).toHaveValue("customerName");
 });
 
+test("a node saved on a design page read before another tab's save is refused (409) with what was typed kept, never saved over it @noscript", async ({
+  page,
+}) => {
+  await page.goto("/robot/flow");
+  await signIn(page, "admin");
+  await page.getByLabel("流程名称", { exact: true }).fill("设计并发流程");
+  await page.getByRole("button", { name: "新建", exact: true }).click();
+  await expect(toast(page)).toHaveText("流程「设计并发流程」已创建，请设计草稿 v1.0");
+  const designUrl = page.url();
+  const greeting = (tab: Page) => tab.getByRole("group", { name: /开场白/ });
+
+  // A second tab loads the same draft and saves the greeting first.
+  const other = await page.context().newPage();
+  await other.goto(designUrl);
+  await greeting(other).getByLabel(/^话术/).fill("您好，这里是第二个标签页。");
+  await greeting(other)
+    .getByRole("button", { name: /^保存节点/ })
+    .click();
+  await expect(toast(other)).toHaveText(/^节点「开场白」已保存/);
+  await other.close();
+
+  // The first tab, read before that save, is refused: nothing of it saved, what was typed kept.
+  await greeting(page).getByLabel(/^话术/).fill("您好，这里是第一个标签页。");
+  const refused = page.waitForResponse((r) => r.request().method() === "POST");
+  await greeting(page)
+    .getByRole("button", { name: /^保存节点/ })
+    .click();
+  expect((await refused).status()).toBe(409);
+  await expect(greeting(page).getByRole("alert")).toHaveText("保存流程设计失败：v1.0 在你打开之后已被修改，修改未保存，请重新打开后再修改");
+  await expect(greeting(page).getByLabel(/^话术/)).toHaveValue("您好，这里是第一个标签页。");
+  await expectAccessible(page);
+  // Saved again from the same page, it is refused again; reloaded, the page shows the other save.
+  const again = page.waitForResponse((r) => r.request().method() === "POST");
+  await greeting(page)
+    .getByRole("button", { name: /^保存节点/ })
+    .click();
+  expect((await again).status()).toBe(409);
+  await page.goto(designUrl);
+  await expect(greeting(page).getByLabel(/^话术/)).toHaveValue("您好，这里是第二个标签页。");
+});
+
 test("an administrator edits a draft's input parameters and output states; a bad variable is refused with the rows kept @noscript", async ({
   page,
 }) => {

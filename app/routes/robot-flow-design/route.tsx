@@ -5,7 +5,7 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { FLOW_NODE_TYPES, FLOW_VERSION_STATES, INTENT_LABELS } from "#contracts/codes";
 import { FlowState } from "#contracts/flow-versions";
-import { FLOW_PROMPT_MAX, type FlowNode } from "#contracts/robot";
+import { FLOW_NODE_KEY_RULE, FLOW_PROMPT_MAX, type FlowNode } from "#contracts/robot";
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
@@ -72,15 +72,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } else {
     const gone = nodes.find((n) => n.key === input.key);
     if (!input.confirmed) {
-      return data({ confirm: { key: input.key, name: gone?.name ?? input.key, versionId: input.versionId } });
+      return data({ confirm: { key: input.key, name: gone?.name ?? input.key, versionId: input.versionId, updatedAt: input.updatedAt } });
     }
     next = nodes.filter((n) => n.key !== input.key);
     toast = `节点「${gone?.name ?? input.key}」已删除`;
   }
   if (next.length === 0) return rejectForm(submission, { formErrors: ["流程至少需要一个节点"] });
-  // Written on the version the form was for, as just read: never on a draft that replaced it, never
-  // over a save made since this read (the platform refuses both, 409).
-  const edited = { versionId: input.versionId, updatedAt: current.value.version.updatedAt };
+  // Written on the version the form was read from, as it was then: never on a draft that replaced
+  // it, never over a save made since, in another tab or by someone else (the platform refuses both, 409).
+  const edited = { versionId: input.versionId, updatedAt: input.updatedAt };
   const saved = await attempt(() => saveFlowDesign(access.caller, id, next, edited));
   if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
   const problems = saved.value.problems.length;
@@ -99,6 +99,9 @@ export default function RobotFlowDesign() {
   const refusedKey = refusal?.initialValue?.intent === "node.save" ? String(refusal.initialValue.key ?? "") : null;
   const addRefused = refusal?.initialValue?.intent === "node.add" ? refusal : undefined;
   const generalError = refusal && !refusedKey && !addRefused ? firstError(refusal) : null;
+  // The draft as this page read it; after a refusal, as the refused form had it (so a page read
+  // before a change made elsewhere stays refused until it is reloaded).
+  const edited = { versionId: version.id, updatedAt: String(refusal?.initialValue?.updatedAt ?? version.updatedAt) };
 
   return (
     <Screen
@@ -112,7 +115,7 @@ export default function RobotFlowDesign() {
       {confirm ? (
         <ConfirmStep
           title="删除节点"
-          fields={{ intent: "node.delete", key: confirm.key, versionId: String(confirm.versionId) }}
+          fields={{ intent: "node.delete", key: confirm.key, versionId: String(confirm.versionId), updatedAt: confirm.updatedAt }}
           confirmLabel="确认删除"
           cancelHref={`${pathname}${search}`}
         >
@@ -181,7 +184,7 @@ export default function RobotFlowDesign() {
             first={index === 0}
             nodes={nodes}
             queues={queues}
-            versionId={version.id}
+            edited={edited}
             editable={editable}
             refusal={refusedKey === node.key ? refusal : undefined}
           />
@@ -191,7 +194,7 @@ export default function RobotFlowDesign() {
             <h3 id="node-add-title">添加节点</h3>
             <CsrfInput />
             <input type="hidden" name="intent" value="node.add" />
-            <input type="hidden" name="versionId" value={version.id} />
+            <EditedInputs edited={edited} />
             <div className="sb-field">
               <label htmlFor="add-key">节点编号</label>
               <input
@@ -200,11 +203,15 @@ export default function RobotFlowDesign() {
                 required
                 maxLength={20}
                 pattern="[A-Za-z0-9_\-]{1,20}"
+                title={FLOW_NODE_KEY_RULE}
                 defaultValue={String(addRefused?.initialValue?.key ?? "")}
                 className={`p-inputtext${addRefused ? " p-invalid" : ""}`}
                 aria-invalid={addRefused ? true : undefined}
-                aria-describedby={addRefused ? "add-error" : undefined}
+                aria-describedby={addRefused ? "add-key-hint add-error" : "add-key-hint"}
               />
+              <small id="add-key-hint" className="sb-hint">
+                {FLOW_NODE_KEY_RULE}
+              </small>
               {addRefused ? (
                 <small id="add-error" className="p-error">
                   {firstError(addRefused)}
@@ -244,12 +251,23 @@ export default function RobotFlowDesign() {
 
 type Refusal = { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null };
 
+/** The draft a form was read from (its id and updated-at), posted with it. */
+type Edited = { versionId: number; updatedAt: string };
+function EditedInputs({ edited }: { edited: Edited }) {
+  return (
+    <>
+      <input type="hidden" name="versionId" value={edited.versionId} />
+      <input type="hidden" name="updatedAt" value={edited.updatedAt} />
+    </>
+  );
+}
+
 function NodeForm({
   node,
   first,
   nodes,
   queues,
-  versionId,
+  edited,
   editable,
   refusal,
 }: {
@@ -257,7 +275,7 @@ function NodeForm({
   first: boolean;
   nodes: FlowNode[];
   queues: string[];
-  versionId: number;
+  edited: Edited;
   editable: boolean;
   refusal: Refusal | undefined;
 }) {
@@ -302,7 +320,7 @@ function NodeForm({
       <form method="post" className="sb-form-grid">
         <CsrfInput />
         <input type="hidden" name="intent" value="node.save" />
-        <input type="hidden" name="versionId" value={versionId} />
+        <EditedInputs edited={edited} />
         <input type="hidden" name="key" value={node.key} />
         {refusal && firstError(refusal as never) && !Object.keys(refusal.error ?? {}).some((k) => k && errorOf(k)) ? (
           <Notice tone="error">{firstError(refusal as never)}</Notice>
@@ -332,7 +350,9 @@ function NodeForm({
         </div>
         {type !== "branch" ? (
           <div className="sb-field sb-kb-wide">
-            <label htmlFor={id("prompt")}>话术（可用 {"{客户姓名}"} 等变量）</label>
+            <label htmlFor={id("prompt")}>
+              话术（可用 {"{变量名}"} 插入流程入参，如 {"{customerName}"}）
+            </label>
             <textarea
               id={id("prompt")}
               name="prompt"
@@ -457,13 +477,13 @@ function NodeForm({
         <div className="sb-row-actions">
           {!first ? (
             <PostButton
-              fields={{ intent: "node.first", versionId, key: node.key }}
+              fields={{ intent: "node.first", ...edited, key: node.key }}
               label="设为开始节点"
               ariaLabel={`将「${node.name}」设为开始节点`}
             />
           ) : null}
           <PostButton
-            fields={{ intent: "node.delete", versionId, key: node.key }}
+            fields={{ intent: "node.delete", ...edited, key: node.key }}
             label="删除节点"
             ariaLabel={`删除节点「${node.name}」`}
             danger

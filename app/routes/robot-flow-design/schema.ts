@@ -8,11 +8,17 @@ export const BRANCH_ROWS = 3;
 
 const text = z.string().trim().optional().default("");
 
+/** Every form of the page names the draft it was read from: its id and updated-at (a stale one is refused, 409). */
+const EditedShape = {
+  versionId: z.coerce.number().int().positive(),
+  updatedAt: z.string().min(1).max(40),
+};
+
 /** One node as its form posts it: flat fields, routes as numbered rows (empty rows are ignored). */
 export const NodeFormSchema = z
   .object({
     intent: z.literal("node.save"),
-    versionId: z.coerce.number().int().positive(),
+    ...EditedShape,
     key: FlowNodeKeySchema,
     type: text,
     name: text,
@@ -35,7 +41,7 @@ export const NodeFormSchema = z
       ]).flat(),
     ),
   })
-  .transform((form, ctx): { intent: "node.save"; versionId: number; node: FlowNode } => {
+  .transform((form, ctx): { intent: "node.save"; versionId: number; updatedAt: string; node: FlowNode } => {
     const row = form as unknown as Record<string, string>;
     const node = FlowNodeSchema.safeParse({
       key: form.key,
@@ -69,12 +75,12 @@ export const NodeFormSchema = z
       }
       return z.NEVER;
     }
-    return { intent: "node.save", versionId: form.versionId, node: node.data };
+    return { intent: "node.save", versionId: form.versionId, updatedAt: form.updatedAt, node: node.data };
   });
 
 export const NodeAddSchema = z.object({
   intent: z.literal("node.add"),
-  versionId: z.coerce.number().int().positive(),
+  ...EditedShape,
   key: FlowNodeKeySchema,
   type: FlowNodeSchema.shape.type,
   name: FlowNodeSchema.shape.name,
@@ -82,14 +88,14 @@ export const NodeAddSchema = z.object({
 
 export const NodeDeleteSchema = z.object({
   intent: z.literal("node.delete"),
-  versionId: z.coerce.number().int().positive(),
+  ...EditedShape,
   key: FlowNodeKeySchema,
   confirmed: z.literal("1").optional(),
 });
 
 export const NodeFirstSchema = z.object({
   intent: z.literal("node.first"),
-  versionId: z.coerce.number().int().positive(),
+  ...EditedShape,
   key: FlowNodeKeySchema,
 });
 
