@@ -400,6 +400,7 @@ type CallState = {
   qc_status: number;
   qc_inspector_id: number | null;
   qc_locked_at: Date | null;
+  qc_influence: number | null;
   is_answer: number;
   queue_name: string | null;
   campaign_id: number | null;
@@ -408,7 +409,7 @@ async function callStates(trx: Trx, tenantId: number, ids: number[]): Promise<Ma
   if (ids.length === 0) return new Map();
   const found = await trx
     .selectFrom("call_records")
-    .select(["id", "qc_status", "qc_inspector_id", "qc_locked_at", "is_answer", "queue_name", "campaign_id"])
+    .select(["id", "qc_status", "qc_inspector_id", "qc_locked_at", "qc_influence", "is_answer", "queue_name", "campaign_id"])
     .where("tenant_id", "=", tenantId)
     .where("id", "in", ids)
     .forUpdate()
@@ -635,7 +636,12 @@ export async function decideAppeal(
   actor: Actor,
   appealId: number,
   decision: QcAppealDecision,
-  revised: { current: { score: number }; score: number; vetoed: boolean } | null = null,
+  revised: {
+    current: { score: number; items: ReadonlyArray<{ key: string; value: unknown }> };
+    score: number;
+    vetoed: boolean;
+    items: ReadonlyArray<{ key: string; value: unknown }>;
+  } | null = null,
 ): Promise<QcAppeal> {
   const appeal = await findAppeal(trx, tenantId, { id: appealId });
   if (!appeal) throw new InspectionRefused(404, "申诉不存在");
@@ -644,6 +650,18 @@ export async function decideAppeal(
   if (decider.role === "agent") throw new InspectionRefused(403, "只有质检员或主管可以处理申诉");
   if (decision.decision === "accepted" && !qcMoveAllowed("revise", call.qc_status, decision.checkResult)) {
     throw new InspectionRefused(400, QC_REFUSALS.revise);
+  }
+  // A call's result, influence and answers kept as they are is not an appeal accepted: it would
+  // read 申诉通过 beside the same result, and the agent could not appeal again.
+  // (A re-scored form's failed veto item fails the call, as when it was scored, decision 028.)
+  const influence = decision.decision === "accepted" ? (revised?.vetoed ? QC_INFLUENCE_NEGATIVE : decision.influence) : null;
+  if (
+    decision.decision === "accepted" &&
+    decision.checkResult === call.qc_status &&
+    influence === call.qc_influence &&
+    (!revised || sameAnswers(revised.current.items, revised.items))
+  ) {
+    throw new InspectionRefused(400, "通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉");
   }
   // Decided once: of two deciders at the same moment, the second waits for the first's row lock,
   // then finds the appeal no longer pending and is refused (no second re-score, no crossed states).
@@ -655,10 +673,7 @@ export async function decideAppeal(
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) throw new InspectionRefused(409, "该申诉已由他人处理，请刷新后查看");
   let summary = `驳回通话 ${appeal.callId} 的质检申诉`;
-  let influence: number | null = null;
   if (decision.decision === "accepted") {
-    // A re-scored form's failed veto item fails the call, as when it was scored (decision 028).
-    influence = revised?.vetoed ? QC_INFLUENCE_NEGATIVE : decision.influence;
     await trx
       .updateTable("call_records")
       .set({
@@ -688,6 +703,15 @@ export async function decideAppeal(
     },
   });
   return (await findAppeal(trx, tenantId, { id: appealId }))!;
+}
+
+/** Whether a re-scoring answers every item as the evaluation it revises did. */
+function sameAnswers(
+  before: ReadonlyArray<{ key: string; value: unknown }>,
+  after: ReadonlyArray<{ key: string; value: unknown }>,
+): boolean {
+  const was = new Map(before.map((item) => [item.key, item.value]));
+  return after.length === before.length && after.every((item) => was.has(item.key) && was.get(item.key) === item.value);
 }
 
 /** A call's inspection steps, oldest first, from the audit log. */

@@ -321,6 +321,16 @@ describeDb(`inspection scoring forms on ${TEST_DB}`, () => {
         400,
       ),
     ).toBe("「需求挖掘」的得分必须是 0 到 30 的整数");
+    // The result, influence and every answer as they were: nothing corrected, refused.
+    const original = [
+      { key: open, value: 4 },
+      { key: more, value: 10 },
+      { key: accurate, value: 30 },
+      { key: veto, value: "pass" },
+    ];
+    expect(await refusal(await decide({ checkResult: 3, influence: -1, evaluation: { answers: original } }), 400)).toBe(
+      "通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉",
+    );
     const accepted = await decide({ evaluation: { answers: revised } });
     expect(accepted.statusCode, accepted.body).toBe(200);
 

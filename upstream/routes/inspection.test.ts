@@ -213,15 +213,24 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     expect(
       await refusal(await inject("agent", "POST", `/ccb/appeal/${appeal.id}/decision`, { decision: "rejected", reason: "x" }), 403),
     ).toContain("质检员或主管");
+    // Accepted with the result and influence as they are is refused: nothing would be corrected.
+    const unchanged = await inject("supervisor", "POST", `/ccb/appeal/${appeal.id}/decision`, {
+      decision: "accepted",
+      reason: "复听属实",
+      checkResult: target.qcStatus,
+      influence: target.influence,
+    });
+    expect(await refusal(unchanged, 400)).toBe("通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉");
+    const corrected = target.qcStatus === 1 ? 3 : 1;
     const decided = await inject("supervisor", "POST", `/ccb/appeal/${appeal.id}/decision`, {
       decision: "accepted",
       reason: "复听属实",
-      checkResult: 1,
+      checkResult: corrected,
       influence: 1,
     });
     expect(decided.statusCode, decided.body).toBe(200);
     expect(QcAppealResponseSchema.parse(decided.json()).data).toMatchObject({ state: "accepted", decisionReason: "复听属实" });
-    expect((await statusOf(target.callId)).qc_status).toBe(1);
+    expect((await statusOf(target.callId)).qc_status).toBe(corrected);
     expect(
       await refusal(await inject("supervisor", "POST", `/ccb/appeal/${appeal.id}/decision`, { decision: "rejected", reason: "x" }), 400),
     ).toBe("该申诉已处理");
@@ -236,7 +245,7 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
       inject("supervisor", "POST", `/ccb/appeal/${racing.id}/decision`, {
         decision: "accepted",
         reason: "属实",
-        checkResult: 1,
+        checkResult: second.qcStatus === 1 ? 3 : 1,
         influence: 1,
       }),
       inject("admin", "POST", `/ccb/appeal/${racing.id}/decision`, { decision: "rejected", reason: "不属实" }),
