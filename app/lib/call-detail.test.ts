@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseTab, clampSpeed, detailTabs, lineAt, speedKey } from "./call-detail";
+import { chooseTab, clampSpeed, detailTabs, lineAt, maskedForBrowser, speedKey } from "./call-detail";
 
 const tabsOf = (callResult: number, dn: string | null = "8001", groupDn: string | null = null) =>
   detailTabs({ callResult, dn, groupDn }).map((t) => `${t.label}${t.enabled ? "" : "(disabled)"}`);
@@ -47,5 +47,25 @@ describe("lineAt", () => {
     expect(lineAt(lines, 500)).toBe(0);
     expect(lineAt(lines, 1200)).toBe(-1);
     expect(lineAt(lines, 2000)).toBe(2);
+  });
+});
+
+describe("a call as a hydrating page sends it (spec §9)", () => {
+  it("masks the number and every dialogue line, and keeps the rest", () => {
+    const line = {
+      thisRole: 1,
+      dialogContent: "王先生，订单号是20261115",
+      nluResult: null,
+      gender: 1,
+      recordStartTime: 0,
+      recordEndTime: 900,
+    };
+    const call = { callId: 7, phone: "+8613322457470", callingResults: [{ dialogType: 1, dialogResults: [line] }] };
+    expect(maskedForBrowser(call)).toEqual({
+      callId: 7,
+      phone: "+86133****7470",
+      callingResults: [{ dialogType: 1, dialogResults: [{ ...line, dialogContent: "*先生，订单号是********" }] }],
+    });
+    expect(maskedForBrowser({ phone: "13800000000", callId: 8 })).toEqual({ phone: "138****0000", callId: 8 });
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Rules of the call-detail dialog (spec §2, §5, §9), pure so that server, player and tests share them.
  */
+import type { CallingResult } from "#contracts/contact";
+import { maskDialogue, maskPhone } from "./format";
 
 /** Spec §9: the call-detail dialog is 678px wide, its tables at most 508px high. */
 export const DIALOG_WIDTH_PX = 678;
@@ -53,3 +55,22 @@ export function lineAt(lines: ReadonlyArray<{ recordStartTime: number | null; re
 export const RECORDING_EXPORTED_TEXT = "导出录音成功!";
 export const NO_RECORDING_TEXT = "暂无录音可下载";
 export const UNSUPPORTED_TEXT = "暂不支持";
+
+/**
+ * A call as a hydrating page may send it to the browser: its number and its dialogue masked as the
+ * screen shows them (spec §9), so that the page's data holds no more than the page.
+ */
+export function maskedForBrowser<T extends { phone: string; callingResults?: CallingResult[] }>(call: T): T {
+  return {
+    ...call,
+    phone: maskPhone(call.phone),
+    ...(call.callingResults
+      ? {
+          callingResults: call.callingResults.map((section) => ({
+            ...section,
+            dialogResults: section.dialogResults.map((line) => ({ ...line, dialogContent: maskDialogue(line.dialogContent) })),
+          })),
+        }
+      : {}),
+  };
+}

@@ -42,15 +42,19 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
     .first()
     .click();
   const first = page.url();
+  // The page hydrates, so its data is in it: no number or dialogue digit beyond what it shows.
+  const source = await (await page.request.get(first)).text();
+  expect(source).toContain("****");
+  expect(source).not.toMatch(/(?<!\d)(\+86|0086)?1[3-9]\d{9}(?!\d)/);
   const form = page.getByRole("form", { name: "质检评分" });
   await form.getByRole("radio", { name: /无意向/ }).check();
-  await form.getByRole("radio", { name: "正面影响" }).check();
+  await form.getByRole("radio", { name: "负面影响" }).check();
   await form.getByLabel(/备注/).fill("水合前填写");
   await expect(form).not.toHaveAttribute("data-ready", "1");
   hydrate();
   await expect(form).toHaveAttribute("data-ready", "1"); // the island's keys are listening
   await expect(form.getByRole("radio", { name: /无意向/ })).toBeChecked();
-  await expect(form.getByRole("radio", { name: "正面影响" })).toBeChecked();
+  await expect(form.getByRole("radio", { name: "负面影响" })).toBeChecked();
   await expect(form.getByLabel(/备注/)).toHaveValue("水合前填写");
 
   // Keys choose the result; the draft survives a reload.
@@ -123,13 +127,17 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await page.goto(appealed);
   const decision = page.getByRole("form", { name: "处理申诉" });
   await decision.getByLabel("处理结果").selectOption("accepted");
-  await decision.getByLabel(/更正后的质检结果/).selectOption({ label: "明确办理" });
-  await decision.getByLabel(/更正后的影响/).selectOption({ label: "正面影响" });
   await decision.getByLabel("处理意见").fill("  "); // passes the browser's required check, not the server's
   await decision.getByRole("button", { name: "提交处理" }).click();
   await expect(page.getByRole("alert")).toContainText("请填写处理意见");
   await expect(decision.getByLabel("处理结果")).toHaveValue("accepted");
+  // Accepted with the result and influence as they are (the form starts from them): refused.
   await decision.getByLabel("处理意见").fill("复听确认客户同意办理");
+  await decision.getByRole("button", { name: "提交处理" }).click();
+  await expect(page.getByRole("alert")).toContainText("通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉");
+  await expect(decision.getByLabel("处理意见")).toHaveValue("复听确认客户同意办理");
+  const influence = decision.getByLabel(/更正后的影响/);
+  await influence.selectOption((await influence.inputValue()) === "1" ? "0" : "1");
   await decision.getByRole("button", { name: "提交处理" }).click();
   await expect(toast(page, "申诉已通过，结果已更正")).toBeVisible();
   await expect(page.getByText("申诉通过")).toBeVisible();

@@ -19,6 +19,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Screen } from "#app/components/screen";
+import { maskedForBrowser } from "#app/lib/call-detail";
 import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
@@ -61,7 +62,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     user.role === "agent" ? null : getActiveScoreForm(caller),
   ]);
   const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
-  return { inspection, call, form, callbacks, customer, user: { id: user.id, role: user.role } };
+  // The page hydrates, so its data is in the page: numbers and dialogue go masked, as shown.
+  return {
+    inspection: { ...inspection, row: maskedForBrowser(inspection.row) },
+    call: maskedForBrowser(call),
+    form,
+    callbacks: callbacks.map(maskedForBrowser),
+    customer: maskedForBrowser(customer),
+    user: { id: user.id, role: user.role },
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
