@@ -1,4 +1,4 @@
-import { eventFrame, formatSse, HEARTBEAT_EVENT, type StreamScope } from "#contracts/events";
+import { eventFrame, formatSse, HEARTBEAT_EVENT, type RealtimeNotification, type StreamScope } from "#contracts/events";
 import type { Access } from "./access.server";
 import { streamNotifications } from "#app/services/events.server";
 
@@ -6,8 +6,15 @@ const HEARTBEAT_MS = 15_000;
 /** Tells the browser how soon to reconnect after the stream ends. */
 const RETRY_MS = 2_000;
 
-/** What an island's stream relays: notification types starting with one of `topics`, of a scope. */
-export type StreamOf = { topics: readonly string[]; scope?: StreamScope };
+/**
+ * What an island's stream relays: notification types starting with one of `topics`, of a scope;
+ * `shown` gives what the browser may see of each (null: nothing).
+ */
+export type StreamOf = {
+  topics: readonly string[];
+  scope?: StreamScope;
+  shown?: (notification: RealtimeNotification) => RealtimeNotification | null;
+};
 
 /**
  * The browser's event stream for an island: the platform's notifications of this user (or of the
@@ -15,7 +22,7 @@ export type StreamOf = { topics: readonly string[]; scope?: StreamScope };
  * `?lastEventId=`, for a client that reopens the stream itself) passed on so missed events replay.
  * Heartbeats every 15 s let the client notice a dead connection (a sleeping laptop).
  */
-export function eventStreamResponse(request: Request, access: Access, { topics, scope }: StreamOf): Response {
+export function eventStreamResponse(request: Request, access: Access, { topics, scope, shown = (n) => n }: StreamOf): Response {
   const lastEventId = request.headers.get("Last-Event-ID") ?? new URL(request.url).searchParams.get("lastEventId") ?? undefined;
   const upstream = new AbortController();
   request.signal.addEventListener("abort", () => upstream.abort());
@@ -30,7 +37,9 @@ export function eventStreamResponse(request: Request, access: Access, { topics, 
       try {
         const notifications = streamNotifications(access.caller, { lastEventId: lastEventId || undefined, signal: upstream.signal, scope });
         for await (const notification of notifications) {
-          if (topics.some((topic) => notification.type.startsWith(topic))) write(eventFrame(notification));
+          if (!topics.some((topic) => notification.type.startsWith(topic))) continue;
+          const visible = shown(notification);
+          if (visible) write(eventFrame(visible));
         }
       } catch (error) {
         // The platform went away or the browser left: end the stream; the browser reconnects.

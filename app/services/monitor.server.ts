@@ -2,20 +2,40 @@ import { type z } from "zod";
 import {
   ActionDoneResponseSchema,
   MonitorAgentListResponseSchema,
+  MonitorAgentStateSchema,
   MonitorGroupListResponseSchema,
   MonitorListenResponseSchema,
+  MONITOR_NOTIFICATIONS,
   MonitorRulesResponseSchema,
   type AgentChangeSchema,
   type ForcedLogoutSchema,
   type ForcedStateSchema,
   type MonitorAgentQuerySchema,
   type MonitorRule,
+  type MonitorWork,
   type WhisperSchema,
 } from "#contracts/monitor";
 import { QueueSettingsResponseSchema, type QueueSettingSchema } from "#contracts/config";
+import type { RealtimeNotification } from "#contracts/events";
+import { maskPhone } from "#app/lib/format";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The live monitor's service (contracts/monitor.ts): snapshots, thresholds and supervisor actions. */
+
+/**
+ * An agent's call or chat as the monitor's pages and stream send it: the party masked as shown
+ * (spec §9). The pages hydrate, so what they are sent is readable in the browser.
+ */
+function maskedWork<T extends { work: MonitorWork | null }>(agent: T): T {
+  return agent.work ? { ...agent, work: { ...agent.work, party: maskPhone(agent.work.party) } } : agent;
+}
+
+/** A notification of the monitor's stream as the browser gets it: an agent's change with its party masked. */
+export function shownToSupervisor(notification: RealtimeNotification): RealtimeNotification | null {
+  if (notification.type !== MONITOR_NOTIFICATIONS.agent) return notification;
+  const state = MonitorAgentStateSchema.safeParse(notification.payload);
+  return state.success ? { ...notification, payload: maskedWork(state.data) } : null;
+}
 
 export async function listMonitorAgents(caller: Caller, filter: z.infer<typeof MonitorAgentQuerySchema>) {
   const answer = await call({
@@ -26,7 +46,8 @@ export async function listMonitorAgents(caller: Caller, filter: z.infer<typeof M
     what: "获取坐席状态",
     caller,
   });
-  return requireData(answer, "获取坐席状态");
+  const agents = requireData(answer, "获取坐席状态");
+  return { ...agents, list: agents.list.map(maskedWork) };
 }
 
 export async function listMonitorGroups(caller: Caller) {
@@ -82,7 +103,7 @@ export async function listenToAgent(caller: Caller, agentUserId: number) {
     what: "获取实时会话",
     caller,
   });
-  return requireData(answer, "获取实时会话");
+  return maskedWork(requireData(answer, "获取实时会话"));
 }
 
 const done = async (promise: Promise<z.infer<typeof ActionDoneResponseSchema>>, what: string) => requireData(await promise, what).message;

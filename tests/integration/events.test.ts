@@ -13,6 +13,7 @@ type Loader = (args: { request: Request; params: object; context: object }) => P
 const voice = async () => (await import("#app/routes/work-bench/events")).loader as Loader;
 const text = async () => (await import("#app/routes/text-work-bench/events")).loader as Loader;
 const queue = async () => (await import("#app/routes/inspection-success/events")).loader as Loader;
+const monitor = async () => (await import("#app/routes/monitor-agent/events")).loader as Loader;
 
 /** Opens a workbench event stream as the browser would, collecting the events it relays. */
 async function open(loader: Loader, path: string, account: string, lastEventId?: number) {
@@ -109,5 +110,41 @@ describe("the live inspection queue's stream (decision 033)", () => {
   it("refuses it to an agent (403)", async () => {
     const request = new Request("http://console.test/inspectionSuccess/events", { headers: { Cookie: setup.cookies.agent } });
     await expect((await queue())({ request, params: {}, context: {} })).rejects.toMatchObject({ init: { status: 403 } });
+  });
+});
+
+describe("the monitor's stream", () => {
+  it("sends an agent's call with the party masked as the monitor shows it, and the queue's changes", async () => {
+    const stream = await open(await monitor(), "/monitor/agent/events", "supervisor");
+    const tenantId = setup.users.supervisor.tenantId;
+    const state = {
+      userId: setup.users.agent.id,
+      state: "TALKING",
+      reason: null,
+      since: new Date().toISOString(),
+      queueName: "demo-sales",
+      work: {
+        kind: "call",
+        id: "cti-mask-1",
+        party: "13800138000",
+        direction: "inbound",
+        campaignId: null,
+        campaignName: null,
+        startedAt: new Date().toISOString(),
+      },
+      chats: 0,
+      signOutPending: false,
+    };
+    const agent = await setup.platform.app.notifications.publish({ tenantId, supervisors: true }, "monitor.agent", state);
+    const queued = await setup.platform.app.notifications.publish({ tenantId, supervisors: true }, "monitor.queue", {
+      queueName: "demo-sales",
+      waiting: 1,
+      oldestWaitingSince: null,
+    });
+    await stream.until(() => stream.events.length === 2);
+    expect(stream.events[0]).toEqual({ ...agent, payload: { ...state, work: { ...state.work, party: "138****8000" } } });
+    expect(stream.events[1]).toEqual(queued);
+    expect(JSON.stringify(stream.events)).not.toContain("13800138000");
+    stream.close();
   });
 });
