@@ -12,6 +12,7 @@ import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import { listAgents, listQueues } from "#app/services/config.server";
+import { listSearch } from "./list-search";
 
 const SCREEN = "/robot/agent";
 const title = ROBOT_RESOURCE_TITLES.agents;
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function RobotAgents() {
   const { query, agents, queues } = useLoaderData<typeof loader>();
-  const { search } = useLocation();
+  const search = listSearch(useLocation().search);
   // An agent's edit link keeps the list's filters and page, so saving comes back to the same list.
   const editHref = (agent: Agent) => `${SCREEN}/${agent.id}${search}`;
   return (
