@@ -143,16 +143,19 @@ test("the list, bulk reallocation, achievement and access, with and without Java
   await signIn(page, "admin");
   await expect(calls(page).getByRole("row").nth(1)).toContainText("未质检");
 
-  // Reallot two waiting calls evenly between the two inspectors, after a confirmation step.
+  // Reallot two waiting calls evenly between the two inspectors, after a confirmation step. Without
+  // an inspector it is refused, the ticked rows and the reason kept.
   const firstRow = page.getByRole("checkbox", { name: "选择第 1 行" });
   const secondRow = page.getByRole("checkbox", { name: "选择第 2 行" });
   await firstRow.check();
   await secondRow.check();
+  await page.getByLabel("原因（选填）").fill("均衡工作量");
   await page.getByRole("button", { name: "改派所选" }).click();
   await expect(page.getByRole("alert")).toContainText("请选择质检员");
-  await firstRow.check();
-  await secondRow.check();
-  await page.getByLabel("原因（选填）").fill("均衡工作量");
+  await expect(firstRow).toBeChecked();
+  await expect(secondRow).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "选择第 3 行" })).not.toBeChecked();
+  await expect(page.getByLabel("原因（选填）")).toHaveValue("均衡工作量");
   await page.getByRole("checkbox", { name: "李秀英" }).check();
   await page.getByRole("checkbox", { name: "王建国" }).check();
   await page.getByRole("button", { name: "改派所选" }).click();

@@ -170,6 +170,9 @@ export default function InspectionList() {
   const bulk: (QcBulkResult & { what: string }) | undefined = result && "bulk" in result ? result.bulk : undefined;
   const error = refusal ? firstError(refusal) : null;
   const typedReason = refusal ? String(refusal.initialValue?.reason ?? "") : "";
+  // A refused bulk action keeps what was ticked: the rows and the inspectors.
+  const typedIds = typedList(refusal?.initialValue?.ids);
+  const typedInspectors = typedList(refusal?.initialValue?.inspectorIds);
 
   return (
     <Screen
@@ -347,7 +350,7 @@ export default function InspectionList() {
             <legend>改派给质检员（平均分配）</legend>
             {inspectors.map((i) => (
               <label key={i.id} className="sb-check">
-                <input type="checkbox" name="inspectorIds" value={i.id} /> {i.name}
+                <input type="checkbox" name="inspectorIds" value={i.id} defaultChecked={typedInspectors.includes(String(i.id))} /> {i.name}
               </label>
             ))}
           </fieldset>
@@ -373,6 +376,7 @@ export default function InspectionList() {
           caption="质检通话列表"
           rowKey="callId"
           selectionForm={inspector ? "qc-bulk" : undefined}
+          selected={typedIds}
           emptyMessage={query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
           config={{
             list: page.list,
@@ -463,6 +467,9 @@ export default function InspectionList() {
     </Screen>
   );
 }
+
+/** A posted field's values (one value or several) as the form sent them back. */
+const typedList = (value: unknown) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map(String);
 
 /** A cell the live queue's script updates in place (app/client/inspection-queue.js). */
 function Live({ call, field, children }: { call: InspectionRow; field: string; children: ReactNode }) {
