@@ -63,6 +63,12 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(form).toHaveAttribute("data-ready", "1");
   await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
   await expect(form.getByLabel(/备注/)).toHaveValue("开场白规范，确认了分期期数");
+  await expect(form.getByText("已输入 13/500 字")).toBeVisible();
+  // A paste over the limit is cut by the browser: the count shows it.
+  await form.getByLabel(/备注/).fill("长".repeat(600));
+  await expect(form.getByLabel(/备注/)).toHaveValue("长".repeat(500));
+  await expect(form.getByText("已输入 500/500 字")).toBeVisible();
+  await expect(form.getByText("已输入 500/500 字")).toHaveAttribute("aria-live", "polite");
 
   // A remark over its limit (the browser's own limit removed): a Chinese 400, the values kept.
   await form.getByLabel(/备注/).evaluate((el) => el.removeAttribute("maxlength"));
@@ -73,7 +79,9 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
 
   // Save and next by keyboard: the next locked call opens.
+  await expect(form).toHaveAttribute("data-ready", "1");
   await form.getByLabel(/备注/).fill("开场白规范");
+  await expect(form.getByText("已输入 5/500 字")).toBeVisible();
   await page.getByRole("heading", { name: /通话质检/ }).click();
   await page.keyboard.press("n");
   await expect(toast(page, "已保存：明确办理，已打开下一条")).toBeVisible();
