@@ -25,6 +25,14 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await expect(list).toContainText("刘洋");
   await expectAccessible(page);
 
+  // A page past the last shows the last page and says so, never "暂无坐席" beside the total.
+  await page.goto("/robot/agent?page=5");
+  await expect(page.getByRole("status").filter({ hasText: "第 5 页不存在" })).toHaveText("第 5 页不存在，已显示最后一页（第 1 页）");
+  await expect(list).toContainText("钱磊");
+  await expect(list).not.toContainText("暂无坐席");
+  await expect(page.getByLabel("第 1 页", { exact: true })).toHaveAttribute("aria-current", "page");
+  await page.goto("/robot/agent");
+
   // Filters: the text agents only.
   await page.getByLabel("类型").selectOption({ label: "文本" });
   await page.getByRole("button", { name: "查询" }).click();
@@ -55,6 +63,8 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await form.getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("工号「1002」已被坐席「张伟」使用，请换一个工号")).toBeVisible();
   await expect(form.getByLabel("工号")).toHaveAttribute("aria-invalid", "true");
+  // The focus is on the field in error, not at the top of the page.
+  await expect(form.getByLabel("工号")).toBeFocused();
   await expect(form.getByLabel("类型")).toHaveValue("3");
   await expect(form.getByLabel("默认队列")).toHaveValue("demo-text");
   await expect(form.getByLabel("修改原因")).toHaveValue("转岗做在线客服");

@@ -89,6 +89,8 @@ export default function RobotAgentEdit() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentUpdateSchema }),
     defaultValue: { workType: String(agent.workType), agentId: agent.agentId, defaultQueueName: agent.defaultQueueName, reason: "" },
   });
+  // After a refused save the focus is on the first field in error (the page is new: no script needed).
+  const firstInvalid = (["workType", "agentId", "defaultQueueName", "reason"] as const).find((name) => fields[name].errors?.length);
   if (confirmLogout !== undefined) {
     return (
       <ConfirmStep
@@ -116,7 +118,7 @@ export default function RobotAgentEdit() {
         <CsrfInput />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field field={fields.workType} label="类型">
-          <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)}>
+          <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)} autoFocus={firstInvalid === "workType"}>
             {WORK_TYPES.map((type) => (
               <option key={type.code} value={type.code}>
                 {type.label}
@@ -130,10 +132,15 @@ export default function RobotAgentEdit() {
             inputMode="numeric"
             title={AGENT_ID_RULE}
             className={inputClass(fields.agentId)}
+            autoFocus={firstInvalid === "agentId"}
           />
         </Field>
         <Field field={fields.defaultQueueName} label="默认队列">
-          <select {...getSelectProps(fields.defaultQueueName)} className={inputClass(fields.defaultQueueName)}>
+          <select
+            {...getSelectProps(fields.defaultQueueName)}
+            className={inputClass(fields.defaultQueueName)}
+            autoFocus={firstInvalid === "defaultQueueName"}
+          >
             {queueKnown ? null : <option value="">请选择队列</option>}
             {queues.map((queue) => (
               <option key={queue.name} value={queue.name}>
@@ -143,7 +150,13 @@ export default function RobotAgentEdit() {
           </select>
         </Field>
         <Field field={fields.reason} label="修改原因">
-          <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={AGENT_REASON_MAX} className={inputClass(fields.reason)} />
+          <textarea
+            {...getTextareaProps(fields.reason)}
+            rows={2}
+            maxLength={AGENT_REASON_MAX}
+            className={inputClass(fields.reason)}
+            autoFocus={firstInvalid === "reason"}
+          />
         </Field>
         <p className="sb-hint">
           类型决定坐席的工作台：文本坐席使用文本工作台，语音坐席使用语音工作台。修改类型后该坐席的登录随即结束，重新登录即进入新的工作台；已签入语音工作台或还有未结束会话的坐席不能修改类型。
