@@ -147,8 +147,22 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
 
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
   test.setTimeout(45_000);
-  await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
+  await page.goto("/inspectionSuccess?start=2026-11-25&end=2026-11-20");
   await signIn(page, "admin");
+
+  // Filters that can match nothing are named in Chinese (a 400), the filters kept.
+  expect((await page.reload())?.status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("开始日期（2026-11-25）晚于结束日期（2026-11-20）");
+  await expect(page.getByLabel("开始日期")).toHaveValue("2026-11-25");
+  await expect(page.getByLabel("结束日期")).toHaveValue("2026-11-20");
+  await expect(calls(page)).not.toContainText("没有符合条件的通话");
+  expect((await page.goto("/inspectionSuccess?minDuration=40&maxDuration=10"))?.status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("最短时长（40 秒）大于最长时长（10 秒）");
+  await expect(page.getByLabel(/最短时长/)).toHaveValue("40");
+  await expect(page.getByLabel(/最长时长/)).toHaveValue("10");
+  await expectAccessible(page);
+
+  await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
   await expect(calls(page).getByRole("row").nth(1)).toContainText("未质检");
 
   // Reallot two waiting calls evenly between the two inspectors, after a confirmation step. Without
