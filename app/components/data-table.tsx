@@ -64,6 +64,8 @@ export type DataTableProps<Row> = {
   selectionName?: string;
   /** The id of the form the selection checkboxes belong to, when the table is not inside it. */
   selectionForm?: string;
+  /** Row keys ticked when the page renders (a refused bulk action keeps the selection it was given). */
+  selected?: readonly string[];
   search?: string;
   sort?: { prop: string; order: SortOrder };
   sortHref?: (prop: string, order: SortOrder) => string;
@@ -121,6 +123,7 @@ export function DataTable<Row>({
   emptyMessage = "暂无数据",
   selectionName = "ids",
   selectionForm,
+  selected,
   search,
   sort,
   sortHref,
@@ -198,6 +201,7 @@ export function DataTable<Row>({
                           name={selectionName}
                           form={selectionForm}
                           value={key}
+                          defaultChecked={selected?.includes(key)}
                           disabled={!selectable}
                           aria-label={`选择第 ${indexOffset + index + 1} 行`}
                         />

@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, CSS_BUDGET, ENHANCEMENT_BUDGETS, JS_BUDGETS } from "#bench/config.mjs";
+import { ACCOUNTS, CONFIRM_STEP_BUDGET, CSS_BUDGET, ENHANCEMENT_BUDGETS, JS_BUDGETS } from "#bench/config.mjs";
 import { signIn } from "#bench/lib/http.mjs";
-import { firstEntitled, loadServerBuild, pageWeight, screenRoutes } from "#bench/lib/weight.mjs";
+import { CLIENT_DIR, firstEntitled, gzipBytes, loadServerBuild, pageWeight, screenRoutes } from "#bench/lib/weight.mjs";
 import { baseURL } from "../../playwright.config";
 
 /**
@@ -49,3 +51,10 @@ for (const screen of screens) {
     }
   });
 }
+
+test("the confirmation step's script stays within its budget", () => {
+  const assets = join(CLIENT_DIR, "assets");
+  const files = readdirSync(assets).filter((name) => /^confirm-step-[\w-]+\.js$/.test(name));
+  expect(files).toHaveLength(1);
+  expect(gzipBytes(readFileSync(join(assets, files[0]))), "JavaScript gzip bytes").toBeLessThanOrEqual(CONFIRM_STEP_BUDGET);
+});

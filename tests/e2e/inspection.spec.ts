@@ -67,6 +67,12 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(form).toHaveAttribute("data-ready", "1");
   await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
   await expect(form.getByLabel(/备注/)).toHaveValue("开场白规范，确认了分期期数");
+  await expect(form.getByText("已输入 13/500 字")).toBeVisible();
+  // A paste over the limit is cut by the browser: the count shows it.
+  await form.getByLabel(/备注/).fill("长".repeat(600));
+  await expect(form.getByLabel(/备注/)).toHaveValue("长".repeat(500));
+  await expect(form.getByText("已输入 500/500 字")).toBeVisible();
+  await expect(form.getByText("已输入 500/500 字")).toHaveAttribute("aria-live", "polite");
 
   // A remark over its limit (the browser's own limit removed): a Chinese 400, the values kept.
   await form.getByLabel(/备注/).evaluate((el) => el.removeAttribute("maxlength"));
@@ -77,7 +83,9 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(form.getByRole("radio", { name: /明确办理/ })).toBeChecked();
 
   // Save and next by keyboard: the next locked call opens.
+  await expect(form).toHaveAttribute("data-ready", "1");
   await form.getByLabel(/备注/).fill("开场白规范");
+  await expect(form.getByText("已输入 5/500 字")).toBeVisible();
   await page.getByRole("heading", { name: /通话质检/ }).click();
   await page.keyboard.press("n");
   await expect(toast(page, "已保存：明确办理，已打开下一条")).toBeVisible();
@@ -147,22 +155,54 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
 
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
   test.setTimeout(45_000);
-  await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
+  await page.goto("/inspectionSuccess?start=2026-11-25&end=2026-11-20");
   await signIn(page, "admin");
+
+  // Filters that can match nothing are named in Chinese (a 400), the filters kept.
+  expect((await page.reload())?.status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("开始日期（2026-11-25）晚于结束日期（2026-11-20）");
+  await expect(page.getByLabel("开始日期")).toHaveValue("2026-11-25");
+  await expect(page.getByLabel("结束日期")).toHaveValue("2026-11-20");
+  await expect(calls(page)).not.toContainText("没有符合条件的通话");
+  expect((await page.goto("/inspectionSuccess?minDuration=40&maxDuration=10"))?.status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("最短时长（40 秒）大于最长时长（10 秒）");
+  await expect(page.getByLabel(/最短时长/)).toHaveValue("40");
+  await expect(page.getByLabel(/最长时长/)).toHaveValue("10");
+  await expectAccessible(page);
+
+  await page.goto("/inspectionSuccess?qcStatus=-1&minDuration=10");
   await expect(calls(page).getByRole("row").nth(1)).toContainText("未质检");
 
-  // Reallot two waiting calls evenly between the two inspectors, after a confirmation step.
-  await page.getByRole("checkbox", { name: "选择第 1 行" }).check();
-  await page.getByRole("checkbox", { name: "选择第 2 行" }).check();
-  await page.getByRole("button", { name: "改派所选" }).click();
-  await expect(page.getByRole("alert")).toContainText("请选择质检员");
-  await page.getByRole("checkbox", { name: "选择第 1 行" }).check();
-  await page.getByRole("checkbox", { name: "选择第 2 行" }).check();
-  await page.getByRole("checkbox", { name: "李秀英" }).check();
-  await page.getByRole("checkbox", { name: "王建国" }).check();
+  // Reallot two waiting calls evenly between the two inspectors, after a confirmation step. Without
+  // an inspector it is refused, the ticked rows and the reason kept.
+  const firstRow = page.getByRole("checkbox", { name: "选择第 1 行" });
+  const secondRow = page.getByRole("checkbox", { name: "选择第 2 行" });
+  await firstRow.check();
+  await secondRow.check();
   await page.getByLabel("原因（选填）").fill("均衡工作量");
   await page.getByRole("button", { name: "改派所选" }).click();
-  await expect(page.getByRole("alertdialog", { name: "批量改派质检" })).toContainText("平均改派给 2 名质检员");
+  await expect(page.getByRole("alert")).toContainText("请选择质检员");
+  await expect(firstRow).toBeChecked();
+  await expect(secondRow).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "选择第 3 行" })).not.toBeChecked();
+  await expect(page.getByLabel("原因（选填）")).toHaveValue("均衡工作量");
+  await page.getByRole("checkbox", { name: "李秀英" }).check();
+  await page.getByRole("checkbox", { name: "王建国" }).check();
+  await page.getByRole("button", { name: "改派所选" }).click();
+  const step = page.getByRole("alertdialog", { name: "批量改派质检" });
+  await expect(step).toContainText("平均改派给 2 名质检员");
+  // The focus starts on 取消; with JavaScript, Escape leaves the step as 取消 does.
+  await expect(step.getByRole("link", { name: "取消" })).toBeFocused();
+  if (test.info().project.use.javaScriptEnabled !== false) {
+    await page.keyboard.press("Escape");
+    await expect(step).toHaveCount(0);
+    await firstRow.check();
+    await secondRow.check();
+    await page.getByRole("checkbox", { name: "李秀英" }).check();
+    await page.getByRole("checkbox", { name: "王建国" }).check();
+    await page.getByLabel("原因（选填）").fill("均衡工作量");
+    await page.getByRole("button", { name: "改派所选" }).click();
+  }
   await page.getByRole("button", { name: "确认改派" }).click();
   await expect(toast(page, /改派完成：成功 \d 条/)).toBeVisible();
   await expectAccessible(page);

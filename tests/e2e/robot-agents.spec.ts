@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible, menuNames, signIn, signOut } from "./support";
 
-// 坐席配置 (decision 031): a page that ships no script, so the flow runs once, without JavaScript
-// (@noscript), axe included. 钱磊 (agent02) is the agent no other test signs in as.
+// 坐席配置 (decision 031): a page that ships no script, so its flows run once, without JavaScript
+// (@noscript), axe included; the 强制下线 confirmation loads one (Escape follows 取消), so that flow
+// runs in both projects (@nojs). 钱磊 (agent02) is the agent no other test signs in as.
 
 const toast = (page: Page) => page.locator(".sb-toast");
 
@@ -23,6 +24,14 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await expect(list).toContainText("钱磊");
   await expect(list).toContainText("刘洋");
   await expectAccessible(page);
+
+  // A page past the last shows the last page and says so, never "暂无坐席" beside the total.
+  await page.goto("/robot/agent?page=5");
+  await expect(page.getByRole("status").filter({ hasText: "第 5 页不存在" })).toHaveText("第 5 页不存在，已显示最后一页（第 1 页）");
+  await expect(list).toContainText("钱磊");
+  await expect(list).not.toContainText("暂无坐席");
+  await expect(page.getByLabel("第 1 页", { exact: true })).toHaveAttribute("aria-current", "page");
+  await page.goto("/robot/agent");
 
   // Filters: the text agents only.
   await page.getByLabel("类型").selectOption({ label: "文本" });
@@ -54,6 +63,8 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await form.getByRole("button", { name: "保存" }).click();
   await expect(page.getByText("工号「1002」已被坐席「张伟」使用，请换一个工号")).toBeVisible();
   await expect(form.getByLabel("工号")).toHaveAttribute("aria-invalid", "true");
+  // The focus is on the field in error, not at the top of the page.
+  await expect(form.getByLabel("工号")).toBeFocused();
   await expect(form.getByLabel("类型")).toHaveValue("3");
   await expect(form.getByLabel("默认队列")).toHaveValue("demo-text");
   await expect(form.getByLabel("修改原因")).toHaveValue("转岗做在线客服");
@@ -95,7 +106,7 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await expect(page.getByRole("heading", { name: "无权访问该页面" })).toBeVisible();
 });
 
-test("an administrator signs an agent out everywhere: a reason, a confirmation, the agent's open session sent to sign-in, audited @noscript", async ({
+test("an administrator signs an agent out everywhere: a reason, a confirmation, the agent's open session sent to sign-in, audited @nojs", async ({
   page,
   browser,
 }) => {
@@ -116,11 +127,20 @@ test("an administrator signs an agent out everywhere: a reason, a confirmation, 
   await logout.getByLabel("下线原因").fill("设备遗失");
   await logout.getByRole("button", { name: "强制下线" }).click();
 
-  // The confirmation names who and why; 取消 goes back to the agent's page.
+  // The confirmation names who and why; the focus starts on 取消, the least destructive choice.
   const confirm = page.getByRole("alertdialog", { name: "强制下线坐席「钱磊」" });
   await expect(confirm).toContainText("账号 agent02");
   await expect(confirm).toContainText("原因：设备遗失");
+  await expect(confirm.getByRole("link", { name: "取消" })).toBeFocused();
   await expectAccessible(page);
+  // Escape (with JavaScript) or 取消 goes back to the agent's page: the reason typed kept, the
+  // focus on the button that opened the step.
+  if (test.info().project.use.javaScriptEnabled !== false) await page.keyboard.press("Escape");
+  else await confirm.getByRole("link", { name: "取消" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(logout.getByLabel("下线原因")).toHaveValue("设备遗失");
+  await expect(logout.getByRole("button", { name: "强制下线" })).toBeFocused();
+  await logout.getByRole("button", { name: "强制下线" }).click();
   await confirm.getByRole("button", { name: "确认强制下线" }).click();
   await expect(toast(page)).toHaveText("已强制下线，该坐席需重新登录");
 

@@ -66,7 +66,7 @@ test("an administrator keeps the regular-expression library: a pattern that does
   await list.getByRole("button", { name: "删除「订单号」" }).click();
   const confirm = page.getByRole("alertdialog", { name: "删除正则表达式" });
   await expect(confirm).toContainText("确定删除正则表达式「订单号」吗？");
-  await expect(confirm.getByRole("button", { name: "确认删除" })).toBeFocused();
+  await expect(confirm.getByRole("link", { name: "取消" })).toBeFocused();
   await expectAccessible(page);
   await confirm.getByRole("button", { name: "确认删除" }).click();
   await expect(toast(page)).toHaveText("正则表达式已删除");

@@ -222,8 +222,13 @@ export function ScoreForm({
           maxLength={QC_REMARK_MAX}
           value={draft.remark}
           onChange={(event) => setDraft((d) => ({ ...d, remark: event.target.value }))}
+          aria-describedby="qc-remark-count"
           className="p-inputtextarea p-inputtext"
         />
+        {/* The count shows a paste cut at the limit by maxLength; read out when typing pauses. */}
+        <small id="qc-remark-count" className="sb-hint" aria-live="polite">
+          已输入 {draft.remark.length}/{QC_REMARK_MAX} 字
+        </small>
       </div>
       <div className="sb-form-actions">
         <button type="submit" className="p-button p-button-outlined">

@@ -42,6 +42,20 @@ export const InspectionScreenQuerySchema = z.object({
 });
 export type InspectionScreenQuery = z.infer<typeof InspectionScreenQuerySchema>;
 
+/**
+ * Filters that can match nothing (a reversed range): said in Chinese, with the filters kept, rather
+ * than an empty list that looks like "no calls".
+ */
+export function filterProblem(q: InspectionScreenQuery): { field: "start" | "minDuration"; message: string } | null {
+  if (q.start && q.end && q.start > q.end) {
+    return { field: "start", message: `开始日期（${q.start}）晚于结束日期（${q.end}），请调整日期范围` };
+  }
+  if (q.minDuration !== undefined && q.maxDuration !== undefined && q.minDuration > q.maxDuration) {
+    return { field: "minDuration", message: `最短时长（${q.minDuration} 秒）大于最长时长（${q.maxDuration} 秒），请调整时长范围` };
+  }
+  return null;
+}
+
 /** The platform's query for the screen's URL. */
 export function platformQuery(q: InspectionScreenQuery): InspectionListQueryInput {
   return {

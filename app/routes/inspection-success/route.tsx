@@ -19,6 +19,7 @@ import {
   QC_APPLY_LIMIT,
   QC_BULK_LIMIT,
   QC_LOCK_MINUTES,
+  type InspectionPage,
   type InspectionRow,
   type QcBulkResult,
 } from "#contracts/inspection";
@@ -51,7 +52,7 @@ import {
   reallotInspections,
   recoverInspections,
 } from "#app/services/inspection.server";
-import { InspectionScreenQuerySchema, ListIntentSchema, platformQuery, type InspectionScreenQuery } from "./query.server";
+import { InspectionScreenQuerySchema, ListIntentSchema, filterProblem, platformQuery, type InspectionScreenQuery } from "./query.server";
 
 const title = SCREEN_TITLES["/inspectionSuccess"];
 export const handle: RouteHandle = { title };
@@ -66,13 +67,14 @@ const SCREEN = "/inspectionSuccess";
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user } = await requireAccess(request);
   const query = parseListQuery(request, InspectionScreenQuerySchema);
+  const problem = filterProblem(query);
   const inspector = user.role !== "agent";
   // The live queue's stream starts where the tenant's notifications are now, before the list is
   // read: a change in between arrives again and sets the row as it is (decision 033).
   // Without it (the events service failing) the page is what it is without JavaScript: not live.
   const startId = inspector ? await getRealtimeStart(caller, { scope: "tenant" }).catch(() => null) : null;
   const [page, agents, access] = await Promise.all([
-    listInspections(caller, platformQuery(query)),
+    problem ? Promise.resolve<InspectionPage>({ list: [], total: 0 }) : listInspections(caller, platformQuery(query)),
     inspector
       ? listUsers(caller).then((users) =>
           users.list.filter((u) => u.role === "agent" && u.workType !== TEXT_AGENT_WORK_TYPE).map((u) => ({ id: u.id, name: u.realName })),
@@ -81,20 +83,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     inspector ? listInspectionAccess(caller) : Promise.resolve(null),
   ]);
   const rows = page.list;
-  return {
-    query,
-    page,
-    inspector,
-    userId: user.id,
-    agents,
-    inspectors: access?.inspectors ?? [],
-    asOf: Date.now(),
-    startId,
-    cursors:
-      rows.length > 0
-        ? { first: `${rows[0].callTime}_${rows[0].callId}`, last: `${rows.at(-1)!.callTime}_${rows.at(-1)!.callId}` }
-        : undefined,
-  };
+  return data(
+    {
+      query,
+      problem,
+      page,
+      inspector,
+      userId: user.id,
+      agents,
+      inspectors: access?.inspectors ?? [],
+      asOf: Date.now(),
+      startId,
+      cursors:
+        rows.length > 0
+          ? { first: `${rows[0].callTime}_${rows[0].callId}`, last: `${rows.at(-1)!.callTime}_${rows.at(-1)!.callId}` }
+          : undefined,
+    },
+    { status: problem ? 400 : 200 },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -162,7 +168,7 @@ function exportHref(search: string, format: "csv" | "xlsx") {
 }
 
 export default function InspectionList() {
-  const { query, page, inspector, userId, agents, inspectors, cursors, asOf, startId } = useLoaderData<typeof loader>();
+  const { query, problem, page, inspector, userId, agents, inspectors, cursors, asOf, startId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
   const refusal = result && "initialValue" in result ? result : undefined;
@@ -170,6 +176,11 @@ export default function InspectionList() {
   const bulk: (QcBulkResult & { what: string }) | undefined = result && "bulk" in result ? result.bulk : undefined;
   const error = refusal ? firstError(refusal) : null;
   const typedReason = refusal ? String(refusal.initialValue?.reason ?? "") : "";
+  // A refused bulk action keeps what was ticked: the rows and the inspectors.
+  const typedIds = typedList(refusal?.initialValue?.ids);
+  const typedInspectors = typedList(refusal?.initialValue?.inspectorIds);
+  const invalid = (field: "start" | "minDuration") =>
+    problem?.field === field ? { "aria-invalid": true, "aria-describedby": "qc-filter-problem" } : {};
 
   return (
     <Screen
@@ -201,12 +212,17 @@ export default function InspectionList() {
         </ConfirmStep>
       ) : null}
       {error ? <Notice tone="error">{error}</Notice> : null}
+      {problem ? (
+        <div id="qc-filter-problem">
+          <Notice tone="error">{problem.message}</Notice>
+        </div>
+      ) : null}
       {bulk ? <BulkResults bulk={bulk} /> : null}
 
       <form method="get" className="sb-filters" aria-label="筛选质检通话">
         <div className="sb-field">
           <label htmlFor="qc-start">开始日期</label>
-          <input id="qc-start" name="start" type="date" defaultValue={query.start ?? ""} className="p-inputtext" />
+          <input id="qc-start" name="start" type="date" defaultValue={query.start ?? ""} className="p-inputtext" {...invalid("start")} />
         </div>
         <div className="sb-field">
           <label htmlFor="qc-end">结束日期</label>
@@ -268,6 +284,7 @@ export default function InspectionList() {
             max={86400}
             defaultValue={query.minDuration ?? ""}
             className="p-inputtext"
+            {...invalid("minDuration")}
           />
         </div>
         <div className="sb-field">
@@ -347,7 +364,7 @@ export default function InspectionList() {
             <legend>改派给质检员（平均分配）</legend>
             {inspectors.map((i) => (
               <label key={i.id} className="sb-check">
-                <input type="checkbox" name="inspectorIds" value={i.id} /> {i.name}
+                <input type="checkbox" name="inspectorIds" value={i.id} defaultChecked={typedInspectors.includes(String(i.id))} /> {i.name}
               </label>
             ))}
           </fieldset>
@@ -373,7 +390,8 @@ export default function InspectionList() {
           caption="质检通话列表"
           rowKey="callId"
           selectionForm={inspector ? "qc-bulk" : undefined}
-          emptyMessage={query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
+          selected={typedIds}
+          emptyMessage={problem ? problem.message : query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
           config={{
             list: page.list,
             total: page.total,
@@ -463,6 +481,9 @@ export default function InspectionList() {
     </Screen>
   );
 }
+
+/** A posted field's values (one value or several) as the form sent them back. */
+const typedList = (value: unknown) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map(String);
 
 /** A cell the live queue's script updates in place (app/client/inspection-queue.js). */
 function Live({ call, field, children }: { call: InspectionRow; field: string; children: ReactNode }) {

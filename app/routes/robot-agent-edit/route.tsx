@@ -17,6 +17,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getAgent, updateAgent } from "#app/services/config.server";
+import { LOGOUT_REASON_PARAM, listSearch, withLogoutReason } from "#app/routes/robot-agent/list-search";
 import type { loader as listLoader } from "#app/routes/robot-agent/route";
 import { logoutAccount } from "#app/services/crm.server";
 
@@ -40,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
-  const back = `${SCREEN}${new URL(request.url).search}`;
+  const back = `${SCREEN}${listSearch(new URL(request.url).search)}`;
   if (form.get("intent") === "logout") {
     const submission = parseWithZod(form, { schema: LogoutFormSchema });
     if (submission.status !== "success") return rejectForm(submission);
@@ -71,7 +72,9 @@ export default function RobotAgentEdit() {
   const { agent } = useLoaderData<typeof loader>();
   const { queues } = useRouteLoaderData<typeof listLoader>("routes/robot-agent/route")!;
   const result = useActionData<typeof action>();
-  const { search } = useLocation();
+  const location = useLocation();
+  const search = listSearch(location.search);
+  const reasonBack = new URLSearchParams(location.search).get(LOGOUT_REASON_PARAM) ?? undefined;
   // The answer is the configuration form's, the logout form's refusal, or the logout's confirmation step.
   const confirmLogout = result && "confirmLogout" in result ? result.confirmLogout : undefined;
   const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
@@ -86,13 +89,15 @@ export default function RobotAgentEdit() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentUpdateSchema }),
     defaultValue: { workType: String(agent.workType), agentId: agent.agentId, defaultQueueName: agent.defaultQueueName, reason: "" },
   });
+  // After a refused save the focus is on the first field in error (the page is new: no script needed).
+  const firstInvalid = (["workType", "agentId", "defaultQueueName", "reason"] as const).find((name) => fields[name].errors?.length);
   if (confirmLogout !== undefined) {
     return (
       <ConfirmStep
         title={`强制下线坐席「${agent.realName}」`}
         fields={{ intent: "logout", logoutReason: confirmLogout }}
         confirmLabel="确认强制下线"
-        cancelHref={`${SCREEN}/${agent.id}${search}`}
+        cancelHref={`${SCREEN}/${agent.id}${withLogoutReason(search, confirmLogout)}`}
       >
         <p>
           将结束账号 {agent.userName} 在所有浏览器中的登录，该坐席需重新登录；语音电话已签入的将一并签出。原因：{confirmLogout}
@@ -113,7 +118,7 @@ export default function RobotAgentEdit() {
         <CsrfInput />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field field={fields.workType} label="类型">
-          <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)}>
+          <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)} autoFocus={firstInvalid === "workType"}>
             {WORK_TYPES.map((type) => (
               <option key={type.code} value={type.code}>
                 {type.label}
@@ -127,10 +132,15 @@ export default function RobotAgentEdit() {
             inputMode="numeric"
             title={AGENT_ID_RULE}
             className={inputClass(fields.agentId)}
+            autoFocus={firstInvalid === "agentId"}
           />
         </Field>
         <Field field={fields.defaultQueueName} label="默认队列">
-          <select {...getSelectProps(fields.defaultQueueName)} className={inputClass(fields.defaultQueueName)}>
+          <select
+            {...getSelectProps(fields.defaultQueueName)}
+            className={inputClass(fields.defaultQueueName)}
+            autoFocus={firstInvalid === "defaultQueueName"}
+          >
             {queueKnown ? null : <option value="">请选择队列</option>}
             {queues.map((queue) => (
               <option key={queue.name} value={queue.name}>
@@ -140,7 +150,13 @@ export default function RobotAgentEdit() {
           </select>
         </Field>
         <Field field={fields.reason} label="修改原因">
-          <textarea {...getTextareaProps(fields.reason)} rows={2} maxLength={AGENT_REASON_MAX} className={inputClass(fields.reason)} />
+          <textarea
+            {...getTextareaProps(fields.reason)}
+            rows={2}
+            maxLength={AGENT_REASON_MAX}
+            className={inputClass(fields.reason)}
+            autoFocus={firstInvalid === "reason"}
+          />
         </Field>
         <p className="sb-hint">
           类型决定坐席的工作台：文本坐席使用文本工作台，语音坐席使用语音工作台。修改类型后该坐席的登录随即结束，重新登录即进入新的工作台；已签入语音工作台或还有未结束会话的坐席不能修改类型。
@@ -172,7 +188,7 @@ export default function RobotAgentEdit() {
               rows={2}
               required
               maxLength={ACCOUNT_LOGOUT_REASON_MAX}
-              defaultValue={String(logoutRefusal?.initialValue?.logoutReason ?? "")}
+              defaultValue={String(logoutRefusal?.initialValue?.logoutReason ?? reasonBack ?? "")}
               aria-invalid={logoutError ? true : undefined}
               aria-describedby={logoutError ? "agent-logout-error" : undefined}
               className="p-inputtext"
@@ -184,7 +200,7 @@ export default function RobotAgentEdit() {
             ) : null}
           </div>
           <div className="sb-form-actions">
-            <button type="submit" className="p-button p-button-danger">
+            <button type="submit" className="p-button p-button-danger" autoFocus={reasonBack !== undefined && !logoutRefusal}>
               强制下线
             </button>
           </div>

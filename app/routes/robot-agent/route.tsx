@@ -5,6 +5,7 @@ import { ROLES, WORK_TYPES, codesOf, labelOf } from "#contracts/codes";
 import { QUEUE_NAME_MAX, type Agent } from "#contracts/config";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { Notice } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -12,6 +13,7 @@ import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import { listAgents, listQueues } from "#app/services/config.server";
+import { listSearch } from "./list-search";
 
 const SCREEN = "/robot/agent";
 const title = ROBOT_RESOURCE_TITLES.agents;
@@ -31,21 +33,18 @@ const QuerySchema = ListPageSchema.extend({
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const query = parseListQuery(request, QuerySchema) as z.infer<typeof QuerySchema>;
-  const [agents, queues] = await Promise.all([
-    listAgents(caller, {
-      ...pagination(query),
-      name: query.name || undefined,
-      workType: query.workType,
-      queueName: query.queueName || undefined,
-    }),
-    listQueues(caller),
-  ]);
-  return { query, agents, queues };
+  const filters = { name: query.name || undefined, workType: query.workType, queueName: query.queueName || undefined };
+  const [first, queues] = await Promise.all([listAgents(caller, { ...pagination(query), ...filters }), listQueues(caller)]);
+  // A page past the last (an old link, a list that shrank) shows the last page, saying so.
+  const last = Math.max(1, Math.ceil(first.total / query.size));
+  if (first.list.length > 0 || query.page <= last) return { query, agents: first, queues, missingPage: null };
+  const agents = await listAgents(caller, { ...pagination({ ...query, page: last }), ...filters });
+  return { query: { ...query, page: last }, agents, queues, missingPage: query.page };
 }
 
 export default function RobotAgents() {
-  const { query, agents, queues } = useLoaderData<typeof loader>();
-  const { search } = useLocation();
+  const { query, agents, queues, missingPage } = useLoaderData<typeof loader>();
+  const search = listSearch(useLocation().search);
   // An agent's edit link keeps the list's filters and page, so saving comes back to the same list.
   const editHref = (agent: Agent) => `${SCREEN}/${agent.id}${search}`;
   return (
@@ -91,6 +90,11 @@ export default function RobotAgents() {
             </a>
           </div>
         </form>
+        {missingPage ? (
+          <Notice tone="info">
+            第 {missingPage} 页不存在，已显示最后一页（第 {query.page} 页）
+          </Notice>
+        ) : null}
         <DataTable<Agent>
           caption="坐席列表"
           rowKey="id"
