@@ -1,13 +1,14 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import primeIcons from "primeicons/primeicons.css?url";
 import theme from "primereact/resources/themes/lara-light-blue/theme.css?url";
 import structure from "#app/styles/primereact-structure.css?url";
 import appStyles from "#app/styles/app.css?url";
 import { brandFor, logoFor } from "#app/server/brand.server";
+import { restoreEarlyTextareas } from "#app/client/early-input";
 import { PageErrorBoundary } from "#app/components/error-boundary";
 import { BRANDS, pageTitle } from "#app/lib/brand";
 import { screenTitle, wantsHydration } from "#app/lib/handle";
@@ -66,6 +67,8 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const root = useRootData();
+  // What was typed before the page hydrated stays (app/client/early-input.ts).
+  useEffect(restoreEarlyTextareas, []);
   return (
     <AuthenticityTokenProvider token={root?.csrfToken ?? ""}>
       <Outlet />

@@ -136,11 +136,17 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   const decision = page.getByRole("form", { name: "处理申诉" });
   await decision.getByLabel("处理结果").selectOption("accepted");
   await decision.getByLabel("处理意见").fill("  "); // passes the browser's required check, not the server's
+  const hydrateRefused = await holdHydration(page);
   await decision.getByRole("button", { name: "提交处理" }).click();
   await expect(page.getByRole("alert")).toContainText("请填写处理意见");
   await expect(decision.getByLabel("处理结果")).toHaveValue("accepted");
-  // Accepted with the result and influence as they are (the form starts from them): refused.
+  // Typed while the refused page is still loading, and kept when it hydrates (React's hydration
+  // puts a textarea's default text, here the blank one refused, back).
   await decision.getByLabel("处理意见").fill("复听确认客户同意办理");
+  hydrateRefused();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
+  await expect(decision.getByLabel("处理意见")).toHaveValue("复听确认客户同意办理");
+  // Accepted with the result and influence as they are (the form starts from them): refused.
   await decision.getByRole("button", { name: "提交处理" }).click();
   await expect(page.getByRole("alert")).toContainText("通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉");
   await expect(decision.getByLabel("处理意见")).toHaveValue("复听确认客户同意办理");
