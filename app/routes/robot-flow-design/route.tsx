@@ -9,6 +9,7 @@ import { FLOW_NODE_KEY_RULE, FLOW_PROMPT_MAX, type FlowNode } from "#contracts/r
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditedVersionInputs, editedVersion, type EditedVersion } from "#app/components/edited-version";
 import { PostButton } from "#app/components/row-actions";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -99,9 +100,7 @@ export default function RobotFlowDesign() {
   const refusedKey = refusal?.initialValue?.intent === "node.save" ? String(refusal.initialValue.key ?? "") : null;
   const addRefused = refusal?.initialValue?.intent === "node.add" ? refusal : undefined;
   const generalError = refusal && !refusedKey && !addRefused ? firstError(refusal) : null;
-  // The draft as this page read it; after a refusal, as the refused form had it (so a page read
-  // before a change made elsewhere stays refused until it is reloaded).
-  const edited = { versionId: version.id, updatedAt: String(refusal?.initialValue?.updatedAt ?? version.updatedAt) };
+  const edited = editedVersion(version, refusal);
 
   return (
     <Screen
@@ -194,7 +193,7 @@ export default function RobotFlowDesign() {
             <h3 id="node-add-title">添加节点</h3>
             <CsrfInput />
             <input type="hidden" name="intent" value="node.add" />
-            <EditedInputs edited={edited} />
+            <EditedVersionInputs edited={edited} />
             <div className="sb-field">
               <label htmlFor="add-key">节点编号</label>
               <input
@@ -251,17 +250,6 @@ export default function RobotFlowDesign() {
 
 type Refusal = { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null };
 
-/** The draft a form was read from (its id and updated-at), posted with it. */
-type Edited = { versionId: number; updatedAt: string };
-function EditedInputs({ edited }: { edited: Edited }) {
-  return (
-    <>
-      <input type="hidden" name="versionId" value={edited.versionId} />
-      <input type="hidden" name="updatedAt" value={edited.updatedAt} />
-    </>
-  );
-}
-
 function NodeForm({
   node,
   first,
@@ -275,7 +263,7 @@ function NodeForm({
   first: boolean;
   nodes: FlowNode[];
   queues: string[];
-  edited: Edited;
+  edited: EditedVersion;
   editable: boolean;
   refusal: Refusal | undefined;
 }) {
@@ -320,7 +308,7 @@ function NodeForm({
       <form method="post" className="sb-form-grid">
         <CsrfInput />
         <input type="hidden" name="intent" value="node.save" />
-        <EditedInputs edited={edited} />
+        <EditedVersionInputs edited={edited} />
         <input type="hidden" name="key" value={node.key} />
         {refusal && firstError(refusal as never) && !Object.keys(refusal.error ?? {}).some((k) => k && errorOf(k)) ? (
           <Notice tone="error">{firstError(refusal as never)}</Notice>

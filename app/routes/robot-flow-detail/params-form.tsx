@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { FlowState } from "#contracts/flow-versions";
 import { FLOW_PARAMS_MAX, type FlowDesign, type FlowParamItem } from "#contracts/robot";
 import { CsrfInput } from "#app/components/csrf-input";
+import { EditedVersionInputs, editedVersion } from "#app/components/edited-version";
 import { FormErrors } from "#app/components/form-field";
 import { BLANK_PARAM_ROWS, PARAM_KINDS, paramField } from "./schema";
 
@@ -29,9 +30,7 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
         <form method="post" aria-label="编辑流程参数">
           <CsrfInput />
           <input type="hidden" name="intent" value="params" />
-          {/* The draft the rows were typed on, kept through a refusal: saving again after a 409 must not land on the newer draft. */}
-          <input type="hidden" name="versionId" value={String(refusal?.initialValue?.versionId ?? version.id)} />
-          <input type="hidden" name="updatedAt" value={String(refusal?.initialValue?.updatedAt ?? version.updatedAt)} />
+          <EditedVersionInputs edited={editedVersion(version, refusal)} />
           <FormErrors id="params-form-error" errors={refusal?.error?.[""] ?? undefined} />
           {PARAM_KINDS.map(({ kind, label }) => (
             <ParamRows key={kind} kind={kind} label={label} items={lists[kind]} refusal={refusal} />
