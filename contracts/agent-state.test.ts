@@ -19,6 +19,9 @@ describe("agent state machine", () => {
     expect(acw.ok && acw.status).toMatchObject({ state: "ACW", callId: "c1", acwEndsAt: 40_000 });
     const ready = acw.ok && transition(acw.status, { type: "acwDone" }, 40_000, ACW_MS);
     expect(ready && ready.ok && ready.status).toMatchObject({ state: "READY", callId: null, acwEndsAt: null, idleSince: 40_000 });
+    // A queue that leaves the end to the agent: no end time.
+    const manual = transition(talking, { type: "end" }, 10_000, null);
+    expect(manual.ok && manual.status).toMatchObject({ state: "ACW", callId: "c1", acwEndsAt: null });
   });
 
   it("signs in not ready, and not ready needs one of the named reasons", () => {

@@ -79,9 +79,10 @@ export type Transition = { ok: true; status: AgentStatus } | { ok: false; error:
 
 /**
  * The next status after `command`, or why it is refused (Chinese, shown to the agent).
- * `acwMs` is the after-call work period that an ended call starts.
+ * `acwMs` is the after-call work period that an ended call starts (null: it ends only when the
+ * agent says they are ready).
  */
-export function transition(current: AgentStatus, command: AgentCommand, now: number, acwMs: number): Transition {
+export function transition(current: AgentStatus, command: AgentCommand, now: number, acwMs: number | null): Transition {
   if (!canDo(current.state, command.type)) {
     return { ok: false, error: `当前状态（${labelOf(AGENT_STATES, current.state)}）不能执行该操作` };
   }
@@ -128,7 +129,7 @@ export function transition(current: AgentStatus, command: AgentCommand, now: num
     case "unmute":
       return { ok: true, status: { ...current, muted: command.type === "mute" } };
     case "end":
-      return { ok: true, status: { ...base, state: "ACW", muted: false, acwEndsAt: now + acwMs } };
+      return { ok: true, status: { ...base, state: "ACW", muted: false, acwEndsAt: acwMs === null ? null : now + acwMs } };
   }
 }
 

@@ -48,14 +48,22 @@ export const ringSeconds = z.coerce
   .int("振铃超时应为整数秒")
   .min(RING_SECONDS.min, `振铃超时至少 ${RING_SECONDS.min} 秒`)
   .max(RING_SECONDS.max, `振铃超时不能超过 ${RING_SECONDS.max} 秒`);
-export const QueueSettingSchema = z.object({ queueName: z.string().trim().min(1, "请选择队列").max(64), ringSeconds });
-/** GET /config/queues/settings: every queue of the tenant with its ring timeout (the default where none is set). */
+/**
+ * Whether a queue's after-call work ends by itself when its period is over. It never ends while the
+ * call's result is unsaved: then it ends when the result is saved. Off: only the agent ends it.
+ */
+export const QueueSettingSchema = z.object({
+  queueName: z.string().trim().min(1, "请选择队列").max(64),
+  ringSeconds,
+  acwAutoReady: z.boolean().default(true),
+});
+/** GET /config/queues/settings: every queue of the tenant with its ring timeout and after-call work (the defaults where none is set). */
 export const QueueSettingsSchema = z.object({
   list: z.array(QueueSettingSchema.extend({ agents: z.number().int().nonnegative(), isDefault: z.boolean() })),
   defaultRingSeconds: z.number().int().positive(),
 });
 export const QueueSettingsResponseSchema = envelope(QueueSettingsSchema);
-/** PUT /config/queues/settings: the queues' ring timeouts, with the reason for the change. */
+/** PUT /config/queues/settings: the queues' ring timeouts and after-call work, with the reason for the change. */
 export const QueueSettingsUpdateSchema = z.object({
   settings: z.array(QueueSettingSchema).min(1, "请至少设置一个队列").max(200, "一次最多设置200个队列"),
   reason: z.string().trim().min(1, "请填写修改原因").max(200, "原因不能超过200个字符"),

@@ -158,7 +158,7 @@ test("a call nobody answers rings for the queue's ring timeout, then the agent i
   await expect(page.getByLabel("队列设置的修改原因")).toHaveValue("坐席离座较多");
   await ring.fill("5");
   await page.getByRole("button", { name: "保存队列设置" }).click();
-  await expect(page.getByText("队列振铃超时已保存")).toBeVisible();
+  await expect(page.getByText("队列设置已保存")).toBeVisible();
   await expect(ring).toHaveValue("5");
   await expectAccessible(page);
 

@@ -52,6 +52,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     publish,
     apply,
     dispatch,
+    resultSaved,
     offerTo,
     answerCall,
     enqueue,
@@ -362,6 +363,15 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       await apply(agent, command);
       const label = command.type === "notReady" ? "未就绪" : "就绪";
       await notifyFromSupervisor(agent, { kind: "state", from: by, message: `主管${by}已将您的状态改为${label}。原因：${reason}` });
+    },
+
+    /** The call's result was saved (its after-call work may end now). */
+    resultSaved,
+
+    /** The number of a call of the tenant that the switch still holds (its record is not written yet). */
+    phoneOfCall(tenantId: number, ctiCallId: string): string | null {
+      const call = calls.get(ctiCallId);
+      return call && call.tenantId === tenantId ? call.phone : null;
     },
 
     /** A supervisor moves an agent to another queue: calls of the new queue are offered from now. */

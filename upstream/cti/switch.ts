@@ -5,7 +5,7 @@ import { MONITOR_NOTIFICATIONS, type MonitorAgentState, type MonitorQueueState, 
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
-import { ringSecondsOf } from "#upstream/repositories/monitor";
+import { acwAutoReadyOf, hasCallResult, ringSecondsOf } from "#upstream/repositories/monitor";
 import { writeRecord } from "./call-record";
 import type { Agent, Call, Caller, CtiOptions, DialOutcome, NewCall, Tenant } from "./types";
 
@@ -198,8 +198,10 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
   async function apply(agent: Agent, command: AgentCommand): Promise<void> {
     // Each state starts strictly after the last, so the phone bar can tell a stale snapshot by its `since`.
+    // A queue may leave the end of after-call work to the agent (read before the clock is taken).
+    const acwMs = command.type !== "end" || (await acwAutoReadyOf(db, agent.tenantId, agent.queueName)) ? options.acwMs : null;
     const now = Math.max(Date.now(), agent.status.since + 1);
-    const next = transition(agent.status, command, now, options.acwMs);
+    const next = transition(agent.status, command, now, acwMs);
     if (!next.ok) throw new HttpError(400, next.error);
     const changed = next.status.state !== agent.status.state || next.status.reason !== agent.status.reason;
     agent.status = next.status;
@@ -218,13 +220,26 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       await notifyFromSupervisor(agent, { kind: "signOut", from: by, message: `通话已结束，主管${by}已将您签出。原因：${reason}` });
       return;
     }
-    if (state === "ACW") {
+    if (state === "ACW" && next.status.acwEndsAt !== null) {
       const { callId } = next.status;
-      later(options.acwMs, async () => {
+      // The period is over. The agent who still holds the call (not one who handed it on) records
+      // its result, and becomes ready only once it is saved (then resultSaved ends the work), so
+      // the next call never rings over an unfinished result.
+      later(acwMs ?? 0, async () => {
+        const ownsResult = callId !== null && calls.get(callId)?.agentUserId === agent.userId;
+        if (ownsResult && !(await hasCallResult(db, agent.tenantId, callId))) return;
         if (agent.status.state === "ACW" && agent.status.callId === callId) await apply(agent, { type: "acwDone" });
       });
     }
     if (state === "READY") await dispatch(agent.tenantId);
+  }
+
+  /** The call's result was saved: after-call work whose period is already over ends now. */
+  async function resultSaved(tenantId: number, userId: number, ctiCallId: string): Promise<void> {
+    const agent = tenantOf(tenantId).agents.get(userId);
+    const status = agent?.status;
+    if (!agent || status?.state !== "ACW" || status.callId !== ctiCallId || status.acwEndsAt === null) return;
+    if (Date.now() >= status.acwEndsAt) await apply(agent, { type: "acwDone" });
   }
 
   /** Offers waiting calls to ready agents of their queue. */
@@ -376,6 +391,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     publish,
     apply,
     dispatch,
+    resultSaved,
     offerTo,
     answerCall,
     enqueue,

@@ -796,6 +796,8 @@ export interface QueueSettingsTable {
   tenant_id: number;
   queue_name: string;
   ring_seconds: number;
+  /** Migration 355: after-call work ends by itself (once the result is saved), or only when the agent is ready. */
+  acw_auto_ready: Generated<boolean>;
   updated_by: number | null;
   updated_at: Timestamp;
 }

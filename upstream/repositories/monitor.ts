@@ -222,15 +222,21 @@ export async function moveAgentQueue(db: Trx, tenantId: number, userId: number, 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Every queue of a tenant with its ring timeout; `defaultRingSeconds` where none is set. */
+/** Every queue of a tenant with its ring timeout (`defaultRingSeconds` where none is set) and after-call work. */
 export async function queueSettings(db: Db, tenantId: number, defaultRingSeconds: number) {
   const [queues, rows] = await Promise.all([
     listQueues(db, tenantId),
-    db.selectFrom("queue_settings").select(["queue_name", "ring_seconds"]).where("tenant_id", "=", tenantId).execute(),
+    db.selectFrom("queue_settings").select(["queue_name", "ring_seconds", "acw_auto_ready"]).where("tenant_id", "=", tenantId).execute(),
   ]);
   return queues.map((queue) => {
     const row = rows.find((r) => r.queue_name === queue.name);
-    return { queueName: queue.name, agents: queue.agents, ringSeconds: row?.ring_seconds ?? defaultRingSeconds, isDefault: !row };
+    return {
+      queueName: queue.name,
+      agents: queue.agents,
+      ringSeconds: row?.ring_seconds ?? defaultRingSeconds,
+      acwAutoReady: row?.acw_auto_ready ?? true,
+      isDefault: !row,
+    };
   });
 }
 
@@ -238,19 +244,38 @@ export async function saveQueueSettings(
   db: Trx,
   tenantId: number,
   userId: number,
-  settings: ReadonlyArray<{ queueName: string; ringSeconds: number }>,
+  settings: ReadonlyArray<{ queueName: string; ringSeconds: number; acwAutoReady: boolean }>,
 ): Promise<void> {
   for (const setting of settings) {
+    const values = { ring_seconds: setting.ringSeconds, acw_auto_ready: setting.acwAutoReady, updated_by: userId };
     await db
       .insertInto("queue_settings")
-      .values({ tenant_id: tenantId, queue_name: setting.queueName, ring_seconds: setting.ringSeconds, updated_by: userId })
-      .onConflict((oc) =>
-        oc
-          .columns(["tenant_id", "queue_name"])
-          .doUpdateSet({ ring_seconds: setting.ringSeconds, updated_by: userId, updated_at: new Date() }),
-      )
+      .values({ tenant_id: tenantId, queue_name: setting.queueName, ...values })
+      .onConflict((oc) => oc.columns(["tenant_id", "queue_name"]).doUpdateSet({ ...values, updated_at: new Date() }))
       .execute();
   }
+}
+
+/** Whether after-call work of this queue ends by itself (the default where none is set). */
+export async function acwAutoReadyOf(db: Db, tenantId: number, queueName: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("queue_settings")
+    .select("acw_auto_ready")
+    .where("tenant_id", "=", tenantId)
+    .where("queue_name", "=", queueName)
+    .executeTakeFirst();
+  return row?.acw_auto_ready ?? true;
+}
+
+/** Whether the call's result (its business record) has been saved. */
+export async function hasCallResult(db: Db, tenantId: number, ctiCallId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("business_records")
+    .select("cti_call_id")
+    .where("tenant_id", "=", tenantId)
+    .where("cti_call_id", "=", ctiCallId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** How long a call of this queue rings at an agent (seconds), or undefined for the default. */

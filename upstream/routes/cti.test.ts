@@ -153,7 +153,13 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await until(async () => (await cti().status(demo())).agent.state === "TALKING", "the dial to be answered");
     expect((await phone("agent", "POST", "/cti/api/call/dtmf", { digits: "12#" })).call!.dtmf).toBe("12#");
     expect((await phone("agent", "POST", "/cti/api/call/mute")).agent.muted).toBe(true);
-    await phone("agent", "POST", "/cti/api/call/hangup");
+    expect((await phone("agent", "POST", "/cti/api/call/hangup")).agent.state).toBe("ACW");
+    // The period ends, but an agent whose result is unsaved stays in after-call work …
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await cti().status(demo())).agent.state).toBe("ACW");
+    // … until it is saved: then the next call may ring.
+    const result = { ctiCallId: answered.call!.ctiCallId, callResult: 2, remark: "客户占线后回拨，未办理", fields: {} };
+    expect((await api("agent", "POST", "/contact/call/conclusion", result, { "idempotency-key": "key-dial-0001" })).statusCode).toBe(200);
     await until(async () => (await cti().status(demo())).agent.state === "READY", "after-call work to end");
     expect(answered.call!.origin).toBe("manual");
   });
@@ -258,6 +264,11 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
       .where("cti_call_id", "=", call.ctiCallId)
       .executeTakeFirstOrThrow();
     expect(record).toEqual({ agent_user_id: users.agent.id, hangup_party: 2 });
+    // The colleague who kept the customer records the result; then their after-call work ends.
+    const handedOver = { ctiCallId: call.ctiCallId, callResult: 1, remark: "转接后办理完成", fields: {} };
+    expect(
+      (await api("agent", "POST", "/contact/call/conclusion", handedOver, { "idempotency-key": "key-handover-0001" })).statusCode,
+    ).toBe(200);
     await until(async () => (await phone("agent", "GET", "/cti/api/agent")).agent.state === "READY", "the agent's after-call work");
     await until(async () => (await phone("admin", "GET", "/cti/api/agent")).agent.state === "READY", "the admin's after-call work");
 
@@ -273,6 +284,11 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await cti().customerHangup(users.admin.tenantId, second.ctiCallId);
     expect((await phone(first, "GET", "/cti/api/agent")).agent.state).toBe("ACW");
     expect((await phone(other, "GET", "/cti/api/agent")).agent.state).toBe("ACW");
+    // The one who holds the call records its result; the colleague's after-call work ends by itself.
+    const result = { ctiCallId: second.ctiCallId, callResult: 1, remark: "三方通话后办理", fields: {} };
+    expect((await api(first, "POST", "/contact/call/conclusion", result, { "idempotency-key": "key-conference-0001" })).statusCode).toBe(
+      200,
+    );
     // The tests after this one take calls as the agent alone.
     await until(async () => (await phone("admin", "GET", "/cti/api/agent")).agent.state === "READY", "the admin's after-call work");
     await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
@@ -310,7 +326,8 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(lines.map((l) => [l.dialogContent, l.recordStartTime, l.recordEndTime])).toEqual(
       RECORDINGS["inbound-enquiry.mp3"].lines.map((l) => [l.content, l.startMs, l.endMs]),
     );
-    await until(async () => (await cti().status(demo())).agent.state === "READY", "after-call work to end");
+    // Its result unsaved, the agent ends the after-call work themselves.
+    expect((await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" })).agent.state).toBe("READY");
 
     // A robot hand-off the customer gave up while it rang: listed, no audio, the robot's line kept untimed.
     const robotLine = { segmentId: 0, thisRole: 1, nluResult: null, dialogContent: "正在为您转接人工", gender: -1 };
@@ -327,6 +344,33 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
       { dialogContent: "正在为您转接人工", recordStartTime: null, recordEndTime: null },
     ]);
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+  });
+
+  it("a queue may leave the end of after-call work to the agent, result saved or not", async () => {
+    const settings = (acwAutoReady: boolean) =>
+      api("admin", "PUT", "/config/queues/settings", {
+        settings: [{ queueName: "demo-voice", ringSeconds: 20, acwAutoReady }],
+        reason: acwAutoReady ? "恢复自动结束" : "坐席需要完整填写结论",
+      });
+    expect((await settings(false)).statusCode).toBe(200);
+    try {
+      // Whatever the earlier tests left: signed in and ready.
+      await api("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
+      await api("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+      const call = await cti().offerInbound(users.agent.tenantId, { phone: "13655550009", queueName: "demo-voice" });
+      await phone("agent", "POST", "/cti/api/call/answer");
+      const acw = await phone("agent", "POST", "/cti/api/call/hangup");
+      expect(acw.agent).toMatchObject({ state: "ACW", acwEndsAt: null });
+      const result = { ctiCallId: call.ctiCallId, callResult: 1, remark: "已办理", fields: {} };
+      expect((await api("agent", "POST", "/contact/call/conclusion", result, { "idempotency-key": "key-manual-acw-01" })).statusCode).toBe(
+        200,
+      );
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await cti().status(demo())).agent.state).toBe("ACW");
+      expect((await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" })).agent.state).toBe("READY");
+    } finally {
+      expect((await settings(true)).statusCode).toBe(200);
+    }
   });
 
   it("refuses what the agent's state does not allow, in Chinese", async () => {

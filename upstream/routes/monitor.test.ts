@@ -274,7 +274,7 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
     });
     expect((await settings("other-admin")).list.map((q) => q.queueName)).toEqual(["other-voice"]);
     const audit = AuditPageResponseSchema.parse(await ok("admin", "POST", "/audit/api/log/list", { action: "queue.settings" })).data!;
-    expect(audit.list[0]).toMatchObject({ summary: "振铃超时：demo-voice 30 秒", reason: "坐席离座较远" });
+    expect(audit.list[0]).toMatchObject({ summary: "队列设置：demo-voice 振铃 30 秒，话后整理自动结束", reason: "坐席离座较远" });
 
     // The queue's own setting, not the platform's default, decides how long a call rings.
     platform.app.cti.options.ringMs = 100;

@@ -127,15 +127,23 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
       if (!before.some((queue) => queue.queueName === setting.queueName)) throw new HttpError(404, `队列不存在：${setting.queueName}`);
     }
     if (new Set(input.settings.map((s) => s.queueName)).size !== input.settings.length) throw new HttpError(400, "队列重复");
-    const changed = input.settings.filter((s) => before.find((b) => b.queueName === s.queueName)?.ringSeconds !== s.ringSeconds);
+    const changed = input.settings.filter((s) => {
+      const was = before.find((b) => b.queueName === s.queueName);
+      return was?.ringSeconds !== s.ringSeconds || was.acwAutoReady !== s.acwAutoReady;
+    });
     await app.db.transaction().execute(async (trx) => {
       await saveQueueSettings(trx, user.tenantId, user.id, input.settings);
       await writeAudit(trx, actorOf(user), {
         action: "queue.settings",
         target: { type: "queue" },
-        summary: changed.length ? `振铃超时：${changed.map((s) => `${s.queueName} ${s.ringSeconds} 秒`).join("，")}` : "振铃超时：未变化",
+        summary: changed.length
+          ? `队列设置：${changed.map((s) => `${s.queueName} 振铃 ${s.ringSeconds} 秒，话后整理${s.acwAutoReady ? "自动结束" : "手动结束"}`).join("；")}`
+          : "队列设置：未变化",
         reason: input.reason,
-        detail: { before: before.map(({ queueName, ringSeconds }) => ({ queueName, ringSeconds })), after: input.settings },
+        detail: {
+          before: before.map(({ queueName, ringSeconds, acwAutoReady }) => ({ queueName, ringSeconds, acwAutoReady })),
+          after: input.settings,
+        },
       });
     });
     return ok({ list: await queueSettings(app.db, user.tenantId, ringDefault()), defaultRingSeconds: ringDefault() });

@@ -121,8 +121,12 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const header = request.headers["idempotency-key"];
     const body = { ...(request.body as object), ...(typeof header === "string" ? { idempotencyKey: header } : {}) };
-    const saved = await saveConclusion(app.db, user.tenantId, user.id, parseInput(ConclusionRequestSchema, body));
+    const input = parseInput(ConclusionRequestSchema, body);
+    // A console that shows numbers masked need not send one: a call still on has it in the switch.
+    const phone = input.phone || (app.cti.phoneOfCall(user.tenantId, input.ctiCallId) ?? "");
+    const saved = await saveConclusion(app.db, user.tenantId, user.id, { ...input, phone });
     if (!saved) throw new HttpError(403, "该通话的业务记录由其他坐席填写，无权修改");
+    await app.cti.resultSaved(user.tenantId, user.id, saved.ctiCallId);
     return ok<BusinessRecord>(saved);
   });
 

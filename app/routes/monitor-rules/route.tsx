@@ -48,10 +48,19 @@ const RulesFormSchema = z
     }
   });
 
-/** Each queue's ring timeout (a hidden name and a number per queue), and the reason. */
+/** Each queue's ring timeout and after-call work (a hidden name, a number and a checkbox per queue), and the reason. */
 const QueuesFormSchema = z.object({
   intent: z.literal("queues"),
-  queues: z.array(QueueSettingSchema).min(1, "没有可设置的队列"),
+  queues: z
+    .array(
+      QueueSettingSchema.extend({
+        acwAutoReady: z
+          .literal("on")
+          .optional()
+          .transform((checked) => checked === "on"),
+      }),
+    )
+    .min(1, "没有可设置的队列"),
   reason,
 });
 
@@ -68,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return rejectForm(submission);
     const saved = await attempt(() => saveQueueSettings(access.caller, submission.value.queues, submission.value.reason));
     if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
-    return redirectWithToast("/monitor/rules", "队列振铃超时已保存");
+    return redirectWithToast("/monitor/rules", "队列设置已保存");
   }
   const submission = parseWithZod(form, { schema: RulesFormSchema });
   if (submission.status !== "success") return rejectForm(submission);
@@ -164,36 +173,50 @@ function QueueSettingsForm({ refusal }: { refusal: ReturnType<typeof useActionDa
     constraint: getZodConstraint(QueuesFormSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: QueuesFormSchema }),
-    defaultValue: { queues: queues.list.map((q) => ({ queueName: q.queueName, ringSeconds: String(q.ringSeconds) })) },
+    defaultValue: {
+      queues: queues.list.map((q) => ({
+        queueName: q.queueName,
+        ringSeconds: String(q.ringSeconds),
+        acwAutoReady: q.acwAutoReady ? "on" : undefined,
+      })),
+    },
   });
   const rows = fields.queues.getFieldList();
   return (
     <Form method="post" {...getFormProps(form)} className="sb-form" aria-labelledby="queues-title">
       <h2 id="queues-title" className="sb-section-title">
-        队列振铃超时
+        队列设置
       </h2>
       <p className="sb-hint">
-        来电在坐席处振铃超过设定秒数仍未接听时，转给队列中的下一位坐席，该坐席置为未就绪（未接来电）。未单独设置的队列使用默认值{" "}
+        振铃超时：来电在坐席处振铃超过设定秒数仍未接听时，转给队列中的下一位坐席，该坐席置为未就绪（未接来电）。未单独设置的队列使用默认值{" "}
         {queues.defaultRingSeconds} 秒；可设 {RING_SECONDS.min}–{RING_SECONDS.max} 秒。
+      </p>
+      <p className="sb-hint">
+        话后整理自动结束：勾选时，话后整理时间到且通话结论已保存后，坐席自动就绪；结论未保存时一直保持话后整理，保存后才就绪。不勾选时，话后整理只在坐席点击“就绪”后结束。
       </p>
       <CsrfInput />
       <input type="hidden" name="intent" value="queues" />
       <FormErrors id={form.errorId} errors={form.errors} />
       <div className="sb-form-grid">
         {rows.map((row, index) => {
-          const { queueName, ringSeconds } = row.getFieldset();
+          const { queueName, ringSeconds, acwAutoReady } = row.getFieldset();
           const agents = queues.list.find((q) => q.queueName === queueName.value)?.agents ?? 0;
           return (
-            <Field key={row.key} field={ringSeconds} label={`${queueName.value}（${agents} 名坐席）振铃超时（秒）`}>
-              <input {...getInputProps(queueName, { type: "hidden" })} key={`name-${index}`} />
-              <input
-                {...getInputProps(ringSeconds, { type: "number" })}
-                min={RING_SECONDS.min}
-                max={RING_SECONDS.max}
-                step={1}
-                className={inputClass(ringSeconds)}
-              />
-            </Field>
+            <div key={row.key} className="sb-queue-setting">
+              <Field field={ringSeconds} label={`${queueName.value}（${agents} 名坐席）振铃超时（秒）`}>
+                <input {...getInputProps(queueName, { type: "hidden" })} key={`name-${index}`} />
+                <input
+                  {...getInputProps(ringSeconds, { type: "number" })}
+                  min={RING_SECONDS.min}
+                  max={RING_SECONDS.max}
+                  step={1}
+                  className={inputClass(ringSeconds)}
+                />
+              </Field>
+              <label>
+                <input {...getInputProps(acwAutoReady, { type: "checkbox" })} key={`acw-${index}`} /> {queueName.value} 话后整理自动结束
+              </label>
+            </div>
           );
         })}
       </div>
