@@ -72,16 +72,39 @@ describe("conclusion outbox", () => {
     expect(outbox.items()).toMatchObject([{ key: "key-2", state: "saved" }]);
   });
 
-  it("keeps a draft per call, and the call to conclude, until it is submitted", () => {
+  it("keeps a form per call to conclude, each with its own draft, until each is submitted", () => {
     const { outbox } = setup([]);
-    outbox.open({ ctiCallId: "cti-1", phone: draft.phone });
-    expect(outbox.openCall()?.ctiCallId).toBe("cti-1");
+    const first = { ctiCallId: "cti-1", phone: "138****8000", startedAt: "2026-11-28T01:00:00Z", origin: "inbound" };
+    const second = { ...first, ctiCallId: "cti-2", phone: "139****0000" };
+    outbox.open(first);
+    outbox.open(second);
+    outbox.open(first); // seen again: keeps its place
+    expect(outbox.openCalls().map((c) => c.ctiCallId)).toEqual(["cti-1", "cti-2"]);
     outbox.saveDraft({ ...draft, remark: "typing" });
+    outbox.saveDraft({ ...draft, ctiCallId: "cti-2", remark: "second" });
     expect(outbox.loadDraft("cti-1")?.remark).toBe("typing");
-    expect(outbox.loadDraft("cti-2")).toBeNull();
+    expect(outbox.loadDraft("cti-2")?.remark).toBe("second");
     outbox.submit(draft);
     expect(outbox.loadDraft("cti-1")).toBeNull();
-    expect(outbox.openCall()).toBeNull();
+    expect(outbox.openCalls().map((c) => c.ctiCallId)).toEqual(["cti-2"]);
+    expect(outbox.loadDraft("cti-2")?.remark).toBe("second");
+    // A submitted call seen again (a reload during the call) does not open a second form.
+    outbox.open(first);
+    expect(outbox.openCalls().map((c) => c.ctiCallId)).toEqual(["cti-2"]);
+  });
+
+  it("takes a refused conclusion back into its form, as typed", async () => {
+    const { outbox } = setup([{ kind: "refused", message: "备注不能超过500个字" }]);
+    const call = { ctiCallId: "cti-1", phone: "138****8000", startedAt: "2026-11-28T01:00:00Z", origin: "inbound" };
+    outbox.open(call);
+    outbox.submit(draft);
+    await outbox.flush();
+    const [refused] = outbox.items();
+    expect(refused.state).toBe("failed");
+    outbox.reopen(refused, call);
+    expect(outbox.items()).toEqual([]);
+    expect(outbox.openCalls()).toEqual([call]);
+    expect(outbox.loadDraft("cti-1")).toEqual(draft);
   });
 
   it("backs off exponentially up to 30 s", () => {

@@ -13,12 +13,18 @@ export type ConclusionDraft = {
   intent: string;
   remark: string;
   fields: Record<string, string>;
+  /** When the call started and how it came, to name it in the outbox (absent in drafts stored before). */
+  startedAt?: string;
+  origin?: string;
 };
 export type ConclusionItem = OutboxItem<ConclusionDraft>;
 
+/** A call whose result the agent still has to write: its number as shown, when, and how it came. */
+export type CallToConclude = { ctiCallId: string; phone: string; startedAt: string; origin: string };
+
 const OUTBOX_KEY = "sb-conclusion-outbox";
 const DRAFT_PREFIX = "sb-conclusion-draft:";
-/** The call whose conclusion is still to be written, so a reload after the call still shows its form. */
+/** The calls whose result is still to be written, oldest first, so a reload still shows their forms. */
 const OPEN_KEY = "sb-conclusion-open";
 /** Saved conclusions stay listed (the last few), so the agent sees they went. */
 const KEEP_SAVED = 20;
@@ -31,37 +37,71 @@ export function createConclusionOutbox(options: {
 }) {
   const { storage } = options;
   const outbox = createOutbox<ConclusionDraft>({ ...options, storageKey: OUTBOX_KEY, keepSaved: KEEP_SAVED });
+  const listeners = new Set<(calls: CallToConclude[]) => void>();
 
-  function openCall(): { ctiCallId: string; phone: string } | null {
+  function openCalls(): CallToConclude[] {
     try {
-      return JSON.parse(storage.getItem(OPEN_KEY) ?? "null") as { ctiCallId: string; phone: string } | null;
+      const stored = JSON.parse(storage.getItem(OPEN_KEY) ?? "[]") as unknown;
+      return Array.isArray(stored) ? (stored as CallToConclude[]) : [];
     } catch {
-      return null;
+      return [];
+    }
+  }
+  function writeOpen(calls: CallToConclude[]): void {
+    try {
+      storage.setItem(OPEN_KEY, JSON.stringify(calls));
+    } catch {
+      // Storage full or refused: the page still shows the forms it has.
+    }
+    for (const listener of listeners) listener(calls);
+  }
+
+  /** Adds a call to conclude (once: a call seen again keeps its place and its draft). */
+  function open(call: CallToConclude): void {
+    const calls = openCalls();
+    if (calls.some((c) => c.ctiCallId === call.ctiCallId)) return;
+    if (outbox.items().some((i) => i.payload.ctiCallId === call.ctiCallId && i.state !== "failed")) return;
+    writeOpen([...calls, call]);
+  }
+
+  function saveDraft(draft: ConclusionDraft): void {
+    try {
+      storage.setItem(DRAFT_PREFIX + draft.ctiCallId, JSON.stringify(draft));
+    } catch {
+      // Storage full or refused: the form still holds what was typed.
     }
   }
 
   return {
     ...outbox,
 
-    /** Queues a conclusion (a corrected one replaces its refused one) and forgets the call's draft. */
+    /** Queues a conclusion (a corrected one replaces its refused one); the call's form and draft close. */
     submit(draft: ConclusionDraft): ConclusionItem {
       outbox.drop((i) => i.payload.ctiCallId === draft.ctiCallId && i.state === "failed");
       const item = outbox.add(draft);
       storage.removeItem(DRAFT_PREFIX + draft.ctiCallId);
-      if (openCall()?.ctiCallId === draft.ctiCallId) storage.removeItem(OPEN_KEY);
+      writeOpen(openCalls().filter((c) => c.ctiCallId !== draft.ctiCallId));
       return item;
     },
 
-    /** Remembers the call to conclude (a new call replaces an older one; its draft stays stored). */
-    open(call: { ctiCallId: string; phone: string }): void {
-      storage.setItem(OPEN_KEY, JSON.stringify(call));
+    open,
+
+    /** Takes a refused conclusion back into its form, with what was typed, to be corrected. */
+    reopen(item: ConclusionItem, call: CallToConclude): void {
+      saveDraft(item.payload);
+      outbox.drop((i) => i.key === item.key);
+      open(call);
     },
 
-    openCall,
+    /** The calls whose result is still to be written, oldest first. */
+    openCalls,
 
-    saveDraft(draft: ConclusionDraft): void {
-      storage.setItem(DRAFT_PREFIX + draft.ctiCallId, JSON.stringify(draft));
+    subscribeCalls(listener: (calls: CallToConclude[]) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
+
+    saveDraft,
 
     loadDraft(ctiCallId: string): ConclusionDraft | null {
       try {

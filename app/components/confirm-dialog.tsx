@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /**
  * A confirmation inside a hydrated island (the no-JS screens use ConfirmStep): a modal <dialog>,
@@ -22,6 +22,8 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // Several dialogs may share a page: each names itself by its own ids.
+  const id = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -33,16 +35,16 @@ export function ConfirmDialog({
       ref={dialog}
       className="sb-confirm sb-confirm-dialog"
       role="alertdialog"
-      aria-labelledby="confirm-dialog-title"
-      aria-describedby="confirm-dialog-body"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
       onCancel={(event) => {
         // Escape: the parent decides (and closes the dialog through `open`).
         event.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="confirm-dialog-title">{title}</h2>
-      <div id="confirm-dialog-body">{children}</div>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <div id={`${id}-body`}>{children}</div>
       <div className="sb-inline-forms">
         <button type="button" className="p-button p-button-danger" onClick={onConfirm} autoFocus>
           {confirmLabel}

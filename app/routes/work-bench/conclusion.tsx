@@ -1,19 +1,24 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
-import { CALL_RESULTS, INTENT_LABELS } from "#contracts/codes";
+import { CALL_ORIGIN_LABELS, CALL_RESULTS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import { BUSINESS_FIELDS } from "#contracts/workbench";
-import { createConclusionOutbox, type ConclusionDraft, type ConclusionItem, type ConclusionOutbox } from "#app/client/conclusion-outbox";
+import {
+  createConclusionOutbox,
+  type CallToConclude,
+  type ConclusionDraft,
+  type ConclusionItem,
+  type ConclusionOutbox,
+} from "#app/client/conclusion-outbox";
 import { isRetryable, postAction } from "#app/client/island";
 import { OUTBOX_STATE_LABELS, type SendResult } from "#app/client/outbox";
-import { maskPhone } from "#app/lib/format";
+import { formatTime, maskPhone } from "#app/lib/format";
 import { PHONE_ENDPOINT } from "./types";
 
-/** Sends one queued conclusion and says whether to retry. */
+/** Sends one queued conclusion and says whether to retry (the number stays here: the platform has the call's). */
 async function sendConclusion(csrf: string, item: ConclusionItem): Promise<SendResult> {
-  const { ctiCallId, phone, callResult, intent, remark, fields } = item.payload;
+  const { ctiCallId, callResult, intent, remark, fields } = item.payload;
   const answer = await postAction(PHONE_ENDPOINT, csrf, "conclusion", {
     ctiCallId,
-    phone,
     callResult,
     intentLabel: intent,
     remark,
@@ -44,6 +49,11 @@ export function hasUnsavedConclusion(outbox: ConclusionOutbox, ctiCallId: string
   );
 }
 
+/** What names a call to the agent: its number as shown, when it started, how it came. */
+export function callTitle(call: CallToConclude): string {
+  return `${maskPhone(call.phone)} · ${formatTime(Date.parse(call.startedAt))} · ${labelOf(CALL_ORIGIN_LABELS, call.origin)}`;
+}
+
 function useOutbox(): [ConclusionOutbox, ConclusionItem[]] {
   const csrf = useAuthenticityToken();
   const [outbox] = useState(() => sharedOutbox(csrf));
@@ -63,35 +73,76 @@ function useOutbox(): [ConclusionOutbox, ConclusionItem[]] {
   return [outbox, items];
 }
 
+/** The calls whose result is still to be written (browser storage: read once hydrated), oldest first. */
+export function useCallsToConclude(): CallToConclude[] {
+  const csrf = useAuthenticityToken();
+  const [calls, setCalls] = useState<CallToConclude[]>([]);
+  useEffect(() => {
+    const outbox = sharedOutbox(csrf);
+    setCalls(outbox.openCalls());
+    return outbox.subscribeCalls(setCalls);
+  }, [csrf]);
+  return calls;
+}
+
+/** What the agent sees of what was sent: the last few results, each named by its call, and any to correct. */
 export function OutboxPanel() {
-  const [, items] = useOutbox();
+  const [outbox, items] = useOutbox();
   if (items.length === 0) return null;
   return (
     <section className="sb-wb-card" aria-label="结论发送状态">
       <h2>结论发送状态</h2>
       <ul className="sb-outbox" data-testid="outbox">
-        {items
-          .slice()
-          .reverse()
-          .slice(0, 5)
-          .map((item) => (
-            <li key={item.key} className={`sb-outbox-${item.state === "saved" ? "saved" : item.state === "failed" ? "failed" : "pending"}`}>
-              <span>{maskPhone(item.payload.phone)}</span>
+        {/* What is still on its way or refused first, then the latest saved. */}
+        {[...items.filter((i) => i.state !== "saved"), ...items.filter((i) => i.state === "saved").reverse()].slice(0, 5).map((item) => {
+          const state = item.state === "saved" ? "saved" : item.state === "failed" ? "failed" : "pending";
+          return (
+            <li key={item.key} className={`sb-outbox-${state}`}>
+              <span>{item.payload.startedAt ? callTitle(item.payload as CallToConclude) : maskPhone(item.payload.phone)}</span>
               <span>{OUTBOX_STATE_LABELS[item.state]}</span>
               {item.error && item.state !== "saved" ? <span>{item.error}</span> : null}
+              {item.state === "failed" ? (
+                <button
+                  type="button"
+                  className="p-button p-button-text p-button-sm"
+                  onClick={() =>
+                    outbox.reopen(item, { ...item.payload, startedAt: item.payload.startedAt ?? "", origin: item.payload.origin ?? "" })
+                  }
+                >
+                  修改后重新保存
+                </button>
+              ) : null}
             </li>
-          ))}
+          );
+        })}
       </ul>
     </section>
   );
 }
 
-export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: string; phone: string }; onSubmitted: () => void }) {
-  const [outbox, items] = useOutbox();
-  const empty: ConclusionDraft = { ctiCallId: call.ctiCallId, phone: call.phone, callResult: "", intent: "", remark: "", fields: {} };
-  const [draft, setDraft] = useState<ConclusionDraft>(() => outbox.loadDraft(call.ctiCallId) ?? empty);
+/**
+ * One result form per call still to conclude: the call on the phone first (marked as such), then
+ * earlier calls whose result is not yet written, each titled with its call so a result never lands
+ * on another call. A form closes once its result is submitted; the outbox below shows it going.
+ */
+export function ConclusionForms({ currentCallId, onCall }: { currentCallId: string | undefined; onCall: boolean }) {
+  const calls = useCallsToConclude();
+  const ordered = [...calls.filter((c) => c.ctiCallId === currentCallId), ...calls.filter((c) => c.ctiCallId !== currentCallId).reverse()];
+  return (
+    <>
+      {ordered.map((call) => (
+        <ConclusionForm key={call.ctiCallId} call={call} current={call.ctiCallId === currentCallId} onCall={onCall} />
+      ))}
+      <OutboxPanel />
+    </>
+  );
+}
+
+function ConclusionForm({ call, current, onCall }: { call: CallToConclude; current: boolean; onCall: boolean }) {
+  const [outbox] = useOutbox();
+  const empty: ConclusionDraft = { ...call, callResult: "", intent: "", remark: "", fields: {} };
+  const [draft, setDraft] = useState<ConclusionDraft>(() => ({ ...empty, ...outbox.loadDraft(call.ctiCallId) }));
   const [problem, setProblem] = useState<string | null>(null);
-  const submitted = items.some((i) => i.payload.ctiCallId === call.ctiCallId && i.state !== "failed");
   const change = (patch: Partial<ConclusionDraft>) => {
     const next = { ...draft, ...patch };
     setDraft(next);
@@ -101,38 +152,48 @@ export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: strin
     event.preventDefault();
     if (draft.callResult === "") return setProblem("请选择通话结果");
     setProblem(null);
-    outbox.submit(draft);
+    outbox.submit({ ...draft, ...call });
     void outbox.flush(true);
-    onSubmitted();
   };
+  const id = (name: string) => `${name}-${call.ctiCallId}`;
+  const title = callTitle(call);
   return (
-    <>
-      <form className="sb-wb-card" aria-label="通话结论" onSubmit={submit} noValidate>
-        <h2>通话结论</h2>
-        <fieldset className="sb-form-row" style={{ border: 0, padding: 0 }} disabled={submitted}>
-          <legend>通话结果</legend>
-          <div style={{ display: "flex", gap: "1rem" }}>
-            {CALL_RESULTS.map((r) => (
-              <label key={r.code}>
-                <input
-                  type="radio"
-                  name="callResult"
-                  value={r.code}
-                  checked={draft.callResult === String(r.code)}
-                  onChange={() => change({ callResult: String(r.code) })}
-                />{" "}
-                {r.label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+    <form
+      className={`sb-wb-card sb-conclusion ${current ? "sb-conclusion--current" : ""}`}
+      aria-label={`通话结论 ${title}`}
+      onSubmit={submit}
+      noValidate
+    >
+      <h2>
+        通话结论 <span className="sb-conclusion-call">{title}</span>
+        <span className={`sb-call-tag ${current ? "sb-call-tag--current" : "sb-call-tag--waiting"}`}>
+          {current && onCall ? "当前通话" : current ? "刚结束" : "已结束，待保存"}
+        </span>
+      </h2>
+      <fieldset className="sb-form-row" style={{ border: 0, padding: 0 }}>
+        <legend>通话结果</legend>
+        <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap" }}>
+          {CALL_RESULTS.map((r) => (
+            <label key={r.code}>
+              <input
+                type="radio"
+                name={id("callResult")}
+                value={r.code}
+                checked={draft.callResult === String(r.code)}
+                onChange={() => change({ callResult: String(r.code) })}
+              />{" "}
+              {r.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="sb-conclusion-fields">
         <div className="sb-form-row">
-          <label htmlFor="intent-label">意向标签</label>
+          <label htmlFor={id("intent-label")}>意向标签</label>
           <select
-            id="intent-label"
+            id={id("intent-label")}
             className="p-inputtext p-component"
             value={draft.intent}
-            disabled={submitted}
             onChange={(e) => change({ intent: e.target.value })}
           >
             <option value="">未选择</option>
@@ -145,40 +206,37 @@ export function ConclusionForm({ call, onSubmitted }: { call: { ctiCallId: strin
         </div>
         {BUSINESS_FIELDS.map((field) => (
           <div className="sb-form-row" key={field.name}>
-            <label htmlFor={`field-${field.name}`}>{field.label}</label>
+            <label htmlFor={id(`field-${field.name}`)}>{field.label}</label>
             <input
-              id={`field-${field.name}`}
+              id={id(`field-${field.name}`)}
               className="p-inputtext p-component"
               type={field.name === "callbackDate" ? "date" : "text"}
               maxLength={200}
               value={draft.fields[field.name] ?? ""}
-              disabled={submitted}
               onChange={(e) => change({ fields: { ...draft.fields, [field.name]: e.target.value } })}
             />
           </div>
         ))}
-        <div className="sb-form-row">
-          <label htmlFor="conclusion-remark">备注</label>
-          <textarea
-            id="conclusion-remark"
-            className="p-inputtextarea p-inputtext p-component"
-            rows={3}
-            maxLength={500}
-            value={draft.remark}
-            disabled={submitted}
-            onChange={(e) => change({ remark: e.target.value })}
-          />
-        </div>
-        {problem ? (
-          <p className="sb-phonebar-error" role="alert">
-            {problem}
-          </p>
-        ) : null}
-        <button type="submit" className="p-button p-button-sm" disabled={submitted}>
-          保存结论
-        </button>
-      </form>
-      <OutboxPanel />
-    </>
+      </div>
+      <div className="sb-form-row">
+        <label htmlFor={id("conclusion-remark")}>备注</label>
+        <textarea
+          id={id("conclusion-remark")}
+          className="p-inputtextarea p-inputtext p-component"
+          rows={2}
+          maxLength={500}
+          value={draft.remark}
+          onChange={(e) => change({ remark: e.target.value })}
+        />
+      </div>
+      {problem ? (
+        <p className="sb-phonebar-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <button type="submit" className="p-button p-button-sm sb-primary-action">
+        保存结论
+      </button>
+    </form>
   );
 }

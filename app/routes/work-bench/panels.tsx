@@ -7,8 +7,19 @@ import type { WorkbenchData } from "./types";
 
 const seconds = (ms: number) => `${Math.floor(ms / 60_000)}分${Math.round((ms % 60_000) / 1000)}秒`;
 
-/** The agent's calls today, newest first, with the result recorded for each. */
-export function TodayCalls({ calls }: { calls: WorkbenchData["today"] }) {
+/**
+ * The agent's calls today, newest first, with the result recorded for each, and a dial-back that
+ * names the call (the page holds its number masked; the server dials the call's own).
+ */
+export function TodayCalls({
+  calls,
+  canDial,
+  dialBack,
+}: {
+  calls: WorkbenchData["today"];
+  canDial: boolean;
+  dialBack: (ctiCallId: string) => Promise<boolean>;
+}) {
   if (calls.length === 0) return <p>今天还没有通话</p>;
   return (
     <div className="p-datatable p-component">
@@ -20,6 +31,7 @@ export function TodayCalls({ calls }: { calls: WorkbenchData["today"] }) {
             <th>类型</th>
             <th>通话时长</th>
             <th>通话结果</th>
+            <th>操作</th>
           </tr>
         </thead>
         <tbody className="p-datatable-tbody">
@@ -30,6 +42,17 @@ export function TodayCalls({ calls }: { calls: WorkbenchData["today"] }) {
               <td>{labelOf(CALL_ORIGIN_LABELS, c.origin)}</td>
               <td>{c.isAnswer ? seconds(c.callDuration) : "未接通"}</td>
               <td>{c.conclusion === null ? "未填写" : labelOf(CALL_RESULTS, c.conclusion)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="p-button p-button-text p-button-sm"
+                  disabled={!canDial}
+                  aria-label={`回拨 ${c.phone}`}
+                  onClick={() => void dialBack(c.ctiCallId)}
+                >
+                  回拨
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -19,12 +19,32 @@ function useNow(active: boolean) {
 
 export type Act = (intent: string, fields?: Record<string, unknown>) => Promise<boolean>;
 
-/** The phone bar: state, connection, call control, dialling, transfer and consult, the keypad. */
+/** The one control that matters in this state, drawn most prominent. */
+function primaryAction(state: PhoneSnapshot["agent"]["state"], offered: boolean, hasResultToWrite: boolean) {
+  if (state === "SIGNED_OUT") return "signIn";
+  if (state === "RINGING") return offered ? "answer" : "hangup";
+  if (state === "TALKING" || state === "HOLD") return "hangup";
+  if (state === "NOT_READY" || (state === "ACW" && !hasResultToWrite)) return "ready";
+  return null;
+}
+
+/**
+ * The phone bar: a strip that says what is happening (the state, the call offered or on, the link),
+ * the call controls, dialling, transfer and consult, the keypad. Its rows keep their place whatever
+ * the state, so nothing jumps when a call arrives; controls that cannot be used now look and are
+ * announced disabled, and the one that matters now stands out.
+ */
 export function PhoneBar(props: {
   phone: PhoneSnapshot;
   stream: keyof typeof STREAM_STATUS_LABELS;
   can: Record<"answer" | "hangup" | "ready" | "notReady", boolean>;
   act: Act;
+  /** Goes ready (asking first while a result is unsaved). */
+  goReady: () => void;
+  /** Whether a call's result is still to be written (then 保存结论 is the action that matters). */
+  hasResultToWrite: boolean;
+  ringMuted: boolean;
+  setRingMuted: (muted: boolean) => void;
   reason: string;
   setReason: (reason: string) => void;
   error: string | null;
@@ -34,11 +54,16 @@ export function PhoneBar(props: {
 }) {
   const { phone, stream, can, act, reason, setReason, error } = props;
   const { agent, call } = phone;
-  const now = useNow(agent.state === "ACW");
+  const inCall = agent.state === "TALKING" || agent.state === "HOLD";
+  const now = useNow(agent.state === "ACW" || inCall);
   // The countdown runs on the browser's clock from the period's length, so clock skew does not matter.
   const acwEnd = useMemo(
     () => (agent.acwEndsAt ? Date.now() + Date.parse(agent.acwEndsAt) - Date.parse(agent.since) : null),
     [agent.acwEndsAt, agent.since],
+  );
+  const talkingSince = useMemo(
+    () => (call?.answeredAt ? Date.now() - (Date.parse(agent.since) - Date.parse(call.answeredAt)) : null),
+    [call?.answeredAt, agent.since],
   );
   const [dialNumber, setDialNumber] = useState("");
   const dialField = useRef<HTMLInputElement>(null);
@@ -52,8 +77,10 @@ export function PhoneBar(props: {
   /** What the last transfer did, shown during the after-call work that follows it. */
   const [transferred, setTransferred] = useState<{ ctiCallId: string; text: string } | null>(null);
   const shortcuts = { answer: "Alt+A", hangup: "Alt+H", ready: "Alt+R", notReady: "Alt+N" };
-  const inCall = agent.state === "TALKING" || agent.state === "HOLD";
   const dialValid = DIALABLE_PHONE.test(dialNumber.trim());
+  const offered = agent.state === "RINGING" && call?.origin !== "manual";
+  const primary = primaryAction(agent.state, offered, props.hasResultToWrite);
+  const emphasis = (action: string) => (primary === action ? " sb-primary-action" : "");
 
   // Keys go out one after another, so quick presses reach the far end in the order pressed.
   const dtmfQueue = useRef<Promise<unknown>>(Promise.resolve());
@@ -76,32 +103,74 @@ export function PhoneBar(props: {
     }
   };
 
+  const acwLeft = acwEnd === null ? null : Math.max(0, Math.ceil((acwEnd - now) / 1000));
   return (
-    <section className={`sb-phonebar ${agent.state === "RINGING" ? "sb-ringing" : ""}`} aria-label="电话条">
-      <div className="sb-phonebar-state" role="status" aria-live="polite" data-testid="agent-state">
-        <span className={`sb-phonebar-dot sb-phonebar-dot--${toneOf(AGENT_STATES, agent.state)}`} aria-hidden="true" />
-        <span>{labelOf(AGENT_STATES, agent.state)}</span>
-        {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(AGENT_REASONS, agent.reason)}）</span> : null}
-        {agent.state === "ACW" && acwEnd ? (
-          <span data-testid="acw-countdown">剩余 {Math.max(0, Math.ceil((acwEnd - now) / 1000))} 秒</span>
-        ) : null}
-        {agent.muted ? <span>（已静音）</span> : null}
+    <section className={`sb-phonebar sb-phonebar--${agent.state.toLowerCase()} ${offered ? "sb-ringing" : ""}`} aria-label="电话条">
+      <div className="sb-phonebar-strip">
+        <div className="sb-phonebar-state" role="status" aria-live="polite" data-testid="agent-state">
+          <span className={`sb-phonebar-dot sb-phonebar-dot--${toneOf(AGENT_STATES, agent.state)}`} aria-hidden="true" />
+          <span>{labelOf(AGENT_STATES, agent.state)}</span>
+          {agent.state === "NOT_READY" && agent.reason ? <span>（{labelOf(AGENT_REASONS, agent.reason)}）</span> : null}
+          {agent.state === "ACW" ? (
+            <span data-testid="acw-countdown">
+              {acwLeft === null
+                ? "（点击就绪结束）"
+                : acwLeft > 0
+                  ? `剩余 ${acwLeft} 秒`
+                  : props.hasResultToWrite
+                    ? "（保存结论后自动就绪）"
+                    : "即将就绪"}
+            </span>
+          ) : null}
+          {agent.muted ? <span>（已静音）</span> : null}
+        </div>
+        <div className="sb-phonebar-call">
+          {call && agent.state === "RINGING" ? (
+            <p className="sb-ring-banner" role={offered ? "alert" : undefined}>
+              {call.consult ? `${call.consult.colleague} 请求咨询：` : null}
+              {call.origin === "manual" ? "正在呼叫" : "来电"} {maskPhone(call.phone)}（{labelOf(CALL_ORIGIN_LABELS, call.origin)}）
+              {call.queueName ? <span className="sb-ring-queue"> · 队列 {call.queueName}</span> : null}
+            </p>
+          ) : call && inCall ? (
+            <p>
+              {labelOf(CALL_ORIGIN_LABELS, call.origin)} {maskPhone(call.phone)}
+              {talkingSince !== null ? <span className="sb-call-clock"> · {clock(now - talkingSince)}</span> : null}
+            </p>
+          ) : (
+            <p className="sb-phonebar-idle">
+              {agent.state === "ACW" && !props.hasResultToWrite
+                ? "结论已保存，话后整理结束后即可接听下一通电话"
+                : (IDLE_HINTS[agent.state] ?? "")}
+            </p>
+          )}
+        </div>
+        <div className={`sb-phonebar-link sb-phonebar-link--${stream}`} role="status" data-testid="connection">
+          <span className="sb-phonebar-dot" aria-hidden="true" />
+          {STREAM_STATUS_LABELS[stream]}
+        </div>
       </div>
-      {call && agent.state === "RINGING" ? (
-        <span>
-          {call.consult ? `${call.consult.colleague} 请求咨询：` : null}
-          {call.origin === "manual" ? "正在呼叫" : "来电"} {maskPhone(call.phone)}（{labelOf(CALL_ORIGIN_LABELS, call.origin)}）
-        </span>
-      ) : null}
       <div className="sb-phonebar-actions">
         {agent.state === "SIGNED_OUT" ? (
-          <button type="button" className="p-button p-button-sm" onClick={() => act("state", { command: "signIn" })}>
+          <button
+            type="button"
+            className={`p-button p-button-sm sb-slot${emphasis("signIn")}`}
+            onClick={() => act("state", { command: "signIn" })}
+          >
             签入
           </button>
-        ) : null}
+        ) : (
+          <button
+            type="button"
+            className="p-button p-button-text p-button-sm sb-slot"
+            disabled={call !== null}
+            onClick={() => act("state", { command: "signOut" })}
+          >
+            签出
+          </button>
+        )}
         <button
           type="button"
-          className="p-button p-button-success p-button-sm"
+          className={`p-button p-button-success p-button-sm${emphasis("answer")}`}
           disabled={!can.answer}
           aria-keyshortcuts={shortcuts.answer}
           onClick={() => act("call", { action: "answer" })}
@@ -110,7 +179,7 @@ export function PhoneBar(props: {
         </button>
         <button
           type="button"
-          className="p-button p-button-danger p-button-sm"
+          className={`p-button p-button-danger p-button-sm${emphasis("hangup")}`}
           disabled={!can.hangup}
           aria-keyshortcuts={shortcuts.hangup}
           onClick={() => act("call", { action: "hangup" })}
@@ -119,10 +188,10 @@ export function PhoneBar(props: {
         </button>
         <button
           type="button"
-          className="p-button p-button-sm"
+          className={`p-button p-button-sm${emphasis("ready")}`}
           disabled={!can.ready}
           aria-keyshortcuts={shortcuts.ready}
-          onClick={() => act("state", { command: "ready" })}
+          onClick={props.goReady}
         >
           就绪<kbd>{shortcuts.ready}</kbd>
         </button>
@@ -152,7 +221,7 @@ export function PhoneBar(props: {
         </button>
         <button
           type="button"
-          className="p-button p-button-outlined p-button-sm"
+          className="p-button p-button-outlined p-button-sm sb-slot"
           disabled={!inCall}
           onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}
         >
@@ -160,7 +229,7 @@ export function PhoneBar(props: {
         </button>
         <button
           type="button"
-          className="p-button p-button-outlined p-button-sm"
+          className="p-button p-button-outlined p-button-sm sb-slot"
           disabled={agent.state !== "TALKING"}
           onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}
         >
@@ -175,15 +244,14 @@ export function PhoneBar(props: {
         >
           拨号盘
         </button>
-        {agent.state !== "SIGNED_OUT" && !call ? (
-          <button type="button" className="p-button p-button-text p-button-sm" onClick={() => act("state", { command: "signOut" })}>
-            签出
-          </button>
-        ) : null}
-      </div>
-      <div className={`sb-phonebar-link sb-phonebar-link--${stream}`} role="status" data-testid="connection">
-        <span className="sb-phonebar-dot" aria-hidden="true" />
-        {STREAM_STATUS_LABELS[stream]}
+        <label className="sb-phonebar-option">
+          <input type="checkbox" checked={!props.ringMuted} onChange={(e) => props.setRingMuted(!e.target.checked)} />
+          来电铃声
+        </label>
+        <label className="sb-phonebar-option">
+          <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
+          自动接听
+        </label>
       </div>
       {showKeypad && agent.state === "TALKING" ? (
         <div className="sb-phonebar-actions">
@@ -197,29 +265,30 @@ export function PhoneBar(props: {
           <output aria-live="polite">{call?.dtmf ? `已发送按键：${call.dtmf}` : "尚未发送按键"}</output>
         </div>
       ) : null}
-      <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
-        <label htmlFor="dial-number">外呼号码</label>
-        <input
-          id="dial-number"
-          ref={dialField}
-          className="p-inputtext p-component p-inputtext-sm"
-          inputMode="tel"
-          value={dialNumber}
-          aria-invalid={dialNumber !== "" && !dialValid}
-          aria-describedby="dial-hint"
-          onChange={(e) => setDialNumber(e.target.value)}
-        />
-        <button
-          type="submit"
-          className="p-button p-button-sm"
-          disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}
-        >
-          呼叫
-        </button>
-        <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
-      </form>
-      {inCall ? (
-        <div className="sb-phonebar-actions">
+      <div className="sb-phonebar-row">
+        <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
+          <label htmlFor="dial-number">外呼号码</label>
+          <input
+            id="dial-number"
+            ref={dialField}
+            className="p-inputtext p-component p-inputtext-sm"
+            inputMode="tel"
+            value={dialNumber}
+            aria-invalid={dialNumber !== "" && !dialValid}
+            aria-describedby="dial-hint"
+            onChange={(e) => setDialNumber(e.target.value)}
+          />
+          <button
+            type="submit"
+            className="p-button p-button-sm"
+            disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}
+          >
+            呼叫
+          </button>
+          <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
+        </form>
+        {/* Always there (disabled outside a call), so the page does not move when a call connects. */}
+        <fieldset className="sb-phonebar-actions sb-phonebar-transfer" disabled={!inCall} aria-label="转接与咨询">
           <label htmlFor="transfer-to">转接/咨询目标</label>
           <select
             id="transfer-to"
@@ -256,13 +325,9 @@ export function PhoneBar(props: {
           >
             咨询
           </button>
-        </div>
-      ) : null}
+        </fieldset>
+      </div>
       {call?.consult ? <ConsultPanel consult={call.consult} act={act} /> : null}
-      <label className="sb-phonebar-actions">
-        <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
-        自动接听
-      </label>
       {transferred && agent.state === "ACW" && call?.ctiCallId === transferred.ctiCallId ? (
         <span role="status">{transferred.text}</span>
       ) : null}
@@ -274,6 +339,20 @@ export function PhoneBar(props: {
     </section>
   );
 }
+
+/** What the strip says when no call is offered or on. */
+const IDLE_HINTS: Partial<Record<PhoneSnapshot["agent"]["state"], string>> = {
+  SIGNED_OUT: "签入后开始接听来电",
+  NOT_READY: "就绪后即可接听来电",
+  READY: "等待来电…",
+  ACW: "话后整理：请填写并保存通话结论",
+};
+
+/** mm:ss of a call in progress. */
+const clock = (ms: number) => {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+};
 
 const CONSULT_STATE_LABELS = { ringing: "振铃中", talking: "通话中", conference: "三方通话中" } as const;
 

@@ -29,7 +29,7 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
 
   useEffect(() => {
     let live = true;
-    void readJson<{ sms?: SmsCardData }>(PHONE_ENDPOINT, { sms: call.phone }).then((answer) => {
+    void readJson<{ sms?: SmsCardData | null }>(PHONE_ENDPOINT, { sms: call.ctiCallId }).then((answer) => {
       if (!live) return;
       if (answer?.sms) setData(answer.sms);
       else setFailed(true);
@@ -37,7 +37,7 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
     return () => {
       live = false;
     };
-  }, [call.phone]);
+  }, [call.ctiCallId]);
 
   const post = (id: string, preview: boolean) =>
     postAction<{ sms?: SmsAnswer }>(PHONE_ENDPOINT, csrf, "sms", {

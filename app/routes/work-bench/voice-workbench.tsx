@@ -7,12 +7,13 @@ import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
 import { useNonce } from "#app/lib/nonce";
+import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
-import { ConclusionForm, OutboxPanel, hasUnsavedConclusion, sharedOutbox } from "./conclusion";
+import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
@@ -40,9 +41,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
   const [supervisorNotice, setSupervisorNotice] = useState<SupervisorNotice | null>(null);
   const [tab, setTab] = useState<(typeof TABS)[number]["key"]>("business");
   const [reason, setReason] = useState("BREAK");
-  /** The call whose conclusion is being written: the current one, or the last until it is submitted. */
-  const [formCall, setFormCall] = useState(data.phone.call ? { ctiCallId: data.phone.call.ctiCallId, phone: data.phone.call.phone } : null);
-  // The conclusion form and outbox live in the browser's storage: rendered once hydrated.
+  // The result forms and outbox live in the browser's storage: rendered once hydrated.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => {
     setHydrated(true);
@@ -74,32 +73,44 @@ export function VoiceWorkbench({ title }: { title: string }) {
 
   const state = phone.agent.state;
   const call = phone.call;
-  // A new call: load its screen pop; keep it as the call to conclude, across reloads too.
-  // Keyed on the call's id only (the snapshot object changes with every phone event), reading the
-  // rest as it is when the call changes.
+  // A new call: load its screen pop. Keyed on the call's id only (the snapshot object changes with
+  // every phone event), reading the rest as it is when the call changes.
   const latest = useRef({ call, popCallId: panels.pop?.ctiCallId, refresh, csrf });
   latest.current = { call, popCallId: panels.pop?.ctiCallId, refresh, csrf };
   const callId = call?.ctiCallId;
   useEffect(() => {
-    const { call, popCallId, refresh, csrf } = latest.current;
-    const outbox = sharedOutbox(csrf);
-    if (!call) {
-      setFormCall((current) => current ?? outbox.openCall());
-      return;
-    }
-    const opened = { ctiCallId: call.ctiCallId, phone: call.phone };
-    if (!outbox.items().some((i) => i.payload.ctiCallId === call.ctiCallId)) outbox.open(opened);
-    setFormCall((current) => (current?.ctiCallId === call.ctiCallId ? current : opened));
-    if (popCallId !== call.ctiCallId) void refresh();
+    const { call, popCallId, refresh } = latest.current;
+    if (call && popCallId !== call.ctiCallId) void refresh();
   }, [callId]);
+  // A call that connected is the agent's to conclude once it is theirs (a colleague consulted on it
+  // is not): its form opens, and stays, across reloads too, until its result is submitted.
+  const ownsCall = Boolean(call?.answeredAt) && !(call?.consult && !call.consult.asking);
+  useEffect(() => {
+    const { call, csrf } = latest.current;
+    if (!call || !ownsCall) return;
+    sharedOutbox(csrf).open({ ctiCallId: call.ctiCallId, phone: call.phone, startedAt: call.startedAt, origin: call.origin });
+  }, [callId, ownsCall]);
+  const toConclude = useCallsToConclude();
   // A call ended (or never connected): today's calls and satisfaction changed.
   useEffect(() => {
     if (isIdle(state)) void refresh();
   }, [state, refresh]);
+  // A call offered to the agent rings (unless they muted the ring) and names itself in the tab's title.
+  const offered = state === "RINGING" && call?.origin !== "manual";
+  const [ringMuted, setRingMuted] = useRingMuted();
   useEffect(() => {
-    softphone().ring(state === "RINGING" && call?.origin !== "manual");
+    softphone().ring(offered && !ringMuted);
     return () => softphone().ring(false);
-  }, [state, call?.origin]);
+  }, [offered, ringMuted]);
+  const offeredPhone = offered ? call?.phone : undefined;
+  useEffect(() => {
+    if (!offeredPhone) return;
+    const before = document.title;
+    document.title = `【来电】${maskPhone(offeredPhone)} - ${before}`;
+    return () => {
+      document.title = before;
+    };
+  }, [offeredPhone]);
 
   const act = useCallback(
     async (intent: string, fields: Record<string, unknown> = {}) => {
@@ -128,6 +139,14 @@ export function VoiceWorkbench({ title }: { title: string }) {
   reasonRef.current = reason;
   // Alt+H with a conclusion typed but not saved asks first (the button itself does not).
   const [confirmHangup, setConfirmHangup] = useState(false);
+  // Going ready with a result unsaved asks first: the next call would ring over it.
+  const [confirmReady, setConfirmReady] = useState(false);
+  const unsaved = useRef(toConclude);
+  unsaved.current = toConclude;
+  const goReady = useCallback(() => {
+    if (unsaved.current.length > 0) setConfirmReady(true);
+    else void act("state", { command: "ready" });
+  }, [act]);
   const callIdRef = useRef(callId);
   callIdRef.current = callId;
   useEffect(
@@ -136,11 +155,14 @@ export function VoiceWorkbench({ title }: { title: string }) {
         if (!canRef.current[action]) return;
         if (action === "hangup" && hasUnsavedConclusion(sharedOutbox(csrf), callIdRef.current)) setConfirmHangup(true);
         else if (action === "answer" || action === "hangup") void act("call", { action });
-        else if (action === "ready") void act("state", { command: "ready" });
+        else if (action === "ready") goReady();
         else void act("notReady", { reason: reasonRef.current });
       }),
-    [act, csrf],
+    [act, csrf, goReady],
   );
+
+  // The SMS card serves the call on the phone, or else the latest call still to conclude.
+  const smsCall = ownsCall && call ? call : toConclude.at(-1);
 
   return (
     <section className="sb-screen" aria-labelledby="screen-title">
@@ -156,6 +178,10 @@ export function VoiceWorkbench({ title }: { title: string }) {
         stream={stream}
         can={can}
         act={act}
+        goReady={goReady}
+        hasResultToWrite={toConclude.length > 0}
+        ringMuted={ringMuted}
+        setRingMuted={setRingMuted}
         reason={reason}
         setReason={setReason}
         error={error}
@@ -174,6 +200,20 @@ export function VoiceWorkbench({ title }: { title: string }) {
         onCancel={() => setConfirmHangup(false)}
       >
         <p>通话结论已填写但尚未保存。确定挂断吗？</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmReady}
+        title="通话结论尚未保存"
+        confirmLabel="仍然就绪"
+        cancelLabel="继续填写"
+        onConfirm={() => {
+          setConfirmReady(false);
+          if (canRef.current.ready) void act("state", { command: "ready" });
+        }}
+        onCancel={() => setConfirmReady(false)}
+      >
+        <p>以下通话的结论尚未保存：{toConclude.map(callTitle).join("；")}。</p>
+        <p>就绪后新的来电会接入，未保存的结论仍保留在页面上，可稍后填写。</p>
       </ConfirmDialog>
       {notice ? (
         <p className="p-message p-message-info" role="status">
@@ -205,12 +245,10 @@ export function VoiceWorkbench({ title }: { title: string }) {
               <ScreenPop phone={phone} pop={panels.pop} />
             </div>
             <div>
-              {!hydrated ? null : formCall ? (
-                <ConclusionForm key={formCall.ctiCallId} call={formCall} onSubmitted={() => !call && setFormCall(null)} />
-              ) : (
-                <OutboxPanel />
-              )}
-              {hydrated && formCall ? <SmsCard key={formCall.ctiCallId} call={formCall} /> : null}
+              {hydrated ? (
+                <ConclusionForms currentCallId={ownsCall ? callId : undefined} onCall={state === "TALKING" || state === "HOLD"} />
+              ) : null}
+              {hydrated && smsCall ? <SmsCard key={smsCall.ctiCallId} call={smsCall} /> : null}
               <section className="sb-wb-card" aria-label="今日概况">
                 <h2>今日概况</h2>
                 <dl>
@@ -229,13 +267,30 @@ export function VoiceWorkbench({ title }: { title: string }) {
             </div>
           </div>
         ) : tab === "history" ? (
-          <TodayCalls calls={panels.today} />
+          <TodayCalls
+            calls={panels.today}
+            canDial={["READY", "NOT_READY", "ACW"].includes(state)}
+            dialBack={(ctiCallId) => act("dialBack", { ctiCallId })}
+          />
         ) : (
           <KnowledgeLookup />
         )}
       </div>
     </section>
   );
+}
+
+const RING_MUTED_KEY = "sb-ring-muted";
+
+/** Whether the agent muted the ring tone (kept in this browser). */
+function useRingMuted(): [boolean, (muted: boolean) => void] {
+  const [muted, setMuted] = useState(false);
+  useEffect(() => setMuted(window.localStorage.getItem(RING_MUTED_KEY) === "1"), []);
+  const change = useCallback((next: boolean) => {
+    setMuted(next);
+    window.localStorage.setItem(RING_MUTED_KEY, next ? "1" : "0");
+  }, []);
+  return [muted, change];
 }
 
 function withAsr(phone: PhoneSnapshot, ctiCallId: string, entry: AsrEntry): PhoneSnapshot {

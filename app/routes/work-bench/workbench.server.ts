@@ -14,7 +14,9 @@ import type { Access } from "#app/server/access.server";
 import * as cti from "#app/services/cti.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import type { Caller } from "#app/services/upstream.server";
-import { refuse } from "#app/server/island.server";
+import { IslandRefusal, refuse } from "#app/server/island.server";
+import { maskPhone } from "#app/lib/format";
+import { maskedPhone } from "#app/lib/phone-snapshot";
 import * as workbench from "#app/services/workbench.server";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
 import { requireWorkOrderCreator } from "#app/server/work-order-form.server";
@@ -66,7 +68,7 @@ export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {
 }
 export type ScreenPop = Awaited<ReturnType<typeof loadScreenPop>>;
 
-/** The side panels that change after each call: today's calls, satisfaction, colleagues. */
+/** The side panels that change after each call: today's calls (numbers masked), satisfaction, colleagues. */
 async function loadPanels(caller: Caller) {
   const [today, satisfaction, needCall, colleagues] = await Promise.all([
     cti.listTodayCalls(caller),
@@ -74,7 +76,28 @@ async function loadPanels(caller: Caller) {
     workbench.countNeedCall(caller),
     cti.listColleagues(caller),
   ]);
-  return { today: today.list, satisfaction, needCall, colleagues };
+  return { today: today.list.map((c) => ({ ...c, phone: maskPhone(c.phone) })), satisfaction, needCall, colleagues };
+}
+
+/** The screen pop as the browser may see it: the contact's and the last record's numbers masked. */
+function maskedPop(pop: ScreenPop): ScreenPop {
+  if (!pop) return pop;
+  return {
+    ...pop,
+    contact: pop.contact && { ...pop.contact, phone: maskPhone(pop.contact.phone) },
+    previous: pop.previous && { ...pop.previous, phone: maskPhone(pop.previous.phone) },
+  };
+}
+
+/**
+ * The whole number of one of the agent's calls, for the server only: the call on the phone now, or
+ * one of today's (the browser names a call by its id and sees its number masked).
+ */
+async function numberOfCall(caller: Caller, ctiCallId: string): Promise<string | null> {
+  const phone = await cti.getPhone(caller);
+  if (phone.call?.ctiCallId === ctiCallId) return phone.call.phone;
+  const today = await cti.listTodayCalls(caller);
+  return today.list.find((c) => c.ctiCallId === ctiCallId)?.phone ?? null;
 }
 
 /** The page: where the event stream starts, the phone as it is now, its call's screen pop, the panels. */
@@ -90,7 +113,7 @@ async function loadPhone(caller: Caller) {
     cti.getPhone(caller).then(async (phone) => [phone, await loadScreenPop(caller, phone.call)] as const),
     loadPanels(caller),
   ]);
-  return { phone, pop, ...panels };
+  return { phone: maskedPhone(phone), pop: maskedPop(pop), ...panels };
 }
 
 /** GET /workBench/phone: the screen pop and panels again (a new call), a knowledge search, or the colleagues. */
@@ -98,8 +121,11 @@ export async function readPhone(access: Access, url: URL) {
   const keyword = url.searchParams.get("keyword");
   if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
   if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
-  const smsPhone = url.searchParams.get("sms");
-  if (smsPhone !== null) return { sms: await loadSms(access.caller, smsPhone.trim().slice(0, 20)) };
+  const smsCall = url.searchParams.get("sms");
+  if (smsCall !== null) {
+    const number = await numberOfCall(access.caller, smsCall.trim().slice(0, 100));
+    return { sms: number === null ? null : await loadSms(access.caller, number) };
+  }
   return loadPhone(access.caller);
 }
 
@@ -118,6 +144,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("notReady"), reason: z.string() }),
   z.object({ intent: z.literal("call"), action: z.enum(CALL_ACTIONS) }),
   z.object({ intent: z.literal("dial") }).merge(DialRequestSchema),
+  z.object({ intent: z.literal("dialBack"), ctiCallId: z.string().trim().min(1, "请选择要回拨的通话").max(100) }),
   z.object({ intent: z.literal("transfer") }).merge(TransferRequestSchema),
   z.object({ intent: z.literal("consult") }).merge(ConsultRequestSchema),
   z.object({ intent: z.literal("consultStep"), step: z.enum(CONSULT_STEPS) }),
@@ -140,21 +167,26 @@ export async function phoneAction(access: Access, form: FormData) {
   const input = parsed.data;
   switch (input.intent) {
     case "state":
-      return { phone: await cti.changeAgentState(caller, { command: input.command }) };
+      return { phone: maskedPhone(await cti.changeAgentState(caller, { command: input.command })) };
     case "notReady":
-      return { phone: await cti.changeAgentState(caller, { command: "notReady", reason: input.reason }) };
+      return { phone: maskedPhone(await cti.changeAgentState(caller, { command: "notReady", reason: input.reason })) };
     case "call":
-      return { phone: await cti.controlCall(caller, input.action) };
+      return { phone: maskedPhone(await cti.controlCall(caller, input.action)) };
     case "dial":
-      return { phone: await cti.dial(caller, input.phone) };
+      return { phone: maskedPhone(await cti.dial(caller, input.phone)) };
+    case "dialBack": {
+      const number = await numberOfCall(caller, input.ctiCallId);
+      if (number === null) throw new IslandRefusal("找不到该通话，请刷新后重试");
+      return { phone: maskedPhone(await cti.dial(caller, number)) };
+    }
     case "transfer":
-      return { phone: await cti.transferCall(caller, input.target, input.to) };
+      return { phone: maskedPhone(await cti.transferCall(caller, input.target, input.to)) };
     case "consult":
-      return { phone: await cti.consult(caller, input.agentId) };
+      return { phone: maskedPhone(await cti.consult(caller, input.agentId)) };
     case "consultStep":
-      return { phone: await cti.consultStep(caller, input.step) };
+      return { phone: maskedPhone(await cti.consultStep(caller, input.step)) };
     case "dtmf":
-      return { phone: await cti.sendDtmf(caller, input.digits) };
+      return { phone: maskedPhone(await cti.sendDtmf(caller, input.digits)) };
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
@@ -169,7 +201,8 @@ export async function phoneAction(access: Access, form: FormData) {
     }
     case "conclusion": {
       // The form's `intent` names the action, so the intent label travels as `intentLabel`.
-      const conclusion = ConclusionRequestSchema.safeParse({ ...input, intent: form.get("intentLabel") || null });
+      // The browser sees the number masked: the platform takes the call's own.
+      const conclusion = ConclusionRequestSchema.safeParse({ ...input, phone: "", intent: form.get("intentLabel") || null });
       if (!conclusion.success) refuse(conclusion.error.issues);
       return { record: await workbench.saveConclusion(caller, conclusion.data) };
     }

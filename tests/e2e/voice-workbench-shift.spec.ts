@@ -1,0 +1,156 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+import { expectAccessible, PASSWORD, signIn } from "./support";
+
+/**
+ * An agent's hour on the voice workbench, compressed: twenty calls back to back, a distinct result
+ * for each, some calls arriving while the previous result is still being typed, one save while the
+ * platform cannot be reached, one reload in the middle. Then the platform holds exactly one result
+ * per call, each on its own call. 吴静 (agent04) is the agent no other test signs in as; calls are
+ * offered to her queue and each is checked to have rung at her (another test's agent of the same
+ * queue may be ready at the time: such a call is hung up and offered again).
+ */
+const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
+const AGENT = "agent04";
+const CALLS = 20;
+
+async function platformToken(request: APIRequestContext, username: string): Promise<string> {
+  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
+    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username, password: PASSWORD },
+  });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).access_token;
+}
+
+const phoneOf = (n: number) => `1390000${String(4000 + n)}`;
+const maskedOf = (n: number) => `139****${String(4000 + n)}`;
+
+test("an agent's hour: twenty calls back to back, each result saved once on its own call, none lost", async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const token = await platformToken(request, AGENT);
+  const platform = async (method: "GET" | "POST", path: string, data?: object) => {
+    const response = await request.fetch(`${platformURL}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
+    expect(response.ok(), await response.text()).toBe(true);
+    return (await response.json()).data;
+  };
+  const state = page.getByTestId("agent-state");
+
+  /** Offers the n-th call to the agent's queue until it rings at her; returns its id. */
+  async function ring(n: number): Promise<string> {
+    const queueName = (await platform("GET", "/cti/api/agent")).agent.queueName;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { ctiCallId } = await platform("POST", "/cti/simulator/offer", { phone: phoneOf(n), queueName });
+      let mine = false;
+      await expect
+        .poll(async () => {
+          const phone = await platform("GET", "/cti/api/agent");
+          mine = phone.call?.ctiCallId === ctiCallId;
+          return mine || phone.agent.state !== "READY";
+        })
+        .toBe(true);
+      if (mine) return ctiCallId;
+      await platform("POST", `/cti/simulator/call/${ctiCallId}/hangup`);
+    }
+    throw new Error(`call ${n} never rang at ${AGENT}`);
+  }
+  const formOf = (n: number) => page.getByRole("form", { name: new RegExp(`通话结论 ${maskedOf(n).replace(/\*/g, "\\*")}`) });
+  async function fill(n: number, remark: string) {
+    const form = formOf(n);
+    await form.getByLabel(n % 2 ? "处理成功" : "处理失败").check();
+    await form.getByLabel("业务类型").fill(`业务${n}`);
+    await form.getByLabel("备注").fill(remark);
+  }
+  const save = (n: number) => formOf(n).getByRole("button", { name: "保存结论" }).click();
+
+  await signIn(page, AGENT);
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(state).toContainText("未就绪");
+  await page.keyboard.press("Alt+R");
+  await expect(state).toHaveText("就绪");
+
+  const ids: string[] = [];
+  for (let n = 1; n <= CALLS; n++) {
+    ids[n] = await ring(n);
+    await expect(page.getByRole("alert").filter({ hasText: `来电 ${maskedOf(n)}` })).toBeVisible();
+    await expect(page).toHaveTitle(new RegExp(`^【来电】${maskedOf(n).replace(/\*/g, "\\*")}`));
+    await page.keyboard.press("Alt+A");
+    await expect(state).toContainText("通话中");
+    await expect(page).not.toHaveTitle(/来电/);
+    const form = formOf(n);
+    await expect(form).toContainText("当前通话");
+
+    if (n % 5 === 3) {
+      // Half typed when the call ends; the agent says they are ready anyway, and the next call
+      // rings while this result is still open, marked as this call's.
+      await form.getByLabel("备注").fill(`第${n}通：未写完`);
+      await page.getByRole("button", { name: /挂机/ }).click();
+      await expect(state).toContainText("话后整理");
+      await page.keyboard.press("Alt+R");
+      const ask = page.getByRole("alertdialog", { name: "通话结论尚未保存" });
+      await expect(ask).toContainText(maskedOf(n));
+      await ask.getByRole("button", { name: "仍然就绪" }).click();
+      await expect(state).toHaveText("就绪");
+      continue;
+    }
+    await fill(n, `第${n}通：客户已确认`);
+    await page.getByRole("button", { name: /挂机/ }).click();
+    await expect(state).toContainText("话后整理");
+    if (n % 5 === 4) {
+      // The previous call's result is finished while this one is open: both are listed, each its own.
+      await expect(formOf(n - 1)).toContainText("已结束，待保存");
+      await fill(n - 1, `第${n - 1}通：补写完成`);
+      await save(n - 1);
+      await expect(formOf(n - 1)).toHaveCount(0);
+    }
+    if (n === 7) {
+      // The platform cannot be reached while this result is saved: it waits, visibly, and goes.
+      let refused = 0;
+      await page.route("**/workBench/phone", async (route) => {
+        // Only the result is posted meanwhile (a multipart body the route cannot read back).
+        if (route.request().method() === "POST" && refused < 2) {
+          refused += 1;
+          return route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: JSON.stringify({ ok: false, error: "平台暂时无法访问" }),
+          });
+        }
+        return route.fallback();
+      });
+      await save(n);
+      await expect(page.getByTestId("outbox")).toContainText("平台暂时无法访问");
+      await expect(page.getByTestId("outbox").getByRole("listitem").first()).toContainText("已保存", { timeout: 20_000 });
+      await page.unroute("**/workBench/phone");
+    } else if (n === 12) {
+      // A reload while the result is typed but not saved: it comes back as typed.
+      await page.reload();
+      await expect(page.getByTestId("connection")).toHaveText("已连接");
+      await expect(formOf(n).getByLabel("备注")).toHaveValue(`第${n}通：客户已确认`);
+      await save(n);
+    } else {
+      await save(n);
+    }
+    await expect(formOf(n)).toHaveCount(0);
+    // Ready again (the period may still run): the next call may ring.
+    await page.keyboard.press("Alt+R");
+    await expect(state).toHaveText("就绪");
+  }
+  // The last half-typed results are finished at the end of the hour.
+  await expect(page.getByRole("form", { name: /通话结论/ })).toHaveCount(0);
+  await expectAccessible(page);
+
+  // The platform holds exactly one result per call, each on its own call, as typed.
+  for (let n = 1; n <= CALLS; n++) {
+    const record = await platform("GET", `/config/business/record/${ids[n]}`);
+    const remark = n % 5 === 3 ? `第${n}通：补写完成` : `第${n}通：客户已确认`;
+    expect(record, `call ${n}`).toMatchObject({ ctiCallId: ids[n], phone: phoneOf(n), callResult: n % 2 ? 1 : 2, remark });
+    expect(record.fields).toEqual({ businessType: `业务${n}` });
+  }
+  const today = await platform("GET", "/cti/api/agent/calls/today");
+  const mine = today.list.filter((c: { ctiCallId: string }) => ids.includes(c.ctiCallId));
+  expect(mine).toHaveLength(CALLS);
+  expect(mine.every((c: { conclusion: number | null }) => c.conclusion !== null)).toBe(true);
+});
