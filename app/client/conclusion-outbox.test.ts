@@ -91,6 +91,10 @@ describe("conclusion outbox", () => {
     // A submitted call seen again (a reload during the call) does not open a second form.
     outbox.open(first);
     expect(outbox.openCalls().map((c) => c.ctiCallId)).toEqual(["cti-2"]);
+    // A call handed on to a colleague is theirs to conclude: its form and draft close.
+    outbox.forget("cti-2");
+    expect(outbox.openCalls()).toEqual([]);
+    expect(outbox.loadDraft("cti-2")).toBeNull();
   });
 
   it("takes a refused conclusion back into its form, as typed", async () => {

@@ -93,6 +93,12 @@ export function createConclusionOutbox(options: {
       open(call);
     },
 
+    /** The call is no longer the agent's to conclude (they handed it on): its form and draft close. */
+    forget(ctiCallId: string): void {
+      storage.removeItem(DRAFT_PREFIX + ctiCallId);
+      writeOpen(openCalls().filter((c) => c.ctiCallId !== ctiCallId));
+    },
+
     /** The calls whose result is still to be written, oldest first. */
     openCalls,
 

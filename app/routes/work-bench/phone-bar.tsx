@@ -288,7 +288,7 @@ export function PhoneBar(props: {
           <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
         </form>
         {/* Always there (disabled outside a call), so the page does not move when a call connects. */}
-        <fieldset className="sb-phonebar-actions sb-phonebar-transfer" disabled={!inCall} aria-label="转接与咨询">
+        <fieldset className="sb-phonebar-actions sb-phonebar-transfer" disabled={!inCall} aria-label="转接目标">
           <label htmlFor="transfer-to">转接/咨询目标</label>
           <select
             id="transfer-to"
@@ -344,7 +344,7 @@ export function PhoneBar(props: {
 const IDLE_HINTS: Partial<Record<PhoneSnapshot["agent"]["state"], string>> = {
   SIGNED_OUT: "签入后开始接听来电",
   NOT_READY: "就绪后即可接听来电",
-  READY: "等待来电…",
+  READY: "已就绪，来电将在此显示",
   ACW: "话后整理：请填写并保存通话结论",
 };
 

@@ -112,6 +112,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
     };
   }, [offeredPhone]);
 
+  const handingCallId = useRef(call?.ctiCallId);
+  handingCallId.current = call?.ctiCallId;
   const act = useCallback(
     async (intent: string, fields: Record<string, unknown> = {}) => {
       setError(null);
@@ -122,6 +124,9 @@ export function VoiceWorkbench({ title }: { title: string }) {
       }
       const snapshot = PhoneSnapshotSchema.safeParse((answer.result as { phone?: unknown }).phone);
       if (snapshot.success) setPhone((current) => laterPhone(current, snapshot.data));
+      // A call handed on (to a colleague or back to the queue) is concluded by whoever takes it.
+      const handedOn = intent === "transfer" || (intent === "consultStep" && fields.step === "transfer");
+      if (handedOn && handingCallId.current) sharedOutbox(csrf).forget(handingCallId.current);
       return true;
     },
     [csrf],
