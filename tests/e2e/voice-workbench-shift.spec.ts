@@ -154,3 +154,61 @@ test("an agent's hour: twenty calls back to back, each result saved once on its 
   expect(mine).toHaveLength(CALLS);
   expect(mine.every((c: { conclusion: number | null }) => c.conclusion !== null)).toBe(true);
 });
+
+test("no whole mobile number reaches a hydrating page, its endpoint or its stream", async ({ page, browser, request }) => {
+  const WHOLE_MOBILE = /(?<!\d)1[3-9]\d{9}(?!\d)/;
+  // A call rings at the agent, so the workbench's data holds a number.
+  const token = await platformToken(request, AGENT);
+  const headers = { authorization: `Bearer ${token}` };
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "ready" } });
+  await signIn(page, AGENT);
+  // The stream, read in the page as the island reads it, while the call is offered.
+  const streamed = page.evaluate(async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 6_000);
+    let text = "";
+    try {
+      const response = await fetch("/workBench/events", { signal: controller.signal });
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+        if (text.includes("RINGING")) break;
+      }
+    } catch {
+      // aborted: what came so far is what is checked
+    }
+    controller.abort();
+    return text;
+  });
+  await page.waitForTimeout(500);
+  const queueName = (await (await request.get(`${platformURL}/cti/api/agent`, { headers })).json()).data.agent.queueName;
+  const offered = await request.post(`${platformURL}/cti/simulator/offer`, { headers, data: { phone: "13900005555", queueName } });
+  const { ctiCallId } = (await offered.json()).data;
+  const stream = await streamed;
+  expect(stream).toContain("RINGING");
+  expect(stream).toContain("139****5555");
+  expect(stream).not.toMatch(WHOLE_MOBILE);
+
+  const pages: Record<string, string[]> = {
+    [AGENT]: ["/workBench", "/workBench/ty", "/workBench/phone", "/workBench/phone?colleagues=1", `/workBench/phone?sms=${ctiCallId}`],
+    chat: ["/textWorkBench"],
+    supervisor: ["/monitor/agent"],
+  };
+  for (const [who, paths] of Object.entries(pages)) {
+    const context = who === AGENT ? page.context() : await browser.newContext();
+    const viewer = who === AGENT ? page : await context.newPage();
+    if (who !== AGENT) await signIn(viewer, who);
+    for (const path of paths) {
+      const response = await viewer.request.get(path);
+      expect(response.status(), `${who} ${path}`).toBe(200);
+      const body = await response.text();
+      expect(body.match(WHOLE_MOBILE)?.[0], `${who} ${path}`).toBeUndefined();
+    }
+    if (who !== AGENT) await context.close();
+  }
+  await request.post(`${platformURL}/cti/simulator/call/${ctiCallId}/hangup`, { headers });
+  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+});
