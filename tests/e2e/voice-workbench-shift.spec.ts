@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 import { expectAccessible, PASSWORD, signIn } from "./support";
 
