@@ -447,8 +447,9 @@ test("an hour without a slip: three chats at once, a reload and an outage in the
   await expect(log(page).getByText("好的谢谢")).toHaveCount(1);
   await expect(log(page).getByText("待发送")).toHaveCount(0, { timeout: 15_000 });
 
-  // Each chat ends with its result. 周一鸣's goodbye is lost on its first try, and the chat is
-  // ended at once (Alt+E, the record saved): the goodbye still reaches the customer, before the end.
+  // Each chat ends with its result. 吴二娘's last reply cannot go: the chat ends once it has.
+  // 周一鸣's goodbye is lost on its first try, and the chat is ended at once (Alt+E, the record
+  // saved): the goodbye still reaches the customer, before the end.
   const results = {
     wu: { category: "consult", label: "业务咨询", result: 1, resultLabel: "处理成功", remark: "发票已开具" },
     zheng: { category: "after_sales", label: "售后服务", result: 2, resultLabel: "处理失败", remark: "线路故障待上门" },
@@ -463,6 +464,18 @@ test("an hour without a slip: three chats at once, a reload and an outage in the
     await page.getByLabel("备注").fill(result.remark);
     await page.getByRole("button", { name: "保存业务记录" }).click();
     await expect(page.getByText("业务记录已保存")).toBeVisible();
+    if (key === "wu") {
+      // While a reply cannot go, the chat does not end: the agent is told, and the chat stays.
+      await page.route("**/textWorkBench/actions", (route) =>
+        route.request().postDataBuffer()?.toString("utf8").includes("稍后短信通知您") ? route.abort() : route.fallback(),
+      );
+      await replyBox(page).click();
+      await reply("稍后短信通知您");
+      await page.keyboard.press("Alt+KeyE");
+      await expect(page.getByRole("alert")).toHaveText("结束会话失败：还有回复未发出，请恢复连接后重试");
+      await expect(sessionButton(page, chat.name)).toHaveCount(1);
+      await page.unroute("**/textWorkBench/actions");
+    }
     if (key === "zhou") {
       const lost = await failOnce(page, "感谢您的咨询，再见", "lost");
       await replyBox(page).click();
@@ -478,7 +491,7 @@ test("an hour without a slip: three chats at once, a reload and an outage in the
   const said = (session: StoredSession, role: string) => session.dialogs.filter((d) => d.role === role).map((d) => d.content);
   const expected = {
     zhou: { user: ["我想改套餐", "月租低一点的"], agent: ["您好，请问想改成哪个套餐？", "推荐您39元套餐", "感谢您的咨询，再见"] },
-    wu: { user: ["发票怎么开", "好的谢谢"], agent: ["发票可以在APP里申请", "您的发票已开具"] },
+    wu: { user: ["发票怎么开", "好的谢谢"], agent: ["发票可以在APP里申请", "您的发票已开具", "稍后短信通知您"] },
     zheng: { user: ["宽带报修", "网速很慢"], agent: ["请问您的宽带账号是？", "收到，正在为您检测线路"] },
   };
   for (const key of ["zhou", "wu", "zheng"] as const) {
