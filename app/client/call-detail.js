@@ -4,7 +4,32 @@
 // rule) remembered per agent, 导出录音 with its notice, a customer line seeking the recording, and
 // the line being played highlighted. Without JavaScript the native controls and 下载录音 remain.
 // The work-order card shows a chosen template's fields at once (it posts 换用此模板).
+// The dialog by keyboard: Escape follows 关闭 (not while an input method is composing), and Tab
+// cycles within the dialog. Focus moves in with the server's autofocus and returns to the row's
+// link through 关闭's fragment, both without JavaScript.
 (() => {
+  const dialog = document.querySelector("[role=dialog]");
+  const close = dialog?.querySelector("a[data-dialog-close]");
+  if (close) {
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && !event.isComposing && !event.defaultPrevented) {
+        event.preventDefault();
+        close.click();
+      }
+      if (event.key !== "Tab") return;
+      const focusable = [...dialog.querySelectorAll("a[href],button,input,select,textarea,audio[controls]")].filter(
+        (item) => !item.disabled && item.getClientRects().length > 0,
+      );
+      const [first, last] = event.shiftKey ? [focusable.at(-1), focusable[0]] : [focusable[0], focusable.at(-1)];
+      const active = document.activeElement;
+      // Past the end, or from outside the dialog (a click on the mask): to the other end.
+      if (active === last || !dialog.contains(active)) {
+        event.preventDefault();
+        first.focus();
+      }
+    });
+  }
+
   const switchTemplate = document.querySelector("button[name=switchTemplate]");
   if (switchTemplate) {
     switchTemplate.hidden = true;

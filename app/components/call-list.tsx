@@ -15,6 +15,7 @@ import type { CallRecordRow } from "#contracts/contact";
 import { recordHref, withParams } from "#app/lib/list-url";
 import type { loadCallList } from "#app/server/call-list.server";
 import { maskPhone } from "#app/lib/format";
+import { callLinkId } from "#app/lib/call-detail";
 import { CodeTag } from "./code-tag";
 import { DataTable, type Column } from "./data-table";
 import { Paginator, pageCount } from "./paginator";
@@ -184,7 +185,11 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       prop: "callId",
       label: "操作",
       render: (row) => (
-        <a href={recordHref(pathname, row.callId, search)} aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}>
+        <a
+          id={callLinkId(row.callId)}
+          href={recordHref(pathname, row.callId, search)}
+          aria-label={`查看 ${maskPhone(row.phone)} 的通话详情`}
+        >
           查看
         </a>
       ),

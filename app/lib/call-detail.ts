@@ -8,6 +8,13 @@ import { maskDialogue, maskPhone } from "./format";
 export const DIALOG_WIDTH_PX = 678;
 export const TABLE_MAX_HEIGHT_PX = 508;
 
+/**
+ * The id of a call list row's 查看 link. The dialog's 关闭 names it as its fragment, so that the
+ * list comes back with focus on the link that opened the dialog (Chromium focuses a focusable
+ * fragment target; other browsers start the next Tab there).
+ */
+export const callLinkId = (callId: number | string) => `call-${callId}`;
+
 export const DETAIL_TABS = [
   { key: "call", label: "查看通话" },
   { key: "state", label: "输出状态" },

@@ -12,7 +12,7 @@ import { callIdOf, callWorkOrderAction } from "#app/server/call-work-order.serve
 import { CodeTag } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, chooseTab, detailTabs } from "#app/lib/call-detail";
+import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, callLinkId, chooseTab, detailTabs } from "#app/lib/call-detail";
 import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { getCallDetail } from "#app/services/contact.server";
@@ -70,7 +70,10 @@ export default function CallDetailDialog() {
   const listPath = pathname.replace(/\/[^/]+$/, "");
   const listSearch = new URLSearchParams(search);
   listSearch.delete("tab");
-  const closeHref = `${listPath}${listSearch.size ? `?${listSearch}` : ""}`;
+  // The fragment names the row's 查看 link (call-list.tsx): the list comes back with focus there.
+  const closeHref = `${listPath}${listSearch.size ? `?${listSearch}` : ""}#${callLinkId(detail.callId)}`;
+  // Focus starts in the dialog: on 关闭, or on the tab just chosen (the dialog again at its address).
+  const tabChosen = new URLSearchParams(search).has("tab") && tab !== null;
   const tabHref = (key: string) => {
     const params = new URLSearchParams(search);
     params.set("tab", key);
@@ -120,7 +123,13 @@ export default function CallDetailDialog() {
             通话详情
           </h2>
           <div className="p-dialog-header-icons">
-            <a className="p-dialog-header-icon p-dialog-header-close p-link" href={closeHref} aria-label="关闭">
+            <a
+              className="p-dialog-header-icon p-dialog-header-close p-link"
+              href={closeHref}
+              aria-label="关闭"
+              data-dialog-close=""
+              autoFocus={!tabChosen}
+            >
               <span className="p-dialog-header-close-icon pi pi-times" aria-hidden="true" />
             </a>
           </div>
@@ -156,6 +165,7 @@ export default function CallDetailDialog() {
                         role="tab"
                         aria-selected={t.key === tab}
                         aria-controls="call-detail-panel"
+                        autoFocus={tabChosen && t.key === tab}
                       >
                         <span className="p-tabview-title">{t.label}</span>
                       </a>

@@ -56,6 +56,12 @@ export function Conversation(props: {
 function ReplyBox({ draft, error, quickReplies, onDraft, onError, onSend, onQuickReply, onNoMatch }: Parameters<typeof Conversation>[0]) {
   const box = useRef<HTMLTextAreaElement>(null);
   const [active, setActive] = useState(0);
+  // A chat opened again brings its draft back: the caret goes after it, where the agent goes on
+  // typing (focused on mount, the box had it at the start, so what was typed went before the draft).
+  useEffect(() => {
+    const field = box.current;
+    field?.setSelectionRange(field.value.length, field.value.length);
+  }, []);
   const searching = draft.startsWith("/");
   const query = draft.slice(1).trim();
   const matches = searching

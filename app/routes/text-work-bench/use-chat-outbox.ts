@@ -103,5 +103,17 @@ export function useChatOutbox(
   /** Sends what waits now (the event stream is back). */
   const flush = useCallback(() => void outbox.current?.flush(true), []);
 
-  return { send, flush, unreachable };
+  /**
+   * Sends a chat's waiting replies now; whether none is left. A chat ends only after its replies:
+   * the platform refuses a reply to an ended chat, so one still waiting would be lost.
+   */
+  const settle = useCallback(async (sessionId: string) => {
+    const box = outbox.current;
+    const waiting = () => !!box?.items().some((item) => item.payload.sessionId === sessionId && item.state !== "saved");
+    // Twice: a pass already under way may have started before the newest reply.
+    for (let pass = 0; pass < 2 && waiting(); pass++) await box?.flush(true);
+    return !waiting();
+  }, []);
+
+  return { send, flush, settle, unreachable };
 }

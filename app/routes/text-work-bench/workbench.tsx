@@ -144,13 +144,15 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     document.title = unread > 0 ? `(${unread}) ${base}` : base;
   }, [unread]);
 
+  const { settle } = outbox;
   const closeSession = useCallback(
     async (sessionId: string) => {
+      if (!(await settle(sessionId))) return setError(sessionId, "结束会话失败：还有回复未发出，请恢复连接后重试");
       const answer = await postAction(CHAT_ACTIONS, csrf, "close", { sessionId });
       if (answer.ok) dispatch({ type: "close", sessionId });
       else setError(sessionId, answer.status === 0 ? "结束会话失败：暂时无法连接，请稍后重试" : answer.error);
     },
-    [csrf],
+    [csrf, settle],
   );
 
   // Knowledge statistics: best effort, never in the agent's way.
