@@ -2,10 +2,20 @@
 // line here; adding a section is one entry in SECTIONS of bench/run.mjs.
 
 /**
- * Ports of a bench run (3170–3179): console, platform and its bench control listener, the static
- * ceiling, the plain-React server, and the scale section's own platform with its control listener.
+ * Ports of a bench run (3170–3179, or ten from BENCH_PORT_BASE, so two runs on one machine do not
+ * collide): console, platform and its bench control listener, the static ceiling, the plain-React
+ * server, and the scale section's own platform with its control listener.
  */
-export const PORTS = { console: 3170, platform: 3171, static: 3172, react: 3173, scalePlatform: 3174, control: 3175, scaleControl: 3176 };
+export const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3170);
+export const PORTS = {
+  console: PORT_BASE,
+  platform: PORT_BASE + 1,
+  static: PORT_BASE + 2,
+  react: PORT_BASE + 3,
+  scalePlatform: PORT_BASE + 4,
+  control: PORT_BASE + 5,
+  scaleControl: PORT_BASE + 6,
+};
 
 /** The list page of the SSR throughput section and the account that opens it (BENCH_LIST_PATH, BENCH_LIST_ACCOUNT). */
 export const LIST_PAGE = {

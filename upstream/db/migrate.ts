@@ -35,6 +35,7 @@ import * as m310 from "#upstream/db/migrations/310-robot-resources";
 import * as m320 from "#upstream/db/migrations/320-robot-instance-voice-line-calendar";
 import * as m340 from "#upstream/db/migrations/340-dialling-calls-by-campaign";
 import * as m350 from "#upstream/db/migrations/350-inspection-form-names-and-evaluation-versions";
+import * as m395 from "#upstream/db/migrations/395-contact-name-key";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "320-robot-instance-voice-line-calendar": m320,
   "340-dialling-calls-by-campaign": m340,
   "350-inspection-form-names-and-evaluation-versions": m350,
+  "395-contact-name-key": m395,
 };
 
 function migrator(db: Db): Migrator {
