@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { buildApp } from "#upstream/app";
 import { openDatabase } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
-import { mergeSearchIndexes, nameContains } from "#upstream/repositories/customers";
+import { nameContains } from "#upstream/repositories/customers";
 import { DEMO_PASSWORD, seedDemo } from "#upstream/seed/demo";
 
 /**
@@ -48,6 +48,11 @@ const SURNAMES = [..."王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林�
 const GIVEN = [..."伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏辉"];
 const tenant = await db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
 let started = performance.now();
+// As a bulk load is done: the GIN indexes (trigrams, properties) dropped, then built again from
+// their own definitions once the rows are in (1M rows through them one by one took minutes).
+const ginIndexes = await sql<{ indexname: string; indexdef: string }>`
+  SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'crm_contacts' AND indexdef LIKE '% USING gin %'`.execute(db);
+for (const index of ginIndexes.rows) await sql`DROP INDEX ${sql.ref(index.indexname)}`.execute(db);
 const BATCH = 100_000;
 for (let from = 1; from <= contacts; from += BATCH) {
   const to = Math.min(contacts, from + BATCH - 1);
@@ -61,7 +66,7 @@ for (let from = 1; from <= contacts; from += BATCH) {
 }
 await sql`INSERT INTO contact_group_members (group_id, contact_id)
           SELECT ${group}, id FROM crm_contacts WHERE tenant_id = ${tenant.id} AND id % 100 = 0`.execute(db);
-await mergeSearchIndexes(db);
+for (const index of ginIndexes.rows) await sql.raw(index.indexdef).execute(db);
 await sql`ANALYZE crm_contacts`.execute(db);
 await sql`ANALYZE contact_group_members`.execute(db);
 console.log(`generated ${contacts} contacts in ${((performance.now() - started) / 1000).toFixed(0)} s`);

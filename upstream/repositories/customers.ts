@@ -232,14 +232,14 @@ async function withGroups(db: Trx, rows: ContactRow[]): Promise<CustomerContact[
   }));
 }
 
-/** The database's contact_name_key (migration 395): each character's code point mod 36³ as three base-36 digits. */
+/** The database's contact_name_key, a contact's name_key (migration 395): each character's code point mod 36³ as three base-36 digits. */
 export function contactNameKey(text: string): string {
   return Array.from(text, (ch) => ((ch.codePointAt(0) as number) % 36 ** 3).toString(36).padStart(3, "0")).join("");
 }
 
 /** A contact's name contains the keyword: looked up by the key's trigrams, rechecked on the name. */
 export function nameContains(keyword: string) {
-  return sql<boolean>`(contact_name_key(name) LIKE ${`%${contactNameKey(keyword)}%`} AND name LIKE ${likePattern(keyword)})`;
+  return sql<boolean>`(name_key LIKE ${`%${contactNameKey(keyword)}%`} AND name LIKE ${likePattern(keyword)})`;
 }
 
 function filtered(db: Db, tenantId: number, query: Pick<ContactListQuery, "keyword" | "groupId" | "values">) {
