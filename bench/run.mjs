@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=<section>]`: builds if needed, starts its own platform (bench/platform.ts) and
 // console (the production build) on ports 3170–3179 (BENCH_PORT_BASE moves them) with a throwaway DATA_DIR, runs every
 // section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
-// (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 10.
+// (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 20.
 import { execFileSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, tmpdir } from "node:os";
