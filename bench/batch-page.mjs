@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
-import { OUTBOUND } from "./config.mjs";
+import { OUTBOUND, PORT_BASE } from "./config.mjs";
 import { getPage, platformToken, signIn } from "./lib/http.mjs";
 import { autocannon, cpuMs as cpu, startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
@@ -23,8 +23,8 @@ const { importContacts } = await import("./outbound-import.ts");
 const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const contacts = Number(option("contacts", OUTBOUND.contacts));
 const seconds = Number(option("seconds", 10));
-// The console on --ports, the platform on the next port and its control listener on the one after (3177–3179: the top of the bench range).
-const firstPort = Number(option("ports", 3177));
+// The console on --ports, the platform on the next port and its control listener on the one after (the top of the bench range).
+const firstPort = Number(option("ports", PORT_BASE + 7));
 const prof = option("prof");
 const dataDir = option("data") ?? join(mkdtempSync(join(tmpdir(), "switchboard-batch-page-")), "data");
 const PAGE_SIZE = 20;

@@ -2,10 +2,20 @@
 // line here; adding a section is one entry in SECTIONS of bench/run.mjs.
 
 /**
- * Ports of a bench run (3170–3179): console, platform and its bench control listener, the static
- * ceiling, the plain-React server, and the scale section's own platform with its control listener.
+ * Ports of a bench run (3170–3179, or ten from BENCH_PORT_BASE, so two runs on one machine do not
+ * collide): console, platform and its bench control listener, the static ceiling, the plain-React
+ * server, and the scale section's own platform with its control listener.
  */
-export const PORTS = { console: 3170, platform: 3171, static: 3172, react: 3173, scalePlatform: 3174, control: 3175, scaleControl: 3176 };
+export const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3170);
+export const PORTS = {
+  console: PORT_BASE,
+  platform: PORT_BASE + 1,
+  static: PORT_BASE + 2,
+  react: PORT_BASE + 3,
+  scalePlatform: PORT_BASE + 4,
+  control: PORT_BASE + 5,
+  scaleControl: PORT_BASE + 6,
+};
 
 /** The list page of the SSR throughput section and the account that opens it (BENCH_LIST_PATH, BENCH_LIST_ACCOUNT). */
 export const LIST_PAGE = {
@@ -20,6 +30,12 @@ export const LIGHTHOUSE_PAGES = [
   { name: "voice workbench", path: "/workBench", account: "agent", hydrated: true },
   { name: "text workbench", path: "/textWorkBench", account: "chat", hydrated: true },
 ];
+
+/**
+ * The sweep of every screen (performance, accessibility, best practices; one run each, ~15 s a
+ * screen) measures this many screens a run, the next ones each day: all 56 took 837 s.
+ */
+export const LIGHTHOUSE_SWEEP = { perRun: 8 };
 
 /** Accounts tried in turn to reach each screen (browser weight, budget tests). */
 export const ACCOUNTS = ["admin", "supervisor", "agent", "chat"];

@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only=<section>]`: builds if needed, starts its own platform (bench/platform.ts) and
-// console (the production build) on ports 3170–3179 with a throwaway DATA_DIR, runs every
+// console (the production build) on ports 3170–3179 (BENCH_PORT_BASE moves them) with a throwaway DATA_DIR, runs every
 // section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
-// (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 10.
+// (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 20.
 import { execFileSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, tmpdir } from "node:os";
@@ -58,6 +58,8 @@ console.log(`[bench] ${quick ? "quick" : "full"} run; scratch and server logs in
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs"), "--if-needed"], { cwd: ROOT, stdio: "inherit" });
 
 const results = [];
+/** Each section's wall time, printed under the table: the full run is to finish in 20 minutes. */
+const timings = [];
 try {
   const { platformUrl, consoleUrl, controlUrl, platform, consoleProcess } = await startServers({
     ports: PORTS,
@@ -88,6 +90,7 @@ try {
         ],
       ]);
     }
+    timings.push(`${section.name} ${((Date.now() - at) / 1000).toFixed(0)} s`);
     console.log(`${((Date.now() - at) / 1000).toFixed(0)} s`);
   }
 } finally {
@@ -95,7 +98,7 @@ try {
   log.end();
 }
 
-const report = render(results, quick, (Date.now() - started) / 1000);
+const report = `${render(results, quick, (Date.now() - started) / 1000)}\n\nSections' wall time: ${timings.join(", ")}.`;
 console.log(`\n${report}`);
 if (!only) writeFileSync(join(ROOT, "bench/RESULTS.md"), mergeRuns(report, quick));
 rmSync(join(tmp, "data"), { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { inTurn } from "../sections/lighthouse.mjs";
 import { htmlToReact } from "./html-to-react.mjs";
 import { pageAssets } from "./weight.mjs";
 
@@ -29,5 +30,20 @@ describe("pageAssets", () => {
 
   it("counts no script on a page without one", () => {
     expect(pageAssets("<html><body><p>描述 &lt;script&gt;</p></body></html>").scriptElements).toBe(0);
+  });
+});
+
+describe("the Lighthouse sweep in turn", () => {
+  it("measures a few screens a day and every screen within the days it takes to come round", () => {
+    const pages = Array.from({ length: 57 }, (_, i) => `/screen-${i}`);
+    const seen = new Set();
+    for (let day = 0; day < Math.ceil(57 / 8); day++) {
+      const swept = inTurn(pages, 8, new Date(Date.UTC(2026, 10, 28 + day, 3)));
+      expect(new Set(swept).size).toBe(8);
+      expect(inTurn(pages, 8, new Date(Date.UTC(2026, 10, 28 + day, 22)))).toEqual(swept);
+      swept.forEach((page) => seen.add(page));
+    }
+    expect(seen.size).toBe(57);
+    expect(inTurn(pages.slice(0, 5), 8, new Date())).toEqual(pages.slice(0, 5));
   });
 });

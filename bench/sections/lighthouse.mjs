@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { LIGHTHOUSE_PAGES, TARGETS } from "../config.mjs";
+import { LIGHTHOUSE_PAGES, LIGHTHOUSE_SWEEP, TARGETS } from "../config.mjs";
 import { getPage } from "../lib/http.mjs";
 import { firstEntitled, loadServerBuild, ROOT, screenRoutes } from "../lib/weight.mjs";
 
@@ -97,12 +97,26 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
       note: `${runs.length > 1 ? `scores ${runs.map((r) => Math.round(r.score * 100)).join(", ")}; ` : ""}CPU benchmarkIndex ${runs.map((r) => Math.round(r.benchmarkIndex)).join(", ")}`,
     });
   }
-  // Every screen, as the first demo account that may open it, and the call-detail dialogs: one run
-  // each, with the accessibility and best-practice categories too.
-  const sweep = [
+  // The screens, as the first demo account that may open it, and the call-detail dialogs: one run
+  // each, with the accessibility and best-practice categories too. A run sweeps LIGHTHOUSE_SWEEP
+  // of them in turn (every screen took 837 s, most of a full run's time); BENCH_LIGHTHOUSE_SWEEP=all
+  // sweeps every one.
+  const every = [
     ...screens.map((screen) => ({ name: screen.pattern, url: screen.url })),
     ...(await callDetails(consoleUrl, sessions.admin)),
-  ].filter((page) => !chosen || chosen.includes(page.name));
+  ];
+  const sweep = chosen
+    ? every.filter((page) => chosen.includes(page.name))
+    : process.env.BENCH_LIGHTHOUSE_SWEEP === "all"
+      ? every
+      : inTurn(every, LIGHTHOUSE_SWEEP.perRun, new Date());
+  if (sweep.length < every.length)
+    rows.push({
+      figure: `screens swept this run (${sweep.length} of ${every.length}, in turn by the day)`,
+      value: sweep.map((page) => page.name).join(", "),
+      target: "",
+      command: "BENCH_LIGHTHOUSE_SWEEP=all node bench/run.mjs --quick --only=lighthouse (every screen)",
+    });
   for (const page of sweep) {
     const entitled = await firstEntitled(consoleUrl, page.url ?? page.path, sessions);
     const path = page.url ?? page.path;
@@ -144,4 +158,14 @@ export async function lighthouse({ consoleUrl, sessions, lighthouseRuns, tmp }) 
     });
   }
   return rows;
+}
+
+/**
+ * `count` of the pages, the next ones in turn each day (the day since 1970 picks where to start), so
+ * a day's runs measure the same screens and every screen comes round within a few days.
+ */
+export function inTurn(pages, count, date) {
+  if (pages.length <= count) return pages;
+  const start = (Math.floor(date.getTime() / 86_400_000) * count) % pages.length;
+  return Array.from({ length: count }, (_, i) => pages[(start + i) % pages.length]);
 }

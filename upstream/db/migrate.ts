@@ -36,6 +36,7 @@ import * as m320 from "#upstream/db/migrations/320-robot-instance-voice-line-cal
 import * as m340 from "#upstream/db/migrations/340-dialling-calls-by-campaign";
 import * as m350 from "#upstream/db/migrations/350-inspection-form-names-and-evaluation-versions";
 import * as m355 from "#upstream/db/migrations/355-queue-acw-auto-ready";
+import * as m395 from "#upstream/db/migrations/395-contact-name-key";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   "340-dialling-calls-by-campaign": m340,
   "350-inspection-form-names-and-evaluation-versions": m350,
   "355-queue-acw-auto-ready": m355,
+  "395-contact-name-key": m395,
 };
 
 function migrator(db: Db): Migrator {

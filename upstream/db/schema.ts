@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from "kysely";
 import type { FlowNode, FlowVersionParams } from "#contracts/robot";
 import type { ScoredItem, ScoreFormItem } from "#contracts/inspection-scoring";
 import type { Role } from "#contracts/uaa";
@@ -296,6 +296,8 @@ export interface CrmContactsTable {
   /** Migration 140: property values keyed by property id (a string, or strings for a multiple choice). */
   properties: Json<Record<string, string | string[]>>;
   updated_at: Timestamp;
+  /** Migration 395: the name's search key (contact_name_key), made by the database on every write. */
+  name_key: GeneratedAlways<string>;
 }
 
 /** Migration 140: a tenant's custom customer properties (CUSTOMER_PROPERTY_TYPES). */

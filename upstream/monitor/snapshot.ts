@@ -7,7 +7,7 @@ import {
   monitorRoster,
   monitorRules,
   queueFiguresToday,
-  textAgentStates,
+  textAgentStateOfRow,
   type RosterRow,
 } from "#upstream/repositories/monitor";
 
@@ -20,7 +20,7 @@ const FIGURES_KEPT_MS = 5_000;
 const figuresKept = new WeakMap<FastifyInstance, ExpiringCache<string, Promise<unknown>>>();
 function keptFigures<T>(
   app: FastifyInstance,
-  kind: "agents" | "queues" | "rules",
+  kind: "agents" | "queues" | "rules" | "campaigns",
   tenantId: number,
   now: Date,
   read: () => Promise<T>,
@@ -40,6 +40,12 @@ const agentFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
 const queueFiguresKept = (app: FastifyInstance, tenantId: number, now: Date) =>
   keptFigures(app, "queues", tenantId, now, () => queueFiguresToday(app.db, tenantId, now));
 
+/** The names of the campaigns an agent's call may belong to, kept like the figures (a renamed campaign shows within 5 s). */
+const campaignsKept = (app: FastifyInstance, tenantId: number, now: Date) =>
+  keptFigures(app, "campaigns", tenantId, now, () =>
+    app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute(),
+  );
+
 /** A tenant's thresholds, kept like the figures (every snapshot reads them); a change here forgets them at once. */
 export const rulesKept = (app: FastifyInstance, tenantId: number) =>
   keptFigures(app, "rules", tenantId, new Date(), () => monitorRules(app.db, tenantId));
@@ -57,22 +63,17 @@ export async function agentRows(
   now = new Date(),
   { figures: withFigures = true }: { figures?: boolean } = {},
 ): Promise<MonitorAgent[]> {
-  const roster = await monitorRoster(app.db, tenantId);
-  const live = app.cti.liveAgents(tenantId);
   // The live states only (queues' counts, presence) need neither today's figures nor names.
-  const [texts, figures, campaigns] = await Promise.all([
-    textAgentStates(
-      app.db,
-      tenantId,
-      roster.filter(isTextAgent).map((row) => ({ id: row.id, queueName: row.default_queue_name })),
-    ),
+  const [roster, figures, campaigns] = await Promise.all([
+    monitorRoster(app.db, tenantId),
     withFigures ? agentFiguresKept(app, tenantId, now) : new Map<number, MonitorAgent["today"]>(),
-    withFigures ? app.db.selectFrom("campaigns").select(["id", "name"]).where("tenant_id", "=", tenantId).execute() : [],
+    withFigures ? campaignsKept(app, tenantId, now) : [],
   ]);
+  const live = app.cti.liveAgents(tenantId);
   const campaignName = new Map(campaigns.map((c) => [c.id, c.name]));
   return roster.map((row) => {
     const present = row.last_seen_at !== null && now.getTime() - row.last_seen_at.getTime() < PRESENCE_TIMEOUT_MS;
-    const state = isTextAgent(row) ? texts.get(row.id)! : (live.get(row.id) ?? signedOutState(row));
+    const state = isTextAgent(row) ? textAgentStateOfRow(row) : (live.get(row.id) ?? signedOutState(row));
     const working = isTextAgent(row) ? state.chats > 0 : state.state !== "SIGNED_OUT";
     const shown: MonitorAgentState = present
       ? state

@@ -232,12 +232,22 @@ async function withGroups(db: Trx, rows: ContactRow[]): Promise<CustomerContact[
   }));
 }
 
+/** The database's contact_name_key, a contact's name_key (migration 395): each character's code point mod 36³ as three base-36 digits. */
+export function contactNameKey(text: string): string {
+  return Array.from(text, (ch) => ((ch.codePointAt(0) as number) % 36 ** 3).toString(36).padStart(3, "0")).join("");
+}
+
+/** A contact's name contains the keyword: looked up by the key's trigrams, rechecked on the name. */
+export function nameContains(keyword: string) {
+  return sql<boolean>`(name_key LIKE ${`%${contactNameKey(keyword)}%`} AND name LIKE ${likePattern(keyword)})`;
+}
+
 function filtered(db: Db, tenantId: number, query: Pick<ContactListQuery, "keyword" | "groupId" | "values">) {
   let base = db.selectFrom("crm_contacts").where("crm_contacts.tenant_id", "=", tenantId);
   if (query.keyword) {
-    // Both columns have a trigram index (migration 240), the name's on the hex of its bytes.
+    // Both columns have a trigram index (migrations 240, 395), the name's on its key of code points.
     const keyword = query.keyword;
-    const inName = sql<boolean>`(contact_search_key(name) LIKE ${`%${Buffer.from(keyword).toString("hex")}%`} AND name LIKE ${likePattern(keyword)})`;
+    const inName = nameContains(keyword);
     // Phones are kept as 11 digits: a keyword that is not digits (spaces and hyphens aside) can
     // only be in a name.
     const digits = keyword.replace(/[\s-]/g, "");
@@ -594,12 +604,24 @@ export async function importContacts(
     if (chunk.length + bad.length >= CHUNK) await flush();
   }
   await flush();
+  await mergeSearchIndexes(trx);
   await trx
     .updateTable("crm_imports")
     .set({ created: result.created, updated: result.updated, rejected: result.rejected })
     .where("id", "=", run.id)
     .execute();
   return result;
+}
+
+/**
+ * New rows wait in the trigram indexes' pending lists (GIN's fast update), which every keyword
+ * search reads through row by row: after an import of 100,000 contacts that was 13–75 ms a search
+ * at a million contacts. PGlite has no autovacuum to merge them, so an import merges them itself.
+ */
+export async function mergeSearchIndexes(db: Db) {
+  await sql`SELECT gin_clean_pending_list('crm_contacts_name_key_idx'::regclass), gin_clean_pending_list('crm_contacts_phone_trgm_idx'::regclass)`.execute(
+    db,
+  );
 }
 
 /**

@@ -6,19 +6,37 @@ import { startOfCstDay } from "#upstream/domain/china-time";
 import { WorkType } from "#upstream/domain/work-type";
 import type { Trx } from "./dialing";
 
-/** The agents a supervisor watches: every agent account of the tenant, with when its client last reported. */
+/**
+ * The agents a supervisor watches: every agent account of the tenant, with when its client last
+ * reported and, for a text agent, its active chats (oldest first). One statement: on PGlite every
+ * statement of a snapshot waits its turn behind the floor's writes.
+ */
 export async function monitorRoster(db: Db, tenantId: number) {
-  return db
+  const rows = await db
     .selectFrom("users as u")
     .leftJoin("user_presence as p", "p.user_id", "u.id")
     .select(["u.id", "u.real_name", "u.agent_id", "u.work_type", "u.default_queue_name", "p.last_seen_at"])
+    .select(
+      sql<ActiveSessionJson[] | null>`CASE WHEN u.work_type = ${WorkType.text} THEN (
+        SELECT coalesce(json_agg(json_build_object('session_key', s.session_key, 'customer_phone', s.customer_phone, 'created_at', s.created_at)
+                                 ORDER BY s.created_at, s.id), '[]')
+        FROM chat_sessions s WHERE s.tenant_id = u.tenant_id AND s.agent_user_id = u.id AND s.state = 'active') END`.as("active_chats"),
+    )
     .where("u.tenant_id", "=", tenantId)
     .where("u.role", "=", "agent")
     .where("u.agent_id", "is not", null)
     .orderBy("u.agent_id")
     .execute();
+  return rows.map(({ active_chats, ...row }) => ({
+    ...row,
+    chats: (active_chats ?? []).map((c): ActiveSession => ({ ...c, created_at: new Date(c.created_at) })),
+  }));
 }
 export type RosterRow = Awaited<ReturnType<typeof monitorRoster>>[number];
+type ActiveSessionJson = { session_key: string; customer_phone: string; created_at: string };
+
+/** A text agent's live state from its roster row (its active chats read with it). */
+export const textAgentStateOfRow = (row: RosterRow) => textAgentStateOf(row.id, row.default_queue_name, row.chats);
 
 /** Handle time counts the talk, the hold and the after-call work of each handled call. */
 const HANDLING_STATES = ["TALKING", "HOLD", "ACW"];
@@ -101,7 +119,16 @@ export async function queueFiguresToday(db: Db, tenantId: number, now = new Date
 
 /** The live state of a text agent: serving chats, or free for the next. */
 export async function textAgentState(db: Db, tenantId: number, userId: number, queueName: string): Promise<MonitorAgentState> {
-  return (await textAgentStates(db, tenantId, [{ id: userId, queueName }])).get(userId)!;
+  const sessions = await db
+    .selectFrom("chat_sessions")
+    .select(["session_key", "customer_phone", "created_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("state", "=", "active")
+    .where("agent_user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return textAgentStateOf(userId, queueName, sessions);
 }
 
 type ActiveSession = { session_key: string; customer_phone: string; created_at: Date };
@@ -128,29 +155,6 @@ function textAgentStateOf(userId: number, queueName: string, sessions: readonly 
     chats: sessions.length,
     signOutPending: false,
   };
-}
-
-/** Every text agent's live state at once (the snapshot), in one query. */
-export async function textAgentStates(db: Db, tenantId: number, agents: ReadonlyArray<{ id: number; queueName: string }>) {
-  if (agents.length === 0) return new Map<number, MonitorAgentState>();
-  const sessions = await db
-    .selectFrom("chat_sessions")
-    .select(["agent_user_id", "session_key", "customer_phone", "created_at"])
-    .where("tenant_id", "=", tenantId)
-    .where("state", "=", "active")
-    .where(
-      "agent_user_id",
-      "in",
-      agents.map((a) => a.id),
-    )
-    .orderBy("created_at")
-    .execute();
-  return new Map(
-    agents.map((agent) => {
-      const own = sessions.filter((s) => s.agent_user_id === agent.id);
-      return [agent.id, textAgentStateOf(agent.id, agent.queueName, own)] as const;
-    }),
-  );
 }
 
 export const isTextAgent = (row: { work_type: number }) => row.work_type === WorkType.text;

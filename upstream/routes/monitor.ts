@@ -26,7 +26,7 @@ import {
   saveMonitorRules,
   saveQueueSettings,
   tenantQueues,
-  textAgentStates,
+  textAgentStateOfRow,
   type RosterRow,
 } from "#upstream/repositories/monitor";
 import type { AuthUser } from "#upstream/repositories/users";
@@ -240,7 +240,7 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
       const at = new Date(live.call.startedAt);
       return ok({ work: live.state.work, lines: live.call.transcript.map((entry) => callLine(live.call.ctiCallId, entry, at)) });
     }
-    const [state] = (await textAgentStates(app.db, user.tenantId, [{ id: agent.id, queueName: agent.default_queue_name }])).values();
+    const state = textAgentStateOfRow(agent);
     if (!state.work) return ok({ work: null, lines: [] });
     const session = await sessionDetail(app.db, { tenantId: user.tenantId }, state.work.id);
     const lines: MonitorLine[] = (session?.dialogs ?? []).map((dialog) => ({
