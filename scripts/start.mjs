@@ -48,7 +48,8 @@ let stopping = false;
 function stop(code = 0) {
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 3_000).unref();
+  // Each process drains for up to 10 s (README "Running it"); then they are gone anyway.
+  setTimeout(() => process.exit(code), 12_000).unref();
   Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r))))).then(() => process.exit(code));
 }
 process.on("SIGINT", () => stop(0));
