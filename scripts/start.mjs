@@ -1,6 +1,6 @@
 // `npm start`: the embedded reference platform (unless UPSTREAM_URL points elsewhere) and the
 // console, each its own `node` process; stopping this process stops both.
-// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL and SESSION_SECRET.
+// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL, SESSION_SECRET, METRICS_PORT and UPSTREAM_METRICS_PORT.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -84,7 +84,8 @@ if (!upstreamUrl) {
   run(
     "the reference platform",
     [join(root, "build/upstream/server.mjs")],
-    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production" },
+    // The platform's metrics port is its own (METRICS_PORT is the console's).
+    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production", METRICS_PORT: process.env.UPSTREAM_METRICS_PORT ?? "" },
     5,
   );
   await waitForHealth(upstreamUrl, "the reference platform");
