@@ -14,6 +14,8 @@ const port = Number(process.env.PORT ?? 3000);
 const BUILD_PATH = "./build/console/server/index.js";
 const build = /** @type {import("@remix-run/node").ServerBuild} */ (await import(BUILD_PATH));
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+/** Request ids, logs, metrics, readiness and draining (app/server/operations.server.ts). */
+const operations = /** @type {typeof import("./app/server/operations.server")} */ (/** @type {unknown} */ (build.entry.module));
 
 const compress = compression();
 // Pages get their security headers from entry.server; static files get nosniff here.
@@ -60,14 +62,47 @@ function clientAddressOf(req) {
 function tooLarge(req, res) {
   const upload = req.headers["content-type"]?.startsWith("multipart/form-data");
   const message = upload ? "上传的文件过大：文件不能超过 20MB，请拆分后分批导入" : "提交的内容过大，请删减后重试";
-  res.statusCode = 413;
+  operations.logRefusal(req, res, "body too large", { contentLength: Number(req.headers["content-length"] ?? 0) || undefined });
+  refuse(req, res, 413, "提交的内容过大", message);
+}
+
+/**
+ * A post from another site (its Origin is not this host): refused here with a Chinese 403, as
+ * Remix's own check would otherwise throw and answer 500. The same rule as Remix's: the Origin's
+ * host against X-Forwarded-Host, else Host.
+ * @param {import("node:http").IncomingMessage} req
+ */
+function isForeignPost(req) {
+  const origin = req.headers.origin;
+  if (!origin || !["POST", "PUT", "PATCH", "DELETE"].includes(req.method ?? "")) return false;
+  const host =
+    String(req.headers["x-forwarded-host"] ?? "")
+      .split(",")[0]
+      .trim() || req.headers.host;
+  try {
+    return origin === "null" || new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A refusal before the app: an HTML page for a browser's navigation, JSON otherwise.
+ * @param {import("node:http").IncomingMessage} req
+ * @param {import("node:http").ServerResponse} res
+ * @param {number} status
+ * @param {string} title
+ * @param {string} message
+ */
+function refuse(req, res, status, title, message) {
+  res.statusCode = status;
   discardBody(req, res);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Cache-Control", "no-store");
   if (req.headers.accept?.includes("text/html")) {
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     res.end(
-      `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>提交的内容过大</title><h1>提交的内容过大</h1><p>${message}</p><p><a href="/">返回首页</a>（或用浏览器的后退按钮回到刚才的页面）</p></html>`,
+      `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${message}</p><p><a href="/">返回首页</a>（或用浏览器的后退按钮回到刚才的页面）</p></html>`,
     );
   } else {
     res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -166,6 +201,10 @@ async function sendResponse(res, response) {
  * @param {import("node:http").ServerResponse} res
  */
 async function page(req, res) {
+  if (isForeignPost(req)) {
+    operations.logRefusal(req, res, "foreign origin", { origin: String(req.headers.origin).slice(0, 200) });
+    return refuse(req, res, 403, "提交被拒绝", "不接受来自其他网站的提交");
+  }
   if (Number(req.headers["content-length"] ?? 0) > bodyLimitOf(req)) return tooLarge(req, res);
   let exceeded = false;
   let request;
@@ -186,7 +225,7 @@ async function page(req, res) {
     await sendResponse(res, response);
   } catch (error) {
     if (exceeded) return res.headersSent ? res.destroy() : tooLarge(req, res);
-    console.error("[console]", req.method, req.url, error);
+    operations.logFailure(error);
     if (res.headersSent) res.destroy();
     else {
       res.statusCode = 500;
@@ -200,9 +239,10 @@ const server = createServer((req, res) => {
   const expressReq = /** @type {import("express").Request} */ (/** @type {unknown} */ (req));
   const expressRes = /** @type {import("express").Response} */ (/** @type {unknown} */ (res));
   compress(expressReq, expressRes, () => {
-    const next = () => void page(req, res);
+    const next = () => operations.observeRequest(req, res, () => page(req, res));
     const url = req.url ?? "/";
     if (url.startsWith("/assets/") || url.startsWith("/cti/")) assets(req, res, next);
+    else if (url === "/ready") void operations.answerReadiness(res);
     else next();
   });
 });
@@ -210,6 +250,23 @@ server.listen(port, process.env.HOST, () => {
   console.log(`[console] listening on http://localhost:${port}`);
 });
 server.keepAliveTimeout = 65_000;
+operations.serveMetrics(process.env.METRICS_PORT);
+
+/**
+ * Graceful stop (README "Running it"): no new connections, /ready 503, event streams end with a
+ * reconnect hint (browsers come back with Last-Event-ID), requests in flight finish; idle
+ * keep-alive connections are closed as they become idle. After DRAIN_MS whatever remains is cut.
+ */
+const DRAIN_MS = 10_000;
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+  process.once(signal, () => {
+    operations.startDraining();
+    server.close(() => operations.flushLog(() => process.exit(0)));
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    idle.unref();
+    setTimeout(() => {
+      server.closeAllConnections();
+      operations.flushLog(() => process.exit(0));
+    }, DRAIN_MS).unref();
+  });
 }

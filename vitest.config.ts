@@ -7,6 +7,8 @@ import { allAliases } from "./aliases.mjs";
 export default defineConfig({
   resolve: { alias: allAliases },
   test: {
+    // The console's and the platform's JSON logs stay out of the test output (common/observability/log.ts).
+    env: { LOG_LEVEL: "silent" },
     projects: [
       {
         extends: true,

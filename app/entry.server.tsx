@@ -9,6 +9,18 @@ import { dropNulBytes } from "#app/server/nul-bytes.server";
 import { applySecurityHeaders, createNonce } from "#app/server/security-headers.server";
 import { errorPageFailureHtml } from "#app/components/error-page-failure";
 import { installChineseValidationMessages } from "#common/zod-chinese";
+import { log, withRequest } from "#app/services/observability.server";
+
+// server.mjs runs the console through these (request ids, logs, metrics, readiness, draining).
+export {
+  answerReadiness,
+  flushLog,
+  logFailure,
+  logRefusal,
+  observeRequest,
+  serveMetrics,
+  startDraining,
+} from "#app/server/operations.server";
 
 // Validation messages in Chinese wherever a schema gives none of its own (forms, queries, islands).
 installChineseValidationMessages();
@@ -47,7 +59,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error("[console] render error", error);
+        if (shellRendered) log.error(withRequest({ event: "render failed", err: error }));
       },
     });
     setTimeout(abort, ABORT_DELAY_MS + 1_000);
@@ -77,7 +89,7 @@ function renderWhole(page: JSX.Element, status: number, headers: Headers, nonce:
 
 /** The page, and then its error page, failed to render: answer with a page that cannot fail. */
 function failedPage(error: unknown, nonce: string): Response {
-  console.error("[console] error page failed to render", error);
+  log.error(withRequest({ event: "error page failed to render", err: error }));
   const headers = new Headers({ "Content-Type": "text/html; charset=utf-8" });
   applySecurityHeaders(headers, nonce);
   return new Response(errorPageFailureHtml(error), { status: 500, headers });
@@ -91,5 +103,5 @@ export const handleDataRequest: HandleDataRequestFunction = (response) => {
 /** Logs what went wrong on the server; the browser only ever sees the normalised message. */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
-  console.error(`[console] ${request.method} ${new URL(request.url).pathname}`, error);
+  log.error(withRequest({ event: "request failed", method: request.method, path: new URL(request.url).pathname, err: error }));
 }

@@ -1,6 +1,6 @@
 // `npm start`: the embedded reference platform (unless UPSTREAM_URL points elsewhere) and the
 // console, each its own `node` process; stopping this process stops both.
-// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL and SESSION_SECRET.
+// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL, SESSION_SECRET, METRICS_PORT and UPSTREAM_METRICS_PORT.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -48,7 +48,8 @@ let stopping = false;
 function stop(code = 0) {
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 3_000).unref();
+  // Each process drains for up to 10 s (README "Running it"); then they are gone anyway.
+  setTimeout(() => process.exit(code), 12_000).unref();
   Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r))))).then(() => process.exit(code));
 }
 process.on("SIGINT", () => stop(0));
@@ -83,7 +84,8 @@ if (!upstreamUrl) {
   run(
     "the reference platform",
     [join(root, "build/upstream/server.mjs")],
-    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production" },
+    // The platform's metrics port is its own (METRICS_PORT is the console's).
+    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production", METRICS_PORT: process.env.UPSTREAM_METRICS_PORT ?? "" },
     5,
   );
   await waitForHealth(upstreamUrl, "the reference platform");

@@ -1,6 +1,6 @@
 import formbody from "@fastify/formbody";
 import { installChineseValidationMessages } from "#common/zod-chinese";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
 import { createNotificationBus, type NotificationBus } from "#upstream/notifications/bus";
@@ -31,6 +31,7 @@ import { customerRoutes } from "#upstream/routes/customers";
 import { clientLogRoutes } from "#upstream/routes/client-log";
 import { workOrderRoutes } from "#upstream/routes/work-orders";
 import { inspectionRoutes } from "#upstream/routes/inspection";
+import { observabilityPlugin, requestIdOf } from "#upstream/observability/http";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -67,7 +68,14 @@ declare module "fastify" {
 export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
   installChineseValidationMessages();
   // Event streams never end by themselves: closing the app must not wait for them.
-  const app = Fastify({ logger, forceCloseConnections: true });
+  // One log line per request (observability/http.ts), with the console's request id.
+  const app = Fastify({
+    logger,
+    forceCloseConnections: true,
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdOf,
+  });
+  observabilityPlugin(app);
 
   // Plugins are applied to the root instance directly, so what they add is seen by every route.
   dbPlugin(app, db);

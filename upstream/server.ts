@@ -12,6 +12,8 @@ import { seedDemo } from "#upstream/seed/demo";
 import { createSmsCarrier } from "#upstream/simulators/sms-carrier";
 import { startSalesTeam } from "#upstream/seed/sales-team";
 import { readSettings } from "./settings";
+import { platformLogger } from "#upstream/observability/http";
+import { runOperations } from "#upstream/observability/operations";
 
 /**
  * The platform's process: open the database, migrate, seed the demo data unless SEED_DEMO=0,
@@ -32,12 +34,12 @@ try {
   process.exit(1);
 }
 
-// Request logging is off by default (level warn); errors are still logged. LOG_LEVEL=info shows requests.
+// JSON lines, one per request and notable event (LOG_LEVEL, default info; LOG_FILE).
 const app = buildApp({
   db: database.db,
   clientId: settings.clientId,
   clientSecret: settings.clientSecret,
-  logger: { level: settings.logLevel },
+  logger: platformLogger(settings.logLevel),
   cti: { acwMs: settings.acwSeconds * 1_000, ringMs: settings.ringSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
 });
@@ -71,11 +73,13 @@ const presence = watchPresence(app);
 presence.start();
 pruning.unref();
 
+let operations: ReturnType<typeof runOperations> | undefined;
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;
   closing = true;
   try {
+    await operations?.drain();
     chatSimulator.stop();
     await population?.stop();
     await smsCarrier.stop();
@@ -97,6 +101,7 @@ try {
   const address = await app.listen({ port: settings.port, host: settings.host });
   const store = settings.databaseUrl ? "PostgreSQL" : `PGlite in ${path.join(settings.dataDir, "pglite")}`;
   console.log(`upstream: listening on ${address} (${store})`);
+  operations = runOperations(app, database.db);
 } catch (error) {
   console.error("upstream: could not listen:", error);
   await database.close();

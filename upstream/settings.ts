@@ -43,7 +43,7 @@ export function readSettings(env: Record<string, string | undefined>): Settings 
     seedDemo,
     clientId: env.UPSTREAM_CLIENT_ID || DEFAULT_CLIENT_ID,
     clientSecret: env.UPSTREAM_CLIENT_SECRET || DEFAULT_CLIENT_SECRET,
-    logLevel: env.LOG_LEVEL || "warn",
+    logLevel: env.LOG_LEVEL || "info",
     dialerSpeed: Math.max(0, Number(env.DIALER_SPEED ?? 1) || 0),
     simulatorControl: env.SIMULATOR_CONTROL === "1",
     acwSeconds: Math.max(1, Number(env.CTI_ACW_SECONDS) || 30),

@@ -4,6 +4,7 @@ import { getUserAuth, requestToken } from "#app/services/uaa.server";
 import { recordLoginInfo } from "#app/services/crm.server";
 import { getAgentConfig } from "#app/services/config.server";
 import { isUpstreamError, type Caller } from "#app/services/upstream.server";
+import { log, signInFailures, withRequest } from "#app/services/observability.server";
 import type { SignedIn } from "./session.server";
 
 /** Wrong credentials (401) or too many failed tries (429), told apart from a platform that cannot be reached. */
@@ -25,16 +26,19 @@ export async function signIn(username: string, password: string, clientAddress: 
   try {
     token = await requestToken(username, password, clientAddress);
   } catch (error) {
-    if (isUpstreamError(error) && (error.init.status === 400 || error.init.status === 401)) {
-      throw new SignInRefused("用户名或密码错误");
-    }
+    const status = isUpstreamError(error) ? error.init.status : 0;
+    const reason = status === 400 || status === 401 ? "credentials" : status === 429 ? "throttled" : "unavailable";
+    signInFailures.inc({ reason });
+    log.warn(withRequest({ event: "sign-in refused", reason, status }));
+    if (reason === "credentials") throw new SignInRefused("用户名或密码错误");
     // The platform's throttle says until when (the message without the transport's "登录失败：").
-    if (isUpstreamError(error) && error.init.status === 429) throw new SignInRefused(error.data.message.replace(/^登录失败：/, ""), 429);
+    if (reason === "throttled" && isUpstreamError(error)) throw new SignInRefused(error.data.message.replace(/^登录失败：/, ""), 429);
     throw error;
   }
   const who = await getUserAuth(token.access_token);
   const caller: Caller = { token: token.access_token, customerId: who.customerId, userId: who.id };
   const [login, agent] = await Promise.all([recordLoginInfo(caller), getAgentConfig(caller, who.id)]);
+  log.info(withRequest({ event: "sign-in", userId: who.id, tenantId: who.tenantId }));
   return {
     token: token.access_token,
     expiresAt: Date.now() + token.expires_in * 1000,

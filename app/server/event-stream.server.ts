@@ -1,10 +1,15 @@
 import { eventFrame, formatSse, HEARTBEAT_EVENT, type RealtimeNotification, type StreamScope } from "#contracts/events";
 import type { Access } from "./access.server";
 import { streamNotifications } from "#app/services/events.server";
+import { eventStreamsOpen, log, withRequest } from "#app/services/observability.server";
+import { pathLabel } from "#common/observability/metrics";
+import { onDrain } from "./operations.server";
 
 const HEARTBEAT_MS = 15_000;
 /** Tells the browser how soon to reconnect after the stream ends. */
 const RETRY_MS = 2_000;
+/** A draining console's hint: reconnect soon (to the console that replaces it), after the last id seen. */
+const DRAIN_RETRY_MS = 1_000;
 
 /**
  * What an island's stream relays: notification types starting with one of `topics`, of a scope;
@@ -28,10 +33,25 @@ export function eventStreamResponse(request: Request, access: Access, { topics, 
   request.signal.addEventListener("abort", () => upstream.abort());
   const encoder = new TextEncoder();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const kind = pathLabel(new URL(request.url).pathname);
+  let ended = false;
+  let unregister = () => {};
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    unregister();
+    eventStreamsOpen.dec({ kind });
+  };
 
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const write = (text: string) => controller.enqueue(encoder.encode(text));
+      eventStreamsOpen.inc({ kind });
+      unregister = onDrain(() => {
+        write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: DRAIN_RETRY_MS }));
+        upstream.abort();
+      });
       write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: RETRY_MS }));
       heartbeat = setInterval(() => write(formatSse({ event: HEARTBEAT_EVENT, data: "" })), HEARTBEAT_MS);
       try {
@@ -43,9 +63,9 @@ export function eventStreamResponse(request: Request, access: Access, { topics, 
         }
       } catch (error) {
         // The platform went away or the browser left: end the stream; the browser reconnects.
-        if (!upstream.signal.aborted) console.error("[console] event stream ended", error);
+        if (!upstream.signal.aborted) log.warn(withRequest({ event: "event stream ended", kind, err: error }));
       } finally {
-        clearInterval(heartbeat);
+        end();
         try {
           controller.close();
         } catch {
@@ -54,7 +74,7 @@ export function eventStreamResponse(request: Request, access: Access, { topics, 
       }
     },
     cancel() {
-      clearInterval(heartbeat);
+      end();
       upstream.abort();
     },
   });

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import type { Dispatcher } from "undici";
+import { log } from "#app/services/observability.server";
 
 /**
  * A platform body (an export, a recording) relayed to the browser as it arrives. A browser that
@@ -10,7 +11,7 @@ import type { Dispatcher } from "undici";
  */
 export function relayBody(body: Readable): ReadableStream<Uint8Array> {
   body.on("error", (error: Error) => {
-    if (error.name !== "AbortError") console.error("[console] relayed body failed", error);
+    if (error.name !== "AbortError") log.warn({ event: "relayed body failed", err: error });
   });
   return createReadableStreamFromReadable(body);
 }

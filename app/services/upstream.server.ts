@@ -5,6 +5,9 @@ import { Agent, errors as undiciErrors, request as undiciRequest } from "undici"
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { SUCCESS_CODE } from "#contracts/envelope";
+import { pathLabel } from "#common/observability/metrics";
+import { currentRequest, traceparentOf } from "#common/observability/request-context";
+import { log, upstreamRequestDuration, upstreamRequestErrors, withRequest } from "./observability.server";
 
 /**
  * The one transport to the upstream platform (design.md §3). Every service module calls `call`
@@ -209,6 +212,9 @@ export function isUpstreamError(error: unknown): error is { data: UpstreamFailur
 async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> {
   const method = options.method ?? "GET";
   const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
+  // The request's id travels on, so the platform's log lines of it carry the same id.
+  const request = currentRequest();
+  if (request) headers.traceparent = traceparentOf(request);
   let body: string | Readable | undefined;
   // An upload's timeout starts again with each chunk the browser sends, and after the last: a slow
   // uplink is not a slow platform (a total time would fail a large list on a slow line).
@@ -237,21 +243,36 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
   };
+  const endpoint = pathLabel(options.path);
+  const started = performance.now();
+  const observe = (status: number) => upstreamRequestDuration.observe({ endpoint, method, status }, (performance.now() - started) / 1000);
   try {
-    return await attempt();
+    const response = await attempt().catch((error: unknown) => {
+      // One retry, for idempotent reads only, and only when the connection itself failed.
+      if (method === "GET" && isConnectionFailure(error)) return attempt();
+      throw error;
+    });
+    // Until the answer's headers: a stream's or an export's body may take minutes.
+    observe(response.statusCode);
+    if (response.statusCode >= 500) countFailure(options, endpoint, "server_error", { status: response.statusCode });
+    return response;
   } catch (error) {
-    // One retry, for idempotent reads only, and only when the connection itself failed.
-    if (method === "GET" && isConnectionFailure(error)) {
-      try {
-        return await attempt();
-      } catch (retryError) {
-        throw upstreamError(normaliseFailure(options.what, { error: retryError }));
-      }
-    }
-    throw upstreamError(normaliseFailure(options.what, { error }));
+    observe(0);
+    const failure = normaliseFailure(options.what, { error });
+    if (!options.signal?.aborted)
+      countFailure(options, endpoint, failure.status === 504 ? "timeout" : failure.status === 503 ? "unreachable" : "error", {
+        err: error,
+      });
+    throw upstreamError(failure);
   } finally {
     idle?.stop();
   }
+}
+
+/** An upstream failure: counted, and logged with the request it served. */
+function countFailure(options: SendOptions, endpoint: string, kind: string, detail: Record<string, unknown>) {
+  upstreamRequestErrors.inc({ endpoint, kind });
+  log.warn(withRequest({ event: "upstream failure", kind, method: options.method ?? "GET", endpoint, ...detail }));
 }
 
 /** An abort signal that fires after `ms` without a `restart`. */
@@ -331,7 +352,7 @@ export async function call<S extends z.ZodTypeAny>(options: CallOptions<S>): Pro
   }
   const parsed = options.schema.safeParse(body);
   if (!parsed.success) {
-    console.error(`[upstream] contract mismatch ${options.method ?? "GET"} ${options.path}`, parsed.error.issues.slice(0, 5));
+    countFailure(options, pathLabel(options.path), "contract", { issues: parsed.error.issues.slice(0, 5) });
     throw upstreamError({ what: options.what, status: 502, message: `${options.what}失败：平台返回的数据格式不正确` });
   }
   const value = parsed.data as { code?: unknown };

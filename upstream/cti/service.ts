@@ -450,8 +450,11 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         .execute();
       for (const row of stale) {
         const agent = await agentOf({ id: row.id, tenantId: row.tenant_id });
+        // The agent's workbench and the supervisors' monitor both learn it (the monitor, once
+        // its stream reconnects after the restart, would otherwise show the state before it).
         await Promise.all([
           publish(agent, CTI_EVENTS.state, snapshot(agent)),
+          publishToSupervisors(agent),
           db.updateTable("users").set({ agent_state: agent.status.state }).where("id", "=", agent.userId).execute(),
         ]);
       }

@@ -7,6 +7,7 @@ import type { StreamScope } from "#contracts/events";
 import { poolOf, type Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { AuthUser } from "#upstream/repositories/users";
+import { notificationDeliveryLag } from "#upstream/observability/metrics";
 
 /** How long notifications stay replayable: long enough for a laptop to sleep through a break. */
 export const EVENT_RETENTION_SECONDS = 60 * 60;
@@ -78,6 +79,7 @@ export function createNotificationBus(db: Db) {
       for (const key of keys) if (newest.has(key)) newest.set(key, Math.max(newest.get(key)!, Number(row.id)));
     }
     const notification = toNotification(row);
+    notificationDeliveryLag.observe(Math.max(0, Date.now() - row.created_at.getTime()) / 1000);
     live.emit(channelOf(row), notification, row.queue_name);
   };
 

@@ -41,10 +41,10 @@ const USER_AUTH_PATH = "/uaa/oauth/user_auth";
 /**
  * Which credential a route needs, from its path (spec §7 attaches headers by path the same way):
  * `/uaa/oauth/*` takes the console's Basic client credential, except `user_auth`, which reports
- * who a bearer token belongs to; `/crm/open/*` (sign-up, reset) takes the client credential too; `/health` and `/config/logo` are public; everything else takes a token.
+ * who a bearer token belongs to; `/crm/open/*` (sign-up, reset) takes the client credential too; `/health`, `/ready` and `/config/logo` are public; everything else takes a token.
  */
 export function authKindFor(routePath: string): AuthKind {
-  if (routePath === "/health" || routePath === "/config/logo") return "public";
+  if (routePath === "/health" || routePath === "/ready" || routePath === "/config/logo") return "public";
   if (routePath === USER_AUTH_PATH) return "bearer";
   if (routePath.startsWith("/uaa/oauth/")) return "client";
   // Sign-up and password reset: no user yet, so the console's client credential (it alone can

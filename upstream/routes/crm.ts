@@ -81,6 +81,7 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
       return { result: null, audit: { action: "account.logout", target: { type: "user", id: target.id }, summary, reason } };
     });
     forgetUserSessions(app, target.id);
+    request.log.info({ event: "forced sign-out", userId: target.id, by: user.id });
     return ok<{ userId: number }>({ userId: target.id });
   });
 

@@ -4,6 +4,10 @@ import { eventFrame, formatSse, HEARTBEAT_EVENT, StreamScopeSchema, type Realtim
 import { parseInput } from "#upstream/http";
 import { HEARTBEAT_MS, subscriptionOf } from "#upstream/notifications/bus";
 import { requireUser, streamEndsWithSession } from "#upstream/plugins/auth";
+import { eventStreamsOpen } from "#upstream/observability/metrics";
+
+/** How soon a client reconnects after a draining platform ended its stream. */
+const DRAIN_RETRY_MS = 1_000;
 
 const StreamQuerySchema = StreamScopeSchema.extend({ lastEventId: z.coerce.number().int().nonnegative().optional() });
 
@@ -52,10 +56,23 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       close();
       out.end();
     });
+    // A draining platform ends the stream with a reconnect hint (observability/operations.ts).
+    const drain = () => {
+      out.write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: DRAIN_RETRY_MS }));
+      close();
+      out.end();
+    };
+    app.readiness.streams.add(drain);
+    eventStreamsOpen.inc({ kind: subscription.kind });
+    let closed = false;
     const close = () => {
+      if (closed) return;
+      closed = true;
       clearInterval(heartbeat);
       unsubscribe();
       unregister();
+      app.readiness.streams.delete(drain);
+      eventStreamsOpen.dec({ kind: subscription.kind });
     };
     request.raw.on("close", close);
 

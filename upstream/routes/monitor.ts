@@ -155,6 +155,7 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
     const agent = await agentOfTenant(app, user, input.agentUserId);
     voiceOnly(agent);
     const when = await app.cti.forceSignOut(user.tenantId, agent.id, user.realName, input.reason);
+    request.log.info({ event: "forced phone sign-out", userId: agent.id, by: user.id, when });
     const message = when === "now" ? `已将 ${agent.real_name} 签出` : `${agent.real_name} 正在通话，将在通话结束后签出`;
     await writeAudit(app.db, actorOf(user), {
       action: "agent.forceSignOut",

@@ -16,6 +16,7 @@ import {
 } from "#upstream/repositories/sign-in-throttle";
 import { findCredentials } from "#upstream/repositories/users";
 import { cstClock } from "#upstream/domain/china-time";
+import { signInFailures, signInThrottled } from "#upstream/observability/metrics";
 
 type TokenResponse = z.infer<typeof TokenResponseSchema>;
 type TokenError = z.infer<typeof TokenErrorSchema>;
@@ -91,10 +92,14 @@ async function throttledGrant(
   const waitUntil = await signInWaitUntil(app.db, userName, address, now, ownTry);
   if (waitUntil) {
     await forgetSignInTry(app.db, ownTry);
+    signInThrottled.inc();
+    request.log.warn({ event: "sign-in throttled" });
     return { waitUntil };
   }
   const token = await passwordGrant(app.db, userName, password);
   if (token) await clearSignInFailures(app.db, userName, address);
+  else signInFailures.inc();
+  request.log.info({ event: token ? "sign-in" : "sign-in refused" });
   return { token };
 }
 

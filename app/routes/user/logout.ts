@@ -4,6 +4,7 @@ import { forgetToken, requireUser } from "#app/server/access.server";
 import { readPostedForm, requireCsrf } from "#app/server/security.server";
 import { destroySession } from "#app/server/session.server";
 import { revokeToken } from "#app/services/uaa.server";
+import { log, withRequest } from "#app/services/observability.server";
 
 /**
  * Signing out is a POST with a CSRF token, so no link or image can sign a user out. It revokes
@@ -13,7 +14,8 @@ import { revokeToken } from "#app/services/uaa.server";
 export async function action({ request }: ActionFunctionArgs) {
   const auth = await requireUser(request);
   await requireCsrf(request, await readPostedForm(request));
-  await revokeToken(auth.token).catch((error: unknown) => console.error("[console] 退出登录：平台令牌未能注销", error));
+  await revokeToken(auth.token).catch((error: unknown) => log.warn(withRequest({ event: "sign-out: token not revoked", err: error })));
+  log.info(withRequest({ event: "sign-out", userId: auth.user.id }));
   // After the revocation: a copy of the cookie read meanwhile must not keep the menu of a live token.
   forgetToken(auth.token);
   return redirect("/user/login", { headers: { "Set-Cookie": await destroySession(request) } });
