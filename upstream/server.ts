@@ -12,6 +12,7 @@ import { seedDemo } from "#upstream/seed/demo";
 import { createSmsCarrier } from "#upstream/simulators/sms-carrier";
 import { startSalesTeam } from "#upstream/seed/sales-team";
 import { readSettings } from "./settings";
+import { readVoiceSettings } from "./voice/settings";
 
 /**
  * The platform's process: open the database, migrate, seed the demo data unless SEED_DEMO=0,
@@ -40,6 +41,7 @@ const app = buildApp({
   logger: { level: settings.logLevel },
   cti: { acwMs: settings.acwSeconds * 1_000, ringMs: settings.ringSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
+  voice: readVoiceSettings(process.env),
 });
 const stopStatistics = await keepStatistics(database.db, (error) => app.log.error(error, "refreshing planner statistics failed"));
 // Agents' phone states did not survive the last stop: tell the agents who were signed in.

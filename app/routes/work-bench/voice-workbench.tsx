@@ -10,6 +10,7 @@ import { useNonce } from "#app/lib/nonce";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
+import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
 import { ConclusionForm, OutboxPanel, hasUnsavedConclusion, sharedOutbox } from "./conclusion";
@@ -72,6 +73,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
   }, []);
   const stream = useEventStream("/workBench/events", data.startId, onEvent);
 
+  // Real audio when the platform has SIP servers: the softphone follows the phone state.
+  const media = useSoftphoneMedia(PHONE_ENDPOINT, phone);
   const state = phone.agent.state;
   const call = phone.call;
   // A new call: load its screen pop; keep it as the call to conclude, across reloads too.
@@ -162,6 +165,12 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
       />
+      <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
+      {media.status?.problem ? (
+        <p className="sb-phonebar-error" role="alert">
+          {media.status.problem}
+        </p>
+      ) : null}
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog
         open={confirmHangup}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from "fastify";
+import type { Agent, Call } from "#upstream/cti/types";
+import { sipUserOf } from "./credentials";
+import { connectPhoneLine, type LineEvent } from "./phone-line";
+import type { VoiceSettings } from "./settings";
+
+/** One SIP call of the phone line to an agent's softphone, for one CTI call. */
+type Leg = { uri: string; tenantId: number; ctiCallId: string; agentUserId: number; established: boolean; ending: boolean };
+
+const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
+
+/**
+ * Real media for the CTI's calls (decision 036). The CTI stays the brain; this follows it: when
+ * an agent's phone rings for a customer's call (or a dialled customer answers), the customer's
+ * phone line calls the agent's softphone through Kamailio, naming the CTI call; when the agent
+ * leaves the call (hang-up, transfer, ring-out), that SIP call is hung up. A customer's line that
+ * drops during an established call ends the CTI call (the customer hung up). A SIP call that never
+ * connected (the agent's browser not registered) leaves the CTI call as it is, with no audio.
+ */
+export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
+  const legs = new Map<string, Leg>();
+  const byAgent = new Map<number, Leg>();
+  let sequence = 0;
+  const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
+
+  function end(leg: Leg) {
+    leg.ending = true;
+    if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
+    void line.hangup(leg.uri).catch((error) => app.log.error(error, "hanging up a SIP call failed"));
+  }
+
+  function follow(agent: Agent, call: Call | undefined) {
+    const current = byAgent.get(agent.userId);
+    const live = LIVE_STATES.has(agent.status.state);
+    // The customer is on the line to the agent who has the call, not to a consulted colleague;
+    // a dialled customer is put through once the CTI says they answered.
+    const wanted =
+      call && !call.ended && live && call.agentUserId === agent.userId && (call.origin !== "manual" || agent.status.state !== "RINGING");
+    if (current && (!wanted || current.ctiCallId !== call.ctiCallId)) end(current);
+    if (!wanted || byAgent.get(agent.userId)) return;
+    const leg: Leg = {
+      uri: `sip:${sipUserOf(agent.tenantId, agent.userId)}@${settings.domain};cti=${call.ctiCallId};leg=${++sequence}`,
+      tenantId: agent.tenantId,
+      ctiCallId: call.ctiCallId,
+      agentUserId: agent.userId,
+      established: false,
+      ending: false,
+    };
+    legs.set(leg.uri, leg);
+    byAgent.set(agent.userId, leg);
+    void line.dial(leg.uri).catch((error) => app.log.error(error, "placing a SIP call failed"));
+  }
+
+  function onLineEvent(event: LineEvent) {
+    const leg = legs.get(event.uri);
+    if (!leg) return;
+    if (event.type === "established") leg.established = true;
+    if (event.type !== "closed") return;
+    legs.delete(leg.uri);
+    if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
+    if (leg.ending) return;
+    if (!leg.established) {
+      app.log.warn(`the agent's softphone did not take call ${leg.ctiCallId} (${event.reason}); it goes on without audio`);
+      return;
+    }
+    // The line dropped while the agent talked: for the CTI, the customer hung up.
+    void app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
+  }
+
+  const stopFollowing = app.cti.onAgentState(follow);
+  return {
+    stop() {
+      stopFollowing();
+      line.close();
+    },
+  };
+}
