@@ -118,7 +118,7 @@ export function buildApp({
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);
-  voice(app, voiceSettings);
+  voice(app, voiceSettings, simulatorControl);
 
   return app;
 }

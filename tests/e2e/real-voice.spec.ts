@@ -92,10 +92,45 @@ const loudest = (page: Page) =>
 
 const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
 
-test("an inbound call carries audio both ways: answered from the workbench, heard by the agent and the customer", async ({
-  page,
-  request,
-}) => {
+/** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
+function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
+  const rate = wav.readUInt32LE(24);
+  const samples: number[] = [];
+  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) samples.push(wav.readInt16LE(at) / 32768);
+  const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
+  let [s1, s2] = [0, 0];
+  for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
+  const power = (s1 * s1 + s2 * s2 - k * s1 * s2) / Math.max(1, samples.length) ** 2;
+  return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
+}
+
+/** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
+async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
+  let wav: Buffer | null = null;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`${platformURL}/cti/simulator/call/${ctiCallId}/audio`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        wav = response.ok() ? await response.body() : null;
+        return wav !== null;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return wav!;
+}
+
+const remoteEnded = (page: Page) =>
+  page.evaluate(
+    () =>
+      (document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]")?.srcObject as MediaStream | null)
+        ?.getTracks()
+        .every((t) => t.readyState === "ended") ?? false,
+  );
+
+test("an inbound call carries audio both ways; hang-up from either side ends both", async ({ page, request }) => {
   expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
   test.setTimeout(120_000);
   const token = await platformToken(request, AGENT);
@@ -108,7 +143,7 @@ test("an inbound call carries audio both ways: answered from the workbench, hear
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
 
-  const { ctiCallId } = await network(request, token, "/cti/simulator/offer", { phone: "13900139000" });
+  const first = await network(request, token, "/cti/simulator/offer", { phone: "13900139000" });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
@@ -119,17 +154,25 @@ test("an inbound call carries audio both ways: answered from the workbench, hear
   // Hang-up from the workbench ends the SIP call too: the remote stream stops.
   await page.getByRole("button", { name: /^挂机/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
-  await expect
-    .poll(
-      () =>
-        page.evaluate(
-          () =>
-            (document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]")?.srcObject as MediaStream | null)
-              ?.getTracks()
-              .every((t) => t.readyState === "ended") ?? false,
-        ),
-      { timeout: 15_000 },
-    )
-    .toBe(true);
-  expect(ctiCallId).toMatch(/^cti-/);
+  await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+
+  // The customer's side, as the media server recorded it: the customer said 440 Hz and heard the agent's 880 Hz.
+  const wav = await recordedCall(request, token, first.ctiCallId);
+  const said = { own: toneIn(wav, 0, CUSTOMER_TONE_HZ), other: toneIn(wav, 0, AGENT_TONE_HZ) };
+  const heard = { own: toneIn(wav, 1, AGENT_TONE_HZ), other: toneIn(wav, 1, CUSTOMER_TONE_HZ) };
+  expect(said.own.rms).toBeGreaterThan(0.05);
+  expect(said.own.power).toBeGreaterThan(100 * said.other.power);
+  expect(heard.own.rms).toBeGreaterThan(0.05);
+  expect(heard.own.power).toBeGreaterThan(100 * heard.other.power);
+
+  // A second call, which the customer ends: the workbench leaves the call and the audio stops.
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  const second = await network(request, token, "/cti/simulator/offer", { phone: "13900139001" });
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  await network(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+  await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
 });

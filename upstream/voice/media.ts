@@ -1,11 +1,22 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Agent, Call } from "#upstream/cti/types";
 import { sipUserOf } from "./credentials";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
+import { agentFacingPort, pcapToWav } from "./recording";
 import type { VoiceSettings } from "./settings";
 
 /** One SIP call of the phone line to an agent's softphone, for one CTI call. */
-type Leg = { uri: string; tenantId: number; ctiCallId: string; agentUserId: number; established: boolean; ending: boolean };
+type Leg = {
+  uri: string;
+  tenantId: number;
+  ctiCallId: string;
+  agentUserId: number;
+  established: boolean;
+  ending: boolean;
+  sipCallId: string;
+};
 
 const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
 
@@ -20,6 +31,8 @@ const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
 export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const legs = new Map<string, Leg>();
   const byAgent = new Map<number, Leg>();
+  /** Per CTI call, the SIP call of its last connected leg once it has ended (its recording is complete). */
+  const recorded = new Map<string, string>();
   let sequence = 0;
   const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
 
@@ -45,6 +58,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
       agentUserId: agent.userId,
       established: false,
       ending: false,
+      sipCallId: "",
     };
     legs.set(leg.uri, leg);
     byAgent.set(agent.userId, leg);
@@ -57,6 +71,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     if (event.type === "established") leg.established = true;
     if (event.type !== "closed") return;
     legs.delete(leg.uri);
+    if (leg.established) recorded.set(leg.ctiCallId, event.sipCallId);
     if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
     if (leg.ending) return;
     if (!leg.established) {
@@ -67,8 +82,22 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     void app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
   }
 
+  /** The recording of a CTI call's last connected leg (stereo WAV), once that leg has ended; null before or without one. */
+  async function recording(ctiCallId: string): Promise<Buffer | null> {
+    const sipCallId = recorded.get(ctiCallId);
+    if (!sipCallId) return null;
+    const file = async (dir: string, prefix: string) => {
+      const name = (await readdir(path.join(settings.recordingsDir, dir)).catch(() => [])).find((n) => n.startsWith(prefix));
+      return name ? readFile(path.join(settings.recordingsDir, dir, name)) : null;
+    };
+    const [pcap, metadata] = await Promise.all([file("pcaps", `${sipCallId}-`), file("metadata", `rtpengine-meta-${sipCallId}-`)]);
+    const port = metadata && agentFacingPort(metadata.toString());
+    return pcap && port ? pcapToWav(pcap, port) : null;
+  }
+
   const stopFollowing = app.cti.onAgentState(follow);
   return {
+    recording,
     stop() {
       stopFollowing();
       line.close();

@@ -1,13 +1,15 @@
 import { connect, type Socket } from "node:net";
 
 /** What the phone line reports about one of its calls (baresip's events, by the URI it dialled). */
-export type LineEvent = { type: "ringing" | "established" | "closed"; uri: string; reason: string };
+export type LineEvent = { type: "ringing" | "established" | "closed"; uri: string; reason: string; sipCallId: string };
 
 type BaresipMessage = {
   event?: boolean;
   response?: boolean;
   type?: string;
   peeruri?: string;
+  /** The SIP Call-ID (rtpengine names the call's recording after it). */
+  id?: string;
   param?: string;
   data?: string;
   token?: string;
@@ -62,7 +64,7 @@ export function connectPhoneLine(address: string, onEvent: (event: LineEvent) =>
       return;
     }
     const type = message.event && message.type ? EVENT_TYPES[message.type] : undefined;
-    if (type && message.peeruri) onEvent({ type, uri: message.peeruri, reason: message.param ?? "" });
+    if (type && message.peeruri) onEvent({ type, uri: message.peeruri, reason: message.param ?? "", sipCallId: message.id ?? "" });
   }
 
   function command(name: string, params = ""): Promise<BaresipMessage> {
