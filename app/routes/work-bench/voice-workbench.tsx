@@ -164,6 +164,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
         error={error}
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
+        sendTone={media.dtmf}
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
       {media.status?.problem ? (
