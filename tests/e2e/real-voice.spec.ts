@@ -91,6 +91,8 @@ const loudest = (page: Page) =>
   });
 
 const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
+/** Nothing at all: the loudest frequency is far below any tone. */
+const silent = (sound: { db: number }) => sound.db < -100;
 
 /** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
 function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
@@ -150,6 +152,14 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
 
   // The agent hears the customer's tone.
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+
+  // Hold silences the customer for the agent; resuming brings the customer back.
+  await page.getByRole("button", { name: "保持" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("保持中");
+  await expect.poll(async () => silent(await loudest(page)), { timeout: 15_000, intervals: [250] }).toBe(true);
+  await page.getByRole("button", { name: "恢复" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 15_000, intervals: [250] }).toBe(true);
 
   // Hang-up from the workbench ends the SIP call too: the remote stream stops.
   await page.getByRole("button", { name: /^挂机/ }).click();
