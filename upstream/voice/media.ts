@@ -1,7 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Agent, Call } from "#upstream/cti/types";
+import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
 import { sipUserOf } from "./credentials";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
 import { agentFacingPort, pcapToWav } from "./recording";
@@ -31,8 +32,6 @@ const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
 export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const legs = new Map<string, Leg>();
   const byAgent = new Map<number, Leg>();
-  /** Per CTI call, the SIP call of its last connected leg once it has ended (its recording is complete). */
-  const recorded = new Map<string, string>();
   let sequence = 0;
   const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
 
@@ -71,29 +70,61 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     if (event.type === "established") leg.established = true;
     if (event.type !== "closed") return;
     legs.delete(leg.uri);
-    if (leg.established) recorded.set(leg.ctiCallId, event.sipCallId);
     if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
-    if (leg.ending) return;
     if (!leg.established) {
-      app.log.warn(`the agent's softphone did not take call ${leg.ctiCallId} (${event.reason}); it goes on without audio`);
+      if (!leg.ending) app.log.warn(`the agent's softphone did not take call ${leg.ctiCallId} (${event.reason}); it goes on without audio`);
       return;
     }
     // The line dropped while the agent talked: for the CTI, the customer hung up.
-    void app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
+    const ended = leg.ending ? Promise.resolve() : app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
+    void ended.then(() => keepRecording(leg, event.sipCallId)).catch((error) => app.log.error(error, "keeping a call's recording failed"));
   }
 
-  /** The recording of a CTI call's last connected leg (stereo WAV), once that leg has ended; null before or without one. */
-  async function recording(ctiCallId: string): Promise<Buffer | null> {
-    const sipCallId = recorded.get(ctiCallId);
-    if (!sipCallId) return null;
+  /** A SIP call's recording as a WAV, once the media server has closed it (its metadata names the end). */
+  async function recordingOf(sipCallId: string): Promise<Buffer | null> {
     const file = async (dir: string, prefix: string) => {
       const name = (await readdir(path.join(settings.recordingsDir, dir)).catch(() => [])).find((n) => n.startsWith(prefix));
       return name ? readFile(path.join(settings.recordingsDir, dir, name)) : null;
     };
-    const [pcap, metadata] = await Promise.all([file("pcaps", `${sipCallId}-`), file("metadata", `rtpengine-meta-${sipCallId}-`)]);
-    const port = metadata && agentFacingPort(metadata.toString());
+    const metadata = (await file("metadata", `rtpengine-meta-${sipCallId}-`))?.toString();
+    const port = metadata?.includes("call end time") ? agentFacingPort(metadata) : null;
+    const pcap = port ? await file("pcaps", `${sipCallId}-`) : null;
     return pcap && port ? pcapToWav(pcap, port) : null;
   }
+
+  /**
+   * The leg's audio becomes the call record's recording (the last connected leg of a transferred
+   * call wins); the simulated transcript stays, no longer timed to any audio.
+   */
+  async function keepRecording(leg: Leg, sipCallId: string) {
+    let wav: Buffer | null = null;
+    for (let attempt = 0; attempt < 100 && !wav; attempt++) {
+      wav = await recordingOf(sipCallId);
+      if (!wav) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!wav) return;
+    await mkdir(path.join(settings.recordingsDir, "calls"), { recursive: true });
+    await writeFile(path.join(settings.recordingsDir, "calls", `${leg.ctiCallId}.wav`), wav);
+    const record = await app.db
+      .updateTable("call_records")
+      .set({ recording: `${VOICE_RECORDING_PREFIX}${leg.ctiCallId}.wav` })
+      .where("tenant_id", "=", leg.tenantId)
+      .where("cti_call_id", "=", leg.ctiCallId)
+      .returning("id")
+      .executeTakeFirst();
+    if (record) {
+      await app.db
+        .updateTable("call_dialogs")
+        .set({ record_start_ms: null, record_end_ms: null })
+        .where("tenant_id", "=", leg.tenantId)
+        .where("call_record_id", "=", record.id)
+        .execute();
+    }
+  }
+
+  /** The kept recording of a CTI call (stereo WAV), null until its leg has ended and been written. */
+  const recording = (ctiCallId: string) =>
+    readFile(path.join(settings.recordingsDir, "calls", `${path.basename(ctiCallId)}.wav`)).catch(() => null);
 
   const stopFollowing = app.cti.onAgentState(follow);
   return {
