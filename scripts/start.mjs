@@ -1,10 +1,13 @@
 // `npm start`: the embedded reference platform (unless UPSTREAM_URL points elsewhere) and the
-// console, each its own `node` process; stopping this process stops both.
-// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL, SESSION_SECRET, METRICS_PORT and UPSTREAM_METRICS_PORT.
+// console, each its own `node` process; stopping this process stops both. With the telephony
+// servers installed (or VOICE=sip) it also runs them for real voice (scripts/voice-servers.mjs).
+// Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL, SESSION_SECRET, METRICS_PORT,
+// UPSTREAM_METRICS_PORT, VOICE and VOICE_PORT.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { startVoiceServers } from "./voice-servers.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data"));
@@ -45,13 +48,18 @@ function run(name, args, env, restarts = 0) {
 }
 
 let stopping = false;
+/** The telephony servers of this start (null: simulated media); stopped after the platform. */
+let voice = null;
 function stop(code = 0) {
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
   // Each process drains for up to 10 s (README "Running it"); then they are gone anyway.
   setTimeout(() => process.exit(code), 12_000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r))))).then(() => process.exit(code));
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r)))))
+    .then(() => voice?.stop())
+    .then(() => process.exit(code));
 }
+process.on("exit", () => voice?.killNow());
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
@@ -78,25 +86,33 @@ function sessionSecret() {
   return readFileSync(file, "utf8").trim();
 }
 
+const port = process.env.PORT ?? "3000";
 let upstreamUrl = process.env.UPSTREAM_URL;
 if (!upstreamUrl) {
+  voice = await startVoiceServers({ basePort: Number(port) + 10, dataDir });
   upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
   run(
     "the reference platform",
     [join(root, "build/upstream/server.mjs")],
     // The platform's metrics port is its own (METRICS_PORT is the console's).
-    { UPSTREAM_PORT: upstreamPort, DATA_DIR: dataDir, NODE_ENV: "production", METRICS_PORT: process.env.UPSTREAM_METRICS_PORT ?? "" },
+    {
+      UPSTREAM_PORT: upstreamPort,
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      METRICS_PORT: process.env.UPSTREAM_METRICS_PORT ?? "",
+      ...voice?.platformEnv,
+    },
     5,
   );
   await waitForHealth(upstreamUrl, "the reference platform");
 }
 
-const port = process.env.PORT ?? "3000";
 run("the console", [join(root, "server.mjs")], {
   NODE_ENV: "production",
   PORT: port,
   UPSTREAM_URL: upstreamUrl,
   SESSION_SECRET: sessionSecret(),
+  ...voice?.consoleEnv,
 });
 await waitForHealth(`http://127.0.0.1:${port}`, "the console");
 console.log(`[start] Switchboard is ready on http://localhost:${port} (platform ${upstreamUrl})`);

@@ -32,6 +32,8 @@ import { clientLogRoutes } from "#upstream/routes/client-log";
 import { workOrderRoutes } from "#upstream/routes/work-orders";
 import { inspectionRoutes } from "#upstream/routes/inspection";
 import { observabilityPlugin, requestIdOf } from "#upstream/observability/http";
+import type { VoiceSettings } from "#upstream/voice/settings";
+import { voice } from "#upstream/voice/routes";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   cti?: Partial<CtiOptions>;
   /** Registers the simulators' control routes (the dialer's clock, the CTI's calls, the chat customers): SIMULATOR_CONTROL=1, tests only. */
   simulatorControl?: boolean;
+  /** Real media through SIP servers (decision 036); without it calls keep the simulated media. */
+  voice?: VoiceSettings | null;
 }
 
 declare module "fastify" {
@@ -65,7 +69,15 @@ declare module "fastify" {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({
+  db,
+  clientId,
+  clientSecret,
+  logger = false,
+  cti,
+  simulatorControl = false,
+  voice: voiceSettings = null,
+}: BuildAppOptions): FastifyInstance {
   installChineseValidationMessages();
   // Event streams never end by themselves: closing the app must not wait for them.
   // One log line per request (observability/http.ts), with the console's request id.
@@ -114,6 +126,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   if (simulatorControl) app.register(ctiSimulatorRoutes);
   app.register(chatRoutes);
   if (simulatorControl) app.register(chatSimulatorRoutes);
+  voice(app, voiceSettings, simulatorControl);
 
   return app;
 }

@@ -14,6 +14,7 @@ import { startSalesTeam } from "#upstream/seed/sales-team";
 import { readSettings } from "./settings";
 import { platformLogger } from "#upstream/observability/http";
 import { runOperations } from "#upstream/observability/operations";
+import { readVoiceSettings } from "./voice/settings";
 
 /**
  * The platform's process: open the database, migrate, seed the demo data unless SEED_DEMO=0,
@@ -42,6 +43,7 @@ const app = buildApp({
   logger: platformLogger(settings.logLevel),
   cti: { acwMs: settings.acwSeconds * 1_000, ringMs: settings.ringSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
+  voice: readVoiceSettings(process.env),
 });
 const stopStatistics = await keepStatistics(database.db, (error) => app.log.error(error, "refreshing planner statistics failed"));
 // Agents' phone states did not survive the last stop: tell the agents who were signed in.

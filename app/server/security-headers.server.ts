@@ -4,6 +4,12 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
+/** The SIP server's WebSocket the softphone registers on (decision 036), if the platform has one. */
+function sipOrigin(): string {
+  const url = process.env.VOICE_SIP_WS_URL;
+  return url ? ` ${new URL(url).origin.replace(/^http/, "ws")}` : "";
+}
+
 /**
  * The Content-Security-Policy of every page: scripts only with this response's nonce (and what
  * they load), no plugins, no <base>, never framed. Styles allow inline attributes because
@@ -17,7 +23,7 @@ export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV 
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "media-src 'self' blob:",
-    `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    `connect-src 'self'${dev ? " ws: wss:" : sipOrigin()}`,
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

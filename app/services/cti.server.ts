@@ -5,6 +5,7 @@ import {
   type CallAction,
   type ConsultStep,
 } from "#contracts/cti";
+import { SipAccessResponseSchema } from "#contracts/voice";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */
@@ -44,5 +45,13 @@ export async function listTodayCalls(caller: Caller) {
   return requireData(
     await call({ path: "/cti/api/agent/calls/today", schema: TodayCallsResponseSchema, what: "获取今日通话", caller }),
     "获取今日通话",
+  );
+}
+
+/** The agent's softphone credentials (short-lived), or that the media is simulated (decision 036). */
+export async function getSipAccess(caller: Caller) {
+  return requireData(
+    await call({ path: "/cti/api/agent/sip", schema: SipAccessResponseSchema, what: "获取软电话凭证", caller }),
+    "获取软电话凭证",
   );
 }

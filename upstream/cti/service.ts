@@ -42,6 +42,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     tenants,
     calls,
     answeredListeners,
+    stateListeners,
     timers,
     chains,
     tenantOf,
@@ -110,6 +111,12 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     onAnswered(listener: (answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void): () => void {
       answeredListeners.add(listener);
       return () => answeredListeners.delete(listener);
+    },
+
+    /** Calls `listener` with every agent's new phone state and the call it names; returns the way to stop. */
+    onAgentState(listener: (agent: Agent, call: Call | undefined) => void): () => void {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
     },
 
     async status(caller: Caller): Promise<PhoneSnapshot> {

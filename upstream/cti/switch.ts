@@ -20,6 +20,8 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   const calls = new Map<string, Call>();
   /** Told when a call is answered for the first time (the hand-off bridge marks hand-offs handed). */
   const answeredListeners = new Set<(answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void>();
+  /** Told of every agent's new phone state, at once (the media layer puts the SIP calls where the agents are). */
+  const stateListeners = new Set<(agent: Agent, call: Call | undefined) => void>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   /** Per-agent publishing chains, so an agent's events are stored in the order they happened. */
   const chains = new Map<number, Promise<unknown>>();
@@ -206,6 +208,8 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     const changed = next.status.state !== agent.status.state || next.status.reason !== agent.status.reason;
     agent.status = next.status;
     const state = next.status.state;
+    const call = next.status.callId ? calls.get(next.status.callId) : undefined;
+    for (const listener of stateListeners) listener(agent, call);
     if (state === "SIGNED_OUT") agent.signOutPending = null;
     await Promise.all([
       publish(agent, CTI_EVENTS.state, snapshot(agent)),
@@ -381,6 +385,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     tenants,
     calls,
     answeredListeners,
+    stateListeners,
     timers,
     chains,
     tenantOf,

@@ -44,11 +44,20 @@ function findRecordingsDir(): string {
 }
 let recordingsDir: string | undefined;
 
-/** The file of a stored recording name; names never leave the fixtures directory. */
+/** A recording of real voice (decision 036): kept by the media layer in VOICE_RECORDINGS_DIR/calls. */
+export const VOICE_RECORDING_PREFIX = "voice/";
+
+/** The file of a stored recording name; names never leave the fixtures directory (or real voice's). */
 export function recordingPath(name: string): string {
+  if (name.startsWith(VOICE_RECORDING_PREFIX) && process.env.VOICE_RECORDINGS_DIR) {
+    return path.join(process.env.VOICE_RECORDINGS_DIR, "calls", path.basename(name));
+  }
   recordingsDir ??= findRecordingsDir();
   return path.join(recordingsDir, path.basename(name));
 }
+
+/** What a recording file is: real voice is kept as WAV, the demo's as MP3. */
+export const recordingType = (name: string) => (name.endsWith(".wav") ? "audio/wav" : "audio/mpeg");
 
 /** Collaborative campaigns (type 2) hand customers of these intents to an agent. */
 const INTERESTED = ["CONFIRM", "HAS_INTENTION", "ASK_HOW", "ASK_FEE"] as const;

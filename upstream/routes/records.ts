@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { byteRange } from "#common/byte-range";
 import { z } from "zod";
 import { RecordingRequestSchema } from "#contracts/records";
-import { recordingPath } from "#upstream/domain/recordings";
+import { recordingPath, recordingType } from "#upstream/domain/recordings";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { callReaderOf, findRecordingFile } from "#upstream/repositories/call-records";
@@ -29,7 +29,7 @@ export const recordsRoutes: FastifyPluginAsync = async (app) => {
     if (size === null) return ok(null);
     // Seeking in a long recording asks for a range: only those bytes are read and sent.
     const range = byteRange(request.headers.range, size);
-    reply.header("Content-Type", "audio/mpeg").header("Accept-Ranges", "bytes");
+    reply.header("Content-Type", recordingType(file)).header("Accept-Ranges", "bytes");
     if (range === "unsatisfiable") return reply.code(416).header("Content-Range", `bytes */${size}`).send();
     if (range === null) return reply.header("Content-Length", size).send(createReadStream(filePath));
     return reply

@@ -51,6 +51,8 @@ export function PhoneBar(props: {
   colleagues: WorkbenchData["colleagues"];
   /** Reads the colleagues' states again (they change while the agent talks). */
   refreshColleagues: () => Promise<void>;
+  /** Sends a keypad digit in the call's audio (real voice, decision 036). */
+  sendTone?: (digit: string) => void;
 }) {
   const { phone, stream, can, act, reason, setReason, error } = props;
   const { agent, call } = phone;
@@ -86,6 +88,7 @@ export function PhoneBar(props: {
   const dtmfQueue = useRef<Promise<unknown>>(Promise.resolve());
   const sendDigit = (digit: string) => {
     softphone().tone(digit);
+    props.sendTone?.(digit);
     dtmfQueue.current = dtmfQueue.current.then(() => act("dtmf", { digits: digit }));
   };
 

@@ -11,6 +11,7 @@ import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
+import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
 import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
@@ -71,6 +72,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
   }, []);
   const stream = useEventStream("/workBench/events", data.startId, onEvent);
 
+  // Real audio when the platform has SIP servers: the softphone follows the phone state.
+  const media = useSoftphoneMedia(PHONE_ENDPOINT, phone);
   const state = phone.agent.state;
   const call = phone.call;
   // A new call: load its screen pop. Keyed on the call's id only (the snapshot object changes with
@@ -192,7 +195,14 @@ export function VoiceWorkbench({ title }: { title: string }) {
         error={error}
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
+        sendTone={media.dtmf}
       />
+      <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
+      {media.status?.problem ? (
+        <p className="sb-phonebar-error" role="alert">
+          {media.status.problem}
+        </p>
+      ) : null}
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog
         open={confirmHangup}

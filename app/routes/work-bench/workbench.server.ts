@@ -121,6 +121,7 @@ export async function readPhone(access: Access, url: URL) {
   const keyword = url.searchParams.get("keyword");
   if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
   if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
+  if (url.searchParams.has("sip")) return { sip: await cti.getSipAccess(access.caller) };
   const smsCall = url.searchParams.get("sms");
   if (smsCall !== null) {
     const number = await numberOfCall(access.caller, smsCall.trim().slice(0, 100));

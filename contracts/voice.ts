@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { envelope } from "./envelope";
+
+/**
+ * How the agent's softphone reaches the media (decision 036): real SIP over WebSocket with
+ * short-lived credentials the platform issued for this agent, or the simulated media when the
+ * platform has no SIP servers.
+ */
+export const SipAccessSchema = z.discriminatedUnion("mode", [
+  z.object({ mode: z.literal("simulated") }),
+  z.object({
+    mode: z.literal("sip"),
+    /** The SIP server's WebSocket (wss:// in production, behind TLS). */
+    wsUrl: z.string(),
+    /** The agent's SIP address, e.g. sip:t1u5@pbx.example.com. */
+    uri: z.string(),
+    /** `<expiry, unix seconds>:<sip user>` and base64(HMAC-SHA1(secret, username)): Kamailio's auth_ephemeral. */
+    username: z.string(),
+    password: z.string(),
+    expiresAt: z.string(),
+    /** STUN/TURN servers for the browser (none on loopback). */
+    iceServers: z.array(
+      z.object({ urls: z.union([z.string(), z.array(z.string())]), username: z.string().optional(), credential: z.string().optional() }),
+    ),
+  }),
+]);
+export type SipAccess = z.infer<typeof SipAccessSchema>;
+export const SipAccessResponseSchema = envelope(SipAccessSchema);

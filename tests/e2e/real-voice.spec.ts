@@ -1,0 +1,188 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { missingVoiceParts, toneWav } from "../../scripts/voice-servers.mjs";
+import { baseURL } from "../../playwright.config";
+import { PASSWORD, signIn } from "./support";
+
+/**
+ * Real voice (decision 036): the e2e server runs Kamailio, rtpengine and the customers' phone line
+ * (baresip), installed by .ci/run. The agent's Chromium has a fake microphone playing an 880 Hz
+ * tone; the simulated customer plays 440 Hz. The agent answers from the workbench's own button,
+ * the page hears the customer (WebAudio on the softphone's remote stream), and the customer's side
+ * of the recorded call carries the agent.
+ */
+const AGENT_TONE_HZ = 880;
+const CUSTOMER_TONE_HZ = 440;
+const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
+writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
+
+const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
+// 郑浩 of the sales queue: no other test signs in as him, so calls offered to his queue ring only here.
+const AGENT = "agent06";
+
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${agentTone}`,
+      "--autoplay-policy=no-user-gesture-required",
+      "--allow-loopback-in-peer-connection",
+    ],
+  },
+});
+
+async function platformToken(request: APIRequestContext, username: string): Promise<string> {
+  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
+    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username, password: PASSWORD },
+  });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).access_token;
+}
+
+async function network(request: APIRequestContext, token: string, path: string, data: object = {}) {
+  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).data;
+}
+
+/**
+ * The test's ear on the agent's page: an analyser on the softphone's remote stream, and the
+ * loudest frequency it hears now. Chrome's echo cancellation, noise suppression and gain
+ * control would fade a steady tone, so the page's microphone is asked for without them.
+ */
+async function listenOnPage(page: Page) {
+  await page.addInitScript(() => {
+    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = (constraints) =>
+      original({
+        ...constraints,
+        audio: constraints?.audio ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : false,
+      });
+  });
+}
+
+const loudest = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { ear?: { analyser: AnalyserNode; rate: number; stream: MediaStream } };
+    const audio = document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]");
+    const stream = audio?.srcObject as MediaStream | null;
+    if (!stream) return { hz: 0, db: -Infinity };
+    if (w.ear?.stream !== stream) {
+      const context = new AudioContext();
+      void context.resume();
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 8192;
+      context.createMediaStreamSource(stream).connect(analyser);
+      w.ear = { analyser, rate: context.sampleRate, stream };
+    }
+    const bins = new Float32Array(w.ear.analyser.frequencyBinCount);
+    w.ear.analyser.getFloatFrequencyData(bins);
+    let top = 1;
+    for (let i = 2; i < bins.length; i++) if (bins[i] > bins[top]) top = i;
+    return { hz: (top * w.ear.rate) / w.ear.analyser.fftSize, db: bins[top] };
+  });
+
+const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
+/** Nothing at all: the loudest frequency is far below any tone. */
+const silent = (sound: { db: number }) => sound.db < -100;
+
+/** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
+function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
+  const rate = wav.readUInt32LE(24);
+  const samples: number[] = [];
+  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) samples.push(wav.readInt16LE(at) / 32768);
+  const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
+  let [s1, s2] = [0, 0];
+  for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
+  const power = (s1 * s1 + s2 * s2 - k * s1 * s2) / Math.max(1, samples.length) ** 2;
+  return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
+}
+
+/** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
+async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
+  let wav: Buffer | null = null;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`${platformURL}/cti/simulator/call/${ctiCallId}/audio`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        wav = response.ok() ? await response.body() : null;
+        return wav !== null;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return wav!;
+}
+
+const remoteEnded = (page: Page) =>
+  page.evaluate(
+    () =>
+      (document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]")?.srcObject as MediaStream | null)
+        ?.getTracks()
+        .every((t) => t.readyState === "ended") ?? false,
+  );
+
+test("an inbound call carries audio both ways; hang-up from either side ends both", async ({ page, request }) => {
+  expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
+  test.setTimeout(120_000);
+  const token = await platformToken(request, AGENT);
+  await listenOnPage(page);
+  await signIn(page, AGENT);
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+
+  const first = await network(request, token, "/cti/simulator/offer", { phone: "13900139000" });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+
+  // The agent hears the customer's tone.
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+
+  // Hold silences the customer for the agent; resuming brings the customer back.
+  await page.getByRole("button", { name: "保持" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("保持中");
+  await expect.poll(async () => silent(await loudest(page)), { timeout: 15_000, intervals: [250] }).toBe(true);
+  await page.getByRole("button", { name: "恢复" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 15_000, intervals: [250] }).toBe(true);
+
+  // Hang-up from the workbench ends the SIP call too: the remote stream stops.
+  await page.getByRole("button", { name: /^挂机/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+  await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+
+  // The customer's side, as the media server recorded it: the customer said 440 Hz and heard the agent's 880 Hz.
+  const wav = await recordedCall(request, token, first.ctiCallId);
+  const said = { own: toneIn(wav, 0, CUSTOMER_TONE_HZ), other: toneIn(wav, 0, AGENT_TONE_HZ) };
+  const heard = { own: toneIn(wav, 1, AGENT_TONE_HZ), other: toneIn(wav, 1, CUSTOMER_TONE_HZ) };
+  expect(said.own.rms).toBeGreaterThan(0.05);
+  expect(said.own.power).toBeGreaterThan(100 * said.other.power);
+  expect(heard.own.rms).toBeGreaterThan(0.05);
+  expect(heard.own.power).toBeGreaterThan(100 * heard.other.power);
+
+  // A second call, which the customer ends: the workbench leaves the call and the audio stops.
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  const second = await network(request, token, "/cti/simulator/offer", { phone: "13900139001" });
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  await network(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+  await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+});

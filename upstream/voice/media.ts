@@ -1,0 +1,137 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { Agent, Call } from "#upstream/cti/types";
+import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
+import { sipUserOf } from "./credentials";
+import { connectPhoneLine, type LineEvent } from "./phone-line";
+import { agentFacingPort, pcapToWav } from "./recording";
+import type { VoiceSettings } from "./settings";
+
+/** One SIP call of the phone line to an agent's softphone, for one CTI call. */
+type Leg = {
+  uri: string;
+  tenantId: number;
+  ctiCallId: string;
+  agentUserId: number;
+  established: boolean;
+  ending: boolean;
+  sipCallId: string;
+};
+
+const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
+
+/**
+ * Real media for the CTI's calls (decision 036). The CTI stays the brain; this follows it: when
+ * an agent's phone rings for a customer's call (or a dialled customer answers), the customer's
+ * phone line calls the agent's softphone through Kamailio, naming the CTI call; when the agent
+ * leaves the call (hang-up, transfer, ring-out), that SIP call is hung up. A customer's line that
+ * drops during an established call ends the CTI call (the customer hung up). A SIP call that never
+ * connected (the agent's browser not registered) leaves the CTI call as it is, with no audio.
+ */
+export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
+  const legs = new Map<string, Leg>();
+  const byAgent = new Map<number, Leg>();
+  let sequence = 0;
+  const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
+
+  function end(leg: Leg) {
+    leg.ending = true;
+    if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
+    void line.hangup(leg.uri).catch((error) => app.log.error(error, "hanging up a SIP call failed"));
+  }
+
+  function follow(agent: Agent, call: Call | undefined) {
+    const current = byAgent.get(agent.userId);
+    const live = LIVE_STATES.has(agent.status.state);
+    // The customer is on the line to the agent who has the call, not to a consulted colleague;
+    // a dialled customer is put through once the CTI says they answered.
+    const wanted =
+      call && !call.ended && live && call.agentUserId === agent.userId && (call.origin !== "manual" || agent.status.state !== "RINGING");
+    if (current && (!wanted || current.ctiCallId !== call.ctiCallId)) end(current);
+    if (!wanted || byAgent.get(agent.userId)) return;
+    const leg: Leg = {
+      uri: `sip:${sipUserOf(agent.tenantId, agent.userId)}@${settings.domain};cti=${call.ctiCallId};leg=${++sequence}`,
+      tenantId: agent.tenantId,
+      ctiCallId: call.ctiCallId,
+      agentUserId: agent.userId,
+      established: false,
+      ending: false,
+      sipCallId: "",
+    };
+    legs.set(leg.uri, leg);
+    byAgent.set(agent.userId, leg);
+    void line.dial(leg.uri).catch((error) => app.log.error(error, "placing a SIP call failed"));
+  }
+
+  function onLineEvent(event: LineEvent) {
+    const leg = legs.get(event.uri);
+    if (!leg) return;
+    if (event.type === "established") leg.established = true;
+    if (event.type !== "closed") return;
+    legs.delete(leg.uri);
+    if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
+    if (!leg.established) {
+      if (!leg.ending) app.log.warn(`the agent's softphone did not take call ${leg.ctiCallId} (${event.reason}); it goes on without audio`);
+      return;
+    }
+    // The line dropped while the agent talked: for the CTI, the customer hung up.
+    const ended = leg.ending ? Promise.resolve() : app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
+    void ended.then(() => keepRecording(leg, event.sipCallId)).catch((error) => app.log.error(error, "keeping a call's recording failed"));
+  }
+
+  /** A SIP call's recording as a WAV, once the media server has closed it (its metadata names the end). */
+  async function recordingOf(sipCallId: string): Promise<Buffer | null> {
+    const file = async (dir: string, prefix: string) => {
+      const name = (await readdir(path.join(settings.recordingsDir, dir)).catch(() => [])).find((n) => n.startsWith(prefix));
+      return name ? readFile(path.join(settings.recordingsDir, dir, name)) : null;
+    };
+    const metadata = (await file("metadata", `rtpengine-meta-${sipCallId}-`))?.toString();
+    const port = metadata?.includes("call end time") ? agentFacingPort(metadata) : null;
+    const pcap = port ? await file("pcaps", `${sipCallId}-`) : null;
+    return pcap && port ? pcapToWav(pcap, port) : null;
+  }
+
+  /**
+   * The leg's audio becomes the call record's recording (the last connected leg of a transferred
+   * call wins); the simulated transcript stays, no longer timed to any audio.
+   */
+  async function keepRecording(leg: Leg, sipCallId: string) {
+    let wav: Buffer | null = null;
+    for (let attempt = 0; attempt < 100 && !wav; attempt++) {
+      wav = await recordingOf(sipCallId);
+      if (!wav) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!wav) return;
+    await mkdir(path.join(settings.recordingsDir, "calls"), { recursive: true });
+    await writeFile(path.join(settings.recordingsDir, "calls", `${leg.ctiCallId}.wav`), wav);
+    const record = await app.db
+      .updateTable("call_records")
+      .set({ recording: `${VOICE_RECORDING_PREFIX}${leg.ctiCallId}.wav` })
+      .where("tenant_id", "=", leg.tenantId)
+      .where("cti_call_id", "=", leg.ctiCallId)
+      .returning("id")
+      .executeTakeFirst();
+    if (record) {
+      await app.db
+        .updateTable("call_dialogs")
+        .set({ record_start_ms: null, record_end_ms: null })
+        .where("tenant_id", "=", leg.tenantId)
+        .where("call_record_id", "=", record.id)
+        .execute();
+    }
+  }
+
+  /** The kept recording of a CTI call (stereo WAV), null until its leg has ended and been written. */
+  const recording = (ctiCallId: string) =>
+    readFile(path.join(settings.recordingsDir, "calls", `${path.basename(ctiCallId)}.wav`)).catch(() => null);
+
+  const stopFollowing = app.cti.onAgentState(follow);
+  return {
+    recording,
+    stop() {
+      stopFollowing();
+      line.close();
+    },
+  };
+}

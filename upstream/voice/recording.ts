@@ -1,0 +1,81 @@
+/**
+ * A call's recording from rtpengine's pcap (decision 036): the RTP each side sent, G.711 A-law
+ * (the only codec the phone line offers, so both legs carry it untranscoded), decoded into a
+ * stereo WAV every browser plays: the customer on the left, the agent on the right, each packet
+ * placed at the time it was captured.
+ */
+
+const RATE = 8_000;
+const SAMPLES_PER_MS = RATE / 1000;
+const PCMA = 8;
+
+/** ITU-T G.711 A-law to 16-bit linear. */
+function alaw(byte: number): number {
+  const a = byte ^ 0x55;
+  const exponent = (a & 0x70) >> 4;
+  let magnitude = ((a & 0x0f) << 4) + 8;
+  if (exponent !== 0) magnitude = (magnitude + 0x100) << (exponent - 1);
+  return a & 0x80 ? magnitude : -magnitude;
+}
+
+type Packet = { atMs: number; dstPort: number; payload: Buffer };
+
+/** The A-law RTP packets of a pcap (raw IP or Ethernet link), with capture time and destination port. */
+function rtpPackets(pcap: Buffer): Packet[] {
+  if (pcap.length < 24) return [];
+  const little = pcap.readUInt32LE(0) === 0xa1b2c3d4;
+  const u32 = (at: number) => (little ? pcap.readUInt32LE(at) : pcap.readUInt32BE(at));
+  const linkType = u32(20);
+  const linkHeader = linkType === 1 ? 14 : linkType === 113 ? 16 : 0;
+  const packets: Packet[] = [];
+  for (let at = 24; at + 16 <= pcap.length;) {
+    const atMs = u32(at) * 1000 + u32(at + 4) / 1000;
+    const length = u32(at + 8);
+    const frame = pcap.subarray(at + 16, at + 16 + length);
+    at += 16 + length;
+    const ip = frame.subarray(linkHeader);
+    if (ip.length < 28 || ip[0] >> 4 !== 4 || ip[9] !== 17) continue;
+    const udp = ip.subarray((ip[0] & 0x0f) * 4);
+    const rtp = udp.subarray(8);
+    if (rtp.length < 12 || rtp[0] >> 6 !== 2 || (rtp[1] & 0x7f) !== PCMA) continue;
+    let header = 12 + (rtp[0] & 0x0f) * 4;
+    if (rtp[0] & 0x10) header += 4 + rtp.readUInt16BE(header + 2) * 4;
+    packets.push({ atMs, dstPort: udp.readUInt16BE(2), payload: rtp.subarray(header) });
+  }
+  return packets;
+}
+
+/** The port rtpengine offered the agent's browser: the first audio line of the call's metadata (the offer went to the agent). */
+export function agentFacingPort(metadata: string): number | null {
+  const port = /^m=audio (\d+) /m.exec(metadata)?.[1];
+  return port ? Number(port) : null;
+}
+
+/** The stereo WAV of a recorded call: left what the customer said, right what the agent said (packets sent to `agentPort`). */
+export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
+  const packets = rtpPackets(pcap);
+  const start = Math.min(...packets.map((p) => p.atMs));
+  const end = Math.max(...packets.map((p) => p.atMs + p.payload.length / SAMPLES_PER_MS));
+  const frames = packets.length ? Math.ceil((end - start) * SAMPLES_PER_MS) : 0;
+  const wav = Buffer.alloc(44 + frames * 4);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + frames * 4, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(2, 22);
+  wav.writeUInt32LE(RATE, 24);
+  wav.writeUInt32LE(RATE * 4, 28);
+  wav.writeUInt16LE(4, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(frames * 4, 40);
+  for (const packet of packets) {
+    const channel = packet.dstPort === agentPort ? 1 : 0;
+    const first = Math.round((packet.atMs - start) * SAMPLES_PER_MS);
+    for (let i = 0; i < packet.payload.length && first + i < frames; i++) {
+      wav.writeInt16LE(alaw(packet.payload[i]), 44 + (first + i) * 4 + channel * 2);
+    }
+  }
+  return wav;
+}

@@ -1,0 +1,96 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { issueSipAccess, sipUserOf } from "./credentials";
+import { agentFacingPort, pcapToWav } from "./recording";
+import { readVoiceSettings, type VoiceSettings } from "./settings";
+
+const settings: VoiceSettings = {
+  wsUrl: "ws://127.0.0.1:3710",
+  domain: "127.0.0.1:3710",
+  secret: "s3cret",
+  credentialSeconds: 3_600,
+  customerControl: "127.0.0.1:3714",
+  recordingsDir: "/tmp/none",
+  iceServers: [],
+};
+
+describe("SIP credentials (Kamailio auth_ephemeral)", () => {
+  it("name the agent's own SIP user, expire after the period, and are signed with the shared secret", () => {
+    const now = Date.UTC(2026, 10, 28, 2, 0, 0);
+    const access = issueSipAccess(settings, 3, 42, now);
+    if (access.mode !== "sip") throw new Error("expected SIP access");
+    expect(access.uri).toBe("sip:t3u42@127.0.0.1:3710");
+    expect(access.username).toBe(`${now / 1000 + 3_600}:t3u42`);
+    expect(access.expiresAt).toBe("2026-11-28T03:00:00.000Z");
+    expect(access.password).toBe(createHmac("sha1", "s3cret").update(access.username).digest("base64"));
+    // Another agent, or the same agent with another secret, gets another password.
+    expect(issueSipAccess(settings, 3, 43, now)).not.toMatchObject({ password: access.password });
+    expect(issueSipAccess({ ...settings, secret: "other" }, 3, 42, now)).not.toMatchObject({ password: access.password });
+    expect(sipUserOf(1, 5)).not.toBe(sipUserOf(15, 0));
+  });
+
+  it("are issued only when the SIP servers are configured", () => {
+    expect(readVoiceSettings({})).toBeNull();
+    expect(
+      readVoiceSettings({
+        VOICE_SIP_WS_URL: "wss://sip.example.com",
+        VOICE_SIP_DOMAIN: "example.com",
+        VOICE_SIP_SECRET: "x",
+        VOICE_CUSTOMER_CONTROL: "127.0.0.1:1",
+        VOICE_ICE_SERVERS: '[{"urls":"turn:turn.example.com","username":"u","credential":"c"}]',
+      }),
+    ).toMatchObject({ wsUrl: "wss://sip.example.com", credentialSeconds: 3_600, iceServers: [{ urls: "turn:turn.example.com" }] });
+  });
+});
+
+/** A pcap (raw IP link) of A-law RTP packets: [capture ms, destination port, payload]. */
+function pcapOf(packets: Array<[number, number, Buffer]>): Buffer {
+  const header = Buffer.alloc(24);
+  header.writeUInt32LE(0xa1b2c3d4, 0);
+  header.writeUInt32LE(101, 20);
+  const records = packets.map(([ms, port, payload]) => {
+    const rtp = Buffer.concat([Buffer.from([0x80, 8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]), payload]);
+    const ip = Buffer.alloc(28 + rtp.length);
+    ip[0] = 0x45;
+    ip[9] = 17;
+    ip.writeUInt16BE(40_000, 20);
+    ip.writeUInt16BE(port, 22);
+    rtp.copy(ip, 28);
+    const record = Buffer.alloc(16);
+    record.writeUInt32LE(Math.floor(ms / 1000), 0);
+    record.writeUInt32LE((ms % 1000) * 1000, 4);
+    record.writeUInt32LE(ip.length, 8);
+    record.writeUInt32LE(ip.length, 12);
+    return Buffer.concat([record, ip]);
+  });
+  return Buffer.concat([header, ...records]);
+}
+
+describe("a call's recording", () => {
+  it("puts what the customer sent on the left and what the agent sent on the right, at the time captured", () => {
+    // G.711 A-law: 0xaa is the loudest positive sample (+32256), 0x2a the loudest negative, 0xd5 near silence (+8).
+    const wav = pcapToWav(
+      pcapOf([
+        [1_000_000, 5000, Buffer.alloc(160, 0xaa)],
+        [1_000_020, 6000, Buffer.alloc(160, 0x2a)],
+      ]),
+      6000,
+    );
+    expect(wav.toString("ascii", 0, 4)).toBe("RIFF");
+    expect(wav.readUInt16LE(22)).toBe(2);
+    expect(wav.readUInt32LE(24)).toBe(8000);
+    const frames = (wav.length - 44) / 4;
+    expect(frames).toBe(320);
+    const left = (i: number) => wav.readInt16LE(44 + i * 4);
+    const right = (i: number) => wav.readInt16LE(46 + i * 4);
+    expect(left(0)).toBe(32256);
+    expect(right(0)).toBe(0);
+    expect(left(160)).toBe(0);
+    expect(right(160)).toBe(-32256);
+  });
+
+  it("knows the agent's side by the port rtpengine offered the agent", () => {
+    expect(agentFacingPort("SDP mode: offer\n\nv=0\nm=audio 40012 UDP/TLS/RTP/SAVPF 8 101\n")).toBe(40012);
+    expect(agentFacingPort("no sdp")).toBeNull();
+  });
+});
