@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
 import { createNotificationBus, type NotificationBus } from "#upstream/notifications/bus";
-import { authPlugin } from "#upstream/plugins/auth";
+import { authPlugin, followRevocations } from "#upstream/plugins/auth";
 import { dbPlugin } from "#upstream/plugins/db";
 import { errorsPlugin } from "#upstream/plugins/errors";
 import { chatRoutes, chatSimulatorRoutes } from "#upstream/routes/chat";
@@ -75,6 +75,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   authPlugin(app, { clientId, clientSecret });
   app.register(formbody);
   app.decorate("notifications", createNotificationBus(db));
+  followRevocations(app);
   app.decorate("dialer", new Dialer(db));
   app.addHook("onClose", async () => app.dialer.stop());
   app.decorate("cti", createCti(db, app.notifications, { ...DEFAULT_CTI_OPTIONS, ...cti }));

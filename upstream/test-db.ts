@@ -5,6 +5,7 @@ import { createTestDatabase } from "#tests/support/postgres";
 import { QC_UNCHECKED } from "#contracts/codes";
 import { openDatabase, type Db, type OpenedDatabase } from "#upstream/db";
 import { INTERESTED_INTENTS } from "#upstream/domain/recordings";
+import { buildApp } from "./app";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
 /**
@@ -48,6 +49,39 @@ export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>
       await testDb.drop();
     },
   };
+}
+
+/** One platform process of a cluster in a test: its own pool and listening connection, on loopback. */
+export type ClusterMember = { app: FastifyInstance; db: Db; url: string };
+
+/**
+ * Platform processes sharing one seeded PostgreSQL database, as a cluster runs them: each app has
+ * its own connection pool and LISTEN connection and listens over HTTP on loopback; they share
+ * nothing else (in one test process, but talking only through the database, as separate processes do).
+ */
+export async function platformsOnOneDatabase(count = 2): Promise<{ members: ClusterMember[]; close: () => Promise<void> }> {
+  const testDb = await createTestDatabase(requirePostgresUrl(), { template: inject("postgresTemplate") ?? undefined });
+  const closers: (() => Promise<void>)[] = [];
+  const members: ClusterMember[] = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne();
+    await testDb.drop();
+  };
+  try {
+    for (let i = 0; i < count; i++) {
+      const database = await openDatabase({ databaseUrl: testDb.url });
+      closers.push(() => database.close());
+      const app = buildApp({ db: database.db, ...TEST_CLIENT });
+      closers.push(() => app.close());
+      const stopListening = await app.notifications.listenAcrossProcesses();
+      closers.push(stopListening);
+      members.push({ app, db: database.db, url: await app.listen({ host: "127.0.0.1", port: 0 }) });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { members, close };
 }
 
 /** The migrated, seeded PGlite the project's global setup dumped (tests/support/seeded-pglite-global.ts). */
