@@ -5,6 +5,8 @@ import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
 import { createNotificationBus, type NotificationBus } from "#upstream/notifications/bus";
 import { authPlugin, followRevocations } from "#upstream/plugins/auth";
+import { forwardToOwner } from "#upstream/cluster/forwarding";
+import { soleOwner, type Ownership } from "#upstream/cluster/ownership";
 import { dbPlugin } from "#upstream/plugins/db";
 import { errorsPlugin } from "#upstream/plugins/errors";
 import { chatRoutes, chatSimulatorRoutes } from "#upstream/routes/chat";
@@ -48,6 +50,8 @@ export interface BuildAppOptions {
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
   cti?: Partial<CtiOptions>;
+  /** Which process owns the CTI's memory (decision 037); by default this one, as on PGlite. */
+  ownership?: Ownership;
   /** Registers the simulators' control routes (the dialer's clock, the CTI's calls, the chat customers): SIMULATOR_CONTROL=1, tests only. */
   simulatorControl?: boolean;
 }
@@ -64,7 +68,15 @@ declare module "fastify" {
  * service. To add a service, write `routes/<service>.ts` exporting a FastifyPluginAsync and
  * register it below. The app does not open, migrate or close the database; its caller does.
  */
-export function buildApp({ db, clientId, clientSecret, logger = false, cti, simulatorControl = false }: BuildAppOptions): FastifyInstance {
+export function buildApp({
+  db,
+  clientId,
+  clientSecret,
+  logger = false,
+  cti,
+  simulatorControl = false,
+  ownership = soleOwner(),
+}: BuildAppOptions): FastifyInstance {
   installChineseValidationMessages();
   // Event streams never end by themselves: closing the app must not wait for them.
   const app = Fastify({ logger, forceCloseConnections: true });
@@ -73,6 +85,7 @@ export function buildApp({ db, clientId, clientSecret, logger = false, cti, simu
   dbPlugin(app, db);
   errorsPlugin(app);
   authPlugin(app, { clientId, clientSecret });
+  forwardToOwner(app, ownership);
   app.register(formbody);
   app.decorate("notifications", createNotificationBus(db));
   followRevocations(app);

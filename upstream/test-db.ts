@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
 import { createTestDatabase } from "#tests/support/postgres";
@@ -6,6 +7,7 @@ import { QC_UNCHECKED } from "#contracts/codes";
 import { openDatabase, type Db, type OpenedDatabase } from "#upstream/db";
 import { INTERESTED_INTENTS } from "#upstream/domain/recordings";
 import { buildApp } from "./app";
+import { electOwner, type Ownership } from "./cluster/ownership";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
 /**
@@ -52,7 +54,7 @@ export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>
 }
 
 /** One platform process of a cluster in a test: its own pool and listening connection, on loopback. */
-export type ClusterMember = { app: FastifyInstance; db: Db; url: string };
+export type ClusterMember = { app: FastifyInstance; db: Db; url: string; ownership: Ownership; duties: { started: number } };
 
 /**
  * Platform processes sharing one seeded PostgreSQL database, as a cluster runs them: each app has
@@ -71,17 +73,33 @@ export async function platformsOnOneDatabase(count = 2): Promise<{ members: Clus
     for (let i = 0; i < count; i++) {
       const database = await openDatabase({ databaseUrl: testDb.url });
       closers.push(() => database.close());
-      const app = buildApp({ db: database.db, ...TEST_CLIENT });
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const ownership = await electOwner(database.db, url, (error) => console.error("test cluster: ownership lost", error));
+      closers.push(() => ownership.stop());
+      const app = buildApp({ db: database.db, ...TEST_CLIENT, ownership });
       closers.push(() => app.close());
       const stopListening = await app.notifications.listenAcrossProcesses();
       closers.push(stopListening);
-      members.push({ app, db: database.db, url: await app.listen({ host: "127.0.0.1", port: 0 }) });
+      await app.listen({ host: "127.0.0.1", port });
+      // The owner's duties, counted: each must run once per cluster.
+      const duties = { started: 0 };
+      await ownership.whenOwner(async () => void duties.started++);
+      members.push({ app, db: database.db, url, ownership, duties });
     }
   } catch (error) {
     await close();
     throw error;
   }
   return { members, close };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The migrated, seeded PGlite the project's global setup dumped (tests/support/seeded-pglite-global.ts). */
