@@ -1,11 +1,12 @@
 // `npm run cluster`: Switchboard past one machine, on loopback (issue 35, decision 037): PostgreSQL
-// (a throwaway cluster under DATA_DIR, unless DATABASE_URL is set), two platform processes, two
+// (a throwaway cluster, unless DATABASE_URL is set), two platform processes, two
 // consoles and HAProxy in front of each tier, round robin with no sticky sessions. The consoles are
 // on PORT (3000), the platforms' balancer on PORT+1; the processes on PORT+2 … PORT+6. A process
 // that stops is started again.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -31,7 +32,6 @@ function stop() {
   stopping = true;
   for (const child of children) child.kill("SIGTERM");
   setTimeout(() => process.exit(0), 5_000).unref();
-  if (!process.env.DATABASE_URL) pgCtl(["stop", "-m", "fast"]);
 }
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
@@ -55,15 +55,29 @@ const asPostgres = (program, args) =>
   process.getuid?.() === 0
     ? execFileSync("runuser", ["-u", "postgres", "--", join(pgBin(), program), ...args])
     : execFileSync(join(pgBin(), program), args);
-const pgData = join(dataDir, "postgres");
-const pgCtl = (args) => asPostgres("pg_ctl", ["-D", pgData, ...args]);
+// Throwaway, in the system's temporary directory: as root it belongs to `postgres`, who could not reach DATA_DIR.
+const pgParent = mkdtempSync(join(tmpdir(), "switchboard-cluster-"));
+chmodSync(pgParent, 0o755);
+const pgData = join(pgParent, "postgres");
 
 let databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
-  mkdirSync(dataDir, { recursive: true });
-  if (process.getuid?.() === 0) chownSync(dataDir, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
-  if (!existsSync(join(pgData, "PG_VERSION"))) asPostgres("initdb", ["-D", pgData, "-A", "trust", "-U", "postgres", "--no-sync"]);
-  pgCtl(["-w", "-l", join(pgData, "log"), "-o", `-p ${ports.postgres} -k ${pgData} -c listen_addresses=127.0.0.1`, "start"]);
+  mkdirSync(pgData);
+  if (process.getuid?.() === 0) chownSync(pgData, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
+  asPostgres("initdb", ["-D", pgData, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  // In the foreground, as a child: it stops with this process, however that ends.
+  const serverArgs = ["-D", pgData, "-p", String(ports.postgres), "-k", pgData, "-c", "listen_addresses=127.0.0.1"];
+  if (process.getuid?.() === 0) run("PostgreSQL", "runuser", ["-u", "postgres", "--", join(pgBin(), "postgres"), ...serverArgs]);
+  else run("PostgreSQL", join(pgBin(), "postgres"), serverArgs);
+  for (let tries = 0; ; tries++) {
+    try {
+      asPostgres("pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(ports.postgres)]);
+      break;
+    } catch (error) {
+      if (tries > 100) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
   databaseUrl = `postgres://postgres@127.0.0.1:${ports.postgres}/postgres`;
 }
 
@@ -81,6 +95,7 @@ for (const [i, platformPort] of ports.platforms.entries()) {
 
 const sessionSecret = process.env.SESSION_SECRET ?? randomBytes(32).toString("hex");
 const backends = (name, list) => list.map((p, i) => `  server ${name}${i + 1} 127.0.0.1:${p} check inter 1s fall 1 rise 1`).join("\n");
+mkdirSync(dataDir, { recursive: true });
 const config = join(dataDir, "haproxy.cfg");
 writeFileSync(
   config,
