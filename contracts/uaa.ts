@@ -34,3 +34,19 @@ export const UserAuthSchema = z.object({
 });
 export type UserAuth = z.infer<typeof UserAuthSchema>;
 export const UserAuthResponseSchema = envelope(UserAuthSchema);
+
+/**
+ * What a revocation ends, as every platform process and the consoles hear it (decision 037): one
+ * session (its token's sha256), every session of a user but the one kept (a password change keeps
+ * the changer's), or only what is kept of an account whose sessions go on (its configuration
+ * changed). `everything`: what was heard may be incomplete (a listener reconnected): forget all.
+ */
+export const RevocationSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("token"), tokenHash: z.string() }),
+  z.object({ kind: z.literal("user"), userId: z.number().int(), keepTokenHash: z.string().optional() }),
+  z.object({ kind: z.literal("account"), userId: z.number().int() }),
+  z.object({ kind: z.literal("everything") }),
+]);
+export type Revocation = z.infer<typeof RevocationSchema>;
+/** The frame of GET /uaa/oauth/revocations that carries one (the others are heartbeats). */
+export const REVOCATION_EVENT = "revocation";

@@ -26,7 +26,7 @@ function counts(file, read) {
 }
 
 ensureChromium();
-for (const file of ["vitest.json", "playwright.json"]) rmSync(join(cache, file), { force: true });
+for (const file of ["vitest.json", "playwright.json", "playwright-cluster.json"]) rmSync(join(cache, file), { force: true });
 
 let ok = step("lint: ESLint", bin("eslint"), ["."]);
 ok = step("lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]) && ok;
@@ -51,9 +51,19 @@ ok =
   ]) && ok;
 ok = step("production build", process.execPath, [join(root, "scripts/build.mjs"), "--if-needed"]) && ok;
 ok = step("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"]) && ok;
+// The @cluster flows again through `npm run cluster`: two consoles, two platforms, HAProxy, PostgreSQL.
+ok =
+  step("end-to-end tests through the cluster (Playwright, npm run cluster)", bin("playwright"), [
+    "test",
+    "-c",
+    "playwright.cluster.config.ts",
+  ]) && ok;
 
 const unit = counts(join(cache, "vitest.json"), (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
-const e2e = counts(join(cache, "playwright.json"), (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }));
+const playwrightCounts = (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected });
+const single = counts(join(cache, "playwright.json"), playwrightCounts);
+const cluster = counts(join(cache, "playwright-cluster.json"), playwrightCounts);
+const e2e = { passed: single.passed + cluster.passed, failed: single.failed + cluster.failed };
 const passed = unit.passed + e2e.passed;
 let failed = unit.failed + e2e.failed;
 // A step that failed without a failing test (type errors, a broken build) still counts as one.

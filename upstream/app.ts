@@ -4,7 +4,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Db } from "#upstream/db";
 import { createCti, DEFAULT_CTI_OPTIONS, type Cti, type CtiOptions } from "#upstream/cti/service";
 import { createNotificationBus, type NotificationBus } from "#upstream/notifications/bus";
-import { authPlugin } from "#upstream/plugins/auth";
+import { authPlugin, followRevocations } from "#upstream/plugins/auth";
+import { forwardToOwner } from "#upstream/cluster/forwarding";
+import { soleOwner, type Ownership } from "#upstream/cluster/ownership";
 import { dbPlugin } from "#upstream/plugins/db";
 import { errorsPlugin } from "#upstream/plugins/errors";
 import { chatRoutes, chatSimulatorRoutes } from "#upstream/routes/chat";
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   clientSecret: string;
   logger?: FastifyServerOptions["logger"];
   cti?: Partial<CtiOptions>;
+  /** Which process owns the CTI's memory (decision 037); by default this one, as on PGlite. */
+  ownership?: Ownership;
   /** Registers the simulators' control routes (the dialer's clock, the CTI's calls, the chat customers): SIMULATOR_CONTROL=1, tests only. */
   simulatorControl?: boolean;
   /** Real media through SIP servers (decision 036); without it calls keep the simulated media. */
@@ -77,6 +81,7 @@ export function buildApp({
   cti,
   simulatorControl = false,
   voice: voiceSettings = null,
+  ownership = soleOwner(),
 }: BuildAppOptions): FastifyInstance {
   installChineseValidationMessages();
   // Event streams never end by themselves: closing the app must not wait for them.
@@ -93,8 +98,10 @@ export function buildApp({
   dbPlugin(app, db);
   errorsPlugin(app);
   authPlugin(app, { clientId, clientSecret });
+  forwardToOwner(app, ownership);
   app.register(formbody);
   app.decorate("notifications", createNotificationBus(db));
+  followRevocations(app);
   app.decorate("dialer", new Dialer(db));
   app.addHook("onClose", async () => app.dialer.stop());
   app.decorate("cti", createCti(db, app.notifications, { ...DEFAULT_CTI_OPTIONS, ...cti }));

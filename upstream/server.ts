@@ -1,16 +1,11 @@
 import path from "node:path";
 import { buildApp } from "./app";
-import { bridgeHandoffs } from "#upstream/simulators/handoff-bridge";
-import { createChatService } from "#upstream/chat/service";
-import { createChatSimulator } from "#upstream/chat/simulator";
+import { selfUrlOf, startOwnerDuties } from "#upstream/cluster/duties";
+import { electOwner } from "#upstream/cluster/ownership";
 import { openDatabase } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
-import { startSimulatedTraffic } from "#upstream/cti/traffic";
 import { keepStatistics } from "#upstream/db/statistics";
-import { watchPresence } from "#upstream/monitor/presence";
 import { seedDemo } from "#upstream/seed/demo";
-import { createSmsCarrier } from "#upstream/simulators/sms-carrier";
-import { startSalesTeam } from "#upstream/seed/sales-team";
 import { readSettings } from "./settings";
 import { platformLogger } from "#upstream/observability/http";
 import { runOperations } from "#upstream/observability/operations";
@@ -35,6 +30,13 @@ try {
   process.exit(1);
 }
 
+// One process of a cluster on PostgreSQL owns the CTI and runs the simulators (decision 037); it
+// stops at once if it loses the lock that makes it the owner, and is restarted.
+const ownership = await electOwner(database.db, selfUrlOf(settings, process.env), (error) => {
+  console.error("upstream: lost the CTI's ownership; stopping", error);
+  process.exit(1);
+});
+
 // JSON lines, one per request and notable event (LOG_LEVEL, default info; LOG_FILE).
 const app = buildApp({
   db: database.db,
@@ -44,24 +46,13 @@ const app = buildApp({
   cti: { acwMs: settings.acwSeconds * 1_000, ringMs: settings.ringSeconds * 1_000 },
   simulatorControl: settings.simulatorControl,
   voice: readVoiceSettings(process.env),
+  ownership,
 });
 const stopStatistics = await keepStatistics(database.db, (error) => app.log.error(error, "refreshing planner statistics failed"));
-// Agents' phone states did not survive the last stop: tell the agents who were signed in.
-await app.cti.signOutAfterRestart();
-app.dialer.start({ speed: settings.dialerSpeed });
-// Hand-offs ring at agents only when the dialer runs on its own clock: when tests drive it step
-// by step (DIALER_SPEED=0), its hand-offs must not ring at agents other tests are driving.
-if (settings.dialerSpeed > 0) bridgeHandoffs(app);
-if (settings.simulatedTraffic) startSimulatedTraffic(app);
-
-const chatSimulator = createChatSimulator(database.db, createChatService(database.db, app.notifications));
-if (settings.chatSimulator) chatSimulator.start();
-// The demo's sales team at work, so the monitor has a floor to watch.
-const population = settings.agentSimulator ? await startSalesTeam(app) : null;
-
-// The SMS outbox always moves: a message is never left "sent" without an answer.
-const smsCarrier = createSmsCarrier(database.db);
-smsCarrier.start();
+let stopDuties: () => Promise<void> = async () => undefined;
+await ownership.whenOwner(async () => {
+  stopDuties = await startOwnerDuties(app, database.db, settings);
+});
 
 // Notifications are replayable for an hour; older ones go. On PostgreSQL, other platform
 // processes' notifications reach this one's streams.
@@ -70,9 +61,6 @@ const pruning = setInterval(
   5 * 60_000,
 );
 const stopListening = await app.notifications.listenAcrossProcesses();
-// Supervisors learn when an agent's client stops reporting (失联) or reports again.
-const presence = watchPresence(app);
-presence.start();
 pruning.unref();
 
 let operations: ReturnType<typeof runOperations> | undefined;
@@ -82,13 +70,12 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   closing = true;
   try {
     await operations?.drain();
-    chatSimulator.stop();
-    await population?.stop();
-    await smsCarrier.stop();
+    await stopDuties();
     await stopListening();
-    await presence.stop();
     stopStatistics();
+    // The CTI records the calls still on as it closes; then another process may own.
     await app.close();
+    await ownership.stop();
     await database.close();
     console.log(`upstream: stopped (${signal})`);
   } catch (error) {

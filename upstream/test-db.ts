@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { describe, expect, inject } from "vitest";
 import { createTestDatabase } from "#tests/support/postgres";
 import { QC_UNCHECKED } from "#contracts/codes";
 import { openDatabase, type Db, type OpenedDatabase } from "#upstream/db";
 import { INTERESTED_INTENTS } from "#upstream/domain/recordings";
+import { buildApp } from "./app";
+import { electOwner, type Ownership } from "./cluster/ownership";
 import { DEMO_PASSWORD, TEST_CLIENT, pgliteTemplate, preparePlatform, type PreparedPlatform } from "./testing";
 
 /**
@@ -48,6 +51,55 @@ export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>
       await testDb.drop();
     },
   };
+}
+
+/** One platform process of a cluster in a test: its own pool and listening connection, on loopback. */
+export type ClusterMember = { app: FastifyInstance; db: Db; url: string; ownership: Ownership; duties: { started: number } };
+
+/**
+ * Platform processes sharing one seeded PostgreSQL database, as a cluster runs them: each app has
+ * its own connection pool and LISTEN connection and listens over HTTP on loopback; they share
+ * nothing else (in one test process, but talking only through the database, as separate processes do).
+ */
+export async function platformsOnOneDatabase(count = 2): Promise<{ members: ClusterMember[]; close: () => Promise<void> }> {
+  const testDb = await createTestDatabase(requirePostgresUrl(), { template: inject("postgresTemplate") ?? undefined });
+  const closers: (() => Promise<void>)[] = [];
+  const members: ClusterMember[] = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne();
+    await testDb.drop();
+  };
+  try {
+    for (let i = 0; i < count; i++) {
+      const database = await openDatabase({ databaseUrl: testDb.url });
+      closers.push(() => database.close());
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const ownership = await electOwner(database.db, url, (error) => console.error("test cluster: ownership lost", error));
+      closers.push(() => ownership.stop());
+      const app = buildApp({ db: database.db, ...TEST_CLIENT, ownership });
+      closers.push(() => app.close());
+      const stopListening = await app.notifications.listenAcrossProcesses();
+      closers.push(stopListening);
+      await app.listen({ host: "127.0.0.1", port });
+      // The owner's duties, counted: each must run once per cluster.
+      const duties = { started: 0 };
+      await ownership.whenOwner(async () => void duties.started++);
+      members.push({ app, db: database.db, url, ownership, duties });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { members, close };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The migrated, seeded PGlite the project's global setup dumped (tests/support/seeded-pglite-global.ts). */

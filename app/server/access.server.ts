@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { data, redirect } from "@remix-run/node";
 import { ExpiringCache } from "#common/expiring-cache";
 import type { MenuItem } from "#contracts/crm";
@@ -7,31 +6,35 @@ import { menuForWorkType } from "#app/lib/menu";
 import { listMenus } from "#app/services/crm.server";
 import type { Caller, UploadFile } from "#app/services/upstream.server";
 import { readPostedForm, readPostedUpload, requireCsrf } from "./security.server";
-import { getSignedIn, loginUrl, signOutRedirect, type SignedIn } from "./session.server";
+import { hearingRevocations, onRevocation } from "./revocations.server";
+import { getSignedIn, loginUrl, revocationEnds, signOutRedirect, tokenHashOf, type SignedIn } from "./session.server";
 
 export type Access = SignedIn & { caller: Caller; menu: MenuItem[] };
 
 /**
  * The user's menu (for their work type) per token, kept briefly: without this every page view
  * would ask the platform for it again. Kept as one object, so what is derived from it per menu
- * (lib/access.ts) is derived once.
+ * (lib/access.ts) is derived once. Like the verified session, kept only while revocations are
+ * heard; each forgets the menus of the sessions it ends, so the next page asks the platform, which
+ * refuses an ended session (decision 037).
  */
 const MENU_KEPT_MS = 30_000;
-const menus = new ExpiringCache<string, Promise<MenuItem[]>>(10_000);
+const menus = new ExpiringCache<string, { token: string; userId: number; menu: Promise<MenuItem[]> }>(10_000);
 
-const menuKey = (token: string) => createHash("sha256").update(token).digest("hex");
+onRevocation((revocation) => menus.deleteWhere((kept) => revocationEnds(revocation, kept.token, kept.userId)));
 
 /** Forgets what was kept for a token that has ended (sign-out). */
 export function forgetToken(token: string): void {
-  menus.delete(menuKey(token));
+  menus.delete(tokenHashOf(token));
 }
 
 function cachedMenu(caller: Caller, workType: number): Promise<MenuItem[]> {
-  const key = menuKey(caller.token);
+  const key = tokenHashOf(caller.token);
   const kept = menus.get(key);
-  if (kept) return kept;
+  if (kept && hearingRevocations()) return kept.menu;
   const menu = listMenus(caller).then((items) => menuForWorkType(items, workType));
-  menus.set(key, menu, Date.now() + MENU_KEPT_MS);
+  if (!hearingRevocations()) return menu;
+  menus.set(key, { token: caller.token, userId: caller.userId, menu }, Date.now() + MENU_KEPT_MS);
   menu.catch(() => menus.delete(key));
   return menu;
 }

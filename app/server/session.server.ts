@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { createCookie, createCookieSessionStorage, redirect } from "@remix-run/node";
 import { safeRedirect } from "remix-utils/safe-redirect";
 import { ExpiringCache } from "#common/expiring-cache";
-import type { Role } from "#contracts/uaa";
+import type { Revocation, Role } from "#contracts/uaa";
+import { hearingRevocations, onRevocation } from "./revocations.server";
 
 /** The signed-in user as the console keeps it: no secret but the upstream token. */
 export type SessionUser = {
@@ -92,18 +93,39 @@ export async function getSession(request: Request) {
 
 /**
  * Verified session cookies, kept briefly: a browser sends the same cookie with every page, and
- * verifying its signature and decoding it cost more than the rest of the access check.
+ * verifying its signature and decoding it cost more than the rest of the access check. Kept only
+ * while the platform's revocations are heard, and each one forgets the sessions it ends (decision 037).
  */
 const SESSION_KEPT_MS = 30_000;
 const verifiedSessions = new ExpiringCache<string, SignedIn | null>(1_000);
 
+/** The sha256 of a token, hex: how a revocation names the session it ends. */
+export const tokenHashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Whether a revocation ends the session of this token and user. */
+export function revocationEnds(revocation: Revocation, token: string, userId: number): boolean {
+  switch (revocation.kind) {
+    case "token":
+      return tokenHashOf(token) === revocation.tokenHash;
+    case "user":
+      return userId === revocation.userId && tokenHashOf(token) !== revocation.keepTokenHash;
+    case "account":
+      return userId === revocation.userId;
+    case "everything":
+      return true;
+  }
+}
+
+onRevocation((revocation) => verifiedSessions.deleteWhere((auth) => auth !== null && revocationEnds(revocation, auth.token, auth.user.id)));
+
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   const cookies = request.headers.get("Cookie");
   if (!cookies) return null;
-  let auth = verifiedSessions.get(cookies);
+  const heard = hearingRevocations();
+  let auth = heard ? verifiedSessions.get(cookies) : undefined;
   if (auth === undefined) {
     auth = unseal((await getSession(request)).get("sealed"));
-    verifiedSessions.set(cookies, auth, Date.now() + SESSION_KEPT_MS);
+    if (heard) verifiedSessions.set(cookies, auth, Date.now() + SESSION_KEPT_MS);
   }
   return auth && auth.expiresAt > Date.now() ? auth : null;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { TokenResponseSchema, UserAuthResponseSchema } from "#contracts/uaa";
-import { call, requireData } from "./upstream.server";
+import { createSseParser } from "#contracts/events";
+import { REVOCATION_EVENT, RevocationSchema, TokenResponseSchema, UserAuthResponseSchema, type Revocation } from "#contracts/uaa";
+import { call, requireData, send } from "./upstream.server";
 
 /** POST /uaa/oauth/token — the password grant, with the fixed client credential (spec §7). */
 export async function requestToken(username: string, password: string, clientAddress: string | null) {
@@ -35,4 +36,27 @@ export async function getUserAuth(token: string) {
 /** POST /uaa/oauth/revoke — ends a session at the platform (RFC 7009), so a copied cookie stops working. */
 export async function revokeToken(token: string) {
   await call({ method: "POST", path: "/uaa/oauth/revoke", form: { token }, schema: z.unknown(), what: "退出登录", caller: null });
+}
+
+/**
+ * GET /uaa/oauth/revocations — every session ended at any platform process, live (decision 037).
+ * `onOpen` is called once the platform answered: from then on nothing ended is missed until the
+ * stream ends.
+ */
+export async function* streamRevocations(onOpen: () => void): AsyncGenerator<Revocation> {
+  const response = await send({ path: "/uaa/oauth/revocations", what: "登录状态同步", caller: null, longLived: true });
+  onOpen();
+  const parse = createSseParser();
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body) {
+      for (const frame of parse(decoder.decode(chunk as Uint8Array, { stream: true }))) {
+        if (frame.event !== REVOCATION_EVENT) continue;
+        const revocation = RevocationSchema.safeParse(JSON.parse(frame.data));
+        if (revocation.success) yield revocation.data;
+      }
+    }
+  } finally {
+    response.body.destroy();
+  }
 }

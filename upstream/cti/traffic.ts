@@ -10,11 +10,12 @@ const CUSTOMER_LINES = ["我想问一下我的账单", "上个月的费用好像
  * waiting gets an inbound call from one of the tenant's contacts; customers speak every 5 s and
  * hang up after about 40 s. Tests drive calls step by step through the simulator routes instead.
  */
-export function startSimulatedTraffic(app: FastifyInstance): void {
+export function startSimulatedTraffic(app: FastifyInstance): () => void {
   let tick = 0;
   const timer = setInterval(() => void step().catch((error) => app.log.error(error, "simulated traffic failed")), TICK_MS);
   timer.unref();
-  app.addHook("onClose", async () => clearInterval(timer));
+  // Answers the stop: it may start after the app listens (a take-over, decision 037), when no hook can be added.
+  return () => clearInterval(timer);
 
   async function step() {
     tick += 1;

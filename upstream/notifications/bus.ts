@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type pg from "pg";
 import type { RealtimeNotification } from "#contracts/events";
 import type { StreamScope } from "#contracts/events";
+import { RevocationSchema, type Revocation } from "#contracts/uaa";
 import { poolOf, type Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { AuthUser } from "#upstream/repositories/users";
@@ -49,8 +50,11 @@ const channelOf = (row: Pick<Row, "tenant_id" | "user_id">) => (row.user_id === 
 const channelFor = (subscription: Subscription) =>
   subscription.kind === "user" ? `user:${subscription.userId}` : `tenant:${subscription.tenantId}`;
 
-/** The PostgreSQL channel every platform process listens on (see `listenAcrossProcesses`). */
+/** The PostgreSQL channels every platform process listens on (see `listenAcrossProcesses`). */
 const PG_CHANNEL = "switchboard_notifications";
+const REVOCATION_CHANNEL = "switchboard_revocations";
+/** How long a lost listening connection waits before trying again. */
+const RELISTEN_MS = 1_000;
 
 /**
  * The notification bus: a notification is stored first (so it can be replayed by id), then
@@ -62,6 +66,9 @@ const PG_CHANNEL = "switchboard_notifications";
 export function createNotificationBus(db: Db) {
   const live = new EventEmitter();
   live.setMaxListeners(0);
+  // Revocations are not stored: each process forgets what it keeps of a session when it hears one.
+  const revocations = new EventEmitter();
+  revocations.setMaxListeners(0);
   const origin = randomUUID();
   const shared = poolOf(db) !== undefined;
 
@@ -158,14 +165,39 @@ export function createNotificationBus(db: Db) {
     },
 
     /**
-     * On PostgreSQL: listen for the other processes' notifications on a connection of its own and
-     * deliver them here. Answers the way to stop listening.
+     * Ends sessions in every platform process (decision 037): this one's listeners hear it at
+     * once, before this answers; on PostgreSQL every other process hears it through NOTIFY.
+     */
+    async revoke(revocation: Revocation): Promise<void> {
+      revocations.emit("revocation", revocation);
+      if (shared) await sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${JSON.stringify({ origin, revocation })})`.execute(db);
+    },
+
+    /** Calls `listener` with each revocation of any process (see `revoke`). Answers the unsubscribing. */
+    onRevocation(listener: (revocation: Revocation) => void): () => void {
+      revocations.on("revocation", listener);
+      return () => revocations.off("revocation", listener);
+    },
+
+    /**
+     * On PostgreSQL: listen for the other processes' notifications and revocations on a
+     * connection of its own and deliver them here. A lost connection is opened again; since
+     * revocations may have been missed meanwhile, its return is heard as `everything`.
+     * Answers the way to stop listening.
      */
     async listenAcrossProcesses(): Promise<() => Promise<void>> {
       const pool = poolOf(db);
       if (!pool) return async () => undefined;
-      const client: pg.PoolClient = await pool.connect();
-      client.on("notification", (message) => {
+      let client: pg.PoolClient | null = null;
+      let stopped = false;
+      let retry: NodeJS.Timeout | undefined;
+      const onMessage = (message: pg.Notification) => {
+        if (message.channel === REVOCATION_CHANNEL) {
+          const { origin: from, revocation } = JSON.parse(message.payload ?? "{}") as { origin?: string; revocation?: unknown };
+          const heard = RevocationSchema.safeParse(revocation);
+          if (from !== origin && heard.success) revocations.emit("revocation", heard.data);
+          return;
+        }
         const [from, id] = (message.payload ?? "").split(":");
         if (from === origin || !id) return;
         void db
@@ -175,10 +207,34 @@ export function createNotificationBus(db: Db) {
           .executeTakeFirst()
           .then((row) => row && deliver(row as Row))
           .catch((error) => console.error("notifications: reading a notification of another process failed", error));
-      });
-      await client.query(`LISTEN ${PG_CHANNEL}`);
+      };
+      const lost = (error: unknown) => {
+        if (stopped || !client) return;
+        console.error("notifications: the listening connection was lost; listening again", error);
+        client.release(true);
+        client = null;
+        retry = setTimeout(() => void listen(true), RELISTEN_MS);
+      };
+      const listen = async (again: boolean): Promise<void> => {
+        try {
+          const connection = await pool.connect();
+          connection.on("notification", onMessage);
+          connection.on("error", lost);
+          client = connection;
+          await connection.query(`LISTEN ${PG_CHANNEL}; LISTEN ${REVOCATION_CHANNEL}`);
+          if (again) revocations.emit("revocation", { kind: "everything" } satisfies Revocation);
+        } catch (error) {
+          if (!again) throw error;
+          if (client) lost(error);
+          else if (!stopped) retry = setTimeout(() => void listen(true), RELISTEN_MS);
+        }
+      };
+      await listen(false);
       return async () => {
-        await client.query(`UNLISTEN ${PG_CHANNEL}`).catch(() => undefined);
+        stopped = true;
+        clearTimeout(retry);
+        if (!client) return;
+        await client.query(`UNLISTEN *`).catch(() => undefined);
         client.release();
       };
     },

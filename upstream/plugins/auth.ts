@@ -139,16 +139,51 @@ function endStreams(app: FastifyInstance, ended: (stream: OpenStream) => boolean
   }
 }
 
-/** Ends every session of a user at once (e.g. an administrator signs the account out). */
-export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
-  await deleteUserAccessTokens(app.db, userId);
-  forgetUserSessions(app, userId);
+/**
+ * What this process keeps of sessions (cached tokens, open streams) follows every revocation,
+ * its own and other processes' (decision 037). Called once, when the app is built.
+ */
+export function followRevocations(app: FastifyInstance): () => void {
+  return app.notifications.onRevocation((revocation) => {
+    revocationsHeard.set(app, (revocationsHeard.get(app) ?? 0) + 1);
+    switch (revocation.kind) {
+      case "token":
+        app.accessTokens.delete(revocation.tokenHash);
+        return endStreams(app, (stream) => stream.tokenHash === revocation.tokenHash);
+      case "user":
+        // Cached entries are forgotten, a kept one included: it is looked up again from the database.
+        app.accessTokens.deleteWhere((user) => user.id === revocation.userId);
+        return endStreams(app, (stream) => stream.userId === revocation.userId && stream.tokenHash !== revocation.keepTokenHash);
+      case "account":
+        return app.accessTokens.deleteWhere((user) => user.id === revocation.userId);
+      case "everything":
+        app.accessTokens.deleteWhere(() => true);
+        return void endStreamsOfEndedTokens(app).catch((error) => app.log.error(error, "checking open streams' tokens failed"));
+    }
+  });
 }
 
-/** What this process keeps of a user's sessions (cached tokens, open streams), once their tokens are deleted. */
-export function forgetUserSessions(app: FastifyInstance, userId: number): void {
-  app.accessTokens.deleteWhere((user) => user.id === userId);
-  endStreams(app, (stream) => stream.userId === userId);
+/** How many revocations each app has heard: a token read before one is not kept (it may be the revoked one). */
+const revocationsHeard = new WeakMap<FastifyInstance, number>();
+
+/** After revocations may have been missed: each open stream whose token is gone ends. */
+async function endStreamsOfEndedTokens(app: FastifyInstance): Promise<void> {
+  const now = new Date();
+  const hashes = [...new Set([...app.openStreams].map((stream) => stream.tokenHash))];
+  const ended = new Set<string>();
+  for (const hash of hashes) if (!(await findUserByAccessToken(app.db, hash, now))) ended.add(hash);
+  endStreams(app, (stream) => ended.has(stream.tokenHash));
+}
+
+/** Ends every session of a user at once (e.g. the password was reset). */
+export async function revokeUserTokens(app: FastifyInstance, userId: number): Promise<void> {
+  await deleteUserAccessTokens(app.db, userId);
+  await forgetUserSessions(app, userId);
+}
+
+/** What every process keeps of a user's sessions (cached tokens, open streams), once their tokens are deleted. */
+export async function forgetUserSessions(app: FastifyInstance, userId: number): Promise<void> {
+  await app.notifications.revoke({ kind: "user", userId });
 }
 
 /** Ends every session of a user but the one of this request (a password change). */
@@ -156,22 +191,19 @@ export async function revokeOtherUserTokens(app: FastifyInstance, request: Fasti
   const token = bearerToken(request);
   const keep = token ? hashAccessToken(token) : "";
   await deleteOtherUserAccessTokens(app.db, userId, keep);
-  // Cached entries are forgotten, the kept one included: it is looked up again from the database.
-  app.accessTokens.deleteWhere((user) => user.id === userId);
-  endStreams(app, (stream) => stream.userId === userId && stream.tokenHash !== keep);
+  await app.notifications.revoke({ kind: "user", userId, keepTokenHash: keep });
 }
 
-/** Forgets what is kept of a user's tokens, so their next request reads the account again (its work type changed). */
-export function forgetCachedUser(app: FastifyInstance, userId: number): void {
-  app.accessTokens.deleteWhere((user) => user.id === userId);
+/** Forgets what every process keeps of a user's tokens, so their next request reads the account again (its configuration changed). */
+export async function forgetCachedUser(app: FastifyInstance, userId: number): Promise<void> {
+  await app.notifications.revoke({ kind: "account", userId });
 }
 
-/** Ends one session: the token stops working here at once (RFC 7009 revocation). */
+/** Ends one session: the token stops working at once, here and in every other process (RFC 7009 revocation). */
 export async function revokeAccessToken(app: FastifyInstance, token: string): Promise<void> {
-  const hash = hashAccessToken(token);
-  await deleteAccessToken(app.db, hash);
-  app.accessTokens.delete(hash);
-  endStreams(app, (stream) => stream.tokenHash === hash);
+  const tokenHash = hashAccessToken(token);
+  await deleteAccessToken(app.db, tokenHash);
+  await app.notifications.revoke({ kind: "token", tokenHash });
 }
 
 async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser | null> {
@@ -181,18 +213,20 @@ async function bearerUser(app: FastifyInstance, request: FastifyRequest): Promis
   const now = new Date();
   const cached = app.accessTokens.get(hash, now.getTime());
   if (cached) return cached;
+  const heardBefore = revocationsHeard.get(app);
   const found = await findUserByAccessToken(app.db, hash, now);
   if (!found) return null;
-  app.accessTokens.set(hash, found.user, Math.min(found.expiresAt.getTime(), now.getTime() + TOKEN_CACHE_MS));
+  if (revocationsHeard.get(app) === heardBefore)
+    app.accessTokens.set(hash, found.user, Math.min(found.expiresAt.getTime(), now.getTime() + TOKEN_CACHE_MS));
   return found.user;
 }
 
 /**
  * Recently seen tokens and their users, so the console's several calls per page do not each pay
  * for the token lookup (a three-table join: on PGlite about a third of a list call's cost). An entry
- * lives at most TOKEN_CACHE_MS and never past its token's expiry; revoking goes through
- * `revokeUserTokens`, which forgets the user's entries, and an administrator's change of an
- * agent's work type (`forgetCachedUser`). Nothing in the platform changes who a token belongs to.
+ * lives at most TOKEN_CACHE_MS and never past its token's expiry; every revocation, of this process
+ * or another, forgets the entries it ends (`followRevocations`), as does an administrator's change
+ * of an agent (`forgetCachedUser`). Nothing in the platform changes who a token belongs to.
  * Unknown tokens are never cached.
  */
 const TOKEN_CACHE_MS = 30_000;

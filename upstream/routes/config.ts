@@ -122,9 +122,9 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     } catch (error) {
       throw refusal(error);
     }
-    // The menu follows the work type (spec §5): what this process keeps of the agent is read again.
-    if (typeChanged) forgetUserSessions(app, id);
-    else forgetCachedUser(app, id);
+    // The menu follows the work type (spec §5): what every process keeps of the agent is read again.
+    if (typeChanged) await forgetUserSessions(app, id);
+    else await forgetCachedUser(app, id);
     // Saved: a phone that cannot take the change now takes it at its next sign-in, so no failure here.
     await app.cti
       .reconfigureAgent(user.tenantId, id, { agentId: after.agentId, queueName: after.defaultQueueName })

@@ -74,13 +74,13 @@ export const crmRoutes: FastifyPluginAsync = async (app) => {
       throw new HttpError(409, "该坐席正在通话或话后整理，请在结束后再强制下线，以免丢失通话结果");
     }
     if (phone !== "SIGNED_OUT") await app.cti.forceSignOut(user.tenantId, target.id, user.realName, reason);
-    // The tokens go with the audit row, in one transaction; then what this process keeps of them.
+    // The tokens go with the audit row, in one transaction; then what every process keeps of them.
     await withAudit(app.db, actorOf(user), async (trx) => {
       await deleteUserAccessTokens(trx, target.id);
       const summary = `强制下线账号「${target.user_name}」（${target.real_name}）`;
       return { result: null, audit: { action: "account.logout", target: { type: "user", id: target.id }, summary, reason } };
     });
-    forgetUserSessions(app, target.id);
+    await forgetUserSessions(app, target.id);
     request.log.info({ event: "forced sign-out", userId: target.id, by: user.id });
     return ok<{ userId: number }>({ userId: target.id });
   });

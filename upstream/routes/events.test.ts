@@ -1,56 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createSseParser, type RealtimeNotification, type SseFrame } from "#contracts/events";
+import type { RealtimeNotification } from "#contracts/events";
 import { MqConfigResponseSchema } from "#contracts/events";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import type { PreparedPlatform } from "#upstream/testing";
 import { createNotificationBus } from "#upstream/notifications/bus";
 import { revokeAccessToken, revokeUserTokens } from "#upstream/plugins/auth";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
-
-/** Reads a live event stream over real HTTP, collecting the frames that carry events. */
-async function openStream(url: string, token: string, lastEventId?: number, query = "") {
-  const controller = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-  const response = await fetch(`${url}/events/api/stream${query}`, { headers, signal: controller.signal });
-  const events: RealtimeNotification[] = [];
-  const parse = createSseParser();
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let first = true;
-  const state = { ended: false };
-  let ready!: () => void;
-  const opened = new Promise<void>((resolve) => (ready = resolve));
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) {
-          state.ended = true;
-          break;
-        }
-        for (const frame of parse(value) as SseFrame[]) {
-          if (first) {
-            first = false;
-            ready();
-          }
-          if (frame.id) events.push(JSON.parse(frame.data) as RealtimeNotification);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  await opened; // the first heartbeat: the stream is subscribed
-  return { response, events, state, close: () => controller.abort() };
-}
-
-async function until(check: () => boolean, what: string) {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { openStream, until } from "#upstream/test-stream";
 
 describeDb(`real-time events on ${TEST_DB}`, () => {
   let platform: PreparedPlatform;

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, type UserAuth } from "#contracts/uaa";
+import { formatSse, HEARTBEAT_EVENT } from "#contracts/events";
+import { REVOCATION_EVENT, TokenRequestSchema, type TokenErrorSchema, type TokenResponseSchema, type UserAuth } from "#contracts/uaa";
 import type { Db } from "#upstream/db";
 import { decoyPasswordHash, verifyPassword } from "#upstream/domain/passwords";
 import { TOKEN_TTL_SECONDS, hashAccessToken, newAccessToken } from "#upstream/domain/tokens";
 import { HttpError, ok, parseInput } from "#upstream/http";
+import { HEARTBEAT_MS } from "#upstream/notifications/bus";
 import { clientAddressOf, requireUser, revokeAccessToken } from "#upstream/plugins/auth";
 import { deleteExpiredAccessTokens, insertAccessToken } from "#upstream/repositories/access-tokens";
 import {
@@ -65,6 +67,26 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
     const body = parseInput(z.object({ token: z.string().min(1).max(512) }), request.body);
     await revokeAccessToken(app, body.token);
     return ok(null);
+  });
+
+  // The consoles' ear for revocations (client credential; decision 037): each revocation of any
+  // platform process, live, as a `revocation` frame, so a console forgets the sessions and menus it
+  // keeps. Nothing is replayed: a console trusts what it keeps only while this stream is open.
+  app.get("/uaa/oauth/revocations", async (request, reply) => {
+    reply.hijack();
+    const out = reply.raw;
+    out.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
+    const stop = app.notifications.onRevocation((revocation) =>
+      out.write(formatSse({ event: REVOCATION_EVENT, data: JSON.stringify(revocation) })),
+    );
+    const heartbeat = setInterval(() => out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" })), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      stop();
+    };
+    request.raw.on("close", close);
+    // The first frame says the console hears from now on.
+    out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" }));
   });
 
   app.get("/uaa/oauth/user_auth", async (request) => {
