@@ -1,3 +1,4 @@
+import { FilterBar } from "./filters";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import {
   CALL_KINDS,
@@ -226,7 +227,7 @@ function CallFilters({
   campaignName?: string | null;
 }) {
   return (
-    <form method="get" action={pathname} className="sb-filters" aria-label="筛选条件">
+    <FilterBar label="筛选条件" action={pathname} resetHref={pathname} size={values.size ?? ""}>
       <div className="sb-field">
         <label htmlFor="filter-start">开始日期</label>
         <input id="filter-start" name="start" type="date" defaultValue={values.start} className="p-inputtext p-component" />
@@ -273,15 +274,6 @@ function CallFilters({
           </span>
         </div>
       ) : null}
-      <input type="hidden" name="size" value={values.size ?? ""} />
-      <div className="sb-filter-actions">
-        <button type="submit" className="p-button p-button-sm">
-          <i className="pi pi-search" aria-hidden="true" /> 查询
-        </button>
-        <a href={pathname} className="p-button p-button-sm p-button-outlined">
-          重置
-        </a>
-      </div>
-    </form>
+    </FilterBar>
   );
 }

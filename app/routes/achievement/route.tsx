@@ -6,6 +6,7 @@ import { DataTable, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import { formatDuration } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -59,7 +60,7 @@ export default function Achievement() {
         </a>
       }
     >
-      <form method="get" className="sb-filters" aria-label="筛选业绩">
+      <FilterBar label="筛选业绩" resetHref="/achievement">
         <div className="sb-field">
           <label htmlFor="ach-start">开始日期</label>
           <input id="ach-start" name="start" type="date" required defaultValue={start} className="p-inputtext" />
@@ -83,12 +84,7 @@ export default function Achievement() {
         )}
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="order" value={query.order} />
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-        </div>
-      </form>
+      </FilterBar>
       <DataTable<PerformanceRow>
         caption="坐席业绩"
         rowKey="agentId"

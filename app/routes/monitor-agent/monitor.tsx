@@ -15,6 +15,7 @@ import {
 } from "#contracts/monitor";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { CodeTag } from "#app/components/code-tag";
+import { FilterBar } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
 import { formatDuration, formatTime, maskPhone } from "#app/lib/format";
 import type { MonitorQuery } from "./query";
@@ -191,7 +192,7 @@ function LevelText({ level }: { level: "none" | "warning" | "critical" }) {
 
 function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
   return (
-    <form method="get" className="sb-filters" aria-label="筛选坐席">
+    <FilterBar label="筛选坐席" resetHref="/monitor/agent">
       <div className="sb-field">
         <label htmlFor="filter-queue">队列</label>
         <select id="filter-queue" name="queueName" className="p-inputtext" defaultValue={query.queueName ?? ""}>
@@ -225,10 +226,7 @@ function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
           <option value="since">按状态时长（最长在前）</option>
         </select>
       </div>
-      <button type="submit" className="p-button">
-        查询
-      </button>
-    </form>
+    </FilterBar>
   );
 }
 
