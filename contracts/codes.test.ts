@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as codes from "./codes";
 
 /** Every exported code table (an array of { code, label } entries). */
-const tables = Object.entries(codes).filter(
+const tables = Object.entries(codes as Record<string, unknown>).filter(
   (entry): entry is [string, codes.CodeTable<string | number>] =>
     Array.isArray(entry[1]) && entry[1].every((row: unknown) => typeof row === "object" && row !== null && "code" in row && "label" in row),
 );

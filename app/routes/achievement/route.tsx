@@ -16,6 +16,7 @@ import { agentPerformance } from "#app/services/inspection.server";
 import { AchievementQuerySchema, performanceQuery } from "./query.server";
 
 const title = SCREEN_TITLES["/achievement"];
+const TEAM_TITLE = "坐席业绩";
 export const handle: RouteHandle = { title };
 
 /**
@@ -53,7 +54,8 @@ export default function Achievement() {
 
   return (
     <Screen
-      title={title}
+      // The menu's 我的业绩 is an agent's own row; a supervisor or an administrator reads the team's.
+      title={agent ? title : TEAM_TITLE}
       actions={
         <a className="p-button p-button-outlined" href={`/achievement/export?${params({ start, end })}`} download>
           导出 CSV

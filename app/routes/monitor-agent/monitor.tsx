@@ -258,7 +258,9 @@ function AgentsTable({
               <th scope="col">今日会话</th>
               <th scope="col">平均处理时长</th>
               <th scope="col">满意度</th>
-              <th scope="col">操作</th>
+              <th scope="col" className="sb-actions-column">
+                操作
+              </th>
             </tr>
           </thead>
           <tbody className="p-datatable-tbody">
@@ -292,7 +294,7 @@ function AgentsTable({
                   <td>{agent.today.chats}</td>
                   <td>{formatDuration(agent.today.averageHandleMs)}</td>
                   <td>{percent(agent.today.satisfaction)}</td>
-                  <td>
+                  <td className="sb-actions-column">
                     <a href={`/monitor/agent/${agent.userId}`} aria-label={`操作坐席 ${agent.name}`}>
                       操作
                     </a>

@@ -61,7 +61,7 @@ export default function SmsOutbox() {
           <input id="outbox-phone" name="phone" maxLength={20} defaultValue={query.phone ?? ""} className="p-inputtext" />
         </div>
       </FilterBar>
-      <p className="sb-hint">运营商模拟器：号码尾号 0000 为空号、4444 为关机，其余约 2 秒后送达。刷新页面查看最新状态。</p>
+      <p className="sb-hint">短信发出后，运营商回执到达时更新状态；刷新页面查看最新状态。</p>
       <DataTable<SmsMessage>
         caption="短信发送记录"
         rowKey="id"
