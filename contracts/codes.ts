@@ -194,7 +194,7 @@ export const IMPORT_STATUSES: CodeTable<string> = [
 export const CALL_STATUSES: CodeTable<number> = [
   { code: 0, label: "等待呼叫", tone: "info" },
   { code: 1, label: "呼叫中", tone: "info" },
-  { code: 2, label: "未接通", tone: "warning" },
+  { code: 2, label: "未接通", tone: "danger" },
   { code: 3, label: "呼叫完成", tone: "success" },
   { code: 4, label: "已取消（批次取消）", tone: "none" },
   { code: 5, label: "异常终止", tone: "danger" },
@@ -232,7 +232,7 @@ export const CAMPAIGN_STATES: CodeTable<number> = [
   { code: 0, label: "未启动", tone: "info" },
   { code: 1, label: "运行中", tone: "success" },
   { code: 2, label: "已暂停", tone: "warning" },
-  { code: 3, label: "已完成", tone: "none" },
+  { code: 3, label: "已完成", tone: "success" },
   { code: 4, label: "已取消", tone: "none" },
 ];
 

@@ -85,6 +85,10 @@
     window.localStorage.setItem(root.dataset.speedKey, String(speed));
     applySpeed(speed);
   });
+  // Once typed, the field shows the speed the audio really plays at (3 reads 2).
+  speedInput.addEventListener("change", () => {
+    speedInput.value = String(speed);
+  });
 
   const download = root.querySelector("a[data-download]");
   const exportButton = root.querySelector("button[data-export]");

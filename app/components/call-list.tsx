@@ -1,3 +1,4 @@
+import { FilterBar } from "./filters";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import {
   CALL_KINDS,
@@ -17,7 +18,7 @@ import type { loadCallList } from "#app/server/call-list.server";
 import { maskPhone } from "#app/lib/format";
 import { callLinkId } from "#app/lib/call-detail";
 import { CodeTag } from "./code-tag";
-import { DataTable, type Column } from "./data-table";
+import { DataTable, formatCell, type Column } from "./data-table";
 import { Paginator, pageCount } from "./paginator";
 import { Screen } from "./screen";
 
@@ -164,13 +165,18 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       label: "活动类型",
       render: (row) => (row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)),
     },
-    kind !== "inbound" && { prop: "callKind", label: "呼叫类型", render: (row) => labelOf(CALL_KINDS, row.callKind) },
+    // An inbound call has no call kind and no outbound result: "-", not 上传呼叫.
+    kind !== "inbound" && {
+      prop: "callKind",
+      label: "呼叫类型",
+      render: (row) => (row.direction === "inbound" ? "-" : labelOf(CALL_KINDS, row.callKind)),
+    },
     { prop: "isAnswer", label: "是否接通", render: (row) => tag(CONNECTED_FLAGS, row.isAnswer) },
     kind !== "inbound" && {
       prop: "outboundResult",
       label: "外呼结果",
       minWidth: 120,
-      render: (row) => tag(OUTCOME_CODES, row.outboundResult),
+      render: (row) => (row.direction === "inbound" ? "-" : tag(OUTCOME_CODES, row.outboundResult)),
     },
     {
       prop: "callResult",
@@ -179,7 +185,13 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       render: (row) => <CodeTag tone={resultCodeTone(row.callResult)}>{`${row.callResult} ${row.callResultName}`}</CodeTag>,
     },
     { prop: "intent", label: "意向标签", render: (row) => (row.intent ? labelOf(INTENT_LABELS, row.intent) : "-") },
-    { prop: "callDuration", label: "通话时长", type: "second" },
+    // A call never answered was never talked on: its 通话时长 is "-" whatever the platform counted.
+    {
+      prop: "callDuration",
+      label: "通话时长",
+      type: "second",
+      render: (row) => (row.isAnswer === 1 ? formatCell("second", row.callDuration) : "-"),
+    },
     { prop: "agentName", label: "坐席", type: "content", maxChars: 8 },
     {
       prop: "callId",
@@ -231,7 +243,7 @@ function CallFilters({
   campaignName?: string | null;
 }) {
   return (
-    <form method="get" action={pathname} className="sb-filters" aria-label="筛选条件">
+    <FilterBar label="筛选条件" action={pathname} resetHref={pathname} size={values.size ?? ""}>
       <div className="sb-field">
         <label htmlFor="filter-start">开始日期</label>
         <input id="filter-start" name="start" type="date" defaultValue={values.start} className="p-inputtext p-component" />
@@ -278,15 +290,6 @@ function CallFilters({
           </span>
         </div>
       ) : null}
-      <input type="hidden" name="size" value={values.size ?? ""} />
-      <div className="sb-filter-actions">
-        <button type="submit" className="p-button p-button-sm">
-          <i className="pi pi-search" aria-hidden="true" /> 查询
-        </button>
-        <a href={pathname} className="p-button p-button-sm p-button-outlined">
-          重置
-        </a>
-      </div>
-    </form>
+    </FilterBar>
   );
 }

@@ -22,7 +22,9 @@ import { formatDate, formatDateTime, formatDuration, formatTime, truncate } from
  * `attributes.selection` adds a checkbox named `selectionName` per row (value: the row key) for the
  * surrounding form; rows whose `source` is 0 cannot be selected (spec §5). `search` hides rows whose
  * `name` does not contain it (spec §5). `sortHref` turns sortable headers into links (the server
- * sorts). Pagination is separate: see <Paginator/>.
+ * sorts). Pagination is separate: see <Paginator/>. A last column labelled 操作 holds the row's
+ * actions: it stays in sight at the right edge while the other columns scroll inside the table's
+ * box, so a row's action is never off-screen, on a phone or beside a wide table.
  */
 
 export type ColumnType = "text" | "time" | "second" | "date" | "datetime" | "content";
@@ -75,6 +77,11 @@ export type DataTableProps<Row> = {
 
 /** Epoch milliseconds of a time cell: a number, or an ISO time as some platform lists give it. */
 const epochMs = (value: unknown) => (typeof value === "string" && !/^\d+$/.test(value) ? Date.parse(value) : Number(value));
+
+const ONE_LINE_TYPES = new Set<ColumnType | undefined>(["time", "date", "datetime", "second"]);
+
+/** The label of a list's row-actions column (spec §3 table configs). */
+export const ROW_ACTIONS_LABEL = "操作";
 
 export function formatCell(type: ColumnType | undefined, value: unknown, maxChars = 20): ReactNode {
   if (value === null || value === undefined || value === "") return "-";
@@ -133,6 +140,12 @@ export function DataTable<Row>({
   const rows = config.list.filter((row) => matchesSearch(row, search));
   const activeSort = sort ?? config.defaultSort;
   const span = columns.length + (attributes.selection ? 1 : 0) + (attributes.index ? 1 : 0);
+  const actionsColumn = columns.at(-1)?.label === ROW_ACTIONS_LABEL ? columns.length - 1 : -1;
+  // Times and durations stay on one line; the row's actions are pinned (see above).
+  const cellClass = (index: number, className?: string) =>
+    [className, index === actionsColumn && "sb-actions-column", ONE_LINE_TYPES.has(columns[index].type) && "sb-nowrap"]
+      .filter(Boolean)
+      .join(" ") || undefined;
   const scrollStyle = maxHeight || contentHeight ? { maxHeight, height: contentHeight, overflow: "auto" as const } : undefined;
 
   return (
@@ -153,7 +166,7 @@ export function DataTable<Row>({
                     <span className="p-column-title">序号</span>
                   </th>
                 ) : null}
-                {columns.map((column) => {
+                {columns.map((column, columnIndex) => {
                   const sorted = activeSort?.prop === column.prop ? activeSort.order : undefined;
                   const sortable = column.sortable && sortHref;
                   return (
@@ -161,7 +174,7 @@ export function DataTable<Row>({
                       key={`${column.prop}/${column.label}`}
                       scope="col"
                       style={column.minWidth ? { minWidth: column.minWidth } : undefined}
-                      className={sortable ? `p-sortable-column${sorted ? " p-highlight" : ""}` : undefined}
+                      className={cellClass(columnIndex, sortable ? `p-sortable-column${sorted ? " p-highlight" : ""}` : undefined)}
                       aria-sort={sorted ? (sorted === "asc" ? "ascending" : "descending") : undefined}
                     >
                       {sortable ? (
@@ -208,8 +221,8 @@ export function DataTable<Row>({
                       </td>
                     ) : null}
                     {attributes.index ? <td className="sb-index-column">{indexOffset + index + 1}</td> : null}
-                    {columns.map((column) => (
-                      <td key={`${column.prop}/${column.label}`}>
+                    {columns.map((column, columnIndex) => (
+                      <td key={`${column.prop}/${column.label}`} className={cellClass(columnIndex)}>
                         {column.render ? column.render(row, index) : formatCell(column.type, row[column.prop], column.maxChars)}
                       </td>
                     ))}

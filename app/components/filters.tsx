@@ -1,17 +1,40 @@
 import type { ReactNode } from "react";
 
 /**
- * A list's filters: a GET form, so they live in the URL and work without JavaScript. A new filter
- * starts at page 1 and keeps the page size (`size`) the user chose.
+ * A list's filters, the one filter bar of every list: a GET form, so they live in the URL and work
+ * without JavaScript; labels above their fields; 查询 (primary) and 重置 (secondary, back to
+ * `resetHref`, the list unfiltered) at the end, the same size everywhere. A new filter starts at
+ * page 1 and keeps the page size (`size`) the user chose.
  */
-export function FilterBar({ label, size, children }: { label: string; size?: number; children: ReactNode }) {
+export function FilterBar({
+  label,
+  resetHref,
+  size,
+  action,
+  search = false,
+  children,
+}: {
+  label: string;
+  resetHref: string;
+  size?: number | string;
+  /** Where the form goes, when not the current path (a list under a dialog's URL). */
+  action?: string;
+  /** A search box more than a filter: the form is a search landmark. */
+  search?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <form method="get" className="sb-filters" aria-label={label}>
+    <form method="get" action={action} className="sb-filters" role={search ? "search" : undefined} aria-label={label}>
       {children}
       {size === undefined ? null : <input type="hidden" name="size" value={size} />}
-      <button type="submit" className="p-button">
-        查询
-      </button>
+      <div className="sb-filter-actions">
+        <button type="submit" className="p-button">
+          <i className="pi pi-search" aria-hidden="true" /> 查询
+        </button>
+        <a href={resetHref} className="p-button p-button-outlined">
+          重置
+        </a>
+      </div>
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { useLocation } from "@remix-run/react";
 import { CALL_STATUSES, hangupPartyLabel } from "#contracts/codes";
 import type { TaskCall } from "#contracts/outbound";
 import { maskPhone } from "#app/lib/format";
@@ -65,8 +66,9 @@ export function CallTable({
 
 /** A GET filter by call status, kept in the URL. */
 export function CallStatusFilter({ status, size }: { status: number | undefined; size: number }) {
+  const { pathname } = useLocation();
   return (
-    <FilterBar label="筛选呼叫" size={size}>
+    <FilterBar label="筛选呼叫" size={size} resetHref={pathname}>
       <CodeSelect
         id="filter-status"
         name="status"

@@ -58,7 +58,7 @@ export function EditDeleteActions({
 }) {
   return (
     <div className="sb-row-actions">
-      <a href={editHref} aria-label={`编辑「${name}」`}>
+      <a href={editHref} className={ROW_BUTTON} aria-label={`编辑「${name}」`}>
         编辑
       </a>
       {children}

@@ -220,6 +220,8 @@ test("the list, bulk reallocation, achievement and access, with and without Java
 
   // Achievement: sorted by a column link; each agent opens their calls; the CSV export.
   await page.goto("/achievement");
+  // An administrator reads the team's figures, under the team's title.
+  await expect(page.getByRole("heading", { name: "坐席业绩", level: 1 })).toBeVisible();
   await expect(page.getByRole("table", { name: "坐席业绩" })).toContainText("张伟");
   await page.getByRole("link", { name: /接通量/ }).click();
   await expect(page).toHaveURL(/sort=connected/);

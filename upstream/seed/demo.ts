@@ -6,6 +6,7 @@ import { hasAnyTenant, insertTenant } from "#upstream/repositories/tenants";
 import { insertUser } from "#upstream/repositories/users";
 import { seedCallRecords } from "./call-records";
 import { seedOutbound } from "./outbound";
+import { seedSmsTemplates } from "./sms-templates";
 import { seedWorkbench } from "./workbench";
 import { seedChat } from "./chat";
 import { seedInspection } from "./inspection";
@@ -111,6 +112,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await seedChat(trx);
     await seedInspection(trx);
     await seedRobotResources(trx);
+    await seedSmsTemplates(trx);
     return true;
   });
 }

@@ -6,6 +6,7 @@ import { DataTable, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import { formatDuration } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -15,6 +16,7 @@ import { agentPerformance } from "#app/services/inspection.server";
 import { AchievementQuerySchema, performanceQuery } from "./query.server";
 
 const title = SCREEN_TITLES["/achievement"];
+const TEAM_TITLE = "坐席业绩";
 export const handle: RouteHandle = { title };
 
 /**
@@ -52,14 +54,15 @@ export default function Achievement() {
 
   return (
     <Screen
-      title={title}
+      // The menu's 我的业绩 is an agent's own row; a supervisor or an administrator reads the team's.
+      title={agent ? title : TEAM_TITLE}
       actions={
         <a className="p-button p-button-outlined" href={`/achievement/export?${params({ start, end })}`} download>
           导出 CSV
         </a>
       }
     >
-      <form method="get" className="sb-filters" aria-label="筛选业绩">
+      <FilterBar label="筛选业绩" resetHref="/achievement">
         <div className="sb-field">
           <label htmlFor="ach-start">开始日期</label>
           <input id="ach-start" name="start" type="date" required defaultValue={start} className="p-inputtext" />
@@ -83,12 +86,7 @@ export default function Achievement() {
         )}
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="order" value={query.order} />
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-        </div>
-      </form>
+      </FilterBar>
       <DataTable<PerformanceRow>
         caption="坐席业绩"
         rowKey="agentId"

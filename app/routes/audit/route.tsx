@@ -53,7 +53,7 @@ export default function AuditLog() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <FilterBar label="筛选操作日志" size={query.size}>
+      <FilterBar label="筛选操作日志" size={query.size} resetHref={pathname}>
         <CodeSelect id="filter-action" name="action" label="操作" table={AUDIT_ACTIONS} defaultValue={query.action ?? ""} empty="全部" />
         <CodeSelect
           id="filter-target"

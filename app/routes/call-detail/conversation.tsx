@@ -140,7 +140,13 @@ export function Conversation({
             {SPEED_HINT}
           </small>
           {hydrated ? (
-            <button type="button" className="p-button p-button-sm p-button-outlined" onClick={exportRecording}>
+            <button
+              type="button"
+              className="p-button p-button-sm p-button-outlined"
+              onClick={exportRecording}
+              disabled={!hasRecording}
+              aria-describedby={hasRecording ? undefined : "sb-no-recording"}
+            >
               <i className="pi pi-download" aria-hidden="true" /> 导出录音
             </button>
           ) : (
@@ -150,12 +156,23 @@ export function Conversation({
                   <i className="pi pi-download" aria-hidden="true" /> 下载录音
                 </a>
               ) : null}
-              <button type="button" className="p-button p-button-sm p-button-outlined" data-export hidden>
+              <button
+                type="button"
+                className="p-button p-button-sm p-button-outlined"
+                data-export
+                hidden
+                disabled={!hasRecording}
+                aria-describedby={hasRecording ? undefined : "sb-no-recording"}
+              >
                 <i className="pi pi-download" aria-hidden="true" /> 导出录音
               </button>
             </>
           )}
-          {hasRecording ? null : <span className="sb-muted">{NO_RECORDING_TEXT}</span>}
+          {hasRecording ? null : (
+            <span id="sb-no-recording" className="sb-muted">
+              {NO_RECORDING_TEXT}
+            </span>
+          )}
         </div>
       </div>
       <div className="sb-dialogue" style={{ maxHeight: TABLE_MAX_HEIGHT_PX }}>

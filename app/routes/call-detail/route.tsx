@@ -53,14 +53,31 @@ export async function action(args: ActionFunctionArgs) {
   return callWorkOrderAction(args);
 }
 
-/** userData.data is a JSON string (spec §3): shown indented when it parses, as is otherwise. */
-function readableUserData(raw: string | null | undefined): string {
-  if (!raw) return "-";
+/**
+ * userData.data is a JSON string (spec §3), the fields a campaign's contact was imported with:
+ * shown as a list of field and value when it is an object, as is otherwise (never as raw JSON).
+ */
+function UserData({ raw }: { raw: string | null | undefined }) {
+  if (!raw) return <>-</>;
+  let parsed: unknown;
   try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
+    parsed = JSON.parse(raw);
   } catch {
-    return raw;
+    return <>{raw}</>;
   }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return <>{String(parsed)}</>;
+  const fields = Object.entries(parsed as Record<string, unknown>);
+  if (fields.length === 0) return <>-</>;
+  return (
+    <dl className="sb-user-data">
+      {fields.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 export default function CallDetailDialog() {
@@ -88,7 +105,7 @@ export default function CallDetailDialog() {
     ["流程版本", detail.flowVersionName ?? "-"],
     ["活动类型", detail.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, detail.campaignType)],
     ["性别", labelOf(GENDERS, detail.gender)],
-    ["通话时长", formatDuration(detail.callDuration)],
+    ["通话时长", detail.isAnswer === 1 ? formatDuration(detail.callDuration) : "-"],
     [
       "结果码",
       <CodeTag
@@ -145,7 +162,7 @@ export default function CallDetailDialog() {
             <div className="sb-detail-wide">
               <dt>用户数据</dt>
               <dd>
-                <pre className="sb-user-data">{readableUserData(detail.userData.data)}</pre>
+                <UserData raw={detail.userData.data} />
               </dd>
             </div>
           </dl>

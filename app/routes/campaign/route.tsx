@@ -45,7 +45,7 @@ export default function CampaignList() {
         </a>
       }
     >
-      <FilterBar label="筛选活动" size={query.size}>
+      <FilterBar label="筛选活动" size={query.size} resetHref={pathname}>
         <div className="sb-field">
           <label htmlFor="filter-name">活动名称</label>
           <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={64} />

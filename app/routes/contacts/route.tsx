@@ -16,7 +16,7 @@ import { CsrfInput } from "#app/components/csrf-input";
 import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Notice } from "#app/components/filters";
+import { Notice, FilterBar } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -333,7 +333,7 @@ export default function Contacts() {
         </nav>
 
         <div className="sb-kb-main">
-          <form method="get" className="sb-filters" role="search" aria-label="搜索联系人">
+          <FilterBar label="搜索联系人" search resetHref={query.group ? `${SCREEN}?group=${query.group}` : SCREEN}>
             {query.group ? <input type="hidden" name="group" value={query.group} /> : null}
             <div className="sb-field">
               <label htmlFor="contacts-keyword">姓名或手机号</label>
@@ -369,15 +369,7 @@ export default function Contacts() {
                 )}
               </div>
             ))}
-            <div className="sb-filter-actions">
-              <button type="submit" className="p-button">
-                查询
-              </button>
-              <a className="p-button p-button-text" href={query.group ? `${SCREEN}?group=${query.group}` : SCREEN}>
-                重置
-              </a>
-            </div>
-          </form>
+          </FilterBar>
 
           {showForm ? (
             <ContactForm

@@ -1,10 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useLocation } from "@remix-run/react";
-import { CALL_RESULTS, INTENT_LABELS, labelOf, toneOf } from "#contracts/codes";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { CALL_RESULTS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import { DEFAULT_PAGE_SIZE } from "#contracts/envelope";
 import { BusinessRecordFilterSchema } from "#contracts/workbench";
 import { requireAccess } from "#app/server/access.server";
+import { CodeLabel } from "#app/components/code-tag";
+import { CodeSelect } from "#app/components/code-select";
+import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
+import { FilterBar } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
@@ -34,70 +38,48 @@ export default function Page() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <Form method="get" className="sb-filters" aria-label="筛选">
-        <label htmlFor="filter-phone">客户电话</label>
-        <input
-          id="filter-phone"
-          name="phone"
-          className="p-inputtext p-component"
-          defaultValue={filter.phone ?? ""}
-          maxLength={20}
-          inputMode="tel"
+      <FilterBar label="筛选" resetHref={pathname} size={filter.size === DEFAULT_PAGE_SIZE ? undefined : filter.size}>
+        <div className="sb-field">
+          <label htmlFor="filter-phone">客户电话</label>
+          <input
+            id="filter-phone"
+            name="phone"
+            className="p-inputtext p-component"
+            defaultValue={filter.phone ?? ""}
+            maxLength={20}
+            inputMode="tel"
+          />
+        </div>
+        <CodeSelect
+          id="filter-result"
+          name="callResult"
+          label="通话结果"
+          table={CALL_RESULTS}
+          defaultValue={String(filter.callResult ?? "")}
+          empty="全部"
         />
-        <label htmlFor="filter-result">通话结果</label>
-        <select id="filter-result" name="callResult" className="p-inputtext p-component" defaultValue={filter.callResult ?? ""}>
-          <option value="">全部</option>
-          {CALL_RESULTS.map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-        {filter.size === DEFAULT_PAGE_SIZE ? null : <input type="hidden" name="size" value={filter.size} />}
-        <button type="submit" className="p-button p-component">
-          查询
-        </button>
-      </Form>
-      <div className="p-datatable p-component">
-        <table className="p-datatable-table" aria-label={title}>
-          <thead className="p-datatable-thead">
-            <tr>
-              <th>保存时间</th>
-              <th>客户电话</th>
-              <th>通话结果</th>
-              <th>意向标签</th>
-              <th>备注</th>
-              <th>处理坐席</th>
-              <th>工单</th>
-            </tr>
-          </thead>
-          <tbody className="p-datatable-tbody">
-            {list.length === 0 ? (
-              <tr>
-                <td colSpan={7}>暂无数据</td>
-              </tr>
-            ) : (
-              list.map((r) => (
-                <tr key={r.id}>
-                  <td>{new Date(r.createdAt).toLocaleString("zh-CN", { timeZone: "Asia/Shanghai" })}</td>
-                  <td>{maskPhone(r.phone)}</td>
-                  <td>
-                    <span
-                      className={`p-tag p-tag-${toneOf(CALL_RESULTS, r.callResult) === "none" ? "info" : toneOf(CALL_RESULTS, r.callResult)}`}
-                    >
-                      {labelOf(CALL_RESULTS, r.callResult)}
-                    </span>
-                  </td>
-                  <td>{r.intent ? labelOf(INTENT_LABELS, r.intent) : "—"}</td>
-                  <td>{r.remark || "—"}</td>
-                  <td>{r.agentName}</td>
-                  <td>{r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : "—"}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      </FilterBar>
+      <DataTable
+        caption={title}
+        rowKey="id"
+        config={{
+          list,
+          total,
+          eleItem: [
+            { prop: "createdAt", label: "保存时间", type: "datetime" },
+            { prop: "phone", label: "客户电话", render: (r) => maskPhone(r.phone) },
+            { prop: "callResult", label: "通话结果", render: (r) => <CodeLabel table={CALL_RESULTS} code={r.callResult} /> },
+            { prop: "intent", label: "意向标签", render: (r) => (r.intent ? labelOf(INTENT_LABELS, r.intent) : "—") },
+            { prop: "remark", label: "备注", type: "content" },
+            { prop: "agentName", label: "处理坐席" },
+            {
+              prop: "workOrderId",
+              label: "操作",
+              render: (r) => (r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : "—"),
+            },
+          ],
+        }}
+      />
       <Paginator total={total} pageNo={filter.page} pageSize={filter.size} pathname={pathname} search={search} />
     </Screen>
   );

@@ -31,7 +31,7 @@ import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
 import { EnhancementScript } from "#app/components/enhancement-script";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Notice } from "#app/components/filters";
+import { Notice, FilterBar } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -219,7 +219,7 @@ export default function InspectionList() {
       ) : null}
       {bulk ? <BulkResults bulk={bulk} /> : null}
 
-      <form method="get" className="sb-filters" aria-label="筛选质检通话">
+      <FilterBar label="筛选质检通话" resetHref={SCREEN} size={query.size}>
         <div className="sb-field">
           <label htmlFor="qc-start">开始日期</label>
           <input id="qc-start" name="start" type="date" defaultValue={query.start ?? ""} className="p-inputtext" {...invalid("start")} />
@@ -316,16 +316,7 @@ export default function InspectionList() {
             <label htmlFor="qc-mine">只看我质检中的</label>
           </div>
         ) : null}
-        <input type="hidden" name="size" value={query.size} />
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            重置
-          </a>
-        </div>
-      </form>
+      </FilterBar>
 
       {inspector ? (
         <div className="sb-inline-forms">

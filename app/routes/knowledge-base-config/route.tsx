@@ -17,7 +17,7 @@ import { CsrfInput } from "#app/components/csrf-input";
 import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Notice } from "#app/components/filters";
+import { Notice, FilterBar } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -201,7 +201,7 @@ export default function KnowledgeBaseConfig() {
             <h2 id="kb-nodes-title" className="sb-section-title">
               {group ? `分组「${group.name}」的知识` : "全部知识"}
             </h2>
-            <form method="get" className="sb-filters" role="search" aria-label="搜索知识">
+            <FilterBar label="搜索知识" search resetHref={screenHref({ group: query.group, size: query.size })}>
               {query.group ? <input type="hidden" name="group" value={query.group} /> : null}
               <div className="sb-field">
                 <label htmlFor="kb-keyword">关键词（问题、答案或标签）</label>
@@ -225,15 +225,7 @@ export default function KnowledgeBaseConfig() {
                   ))}
                 </select>
               </div>
-              <div className="sb-filter-actions">
-                <button type="submit" className="p-button">
-                  查询
-                </button>
-                <a className="p-button p-button-text" href={screenHref({ group: query.group, size: query.size })}>
-                  重置
-                </a>
-              </div>
-            </form>
+            </FilterBar>
 
             {showForm ? (
               <NodeForm groups={groups} query={query} editing={editing} refusal={refusedIntent === "node.save" ? refusal : undefined} />
@@ -244,7 +236,7 @@ export default function KnowledgeBaseConfig() {
             ) : null}
             <PostButton
               formId="kb-batch"
-              formClassName="sb-inline-forms"
+              formClassName="sb-table-toolbar"
               fields={{ intent: "node.batchDelete" }}
               label="批量删除所选"
               className="p-button p-button-danger p-button-outlined"
@@ -259,8 +251,8 @@ export default function KnowledgeBaseConfig() {
                 total: nodes.total,
                 attributes: { selection: true },
                 eleItem: [
-                  { prop: "question", label: "问题", render: (n) => <strong>{n.question}</strong> },
-                  { prop: "answer", label: "答案（快捷回复内容）", type: "content", maxChars: 40 },
+                  { prop: "question", label: "问题", minWidth: 120, render: (n) => <strong>{n.question}</strong> },
+                  { prop: "answer", label: "答案（快捷回复内容）", type: "content", maxChars: 40, minWidth: 200 },
                   { prop: "labels", label: "标签", render: (n) => (n.labels.length ? n.labels.join("、") : "—") },
                   ...(group ? [] : [{ prop: "groupName" as const, label: "分组" }]),
                   { prop: "state", label: "状态", render: (n) => <CodeLabel table={KNOWLEDGE_STATES} code={n.state} /> },

@@ -34,7 +34,7 @@ export default function Coordination() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <FilterBar label="筛选转人工记录" size={query.size}>
+      <FilterBar label="筛选转人工记录" size={query.size} resetHref={pathname}>
         <CodeSelect
           id="filter-state"
           name="state"

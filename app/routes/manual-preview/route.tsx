@@ -83,6 +83,11 @@ export default function Preview() {
       {done ? <Notice tone="info">{DONE_MESSAGES[done]}</Notice> : null}
       {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
       {!waiting ? (
+        <p className="sb-hint">
+          从您参与的人工预览外呼活动中领取下一个待呼叫的联系人：先查看客户资料，再决定拨打或跳过（跳过需选择原因）。拨打后，请在语音工作台的电话条中处理通话。
+        </p>
+      ) : null}
+      {!waiting ? (
         <form method="post">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="intent" value="next" />

@@ -15,6 +15,7 @@ import {
 } from "#contracts/monitor";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { CodeTag } from "#app/components/code-tag";
+import { FilterBar } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
 import { formatDuration, formatTime, maskPhone } from "#app/lib/format";
 import type { MonitorQuery } from "./query";
@@ -191,7 +192,7 @@ function LevelText({ level }: { level: "none" | "warning" | "critical" }) {
 
 function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
   return (
-    <form method="get" className="sb-filters" aria-label="筛选坐席">
+    <FilterBar label="筛选坐席" resetHref="/monitor/agent">
       <div className="sb-field">
         <label htmlFor="filter-queue">队列</label>
         <select id="filter-queue" name="queueName" className="p-inputtext" defaultValue={query.queueName ?? ""}>
@@ -225,10 +226,7 @@ function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
           <option value="since">按状态时长（最长在前）</option>
         </select>
       </div>
-      <button type="submit" className="p-button">
-        查询
-      </button>
-    </form>
+    </FilterBar>
   );
 }
 
@@ -260,7 +258,9 @@ function AgentsTable({
               <th scope="col">今日会话</th>
               <th scope="col">平均处理时长</th>
               <th scope="col">满意度</th>
-              <th scope="col">操作</th>
+              <th scope="col" className="sb-actions-column">
+                操作
+              </th>
             </tr>
           </thead>
           <tbody className="p-datatable-tbody">
@@ -294,7 +294,7 @@ function AgentsTable({
                   <td>{agent.today.chats}</td>
                   <td>{formatDuration(agent.today.averageHandleMs)}</td>
                   <td>{percent(agent.today.satisfaction)}</td>
-                  <td>
+                  <td className="sb-actions-column">
                     <a href={`/monitor/agent/${agent.userId}`} aria-label={`操作坐席 ${agent.name}`}>
                       操作
                     </a>

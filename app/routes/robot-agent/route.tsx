@@ -5,7 +5,7 @@ import { ROLES, WORK_TYPES, codesOf, labelOf } from "#contracts/codes";
 import { QUEUE_NAME_MAX, type Agent } from "#contracts/config";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Notice } from "#app/components/filters";
+import { Notice, FilterBar } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -54,7 +54,7 @@ export default function RobotAgents() {
         <h2 id="agent-list-title" className="sb-section-title">
           坐席列表
         </h2>
-        <form method="get" action={SCREEN} className="sb-filters" role="search" aria-label="搜索坐席">
+        <FilterBar label="搜索坐席" action={SCREEN} search resetHref={SCREEN}>
           <div className="sb-field">
             <label htmlFor="agent-search">姓名或工号</label>
             <input id="agent-search" name="name" type="search" maxLength={30} defaultValue={query.name ?? ""} className="p-inputtext" />
@@ -81,15 +81,7 @@ export default function RobotAgents() {
               ))}
             </select>
           </div>
-          <div className="sb-filter-actions">
-            <button type="submit" className="p-button">
-              查询
-            </button>
-            <a className="p-button p-button-text" href={SCREEN}>
-              重置
-            </a>
-          </div>
-        </form>
+        </FilterBar>
         {missingPage ? (
           <Notice tone="info">
             第 {missingPage} 页不存在，已显示最后一页（第 {query.page} 页）

@@ -228,57 +228,59 @@ function WorkingWeekForm({ days, lastResult }: { days: WorkingDay[]; lastResult:
         <input type="hidden" name="intent" value="working.save" />
         <FormErrors id={form.errorId} errors={form.errors ?? fields.days.errors} />
         <div className="p-datatable p-component">
-          <table className="p-datatable-table" aria-label="每周工作时间">
-            <thead className="p-datatable-thead">
-              <tr>
-                <th scope="col">星期</th>
-                <th scope="col">拨打</th>
-                <th scope="col">开始时间</th>
-                <th scope="col">结束时间</th>
-              </tr>
-            </thead>
-            <tbody className="p-datatable-tbody">
-              {list.map((item, i) => {
-                const day = item.getFieldset();
-                const weekday = labelOf(WEEKDAYS, Number(day.weekday.initialValue ?? i + 1));
-                const error = day.start.errors?.[0] ?? day.end.errors?.[0];
-                return (
-                  <tr key={item.key}>
-                    <th scope="row">
-                      {weekday}
-                      <input type="hidden" name={day.weekday.name} value={day.weekday.initialValue ?? String(i + 1)} />
-                    </th>
-                    <td>
-                      <input
-                        {...getInputProps(day.enabled, { type: "checkbox" })}
-                        aria-label={`${weekday}拨打`}
-                        className="p-checkbox-input-native"
-                      />
-                    </td>
-                    <td>
-                      <input
-                        {...getInputProps(day.start, { type: "time" })}
-                        aria-label={`${weekday}开始时间`}
-                        className={inputClass(day.start)}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        {...getInputProps(day.end, { type: "time" })}
-                        aria-label={`${weekday}结束时间`}
-                        className={inputClass(day.end)}
-                      />
-                      {error ? (
-                        <small id={day.end.errorId} className="p-error">
-                          {error}
-                        </small>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div className="p-datatable-wrapper">
+            <table className="p-datatable-table" aria-label="每周工作时间">
+              <thead className="p-datatable-thead">
+                <tr>
+                  <th scope="col">星期</th>
+                  <th scope="col">拨打</th>
+                  <th scope="col">开始时间</th>
+                  <th scope="col">结束时间</th>
+                </tr>
+              </thead>
+              <tbody className="p-datatable-tbody">
+                {list.map((item, i) => {
+                  const day = item.getFieldset();
+                  const weekday = labelOf(WEEKDAYS, Number(day.weekday.initialValue ?? i + 1));
+                  const error = day.start.errors?.[0] ?? day.end.errors?.[0];
+                  return (
+                    <tr key={item.key}>
+                      <th scope="row">
+                        {weekday}
+                        <input type="hidden" name={day.weekday.name} value={day.weekday.initialValue ?? String(i + 1)} />
+                      </th>
+                      <td>
+                        <input
+                          {...getInputProps(day.enabled, { type: "checkbox" })}
+                          aria-label={`${weekday}拨打`}
+                          className="p-checkbox-input-native"
+                        />
+                      </td>
+                      <td>
+                        <input
+                          {...getInputProps(day.start, { type: "time" })}
+                          aria-label={`${weekday}开始时间`}
+                          className={inputClass(day.start)}
+                        />
+                      </td>
+                      <td>
+                        <input
+                          {...getInputProps(day.end, { type: "time" })}
+                          aria-label={`${weekday}结束时间`}
+                          className={inputClass(day.end)}
+                        />
+                        {error ? (
+                          <small id={day.end.errorId} className="p-error">
+                            {error}
+                          </small>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </div>
         <div className="sb-form-actions">
           <button type="submit" className="p-button">

@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { firstError } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
@@ -98,7 +99,7 @@ export default function RobotFlows() {
         <h2 id="flow-list-title" className="sb-section-title">
           流程列表
         </h2>
-        <form method="get" className="sb-filters" role="search" aria-label="搜索流程">
+        <FilterBar label="搜索流程" search resetHref="/robot/flow">
           <div className="sb-field">
             <label htmlFor="flow-search">按名称搜索</label>
             <input
@@ -121,15 +122,7 @@ export default function RobotFlows() {
               ))}
             </select>
           </div>
-          <div className="sb-filter-actions">
-            <button type="submit" className="p-button">
-              查询
-            </button>
-            <a className="p-button p-button-text" href="/robot/flow">
-              重置
-            </a>
-          </div>
-        </form>
+        </FilterBar>
         <DataTable<FlowSummary>
           caption="流程列表"
           rowKey="id"

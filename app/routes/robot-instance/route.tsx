@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { RobotCampaigns } from "#app/components/robot-campaigns";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
@@ -37,7 +38,7 @@ export default function RobotInstances() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" role="search" aria-label="搜索机器人">
+      <FilterBar label="搜索机器人" search resetHref={pathname}>
         <div className="sb-field">
           <label htmlFor="robot-search">按名称搜索</label>
           <input id="robot-search" name="name" type="search" maxLength={64} defaultValue={query.name ?? ""} className="p-inputtext" />
@@ -53,15 +54,7 @@ export default function RobotInstances() {
             ))}
           </select>
         </div>
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-          <a className="p-button p-button-text" href={pathname}>
-            重置
-          </a>
-        </div>
-      </form>
+      </FilterBar>
       <DataTable<RobotInstance>
         caption="机器人列表"
         rowKey="id"

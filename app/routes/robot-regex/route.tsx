@@ -17,7 +17,7 @@ import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { Notice } from "#app/components/filters";
+import { Notice, FilterBar } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -124,7 +124,7 @@ export default function RobotRegexes() {
         <h2 id="regex-list-title" className="sb-section-title">
           正则表达式列表
         </h2>
-        <form method="get" className="sb-filters" role="search" aria-label="搜索正则表达式">
+        <FilterBar label="搜索正则表达式" search resetHref={SCREEN}>
           <div className="sb-field">
             <label htmlFor="regex-search">按名称搜索</label>
             <input
@@ -136,15 +136,7 @@ export default function RobotRegexes() {
               className="p-inputtext"
             />
           </div>
-          <div className="sb-filter-actions">
-            <button type="submit" className="p-button">
-              查询
-            </button>
-            <a className="p-button p-button-text" href={SCREEN}>
-              重置
-            </a>
-          </div>
-        </form>
+        </FilterBar>
         <DataTable<RobotRegex>
           caption="正则表达式列表"
           rowKey="id"

@@ -6,6 +6,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
@@ -30,20 +31,12 @@ export default function RobotStore() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" role="search" aria-label="搜索流程市场">
+      <FilterBar label="搜索流程市场" search resetHref={SCREEN}>
         <div className="sb-field">
           <label htmlFor="store-search">按流程名称搜索</label>
           <input id="store-search" name="name" type="search" maxLength={30} defaultValue={query.name ?? ""} className="p-inputtext" />
         </div>
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            重置
-          </a>
-        </div>
-      </form>
+      </FilterBar>
       <DataTable<StoreItem>
         caption="已上架的流程版本"
         rowKey="versionId"

@@ -37,7 +37,14 @@ export default function Shell() {
       <a className="sb-skip-link" href="#main">
         跳到主要内容
       </a>
+      {/* Below 768px the menu is a drawer over the page, closed on every load (the remembered state
+          is the desktop's): a checkbox and its labels open it, so it works without JavaScript. */}
+      <input type="checkbox" id="sb-drawer" className="sb-switch sb-drawer-switch" autoComplete="off" />
       <header className="sb-topbar">
+        <label htmlFor="sb-drawer" className="sb-drawer-toggle p-button p-button-text p-button-icon-only" title="菜单">
+          <i className="pi pi-bars" aria-hidden="true" />
+          <span className="p-hidden-accessible">菜单</span>
+        </label>
         <form method="post" action="/user/preferences" className="sb-sidebar-toggle">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="sidebar" value={sidebarOpen ? "closed" : "open"} />
@@ -57,6 +64,12 @@ export default function Shell() {
           {root?.logo ? <img src={root.logo} alt="" width={28} height={28} /> : null}
           <span>{root?.brand.title}</span>
         </a>
+        {/* On a phone the name and the account's actions fold into a menu, so the bar keeps one line. */}
+        <input type="checkbox" id="sb-account" className="sb-switch sb-account-switch" autoComplete="off" />
+        <label htmlFor="sb-account" className="sb-account-toggle p-button p-button-text" title="账号">
+          <i className="pi pi-user" aria-hidden="true" />
+          <span className="sb-account-name">{user.realName}</span>
+        </label>
         <div className="sb-user">
           <span className="sb-user-name">{user.realName}</span>
           <span className="sb-user-role">
@@ -73,9 +86,12 @@ export default function Shell() {
           </form>
         </div>
       </header>
-      <nav id="sb-sidebar" className="sb-sidebar" aria-label="主菜单" hidden={!sidebarOpen}>
+      <nav id="sb-sidebar" className="sb-sidebar" aria-label="主菜单">
         <MenuTree items={menu} active={activeMenuUrl(location.pathname, menu)} />
       </nav>
+      {/* Tapping beside the open drawer closes it; keyboard users have the 菜单 switch itself. */}
+      {/* eslint-disable-next-line jsx-a11y/label-has-associated-control -- a touch target only, hidden from assistive technology */}
+      <label htmlFor="sb-drawer" className="sb-drawer-backdrop" aria-hidden="true" />
       <main id="main" ref={main} className="sb-main" tabIndex={-1}>
         <FlashToast toast={toast} />
         <Outlet />

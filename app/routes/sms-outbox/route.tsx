@@ -8,6 +8,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import type { RouteHandle } from "#app/lib/handle";
 import { idCursors } from "#app/lib/list-url";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -43,7 +44,7 @@ export default function SmsOutbox() {
   const { pathname, search } = useLocation();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" role="search" aria-label="筛选短信">
+      <FilterBar label="筛选短信" search resetHref={SCREEN}>
         <div className="sb-field">
           <label htmlFor="outbox-status">状态</label>
           <select id="outbox-status" name="status" defaultValue={query.status ?? ""} className="p-inputtext">
@@ -59,16 +60,8 @@ export default function SmsOutbox() {
           <label htmlFor="outbox-phone">手机号</label>
           <input id="outbox-phone" name="phone" maxLength={20} defaultValue={query.phone ?? ""} className="p-inputtext" />
         </div>
-        <div className="sb-filter-actions">
-          <button type="submit" className="p-button">
-            查询
-          </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            重置
-          </a>
-        </div>
-      </form>
-      <p className="sb-hint">运营商模拟器：号码尾号 0000 为空号、4444 为关机，其余约 2 秒后送达。刷新页面查看最新状态。</p>
+      </FilterBar>
+      <p className="sb-hint">短信发出后，运营商回执到达时更新状态；刷新页面查看最新状态。</p>
       <DataTable<SmsMessage>
         caption="短信发送记录"
         rowKey="id"

@@ -6,6 +6,7 @@ import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES, labelOf } from "#contracts/code
 import { requireAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import { formatDateTime } from "#app/lib/chat-format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -42,16 +43,12 @@ export default function Page() {
   const { page, query, problem, url } = useLoaderData<typeof loader>();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" aria-label="筛选">
+      <FilterBar label="筛选" resetHref="/text/businessRecord" size={query.pageSize}>
         <div className="sb-field">
           <label htmlFor="record-keyword">客户姓名</label>
           <input id="record-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
         </div>
-        <input type="hidden" name="size" value={query.pageSize} />
-        <button type="submit" className="p-button p-button-sm">
-          查询
-        </button>
-      </form>
+      </FilterBar>
       <ListResults
         url={url}
         problem={problem}

@@ -7,6 +7,7 @@ import { requireAccess } from "#app/server/access.server";
 import { CodeSelect } from "#app/components/code-select";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Screen } from "#app/components/screen";
+import { FilterBar } from "#app/components/filters";
 import { formatDateTime } from "#app/lib/chat-format";
 import { maskPhone } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
@@ -52,17 +53,13 @@ export default function Page() {
   const { page, query, problem, url } = useLoaderData<typeof loader>();
   return (
     <Screen title={title}>
-      <form method="get" className="sb-filters" aria-label="筛选">
+      <FilterBar label="筛选" resetHref="/text/call" size={query.pageSize}>
         <CodeSelect id="chat-state" name="state" label="状态" table={CHAT_STATES} defaultValue={query.state} empty="全部" />
         <div className="sb-field">
           <label htmlFor="chat-keyword">客户姓名或手机号</label>
           <input id="chat-keyword" name="keyword" defaultValue={query.keyword} maxLength={50} className="p-inputtext" />
         </div>
-        <input type="hidden" name="size" value={query.pageSize} />
-        <button type="submit" className="p-button p-button-sm">
-          查询
-        </button>
-      </form>
+      </FilterBar>
       <ListResults
         url={url}
         problem={problem}

@@ -49,7 +49,7 @@ function WorkOrderList({ title, base, loaded }: { title: string; base: string; l
       }
     >
       {creating ? <CreateForm base={base} loaded={loaded} reply={reply} nextNumber={nextNumber} /> : null}
-      <FilterBar label="筛选工单" size={query.size}>
+      <FilterBar label="筛选工单" size={query.size} resetHref={pathname}>
         <div className="sb-field">
           <label htmlFor="wo-keyword">编号或标题</label>
           <input id="wo-keyword" name="keyword" type="search" maxLength={50} defaultValue={query.keyword ?? ""} className="p-inputtext" />
