@@ -19,8 +19,8 @@ const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
 writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
 
 const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
-// 郑浩 of the sales queue: no other test signs in as him, so calls offered to his queue ring only here.
-const AGENT = "agent06";
+// 吴芳 (agent05) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
+const AGENT = "agent05";
 
 test.use({
   launchOptions: {
@@ -175,7 +175,12 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   expect(heard.own.rms).toBeGreaterThan(0.05);
   expect(heard.own.power).toBeGreaterThan(100 * heard.other.power);
 
-  // A second call, which the customer ends: the workbench leaves the call and the audio stops.
+  // The result is saved, then the agent is ready for a second call, which the customer ends: the
+  // workbench leaves the call and the audio stops.
+  const result = page.getByRole("form", { name: /通话结论/ });
+  await result.getByLabel("处理成功").check();
+  await result.getByRole("button", { name: "保存结论" }).click();
+  await expect(page.getByTestId("outbox")).toContainText("已保存");
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
   const second = await network(request, token, "/cti/simulator/offer", { phone: "13900139001" });
@@ -185,4 +190,6 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await network(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+  // Signed out, so the test can run again on the same platform.
+  await network(request, token, "/cti/api/agent/state", { command: "signOut" });
 });
