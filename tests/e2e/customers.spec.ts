@@ -1,6 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { baseURL } from "../../playwright.config";
-import { expectAccessible, PASSWORD, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
 
 const contacts = (page: Page) => page.getByRole("table", { name: "联系人列表" });
 const contactRow = (page: Page, text: string) => contacts(page).getByRole("row").filter({ hasText: text });
@@ -9,17 +8,6 @@ const toast = (page: Page, text: string | RegExp) => page.getByRole("status").fi
 async function upload(page: Page, name: string, content: string, mimeType = "text/csv") {
   await page.getByLabel("联系人文件").setInputFiles({ name, mimeType, buffer: Buffer.from(content) });
   await page.getByRole("button", { name: "上传并导入" }).click();
-}
-
-const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
-
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
 }
 
 /** 孙丽 (agent03, whom no other test signs in as) takes a call from `phone` and texts the caller. */
@@ -34,7 +22,7 @@ async function textFromWorkbench(browser: Browser, request: APIRequestContext, p
   await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
   await agent.keyboard.press("Alt+R");
   await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
-  const offer = await request.post(`${platformURL}/cti/simulator/offer`, {
+  const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
     data: { phone },
   });
@@ -53,7 +41,10 @@ async function textFromWorkbench(browser: Browser, request: APIRequestContext, p
   // The call is over; its conclusion is still open, and so is the SMS to its customer.
   await card.getByRole("button", { name: "发送短信" }).click();
   await expect(card.getByRole("status")).toHaveText("短信已提交发送，发送结果见短信发送记录");
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers: { authorization: `Bearer ${token}` }, data: { command: "signOut" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { command: "signOut" },
+  });
   await context.close();
 }
 

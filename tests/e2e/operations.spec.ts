@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD, signIn } from "./support";
+import { PASSWORD, platformPost, platformToken, signIn } from "./support";
 
 /**
  * Running it (README "Running it", decision 038): this file starts its own console and platform
@@ -73,20 +73,12 @@ async function stop(name: "console" | "platform"): Promise<number> {
   return Date.now() - started;
 }
 
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
-}
+/** A platform token from this test's own platform. */
+const tokenFor = (request: APIRequestContext, username: string) => platformToken(request, username, platformURL);
 
-async function network(request: APIRequestContext, token: string, path: string, data: object = {}) {
-  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).data;
-}
+/** A POST to this test's own platform. */
+const network = (request: APIRequestContext, token: string, path: string, data: object = {}) =>
+  platformPost(request, token, path, data, platformURL);
 
 async function scrape(port: number): Promise<string> {
   return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -147,7 +139,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
   request,
 }) => {
   test.setTimeout(240_000);
-  const admin = await platformToken(request, "admin");
+  const admin = await tokenFor(request, "admin");
   const supervisorContext = await browser.newContext({ baseURL: consoleURL });
   const agentContext = await browser.newContext({ baseURL: consoleURL });
   const supervisor = await supervisorContext.newPage();
@@ -208,7 +200,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
   await expect(outbox).toContainText(/等待发送|发送中/);
   await start("platform");
   await expect(outbox).toContainText("已保存", { timeout: 60_000 });
-  const agentToken = await platformToken(request, AGENT.user);
+  const agentToken = await tokenFor(request, AGENT.user);
   const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, {
     headers: { authorization: `Bearer ${agentToken}` },
   });
@@ -227,7 +219,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
 test("the run's logs carry one request id across both processes and no password, token, cookie or whole phone number", async ({
   request,
 }) => {
-  const token = await platformToken(request, "admin");
+  const token = await tokenFor(request, "admin");
   const consoleLines = readFileSync(logs.console, "utf8").trim().split("\n");
   const platformLines = readFileSync(logs.platform, "utf8").trim().split("\n");
   for (const line of [...consoleLines, ...platformLines]) {

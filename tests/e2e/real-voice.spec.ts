@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { missingVoiceParts, toneWav } from "../../scripts/voice-servers.mjs";
-import { baseURL } from "../../playwright.config";
-import { PASSWORD, signIn } from "./support";
+import { PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
 
 /**
  * Real voice (decision 036): the e2e server runs Kamailio, rtpengine and the customers' phone line
@@ -18,7 +17,6 @@ const CUSTOMER_TONE_HZ = 440;
 const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
 writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
 
-const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
 // 吴芳 (agent05) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
 const AGENT = "agent05";
 
@@ -37,21 +35,6 @@ test.use({
     ],
   },
 });
-
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
-}
-
-async function network(request: APIRequestContext, token: string, path: string, data: object = {}) {
-  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).data;
-}
 
 /**
  * The test's ear on the agent's page: an analyser on the softphone's remote stream, and the
@@ -112,7 +95,7 @@ async function recordedCall(request: APIRequestContext, token: string, ctiCallId
   await expect
     .poll(
       async () => {
-        const response = await request.get(`${platformURL}/cti/simulator/call/${ctiCallId}/audio`, {
+        const response = await request.get(`${PLATFORM_URL}/cti/simulator/call/${ctiCallId}/audio`, {
           headers: { authorization: `Bearer ${token}` },
         });
         wav = response.ok() ? await response.body() : null;
@@ -145,7 +128,7 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
 
-  const first = await network(request, token, "/cti/simulator/offer", { phone: "13900139000" });
+  const first = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139000" });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
@@ -183,13 +166,13 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await expect(page.getByTestId("outbox")).toContainText("已保存");
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
-  const second = await network(request, token, "/cti/simulator/offer", { phone: "13900139001" });
+  const second = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139001" });
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
-  await network(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
+  await platformPost(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
   // Signed out, so the test can run again on the same platform.
-  await network(request, token, "/cti/api/agent/state", { command: "signOut" });
+  await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" });
 });

@@ -1,9 +1,30 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
 
 /** Demo accounts seeded by the reference platform (README). */
 export const PASSWORD = "Switchboard@2026";
+
+/** The embedded platform beside the e2e console: the console's port + 1, on loopback. */
+export const PLATFORM_URL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
+
+/** A demo account's platform token, got with the console's client credential (the tests play the network and the simulators). */
+export async function platformToken(request: APIRequestContext, username: string, platformURL = PLATFORM_URL): Promise<string> {
+  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
+    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
+    form: { grant_type: "password", username, password: PASSWORD },
+  });
+  expect(response.ok()).toBe(true);
+  return (await response.json()).access_token;
+}
+
+/** A POST to the platform as `token`'s user; its envelope's data. */
+export async function platformPost(request: APIRequestContext, token: string, path: string, data: object = {}, platformURL = PLATFORM_URL) {
+  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).data;
+}
 
 export async function signIn(page: Page, username: string, password = PASSWORD) {
   if (!page.url().includes("/user/login")) await page.goto("/user/login");

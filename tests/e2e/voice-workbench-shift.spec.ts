@@ -1,6 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { baseURL } from "../../playwright.config";
-import { expectAccessible, PASSWORD, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
 
 /**
  * An agent's hour on the voice workbench, compressed: twenty calls back to back, a distinct result
@@ -10,26 +9,16 @@ import { expectAccessible, PASSWORD, signIn } from "./support";
  * hour to the text queue, where no other voice agent is ready, so every call offered there rings
  * at him (the sales queue is shared with other tests' agents); he is moved back at the end.
  */
-const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
 const AGENT = "agent04";
 const CALLS = 20;
 /** The text agents' queue: no voice agent but the hour's is ready in it. */
 const SHIFT_QUEUE = "demo-text";
 
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
-}
-
 /** Moves the agent to a queue, as a supervisor would (with a reason, audited). */
 async function moveAgent(request: APIRequestContext, queueName: string) {
   const agent = await platformToken(request, AGENT);
-  const who = await request.get(`${platformURL}/uaa/oauth/user_auth`, { headers: { authorization: `Bearer ${agent}` } });
-  const moved = await request.put(`${platformURL}/config/agents/change`, {
+  const who = await request.get(`${PLATFORM_URL}/uaa/oauth/user_auth`, { headers: { authorization: `Bearer ${agent}` } });
+  const moved = await request.put(`${PLATFORM_URL}/config/agents/change`, {
     headers: { authorization: `Bearer ${await platformToken(request, "admin")}` },
     data: { agentUserId: (await who.json()).data.id, queueName, reason: "端到端测试：一小时的通话" },
   });
@@ -53,7 +42,7 @@ test("an agent's hour: twenty calls back to back, each result saved once on its 
   test.setTimeout(300_000);
   const token = await platformToken(request, AGENT);
   const platform = async (method: "GET" | "POST", path: string, data?: object) => {
-    const response = await request.fetch(`${platformURL}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
+    const response = await request.fetch(`${PLATFORM_URL}${path}`, { method, headers: { authorization: `Bearer ${token}` }, data });
     expect(response.ok(), await response.text()).toBe(true);
     return (await response.json()).data;
   };
@@ -172,8 +161,8 @@ test("no whole mobile number reaches a hydrating page, its endpoint or its strea
   // A call rings at the agent, so the workbench's data holds a number.
   const token = await platformToken(request, AGENT);
   const headers = { authorization: `Bearer ${token}` };
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "ready" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "ready" } });
   await signIn(page, AGENT);
   // The stream, read in the page as the island reads it, while the call is offered.
   const streamed = page.evaluate(async () => {
@@ -196,7 +185,7 @@ test("no whole mobile number reaches a hydrating page, its endpoint or its strea
     return text;
   });
   await page.waitForTimeout(500);
-  const offered = await request.post(`${platformURL}/cti/simulator/offer`, {
+  const offered = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers,
     data: { phone: "13900005555", queueName: SHIFT_QUEUE },
   });
@@ -223,6 +212,6 @@ test("no whole mobile number reaches a hydrating page, its endpoint or its strea
     }
     if (who !== AGENT) await context.close();
   }
-  await request.post(`${platformURL}/cti/simulator/call/${ctiCallId}/hangup`, { headers });
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+  await request.post(`${PLATFORM_URL}/cti/simulator/call/${ctiCallId}/hangup`, { headers });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
 });

@@ -1,29 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { baseURL } from "../../playwright.config";
-import { expectAccessible, PASSWORD, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
 
 /**
  * The voice workbench from ring to recorded result, against the real platform's CTI simulator
  * (its control routes are on because the e2e server sets SIMULATOR_CONTROL=1). The test plays
  * the telephone network: it offers calls and speaks for the robot and the customer.
  */
-const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
 const CALLER = { phone: "13800138000", name: "赵敏", prevCtiCallId: "cti-demo-prev-0001" };
-
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
-}
-
-async function network(request: APIRequestContext, token: string, path: string, data: object = {}) {
-  const response = await request.post(`${platformURL}${path}`, { headers: { authorization: `Bearer ${token}` }, data });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).data;
-}
 
 const agentState = (page: Page) => page.getByTestId("agent-state");
 
@@ -47,8 +30,8 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(page.getByText("等待来电…")).toBeVisible();
 
   // The collaborative campaign's robot hands the customer over, speaking the installment flow.
-  const flows = await network(request, admin, "/robot/api/flow/list", { name: "信用卡分期回访" });
-  const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", {
+  const flows = await platformPost(request, admin, "/robot/api/flow/list", { name: "信用卡分期回访" });
+  const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", {
     phone: CALLER.phone,
     flowId: flows.list[0].id,
     prevCtiCallId: CALLER.prevCtiCallId,
@@ -72,7 +55,7 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   // Answer by keyboard; the conversation continues live.
   await page.keyboard.press("Alt+A");
   await expect(agentState(page)).toContainText("通话中");
-  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
+  await platformPost(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
     segmentId: 2,
     thisRole: 2,
     nluResult: null,
@@ -84,7 +67,7 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   // The network to the console drops; the customer keeps talking; nothing is lost when it returns.
   await context.setOffline(true);
   await expect(page.getByTestId("connection")).toHaveText("网络已断开");
-  await network(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
+  await platformPost(request, admin, `/cti/simulator/call/${ctiCallId}/asr`, {
     segmentId: 3,
     thisRole: 3,
     nluResult: "CHANGE_INSTALMENTS",
@@ -142,14 +125,14 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(row).toContainText("机器人转人工");
   await expect(row).toContainText("处理成功");
   const agentToken = await platformToken(request, "agent");
-  const record = await request.get(`${platformURL}/config/business/record/${ctiCallId}`, {
+  const record = await request.get(`${PLATFORM_URL}/config/business/record/${ctiCallId}`, {
     headers: { authorization: `Bearer ${agentToken}` },
   });
   expect((await record.json()).data).toMatchObject({ callResult: 1, intent: "CHANGE_INSTALMENTS", remark: "客户改为6期，已说明手续费" });
 
   // …and in the call history screen, among the agent's calls of today. Other tests call this
   // number too, so the row is found by the record's own id.
-  const history = await request.get(`${platformURL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, {
+  const history = await request.get(`${PLATFORM_URL}/contact/business/callhistory?phone=${CALLER.phone}&pageSize=100`, {
     headers: { authorization: `Bearer ${agentToken}` },
   });
   const { callId } = (await history.json()).data.list.find((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
@@ -210,7 +193,7 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(page.getByText("请输入正确的电话号码")).toBeVisible();
   await expect(page.getByRole("button", { name: "呼叫" })).toBeDisabled();
 
-  await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
+  await platformPost(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
   await number.fill("13700001111");
   await page.getByRole("button", { name: "呼叫" }).click();
   await expect(page.getByText("正在呼叫 137****1111（外呼）")).toBeVisible();
@@ -225,7 +208,7 @@ test("manual dial validates the number and a busy line comes back to the agent",
   await expect(page.getByRole("region", { name: "知识库查询" })).toContainText("分期手续费标准");
 
   // A dial that is answered: the agent opens a work order for the call from the screen pop.
-  await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
+  await platformPost(request, admin, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
   await number.fill("13700002222");
   await page.getByRole("button", { name: "呼叫" }).click();
   await expect(agentState(page)).toContainText("通话中", { timeout: 10_000 });
@@ -260,8 +243,8 @@ test("manual dial validates the number and a busy line comes back to the agent",
 /** Puts an agent's phone in a known state (not ready, 小休) whatever an earlier test left it in. */
 async function notReady(request: APIRequestContext, token: string) {
   const headers = { authorization: `Bearer ${token}` };
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "notReady", reason: "BREAK" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signIn" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "notReady", reason: "BREAK" } });
 }
 
 test("an agent sends keys, consults a colleague, confers and hands the customer over; the colleague transfers back to the queue", async ({
@@ -287,7 +270,7 @@ test("an agent sends keys, consults a colleague, confers and hands the customer 
   }
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(agentState(page)).toHaveText("就绪");
-  const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", { phone: "13955550003" });
+  const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", { phone: "13955550003" });
   await expect(page.getByText("来电 139****0003（呼入）")).toBeVisible();
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(agentState(page)).toContainText("通话中");
@@ -352,7 +335,7 @@ test("an agent sends keys, consults a colleague, confers and hands the customer 
   await expect(page.getByText("来电 139****0003（呼入）")).toBeVisible();
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(agentState(page)).toContainText("通话中");
-  await network(request, admin, `/cti/simulator/call/${ctiCallId}/hangup`);
+  await platformPost(request, admin, `/cti/simulator/call/${ctiCallId}/hangup`);
   await expect(agentState(page)).toContainText("话后整理");
   await colleagueContext.close();
 });
@@ -388,7 +371,7 @@ test.describe("an agent whose computer is set to another time zone", () => {
     await expect(page.getByTestId("connection")).toHaveText("已连接");
     await page.getByRole("button", { name: "签入" }).click();
     await expect(agentState(page)).toContainText("未就绪");
-    await network(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
+    await platformPost(request, admin, "/cti/simulator/dial-outcome", { outcome: "BUSY" });
     await page.getByLabel("外呼号码").fill("13700002222");
     await page.getByRole("button", { name: "呼叫" }).click();
     await expect(agentState(page)).toContainText("未就绪", { timeout: 10_000 });
@@ -436,7 +419,7 @@ test("a preview contact is dialled through the softphone: refused until signed i
 }) => {
   const agent = await platformToken(request, "agent");
   const headers = { authorization: `Bearer ${agent}` };
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
   await signIn(page, "agent");
   await page.goto("/manual/preview");
   await page.getByRole("button", { name: "获取下一个联系人" }).click();
@@ -457,7 +440,7 @@ test("a preview contact is dialled through the softphone: refused until signed i
   await page.goto("/manual/preview");
   await page.getByRole("button", { name: "获取下一个联系人" }).click();
   await expect(page.locator(".sb-facts dt:has-text('手机号码') + dd")).toHaveText(phone);
-  await network(request, agent, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
+  await platformPost(request, agent, "/cti/simulator/dial-outcome", { outcome: "ANSWER" });
   await page.getByRole("button", { name: "拨打" }).click();
   await expect(page).toHaveURL(/\/workBench$/);
   await expect(page.getByText("正在拨打预览联系人，请在电话条中处理通话")).toBeVisible();
@@ -474,5 +457,5 @@ test("a preview contact is dialled through the softphone: refused until signed i
   const calls = page.getByRole("table", { name: "任务中的呼叫" });
   await expect(calls.getByRole("row").filter({ hasText: phone })).toContainText("呼叫完成");
   await expect(calls.getByRole("row").filter({ hasText: phone })).toContainText("坐席挂机");
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
 });

@@ -1,23 +1,12 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
-import { baseURL } from "../../playwright.config";
-import { choosePageSize, expectAccessible, PASSWORD, signIn } from "./support";
+import { choosePageSize, expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
 
 /**
  * Work orders (decision 021): an administrator's template, an agent's work order made from a call
  * in the voice workbench, received, followed and completed on the agent's own screen, and the
  * refusals a user meets on the way. 周强 (agent04) takes the call: no other test uses that phone.
  */
-const platformURL = `http://127.0.0.1:${Number(new URL(baseURL).port) + 1}`;
-
-async function platformToken(request: APIRequestContext, username: string): Promise<string> {
-  const response = await request.post(`${platformURL}/uaa/oauth/token`, {
-    headers: { authorization: `Basic ${Buffer.from("web-console:web-console-secret").toString("base64")}` },
-    form: { grant_type: "password", username, password: PASSWORD },
-  });
-  expect(response.ok()).toBe(true);
-  return (await response.json()).access_token;
-}
 
 const toast = (page: Page) => page.getByRole("status").filter({ hasText: /./ }).first();
 
@@ -85,7 +74,7 @@ test("a work order's life: template, made from a call, received, followed, compl
   await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
   await agent.keyboard.press("Alt+R");
   await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
-  const offer = await request.post(`${platformURL}/cti/simulator/offer`, {
+  const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
     data: { phone: "13911112222" },
   });
@@ -107,7 +96,10 @@ test("a work order's life: template, made from a call, received, followed, compl
   const number = (await linked.getByRole("heading").textContent())!.match(/GD\d{12}/)![0];
   await agent.keyboard.press("Alt+H");
   await expect(agent.getByTestId("agent-state")).not.toContainText("通话中");
-  await request.post(`${platformURL}/cti/api/agent/state`, { headers: { authorization: `Bearer ${token}` }, data: { command: "signOut" } });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { command: "signOut" },
+  });
 
   // On 我的工单 the agent receives it, follows it to 处理中 and completes it.
   await agent.goto("/agentTask/workOrder");
@@ -168,7 +160,7 @@ test("work-order screens refuse bad input in Chinese and keep what was typed; li
 
   // Another tenant's work order is not found.
   const other = await platformToken(request, "other-admin");
-  const foreign = await request.post(`${platformURL}/config/workorder/record/list`, {
+  const foreign = await request.post(`${PLATFORM_URL}/config/workorder/record/list`, {
     headers: { authorization: `Bearer ${other}` },
     data: {},
   });
