@@ -8,10 +8,10 @@ import { PASSWORD, platformPost, platformToken, signIn } from "./support";
 
 /**
  * Running it (README "Running it", decision 038): this file starts its own console and platform
- * (on the e2e port + 10 … + 13), restarts each while an agent is on a call and a supervisor
+ * (on the e2e port + 20 … + 23: + 10 … + 14 are the e2e console's voice servers), restarts each while an agent is on a call and a supervisor
  * watches, then reads both processes' logs and metrics of that real run.
  */
-const base = Number(new URL(baseURL).port) + 10;
+const base = Number(new URL(baseURL).port) + 20;
 const ports = { console: base, platform: base + 1, consoleMetrics: base + 2, platformMetrics: base + 3 };
 const consoleURL = `http://localhost:${ports.console}`;
 const platformURL = `http://127.0.0.1:${ports.platform}`;
@@ -20,7 +20,8 @@ const logs = { console: join(dir, "console.log"), platform: join(dir, "platform.
 const AGENT = { user: "agent06", agentId: "1106" };
 const PHONE = "13912345678";
 
-const common: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info" };
+// Simulated media: the real voice servers belong to the e2e console (tests/e2e/real-voice.spec.ts).
+const common: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "info", VOICE: "simulated" };
 const platformEnv: NodeJS.ProcessEnv = {
   ...common,
   UPSTREAM_PORT: String(ports.platform),
