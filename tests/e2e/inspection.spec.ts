@@ -150,6 +150,9 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await decision.getByRole("button", { name: "提交处理" }).click();
   await expect(page.getByRole("alert")).toContainText("通过申诉须更正质检结果、影响或评分；维持原结果请选择驳回申诉");
   await expect(decision.getByLabel("处理意见")).toHaveValue("复听确认客户同意办理");
+  // The refused page hydrates before the correction is chosen (a select changed before then was
+  // seen set back once in a loaded full run: noted, not yet fixed).
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
   const influence = decision.getByLabel(/更正后的影响/);
   await influence.selectOption((await influence.inputValue()) === "1" ? "0" : "1");
   await decision.getByRole("button", { name: "提交处理" }).click();

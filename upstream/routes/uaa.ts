@@ -80,9 +80,17 @@ export const uaaRoutes: FastifyPluginAsync = async (app) => {
       out.write(formatSse({ event: REVOCATION_EVENT, data: JSON.stringify(revocation) })),
     );
     const heartbeat = setInterval(() => out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" })), HEARTBEAT_MS);
+    // A draining platform ends it too (else it holds the drain to its deadline); the console
+    // forgets what it keeps and opens it again on another process.
+    const drain = () => {
+      close();
+      out.end();
+    };
+    app.readiness.streams.add(drain);
     const close = () => {
       clearInterval(heartbeat);
       stop();
+      app.readiness.streams.delete(drain);
     };
     request.raw.on("close", close);
     // The first frame says the console hears from now on.
