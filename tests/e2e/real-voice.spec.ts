@@ -17,8 +17,8 @@ const CUSTOMER_TONE_HZ = 440;
 const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
 writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
 
-// 吴芳 (agent05) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
-const AGENT = "agent05";
+// 赵敏 (agent01) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
+const AGENT = "agent01";
 
 test.use({
   launchOptions: {
