@@ -156,6 +156,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
   await agent.goto("/workBench");
   await expect(agent.getByTestId("connection")).toHaveText("已连接");
   await agent.getByRole("button", { name: "签入" }).click();
+  await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
   await agent.keyboard.press("Alt+R");
   await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
   await expect(row).toContainText("就绪");
