@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 import base from "./playwright.config";
 
 // The @cluster flows through `npm run cluster` (two consoles, two platform processes, HAProxy in
-// front, PostgreSQL), with the simulators still as the tests drive them (issue 35, decision 037).
+// front, PostgreSQL), with the simulators still as the tests drive them (decision 037).
 export default defineConfig({
   ...base,
   reporter: [["list"], ["json", { outputFile: ".cache/playwright-cluster.json" }]],

@@ -163,7 +163,7 @@ export const TARGETS = {
   exportRssMb: 256,
   eventP99Ms: 300,
   importSeconds: 30,
-  /** The inspection list's export of 100,000 rows, CSV or XLSX (issue 16). */
+  /** The inspection list's export of 100,000 rows, CSV or XLSX. */
   inspectionExportSeconds: 10,
   monitorP99Ms: 1_000,
   monitorAimMs: 100,

@@ -1,4 +1,4 @@
-// `npm run cluster`: Switchboard past one machine, on loopback (issue 35, decision 037): PostgreSQL
+// `npm run cluster`: Switchboard past one machine, on loopback (decision 037): PostgreSQL
 // (a throwaway cluster, unless DATABASE_URL is set), two platform processes, two
 // consoles and HAProxy in front of each tier, round robin with no sticky sessions. The consoles are
 // on PORT (3000), the platforms' balancer on PORT+1; the processes on PORT+2 … PORT+6. A process

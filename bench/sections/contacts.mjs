@@ -43,7 +43,7 @@ async function measure(store, env, command) {
     const page = LINE.exec(line.trim());
     if (page) {
       const [, name, median, max, total] = page;
-      // A page, filtered or searched by keyword (issue 38, decision 039), meets the list target.
+      // A page, filtered or searched by keyword (decision 039), meets the list target.
       rows.push({
         figure: `${store}: ${name}`,
         value: `${median} ms (max ${max})`,

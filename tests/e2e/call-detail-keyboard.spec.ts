@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
 import { expectAccessible, signIn } from "./support";
 
-// The call-detail dialog with the keyboard alone (issue 32): focus goes into the dialog when it
+// The call-detail dialog with the keyboard alone: focus goes into the dialog when it
 // opens, stays in it (with JavaScript), Escape closes it (with JavaScript), and focus returns to
 // the row's 查看 link that opened it. The list is the connected calls up to yesterday, which
 // tests running beside this one cannot change.

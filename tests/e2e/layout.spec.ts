@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signIn } from "./support";
 
 /**
- * Every screen of every role's menu at a phone's size and a laptop's (issue 33): nothing scrolls
+ * Every screen of every role's menu at a phone's size and a laptop's: nothing scrolls
  * sideways as a whole page, the menu is a closed drawer on the phone after each load, the header
  * keeps one line, and every list row's action is in sight. The ten most used screens are also
  * compared with their committed pictures, with what changes from run to run (times, counters, the

@@ -15,7 +15,7 @@ import {
 import { DEMO_PASSWORD, type PreparedPlatform } from "#upstream/testing";
 import { openSse, openStream, until } from "#upstream/test-stream";
 
-/** How soon every other process must have forgotten a revoked session (issue 35). */
+/** How soon every other process must have forgotten a revoked session. */
 const ACROSS_PROCESSES_MS = 1_000;
 
 // Two platform processes on one PostgreSQL: a session ended on A is refused on B, and B's open

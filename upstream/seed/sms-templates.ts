@@ -1,7 +1,7 @@
 import type { Db } from "#upstream/db";
 
 /**
- * The demo tenant's SMS templates (issue 33: the demo had none): two approved, ready to send from
+ * The demo tenant's SMS templates (the demo had none): two approved, ready to send from
  * the workbench and the contacts screen, and one waiting for review. They use only the built-in
  * variables (姓名, 手机号), which every tenant has.
  */
