@@ -64,7 +64,7 @@ test("an agent goes ready and the supervisor sees it live; a sign-out with a rea
 test.describe("the monitor without JavaScript @nojs", () => {
   test("shows the snapshot with its time and a refresh link, filters in the URL, and every action works as a form", async ({ page }) => {
     // The two projects run at once: each moves an agent of its own.
-    const [agentId, name] = test.info().project.name === "js" ? ["1105", "吴芳"] : ["1104", "周强"];
+    const [agentId, name] = test.info().project.name === "js" ? ["1108", "冯雪"] : ["1109", "陈刚"];
     await signIn(page, "supervisor");
     await page.goto("/monitor/agent");
     await expect(page.getByText(/数据截至 \d\d:\d\d:\d\d/)).toBeVisible();

@@ -3,7 +3,13 @@ import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 
-/** Demo accounts seeded by the reference platform (README). */
+/**
+ * Demo accounts seeded by the reference platform (README). Files run at once, so a test that signs
+ * a sales agent in, readies them or moves their queue owns that agent alone:
+ * agent01 real-voice, agent02 robot-agents, agent03 customers, agent04 voice-workbench-shift,
+ * agent05 voice-workbench (time zone), agent06 monitor and operations (own platform),
+ * agent07 work-orders, agent08/agent09 monitor without JavaScript (js/no-js project), agent10 softphone.
+ */
 export const PASSWORD = "Switchboard@2026";
 
 /** The embedded platform beside the e2e console: the console's port + 1, on loopback. */

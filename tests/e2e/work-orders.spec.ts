@@ -5,7 +5,7 @@ import { choosePageSize, expectAccessible, PLATFORM_URL, platformToken, signIn }
 /**
  * Work orders (decision 021): an administrator's template, an agent's work order made from a call
  * in the voice workbench, received, followed and completed on the agent's own screen, and the
- * refusals a user meets on the way. 周强 (agent04) takes the call: no other test uses that phone.
+ * refusals a user meets on the way. 王军 (agent07) takes the call: no other test signs in as him.
  */
 
 const toast = (page: Page) => page.getByRole("status").filter({ hasText: /./ }).first();
@@ -66,8 +66,8 @@ test("a work order's life: template, made from a call, received, followed, compl
   // 周强 takes an inbound call and opens a work order of the new template from the screen pop.
   const agentContext = await browser.newContext();
   const agent = await agentContext.newPage();
-  const token = await platformToken(request, "agent04");
-  await signIn(agent, "agent04");
+  const token = await platformToken(request, "agent07");
+  await signIn(agent, "agent07");
   await agent.goto("/workBench");
   await expect(agent.getByTestId("connection")).toHaveText("已连接");
   await agent.getByRole("button", { name: "签入" }).click();

@@ -14,6 +14,10 @@ export const SALES_TEAM: ReadonlyArray<readonly [string, string]> = [
   ["agent04", "周强"],
   ["agent05", "吴芳"],
   ["agent06", "郑浩"],
+  ["agent07", "王军"],
+  ["agent08", "冯雪"],
+  ["agent09", "陈刚"],
+  ["agent10", "褚红"],
 ];
 
 /** Starts the demo tenant's sales team (when the demo data is there); answers it, to stop it. */
