@@ -653,6 +653,8 @@ function BulkForm({
             <button type="submit" name="intent" value="group.remove" className="p-button p-button-text">
               移出分组
             </button>
+          </div>
+          <div className="sb-inline-forms">
             <div className="sb-field">
               <label htmlFor="bulk-new-group">新分组名称</label>
               <input id="bulk-new-group" name="newGroup" maxLength={30} className="p-inputtext" />
