@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayBoundaries, formatDateTime, formatDuration, maskDialogue, maskPhone, today, truncate } from "./format";
+import { dayBoundaries, formatDateTime, formatDuration, maskDialogue, maskNumbers, maskPhone, today, truncate } from "./format";
 
 describe("maskPhone (spec §9)", () => {
   it("keeps the first 3 and last 4 digits of a mainland mobile number", () => {
@@ -50,5 +50,26 @@ describe("times in China Standard Time", () => {
     expect(day.end % 1000).toBe(0);
     expect(dayBoundaries("2026-02-30")).toBeNull();
     expect(dayBoundaries("22/11/2026")).toBeNull();
+  });
+});
+
+describe("maskNumbers", () => {
+  it("masks every mobile number in a value's strings, however deep, and leaves the rest", () => {
+    const data = {
+      call: { phone: "13812345678", transcript: [{ dialogContent: "我的号码是19586041386，备用+8613900005555" }] },
+      hotline: "95588",
+      landline: "02588887777",
+      longer: "123456789012345",
+      count: 13812345678,
+      none: null,
+    };
+    expect(maskNumbers(data)).toEqual({
+      call: { phone: "138****5678", transcript: [{ dialogContent: "我的号码是195****1386，备用+86139****5555" }] },
+      hotline: "95588",
+      landline: "02588887777",
+      longer: "123456789012345",
+      count: 13812345678,
+      none: null,
+    });
   });
 });

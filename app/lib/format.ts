@@ -15,6 +15,21 @@ export function maskPhone(phone: string): string {
   return match ? `${match[1] ?? ""}${match[2]}****${match[3]}` : phone;
 }
 
+/** A mainland mobile number inside a text: not the digits of a longer number. */
+const MOBILE_IN_TEXT = /(?<!\d)(\+86|0086)?(1[3-9]\d)\d{4}(\d{4})(?!\d)/g;
+
+/**
+ * Every mainland mobile number in a value's strings masked as maskPhone does, objects and arrays
+ * walked: what a hydrating page receives carries no whole number, whichever field brought it.
+ */
+export function maskNumbers<T>(value: T): T {
+  if (typeof value === "string") return value.replace(MOBILE_IN_TEXT, (_, prefix = "", head, tail) => `${prefix}${head}****${tail}`) as T;
+  if (Array.isArray(value)) return value.map(maskNumbers) as T;
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, maskNumbers(field)])) as T;
+  return value;
+}
+
 /** Honorifics that follow a surname in robot speech: the surname is masked. */
 const HONORIFIC = /[\u4e00-\u9fa5](?=(先生|女士|小姐|老师|阿姨|师傅|同学))/g;
 

@@ -1,5 +1,4 @@
 import type { PhoneSnapshot } from "#contracts/cti";
-import { maskPhone } from "./format";
 
 /**
  * The later of two phone states of the same agent. An action's answer can arrive after an event
@@ -16,12 +15,4 @@ export function laterPhone(current: PhoneSnapshot, next: PhoneSnapshot): PhoneSn
   if (newer.length === 0) return next;
   const transcript = [...next.call.transcript, ...newer].sort((a, b) => a.segmentId - b.segmentId);
   return { ...next, call: { ...next.call, transcript } };
-}
-
-/**
- * The phone as the browser may see it: the call's number masked as the workbench shows it (a
- * result, an SMS or a dial-back names the call by its id, and the server finds the number).
- */
-export function maskedPhone(phone: PhoneSnapshot): PhoneSnapshot {
-  return phone.call ? { ...phone, call: { ...phone.call, phone: maskPhone(phone.call.phone) } } : phone;
 }

@@ -15,8 +15,7 @@ import * as cti from "#app/services/cti.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import type { Caller } from "#app/services/upstream.server";
 import { IslandRefusal, refuse } from "#app/server/island.server";
-import { maskPhone } from "#app/lib/format";
-import { maskedPhone } from "#app/lib/phone-snapshot";
+import { maskNumbers } from "#app/lib/format";
 import * as workbench from "#app/services/workbench.server";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
 import { requireWorkOrderCreator } from "#app/server/work-order-form.server";
@@ -68,7 +67,7 @@ export async function loadScreenPop(caller: Caller, call: PhoneCall | null) {
 }
 export type ScreenPop = Awaited<ReturnType<typeof loadScreenPop>>;
 
-/** The side panels that change after each call: today's calls (numbers masked), satisfaction, colleagues. */
+/** The side panels that change after each call: today's calls, satisfaction, colleagues. */
 async function loadPanels(caller: Caller) {
   const [today, satisfaction, needCall, colleagues] = await Promise.all([
     cti.listTodayCalls(caller),
@@ -76,17 +75,7 @@ async function loadPanels(caller: Caller) {
     workbench.countNeedCall(caller),
     cti.listColleagues(caller),
   ]);
-  return { today: today.list.map((c) => ({ ...c, phone: maskPhone(c.phone) })), satisfaction, needCall, colleagues };
-}
-
-/** The screen pop as the browser may see it: the contact's and the last record's numbers masked. */
-function maskedPop(pop: ScreenPop): ScreenPop {
-  if (!pop) return pop;
-  return {
-    ...pop,
-    contact: pop.contact && { ...pop.contact, phone: maskPhone(pop.contact.phone) },
-    previous: pop.previous && { ...pop.previous, phone: maskPhone(pop.previous.phone) },
-  };
+  return { today: today.list, satisfaction, needCall, colleagues };
 }
 
 /**
@@ -113,7 +102,9 @@ async function loadPhone(caller: Caller) {
     cti.getPhone(caller).then(async (phone) => [phone, await loadScreenPop(caller, phone.call)] as const),
     loadPanels(caller),
   ]);
-  return { phone: maskedPhone(phone), pop: maskedPop(pop), ...panels };
+  // The browser sees every number masked, whichever field brought it (a result, an SMS or a
+  // dial-back names the call by its id, and the server finds the number).
+  return maskNumbers({ phone, pop, ...panels });
 }
 
 /** GET /workBench/phone: the screen pop and panels again (a new call), a knowledge search, or the colleagues. */
@@ -125,7 +116,7 @@ export async function readPhone(access: Access, url: URL) {
   const smsCall = url.searchParams.get("sms");
   if (smsCall !== null) {
     const number = await numberOfCall(access.caller, smsCall.trim().slice(0, 100));
-    return { sms: number === null ? null : await loadSms(access.caller, number) };
+    return { sms: number === null ? null : maskNumbers(await loadSms(access.caller, number)) };
   }
   return loadPhone(access.caller);
 }
@@ -160,34 +151,39 @@ const ActionSchema = z.discriminatedUnion("intent", [
  * One phone-bar or form action of the voice workbench (POST /workBench/phone, answered by
  * answerAction): what it did, e.g. `{ phone }`, the phone's new state. Invalid input is refused in
  * Chinese; the platform's refusals keep their status (a 5xx tells the conclusion outbox to retry).
+ * Numbers in the answer are masked, as on the page.
  */
 export async function phoneAction(access: Access, form: FormData) {
+  return maskNumbers(await runPhoneAction(access, form));
+}
+
+async function runPhoneAction(access: Access, form: FormData) {
   const parsed = ActionSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) refuse(parsed.error.issues);
   const caller = access.caller;
   const input = parsed.data;
   switch (input.intent) {
     case "state":
-      return { phone: maskedPhone(await cti.changeAgentState(caller, { command: input.command })) };
+      return { phone: await cti.changeAgentState(caller, { command: input.command }) };
     case "notReady":
-      return { phone: maskedPhone(await cti.changeAgentState(caller, { command: "notReady", reason: input.reason })) };
+      return { phone: await cti.changeAgentState(caller, { command: "notReady", reason: input.reason }) };
     case "call":
-      return { phone: maskedPhone(await cti.controlCall(caller, input.action)) };
+      return { phone: await cti.controlCall(caller, input.action) };
     case "dial":
-      return { phone: maskedPhone(await cti.dial(caller, input.phone)) };
+      return { phone: await cti.dial(caller, input.phone) };
     case "dialBack": {
       const number = await numberOfCall(caller, input.ctiCallId);
       if (number === null) throw new IslandRefusal("找不到该通话，请刷新后重试");
-      return { phone: maskedPhone(await cti.dial(caller, number)) };
+      return { phone: await cti.dial(caller, number) };
     }
     case "transfer":
-      return { phone: maskedPhone(await cti.transferCall(caller, input.target, input.to)) };
+      return { phone: await cti.transferCall(caller, input.target, input.to) };
     case "consult":
-      return { phone: maskedPhone(await cti.consult(caller, input.agentId)) };
+      return { phone: await cti.consult(caller, input.agentId) };
     case "consultStep":
-      return { phone: maskedPhone(await cti.consultStep(caller, input.step)) };
+      return { phone: await cti.consultStep(caller, input.step) };
     case "dtmf":
-      return { phone: maskedPhone(await cti.sendDtmf(caller, input.digits)) };
+      return { phone: await cti.sendDtmf(caller, input.digits) };
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
