@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { signIn } from "./support";
+import { signIn, startUntilReady } from "./support";
 
 /**
  * Traces (README "Running it", decision 041): this file starts its own console and platform (on
@@ -68,17 +68,7 @@ function startReceiver(): Promise<number> {
 const processes: ChildProcess[] = [];
 
 async function start(script: string, env: NodeJS.ProcessEnv, url: string): Promise<void> {
-  processes.push(spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: "ignore" }));
-  await expect
-    .poll(
-      () =>
-        fetch(`${url}/ready`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 120_000, intervals: [250] },
-    )
-    .toBe(200);
+  processes.push(await startUntilReady(script, { ...process.env, ...env }, url));
 }
 
 test.use({ baseURL: consoleURL });
