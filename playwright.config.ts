@@ -8,6 +8,9 @@ import { defineConfig } from "@playwright/test";
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "switchboard-e2e-"));
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://localhost:${port}`;
+/** Both e2e servers' JSON log lines, checked for secrets after the run (tests/support/e2e-log-check.ts). */
+export const E2E_LOG_FILE = join(process.env.E2E_DATA_DIR, "e2e.log");
+export const E2E_SESSION_SECRET = "e2e-only-secret-not-used-anywhere-else";
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -28,6 +31,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   workers: 2,
+  globalTeardown: "./tests/support/e2e-log-check.ts",
   retries: 0,
   reporter: process.env.CI
     ? [["list"], ["json", { outputFile: ".cache/playwright.json" }]]
@@ -51,7 +55,9 @@ export default defineConfig({
       PORT: String(port),
       UPSTREAM_PORT: String(port + 1),
       DATA_DIR: process.env.E2E_DATA_DIR,
-      SESSION_SECRET: "e2e-only-secret-not-used-anywhere-else",
+      SESSION_SECRET: E2E_SESSION_SECRET,
+      LOG_FILE: E2E_LOG_FILE,
+      LOG_LEVEL: "info",
       COOKIE_SECURE: "1",
       // Simulators move only when a test drives them: the dialer's clock, the CTI's calls, the
       // chat customers.

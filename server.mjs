@@ -234,6 +234,7 @@ async function page(req, res) {
   }
 }
 
+await operations.startTracing();
 const server = createServer((req, res) => {
   // compression and serve-static are typed for Express; they use only Node's own request and response.
   const expressReq = /** @type {import("express").Request} */ (/** @type {unknown} */ (req));
@@ -261,12 +262,12 @@ const DRAIN_MS = 10_000;
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
     operations.startDraining();
-    server.close(() => operations.flushLog(() => process.exit(0)));
+    server.close(() => operations.flushTelemetry(() => process.exit(0)));
     const idle = setInterval(() => server.closeIdleConnections(), 100);
     idle.unref();
     setTimeout(() => {
       server.closeAllConnections();
-      operations.flushLog(() => process.exit(0));
+      operations.flushTelemetry(() => process.exit(0));
     }, DRAIN_MS).unref();
   });
 }

@@ -14,12 +14,13 @@ import { log, withRequest } from "#app/services/observability.server";
 // server.mjs runs the console through these (request ids, logs, metrics, readiness, draining).
 export {
   answerReadiness,
-  flushLog,
+  flushTelemetry,
   logFailure,
   logRefusal,
   observeRequest,
   serveMetrics,
   startDraining,
+  startTracing,
 } from "#app/server/operations.server";
 
 // Validation messages in Chinese wherever a schema gives none of its own (forms, queries, islands).

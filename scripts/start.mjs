@@ -2,7 +2,7 @@
 // console, each its own `node` process; stopping this process stops both. With the telephony
 // servers installed (or VOICE=sip) it also runs them for real voice (scripts/voice-servers.mjs).
 // Honours PORT, UPSTREAM_URL, UPSTREAM_PORT, DATA_DIR, DATABASE_URL, SESSION_SECRET, METRICS_PORT,
-// UPSTREAM_METRICS_PORT, VOICE and VOICE_PORT.
+// UPSTREAM_METRICS_PORT, UPSTREAM_OTEL_SERVICE_NAME, VOICE and VOICE_PORT.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -100,6 +100,8 @@ if (!upstreamUrl) {
       DATA_DIR: dataDir,
       NODE_ENV: "production",
       METRICS_PORT: process.env.UPSTREAM_METRICS_PORT ?? "",
+      // Its traces' service name is its own too (OTEL_SERVICE_NAME names the console's).
+      OTEL_SERVICE_NAME: process.env.UPSTREAM_OTEL_SERVICE_NAME || "switchboard-platform",
       ...voice?.platformEnv,
     },
     5,

@@ -9,6 +9,7 @@ import { seedDemo } from "#upstream/seed/demo";
 import { readSettings } from "./settings";
 import { platformLogger } from "#upstream/observability/http";
 import { runOperations } from "#upstream/observability/operations";
+import { startTracing, stopTracing } from "#common/observability/tracing";
 import { readVoiceSettings } from "./voice/settings";
 
 /**
@@ -17,6 +18,8 @@ import { readVoiceSettings } from "./voice/settings";
  * `node --import tsx upstream/server.ts`.
  */
 const settings = readSettings(process.env);
+// Traces when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is set; before the database opens, whose SQL they include.
+await startTracing("switchboard-platform");
 const database = await openDatabase(
   settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") },
 );
@@ -77,6 +80,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     await app.close();
     await ownership.stop();
     await database.close();
+    await stopTracing();
     console.log(`upstream: stopped (${signal})`);
   } catch (error) {
     console.error("upstream: error while stopping:", error);

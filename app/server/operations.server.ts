@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newRequestContext, runInRequest } from "#common/observability/request-context";
 import { pathLabel, serveMetrics as serveMetricsOn } from "#common/observability/metrics";
+import { startRequestSpan, startTracing as startTracingAs, stopTracing } from "#common/observability/tracing";
 import { buildUrl, DEFAULT_TIMEOUT_MS } from "#app/services/upstream.server";
 import { httpRequestDuration, log, registry, withRequest } from "#app/services/observability.server";
 
@@ -13,18 +14,23 @@ import { httpRequestDuration, log, registry, withRequest } from "#app/services/o
 /**
  * Serves one request inside its context: the id (continuing the caller's `traceparent`) that
  * every log line and upstream call of it carries, answered in X-Request-Id; when it ends, one log
- * line and one latency observation, labelled by its path with ids folded (`/campaign/:id`).
+ * line and one latency observation, labelled by its path with ids folded (`/campaign/:id`), and
+ * its span when tracing is on.
  */
 export function observeRequest(req: IncomingMessage, res: ServerResponse, serve: () => unknown): void {
   const context = newRequestContext(req.headers.traceparent);
   const started = performance.now();
+  const path = (req.url ?? "/").split("?")[0];
+  const span = startRequestSpan(context, `${req.method} ${pathLabel(path)}`, req.headers.traceparent, {
+    "http.request.method": req.method,
+  });
   res.setHeader("X-Request-Id", context.id);
   res.once("close", () => {
     const seconds = (performance.now() - started) / 1000;
     const status = res.writableFinished ? res.statusCode : 499;
-    const route = status === 404 ? "(unmatched)" : pathLabel(req.url ?? "/");
+    const route = status === 404 ? "(unmatched)" : pathLabel(path);
     httpRequestDuration.observe({ route, method: req.method, status }, seconds);
-    const path = (req.url ?? "/").split("?")[0];
+    span?.end({ "http.response.status_code": status }, status >= 500);
     log.info({ reqId: context.id, method: req.method, path, status, ms: Math.round(seconds * 1000) });
   });
   runInRequest(context, serve);
@@ -84,9 +90,14 @@ export async function answerReadiness(res: ServerResponse): Promise<void> {
 /** GET /metrics on the loopback METRICS_PORT (none when unset). */
 export const serveMetrics = (port: string | undefined) => serveMetricsOn(registry, port);
 
-/** The last lines reach the file or stdout before the process exits. */
-export function flushLog(done: () => void): void {
-  log.flush(() => done());
+/** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is set: awaited before the console listens. */
+export const startTracing = () => startTracingAs("switchboard-console");
+
+/** The last spans and log lines reach their collector, file or stdout before the process exits. */
+export function flushTelemetry(done: () => void): void {
+  void stopTracing()
+    .catch(() => undefined)
+    .finally(() => log.flush(() => done()));
 }
 
 /** A request that failed outside any route's error handling (server.mjs). */

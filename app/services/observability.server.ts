@@ -1,6 +1,6 @@
-import { Counter, Gauge, Histogram } from "prom-client";
+import { Counter, Histogram } from "prom-client";
 import { createLogger } from "#common/observability/log";
-import { createRegistry, LATENCY_BUCKETS } from "#common/observability/metrics";
+import { createRegistry, eventStreamsOpenIn, httpRequestDurationIn, LATENCY_BUCKETS } from "#common/observability/metrics";
 import { currentRequest } from "#common/observability/request-context";
 
 /** The console's log and metrics (decision 038; README "Running it" lists them). */
@@ -12,13 +12,10 @@ export const withRequest = (fields: Record<string, unknown> = {}) => ({ reqId: c
 export const registry = createRegistry();
 const registers = [registry];
 
-export const httpRequestDuration = new Histogram({
-  name: "http_request_duration_seconds",
-  help: "Pages, data and resource requests of the console, by route, method and status",
-  labelNames: ["route", "method", "status"] as const,
-  buckets: LATENCY_BUCKETS,
-  registers,
-});
+export const httpRequestDuration = httpRequestDurationIn(
+  registry,
+  "Pages, data and resource requests of the console, by route, method and status",
+);
 
 export const upstreamRequestDuration = new Histogram({
   name: "upstream_request_duration_seconds",
@@ -35,12 +32,10 @@ export const upstreamRequestErrors = new Counter({
   registers,
 });
 
-export const eventStreamsOpen = new Gauge({
-  name: "event_streams_open",
-  help: "Browsers' event streams open on the console, by kind (the screen's stream route)",
-  labelNames: ["kind"] as const,
-  registers,
-});
+export const eventStreamsOpen = eventStreamsOpenIn(
+  registry,
+  "Browsers' event streams open on the console, by kind (the screen's stream route)",
+);
 
 export const signInFailures = new Counter({
   name: "signin_failures_total",

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { SUCCESS_CODE } from "#contracts/envelope";
 import { pathLabel } from "#common/observability/metrics";
 import { currentRequest, traceparentOf } from "#common/observability/request-context";
+import { startChildSpan } from "#common/observability/tracing";
 import { log, upstreamRequestDuration, upstreamRequestErrors, withRequest } from "./observability.server";
 
 /**
@@ -212,9 +213,13 @@ export function isUpstreamError(error: unknown): error is { data: UpstreamFailur
 async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> {
   const method = options.method ?? "GET";
   const headers = { ...options.headers, ...headersFor(options.path, options.caller) };
-  // The request's id travels on, so the platform's log lines of it carry the same id.
+  const endpoint = pathLabel(options.path);
+  // The call's span when tracing is on (until the answer's headers, as the latency below).
+  const span = startChildSpan(`${method} ${endpoint}`, "client", { "http.request.method": method, "url.template": endpoint });
+  // The request's id travels on, so the platform's log lines of it carry the same id, and its
+  // route's span is under this call's.
   const request = currentRequest();
-  if (request) headers.traceparent = traceparentOf(request);
+  if (request) headers.traceparent = traceparentOf(span ? { ...request, spanId: span.spanId } : request);
   let body: string | Readable | undefined;
   // An upload's timeout starts again with each chunk the browser sends, and after the last: a slow
   // uplink is not a slow platform (a total time would fail a large list on a slow line).
@@ -243,9 +248,11 @@ async function dispatch(options: SendOptions): Promise<Dispatcher.ResponseData> 
       signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     });
   };
-  const endpoint = pathLabel(options.path);
   const started = performance.now();
-  const observe = (status: number) => upstreamRequestDuration.observe({ endpoint, method, status }, (performance.now() - started) / 1000);
+  const observe = (status: number) => {
+    upstreamRequestDuration.observe({ endpoint, method, status }, (performance.now() - started) / 1000);
+    span?.end({ "http.response.status_code": status || undefined }, status === 0 || status >= 500);
+  };
   try {
     const response = await attempt().catch((error: unknown) => {
       // One retry, for idempotent reads only, and only when the connection itself failed.

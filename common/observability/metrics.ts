@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 /**
  * Prometheus metrics of one process (decision 038): a registry with Node's own process metrics,
@@ -13,6 +13,20 @@ export function createRegistry(): Registry {
   collectDefaultMetrics({ register: registry });
   return registry;
 }
+
+/** Requests served, by route, method and status: the same series on both processes, `help` says whose. */
+export const httpRequestDurationIn = (registry: Registry, help: string) =>
+  new Histogram({
+    name: "http_request_duration_seconds",
+    help,
+    labelNames: ["route", "method", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+/** Open event streams by kind, on both processes. */
+export const eventStreamsOpenIn = (registry: Registry, help: string) =>
+  new Gauge({ name: "event_streams_open", help, labelNames: ["kind"] as const, registers: [registry] });
 
 /** Paths as labels: numbers and long ids become `:id`, so each route is one series, and at most three segments count. */
 export function pathLabel(path: string): string {

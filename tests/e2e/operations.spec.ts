@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD, platformPost, platformToken, signIn } from "./support";
+import { PASSWORD, platformPost, platformToken, signIn, startUntilReady } from "./support";
 
 /**
  * Running it (README "Running it", decision 038): this file starts its own console and platform
@@ -51,17 +51,7 @@ const processes: { console?: ChildProcess; platform?: ChildProcess } = {};
 async function start(name: "console" | "platform"): Promise<void> {
   const [script, env, url] =
     name === "console" ? ["server.mjs", consoleEnv, consoleURL] : ["build/upstream/server.mjs", platformEnv, platformURL];
-  processes[name] = spawn(process.execPath, [script], { env, stdio: "ignore" });
-  await expect
-    .poll(
-      () =>
-        fetch(`${url}/ready`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 120_000, intervals: [250] },
-    )
-    .toBe(200);
+  processes[name] = await startUntilReady(script, env, url);
 }
 
 /** SIGTERM, and how long the process took to exit (it drains first). */

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
@@ -110,4 +111,25 @@ export async function holdHydration(page: Page): Promise<() => void> {
     await route.continue();
   });
   return release;
+}
+
+/** A built console or platform (`script`) started by a test with its own env, once its /ready answers 200. */
+export async function startUntilReady(script: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { env, stdio: "ignore" });
+  try {
+    await expect
+      .poll(
+        () =>
+          fetch(`${url}/ready`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 120_000, intervals: [250] },
+      )
+      .toBe(200);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw error;
+  }
+  return child;
 }

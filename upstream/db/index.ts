@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { sqlSpans } from "#upstream/observability/sql";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./schema";
 import { sharedParsers } from "./type-parsers";
@@ -36,7 +37,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   const dialect = pool
     ? new PostgresDialect({ pool })
     : await pgliteDialect(options.inMemory ? undefined : options.dataDir, options.pgliteTemplate);
-  const db = new Kysely<Database>({ dialect });
+  // Each statement of a traced request is a span (only while tracing is on).
+  const db = new Kysely<Database>({ dialect, log: sqlSpans() });
   if (pool) pools.set(db, pool);
   if (dialect instanceof PGliteDialect) pglites.set(db, dialect.pglite);
   return { db, close: () => db.destroy() };

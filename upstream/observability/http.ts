@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { logDestination, logOptions } from "#common/observability/log";
 import { pathLabel } from "#common/observability/metrics";
 import { newRequestContext, runInRequest } from "#common/observability/request-context";
+import { startRequestSpan } from "#common/observability/tracing";
 import { httpRequestDuration, transfersInProgress } from "./metrics";
 
 declare module "fastify" {
@@ -30,7 +31,8 @@ export const requestIdOf = (request: RawRequestDefaultExpression): string => new
 /**
  * Per request: one log line and one latency observation when it ends, labelled by its route
  * pattern; imports and exports counted while they run; the request id available to everything
- * the request does (the bus, the SQL) through the request context. Plus GET /ready.
+ * the request does (the bus, the SQL) through the request context, with its span when tracing is
+ * on. Plus GET /ready.
  */
 export function observabilityPlugin(app: FastifyInstance): void {
   app.decorate("readiness", { started: false, draining: false, inFlight: 0, streams: new Set<() => void>() });
@@ -41,12 +43,19 @@ export function observabilityPlugin(app: FastifyInstance): void {
     if (transfer) route.config = { ...route.config, transfer };
   });
 
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const transfer = request.routeOptions.config.transfer;
     if (transfer) transfersInProgress.inc({ direction: transfer, route: request.routeOptions.url });
     app.readiness.inFlight += 1;
+    const context = { id: request.id, spanId: newRequestContext().spanId };
+    const route = request.routeOptions.url;
+    const span = startRequestSpan(context, `${request.method} ${route ?? "(unmatched)"}`, request.headers.traceparent, {
+      "http.request.method": request.method,
+      "http.route": route,
+    });
     request.raw.once("close", () => (app.readiness.inFlight -= 1));
-    runInRequest({ id: request.id, spanId: newRequestContext().spanId }, done);
+    if (span) reply.raw.once("close", () => span.end({ "http.response.status_code": reply.statusCode }, reply.statusCode >= 500));
+    runInRequest(context, done);
   });
 
   app.addHook("onResponse", (request, reply, done) => {

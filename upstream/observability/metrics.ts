@@ -1,27 +1,19 @@
 import { Counter, Gauge, Histogram } from "prom-client";
 import { sql } from "kysely";
 import { CallStatus } from "#upstream/domain/dialer-states";
-import { createRegistry, LATENCY_BUCKETS } from "#common/observability/metrics";
+import { createRegistry, eventStreamsOpenIn, httpRequestDurationIn } from "#common/observability/metrics";
 import { poolOf, type Db } from "#upstream/db";
 
 /** The platform's Prometheus metrics (decision 038; README "Running it" lists them). */
 export const registry = createRegistry();
 const registers = [registry];
 
-export const httpRequestDuration = new Histogram({
-  name: "http_request_duration_seconds",
-  help: "Requests to the platform, by route pattern, method and status",
-  labelNames: ["route", "method", "status"] as const,
-  buckets: LATENCY_BUCKETS,
-  registers,
-});
+export const httpRequestDuration = httpRequestDurationIn(registry, "Requests to the platform, by route pattern, method and status");
 
-export const eventStreamsOpen = new Gauge({
-  name: "event_streams_open",
-  help: "Open notification streams, by kind: user (an agent's phone and chat) or tenant (a supervisor's monitor)",
-  labelNames: ["kind"] as const,
-  registers,
-});
+export const eventStreamsOpen = eventStreamsOpenIn(
+  registry,
+  "Open notification streams, by kind: user (an agent's phone and chat) or tenant (a supervisor's monitor)",
+);
 
 export const notificationDeliveryLag = new Histogram({
   name: "notification_delivery_lag_seconds",
