@@ -5,7 +5,7 @@ import { normaliseMobile } from "./outbound";
 import { SmsMessageSchema, smsLength, smsSegments } from "./sms";
 
 /**
- * Customers (issue 18, decision 020): the tenant's custom properties (`/crm_v2/customer/property`),
+ * Customers (decision 020): the tenant's custom properties (`/crm_v2/customer/property`),
  * contacts with their values (`/crm_v2/contacts/v1`), groups (`/crm_v2/groups/v1`) and SMS
  * templates and sending (`/sms/api/sms/…`, `/msg/api/sms/send`).
  */

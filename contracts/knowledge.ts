@@ -3,7 +3,7 @@ import { codesOf, KNOWLEDGE_STATES } from "./codes";
 import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
- * The knowledge base (`/config/knowledge`, issue 19, decision 017): groups, their nodes (a question,
+ * The knowledge base (`/config/knowledge`, decision 017): groups, their nodes (a question,
  * its answer — the quick-reply text — labels and a state), the tenant's labels, each node's uses
  * and the searches agents made that found nothing.
  */

@@ -3,7 +3,7 @@ import { ROBOT_SPEAKERS, WEEKDAYS, codesOf } from "./codes";
 import { PaginationSchema, envelope, page } from "./envelope";
 
 /*
- * The resources a robot uses (issue 17, decision 030): the regular-expression library its flows
+ * The resources a robot uses (decision 030): the regular-expression library its flows
  * match with, the working and festival calendars its calls are dispatched by, the speakers it
  * talks with, the gateway lines it dials out on. Administrators only.
  */

@@ -84,7 +84,7 @@ export type RobotInstance = z.infer<typeof RobotInstanceSchema>;
 export const RobotInstancePageResponseSchema = envelope(page(RobotInstanceSchema));
 
 /* ------------------------------------------------------------------------------------------------
- * Flows and their versions (issue 17, decision 019). A flow is a named conversation; its versions
+ * Flows and their versions (decision 019). A flow is a named conversation; its versions
  * move through FLOW_VERSION_STATES; one published version per flow is "in service" (the one the
  * robots speak). A design is a list of nodes; the first node is where a call starts.
  * --------------------------------------------------------------------------------------------- */

@@ -3,7 +3,7 @@ import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, WORK_ORDER_TEMPLATE_STATUSES
 import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
- * Work orders (issue 19, decision 021): templates that say which fields a work order asks for
+ * Work orders (decision 021): templates that say which fields a work order asks for
  * and how long it may stay open (SLA), and the records agents create from calls and follow to
  * completion. `/config/workorder/template` and `/config/workorder/record`.
  */

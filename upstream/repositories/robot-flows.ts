@@ -9,7 +9,7 @@ import { likePattern } from "./knowledge";
 import { tenantQueues } from "./monitor";
 
 /**
- * A tenant's robot flows and their versions (issue 17, decision 019). Every read and write is
+ * A tenant's robot flows and their versions (decision 019). Every read and write is
  * scoped by the tenant: another tenant's id is not found. Transitions follow
  * contracts/flow-versions.ts; the route writes each one's audit row in the same transaction.
  */
