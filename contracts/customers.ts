@@ -174,7 +174,6 @@ export const ContactInputSchema = z.object({
   phone: MobileSchema,
   values: z.record(z.string().regex(/^\d+$/), z.union([z.string(), z.array(z.string())])).default({}),
 });
-export type ContactInput = z.input<typeof ContactInputSchema>;
 
 const idList = (what: string) =>
   z

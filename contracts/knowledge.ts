@@ -39,7 +39,6 @@ export const KnowledgeGroupInputSchema = z.object({
     .min(1, "请输入分组名称")
     .max(KNOWLEDGE_NAME_MAX, `分组名称不能超过${KNOWLEDGE_NAME_MAX}个字符`),
 });
-export type KnowledgeGroupInput = z.infer<typeof KnowledgeGroupInputSchema>;
 
 export const KnowledgeLabelNameSchema = z
   .string()

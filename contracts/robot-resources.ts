@@ -150,7 +150,6 @@ export const RegexTestInputSchema = z.object({
     .min(1, "请输入测试句子")
     .max(REGEX_SAMPLE_MAX, `测试句子不能超过${REGEX_SAMPLE_MAX}个字符`),
 });
-export type RegexTestInput = z.infer<typeof RegexTestInputSchema>;
 export const RegexMatchSchema = z.object({
   /** 0-based, in characters (code points) of the sample. */
   index: z.number().int(),

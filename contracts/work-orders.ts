@@ -92,7 +92,6 @@ const FieldInputSchema = z.object({
     .max(WORK_ORDER_OPTIONS_MAX, `选项不能超过${WORK_ORDER_OPTIONS_MAX}个`)
     .default([]),
 });
-export type WorkOrderFieldInput = z.infer<typeof FieldInputSchema>;
 
 const TemplateBaseSchema = z.object({
   name: z
@@ -194,7 +193,6 @@ export const WorkOrderFollowSchema = z.object({
   actorName: z.string(),
   createdAt: z.string(),
 });
-export type WorkOrderFollow = z.infer<typeof WorkOrderFollowSchema>;
 
 /** The call a record was created from: enough to open its call detail and recording. */
 export const WorkOrderCallSchema = z.object({
