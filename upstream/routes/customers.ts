@@ -34,12 +34,12 @@ import {
   type SmsSendResult,
   type SmsTemplate,
 } from "#contracts/customers";
-import { csvLine, FileUnreadable, readRows } from "#upstream/domain/contact-file";
+import { csvLine, readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, withAudit, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import { listCallRecords } from "#upstream/repositories/call-records";
-import { ImportRefused, importContacts as importIntoCampaign } from "#upstream/repositories/contact-imports";
+import { importContacts as importIntoCampaign } from "#upstream/repositories/contact-imports";
 import {
   CustomerRefused,
   contactsFor,
@@ -121,13 +121,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     adminOnly: string | null = CUSTOMER_ADMIN_ONLY,
   ): Promise<T> {
     if (adminOnly) requireRole(user, ["admin"], adminOnly);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      if (error instanceof CustomerRefused) throw new HttpError(error.status, error.message);
-      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
-      throw error;
-    }
+    return await withAudit(app.db, actorOf(user), work);
   }
 
   // ---- properties ----
@@ -371,9 +365,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const { campaignId, ids, groupId } = parseInput(ContactOutboundSchema, request.body);
     const group = groupId ? await findGroup(app.db, user.tenantId, groupId) : undefined;
     if (groupId && !group) throw new HttpError(404, "分组不存在");
-    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, CAMPAIGN_GROUP_MAX).catch((error: unknown) => {
-      throw error instanceof CustomerRefused ? new HttpError(error.status, error.message) : error;
-    });
+    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, CAMPAIGN_GROUP_MAX);
     if (contacts.length === 0) throw new HttpError(404, group ? `分组「${group.name}」没有联系人` : "联系人不存在");
     const properties = await listProperties(app.db, user.tenantId, true);
     // The contacts become a campaign list, as an uploaded file would: same checks (blacklist, duplicates).
@@ -389,27 +381,22 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
           }),
         ];
     }
-    try {
-      // The batch is named after its source, so the campaign's batch list says where it came from.
-      const source = group ? `联系人分组「${group.name}」` : "客户联系人";
-      const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, source, rows(), app.dialer.clock.now());
-      await writeAudit(app.db, actorOf(user), {
-        action: "contact.outbound",
-        target: { type: "campaign", id: campaignId },
-        summary: `联系人转入活动 ${campaignId}：成功 ${outcome.accepted} 个，失败 ${outcome.rejected} 个`,
-        detail: { batchId: outcome.batchId, groupId: groupId ?? null, count: contacts.length },
-      });
-      return ok<ContactOutboundResult>({
-        importId: outcome.importId,
-        batchId: outcome.batchId,
-        accepted: outcome.accepted,
-        rejected: outcome.rejected,
-        errors: outcome.errors.map((e) => ({ phone: e.phone, name: e.customerName, reason: e.reason })),
-      });
-    } catch (error) {
-      if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
-      throw error;
-    }
+    // The batch is named after its source, so the campaign's batch list says where it came from.
+    const source = group ? `联系人分组「${group.name}」` : "客户联系人";
+    const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, source, rows(), app.dialer.clock.now());
+    await writeAudit(app.db, actorOf(user), {
+      action: "contact.outbound",
+      target: { type: "campaign", id: campaignId },
+      summary: `联系人转入活动 ${campaignId}：成功 ${outcome.accepted} 个，失败 ${outcome.rejected} 个`,
+      detail: { batchId: outcome.batchId, groupId: groupId ?? null, count: contacts.length },
+    });
+    return ok<ContactOutboundResult>({
+      importId: outcome.importId,
+      batchId: outcome.batchId,
+      accepted: outcome.accepted,
+      rejected: outcome.rejected,
+      errors: outcome.errors.map((e) => ({ phone: e.phone, name: e.customerName, reason: e.reason })),
+    });
   });
 
   // A contact's calls across campaigns and inbound (agents: their own calls, as their call history).

@@ -15,7 +15,7 @@ import {
   type KnowledgeLabel,
   type KnowledgeNode,
 } from "#contracts/knowledge";
-import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
+import { readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
@@ -66,13 +66,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   /** An administrator's change and its audit row, together; refusals become Chinese 4xx. */
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
     requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      if (error instanceof KnowledgeRefused) throw new HttpError(error.status, error.message);
-      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
-      throw error;
-    }
+    return await withAudit(app.db, actorOf(user), work);
   }
 
   // Groups
@@ -271,12 +265,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   app.put("/config/knowledge/node/:id/usage", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    try {
-      return ok(await useNode(app.db, user.tenantId, id));
-    } catch (error) {
-      if (error instanceof KnowledgeRefused) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    return ok(await useNode(app.db, user.tenantId, id));
   });
 
   // What agents searched for and found nothing (the knowledge to write next).

@@ -25,7 +25,6 @@ import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
-  ResourceRefused,
   createFestival,
   createRegex,
   deleteFestival,
@@ -59,13 +58,8 @@ const weekText = (days: WorkingCalendar["days"]) =>
  */
 export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   const admin = (request: FastifyRequest) => requireRole(requireUser(request), ["admin"], ROBOT_ADMIN_ONLY);
-  const refusal = (error: unknown) => (error instanceof ResourceRefused ? new HttpError(error.status, error.message) : error);
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      throw refusal(error);
-    }
+    return await withAudit(app.db, actorOf(user), work);
   }
 
   // Regular expressions
@@ -77,11 +71,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   app.get("/robot/api/regex/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    try {
-      return ok(await findRegex(app.db, user.tenantId, id));
-    } catch (error) {
-      throw refusal(error);
-    }
+    return ok(await findRegex(app.db, user.tenantId, id));
   });
 
   app.post("/robot/api/regex", async (request) => {

@@ -32,7 +32,6 @@ import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audi
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
-  FlowRefused,
   createFlow,
   findFlow,
   flowDetail,
@@ -84,21 +83,9 @@ function sendXlsx(reply: FastifyReply, fileName: string, fill: (sheet: ExcelJS.W
 export const robotRoutes: FastifyPluginAsync = async (app) => {
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
     requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      throw refusal(error);
-    }
+    return await withAudit(app.db, actorOf(user), work);
   }
-  const refusal = (error: unknown) => (error instanceof FlowRefused ? new HttpError(error.status, error.message) : error);
   const admin = (request: Parameters<typeof requireUser>[0]) => requireRole(requireUser(request), ["admin"], ROBOT_ADMIN_ONLY);
-  async function read<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw refusal(error);
-    }
-  }
 
   app.post("/robot/api/robot/instance/list", async (request) => {
     const user = requireUser(request);
@@ -221,7 +208,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.get("/robot/api/flow/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return ok(await read(() => flowDetail(app.db, user.tenantId, id)));
+    return ok(await flowDetail(app.db, user.tenantId, id));
   });
 
   /** A version's design with its problems and its changes against the version in service. */
@@ -247,7 +234,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { versionId } = parseInput(FlowDesignQuerySchema, request.query);
-    return ok<FlowDesign>(await read(() => designOf(app.db, user.tenantId, id, versionId)));
+    return ok<FlowDesign>(await designOf(app.db, user.tenantId, id, versionId));
   });
 
   app.put("/robot/api/flow/:id/design", async (request) => {
@@ -331,14 +318,14 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
           },
         };
       });
-      return ok(await read(() => flowDetail(app.db, user.tenantId, id)));
+      return ok(await flowDetail(app.db, user.tenantId, id));
     });
   }
 
   app.post("/robot/api/flow/nlu/test", async (request) => {
     const user = admin(request);
     const input = parseInput(NluTestInputSchema, request.body);
-    const { version } = await read(() => loadVersion(app.db, user.tenantId, input.flowId, input.versionId));
+    const { version } = await loadVersion(app.db, user.tenantId, input.flowId, input.versionId);
     const nodes = version.nodes;
     const node = input.nodeKey ? nodes.find((n) => n.key === input.nodeKey) : nodes.find((n) => n.type === "listen");
     if (!node || node.type !== "listen")
@@ -370,7 +357,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { versionId } = parseInput(FlowDesignQuerySchema, request.query);
-    const { version } = await read(() => loadVersion(app.db, user.tenantId, id, versionId));
+    const { version } = await loadVersion(app.db, user.tenantId, id, versionId);
     const flow = (await findFlow(app.db, user.tenantId, id))!;
     const name = toVersion(version, null).name;
     return sendXlsx(reply, `${flow.name}-${name}.xlsx`, (sheet) => {

@@ -22,7 +22,6 @@ import type { AuthUser } from "#upstream/repositories/users";
 import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
-  WorkOrderRefused,
   createRecordAudited,
   deleteTemplate,
   findRecord,
@@ -42,16 +41,6 @@ const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 const actorFor = workOrderActor;
 
-/** A refusal of the work orders as the Chinese 4xx it is. */
-async function refusedAsHttp<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof WorkOrderRefused) throw new HttpError(error.status, error.message);
-    throw error;
-  }
-}
-
 /**
  * Work orders (`/config/workorder`, decision 021). Every signed-in user of the tenant reads the
  * templates (the workbench builds its form from the enabled ones); only administrators change
@@ -61,7 +50,7 @@ async function refusedAsHttp<T>(work: () => Promise<T>): Promise<T> {
 export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   /** A change and its audit row, together; refusals become Chinese 4xx. */
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    return refusedAsHttp(() => withAudit(app.db, actorOf(user), work));
+    return withAudit(app.db, actorOf(user), work);
   }
   const admin = (request: Parameters<typeof requireUser>[0]) =>
     requireRole(requireUser(request), ["admin"], WORK_ORDER_TEMPLATE_ADMIN_ONLY);
@@ -167,13 +156,13 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.get("/config/workorder/record/:id", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return ok<WorkOrderDetail>(await refusedAsHttp(() => findRecord(app.db, actorFor(user), id)));
+    return ok<WorkOrderDetail>(await findRecord(app.db, actorFor(user), id));
   });
 
   app.post("/config/workorder/record", async (request) => {
     const user = requireWorkOrderCreator(request);
     const input = parseInput(WorkOrderRecordInputSchema, request.body);
-    const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), input));
+    const record = await createRecordAudited(app.db, actorFor(user), input);
     return ok<WorkOrderRecord>(record);
   });
 
@@ -184,7 +173,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const session = await findSession(app.db, { tenantId: user.tenantId }, sessionId);
     // An agent links only a chat they serve (or served); another's, like another tenant's, is unknown.
     if (!session || (user.role === "agent" && session.agent_user_id !== user.id)) throw new HttpError(404, "会话不存在");
-    const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), { ...input, chatSessionId: session.id }));
+    const record = await createRecordAudited(app.db, actorFor(user), { ...input, chatSessionId: session.id });
     return ok<WorkOrderRecord>(record);
   });
 
