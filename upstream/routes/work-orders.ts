@@ -18,9 +18,7 @@ import { WorkOrderChatRequestSchema } from "#contracts/workbench";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { findSession } from "#upstream/repositories/chat";
 import { requireRole, requireUser, requireWorkOrderCreator } from "#upstream/plugins/auth";
-import type { AuthUser } from "#upstream/repositories/users";
-import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
-import type { Trx } from "#upstream/repositories/dialing";
+import { changeAs } from "#upstream/repositories/audit-log";
 import {
   createRecordAudited,
   deleteTemplate,
@@ -48,10 +46,6 @@ const actorFor = workOrderActor;
  * administrators all of the tenant's. Every change writes an audit row in its transaction.
  */
 export const workOrderRoutes: FastifyPluginAsync = async (app) => {
-  /** A change and its audit row, together; refusals become Chinese 4xx. */
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    return withAudit(app.db, actorOf(user), work);
-  }
   const admin = (request: Parameters<typeof requireUser>[0]) =>
     requireRole(requireUser(request), ["admin"], WORK_ORDER_TEMPLATE_ADMIN_ONLY);
 
@@ -74,7 +68,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.post("/config/workorder/template", async (request) => {
     const user = admin(request);
     const input = parseInput(WorkOrderTemplateInputSchema, request.body);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const { template } = await saveTemplate(trx, user.tenantId, null, input);
       return {
         result: template,
@@ -92,7 +86,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(WorkOrderTemplateInputSchema, request.body);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const { template, before } = await saveTemplate(trx, user.tenantId, id, input);
       return {
         result: template,
@@ -110,7 +104,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.delete("/config/workorder/template/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const template = await deleteTemplate(trx, user.tenantId, id);
       return {
         result: null,
@@ -127,7 +121,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.put("/config/workorder/template/:id/:status", async (request) => {
     const user = admin(request);
     const { id, status } = parseInput(WorkOrderTemplateStatusParamsSchema, request.params);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const template = await setTemplateStatus(trx, user.tenantId, id, status);
       return {
         result: template,
@@ -181,7 +175,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const { id, state } = parseInput(WorkOrderFollowParamsSchema, request.params);
     const { note } = parseInput(WorkOrderFollowInputSchema, request.body ?? {});
-    const record = await change(user, async (trx) => {
+    const record = await changeAs(app.db, user, async (trx) => {
       const { record, from } = await followRecord(trx, actorFor(user), id, state, note);
       return {
         result: record,
@@ -201,7 +195,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(WorkOrderReceiveInputSchema, request.body ?? {});
-    const record = await change(user, async (trx) => {
+    const record = await changeAs(app.db, user, async (trx) => {
       const { record, before, to, reassigned } = await receiveRecord(trx, actorFor(user), id, input);
       return {
         result: record,
