@@ -14,7 +14,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "contracts/**/*.test.ts", "bench/**/*.test.mjs"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "common/**/*.test.ts",
+            "contracts/**/*.test.ts",
+            "bench/**/*.test.mjs",
+            "tests/repo/*.test.ts",
+          ],
           environment: "node",
           isolate: false, // pure functions: nothing to keep apart, and one worker's modules serve every file
         },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Sign-up and the account (issue 20): the rules both sides check with the same Chinese messages,
+ * Sign-up and the account: the rules both sides check with the same Chinese messages,
  * and the shapes of the registration endpoints.
  */
 

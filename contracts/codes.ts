@@ -72,7 +72,6 @@ export const QC_INFLUENCES: CodeTable<number> = [
 ];
 /** The influence of a failed call (a failed 一票否决 item sets it, decision 028). */
 export const QC_INFLUENCE_NEGATIVE = -1;
-export const qcPassed = (influence: number | null | undefined) => influence !== null && influence !== undefined && influence >= 0;
 
 /** An agent's appeal against an inspection result (one per call). */
 export const QC_APPEAL_STATES: CodeTable<string> = [
@@ -248,7 +247,6 @@ export const DIALOG_TYPES: CodeTable<number> = [
   { code: 1, label: "人机对话" },
   { code: 2, label: "人人对话" },
 ];
-export const isHumanMachineDialog = (dialogType: number) => dialogType === 1;
 
 /** Dialog line roles (spec §3): 1 and 2 are shown on the right, 3 is the customer on the left. */
 export const CUSTOMER_ROLE = 3;
@@ -265,7 +263,11 @@ export const HANDOFF_STATES: CodeTable<string> = [
   { code: "lost", label: "转人工流失", tone: "danger" },
 ];
 
-/** Transfer template kinds (ours: spec leaves them open). */
+/**
+ * Transfer template kinds (ours: spec leaves them open): the codes of transfer_templates.type,
+ * kept with the other code tables though no screen shows them yet.
+ * @public
+ */
 export const TRANSFER_TYPES: CodeTable<number> = [
   { code: 1, label: "转队列" },
   { code: 2, label: "转坐席" },

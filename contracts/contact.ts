@@ -47,7 +47,6 @@ export const CallFilterSchema = z.object({
     .optional(),
 });
 export type CallFilter = z.infer<typeof CallFilterSchema>;
-export type CallFilterInput = z.input<typeof CallFilterSchema>;
 
 /** One row of every call list. */
 export const CallRecordRowSchema = z.object({
@@ -89,7 +88,6 @@ export const DialogLineSchema = z.object({
   recordStartTime: z.number().int().nullable(),
   recordEndTime: z.number().int().nullable(),
 });
-export type DialogLine = z.infer<typeof DialogLineSchema>;
 
 /** Spec §3 "Calling result entry": dialogType 1 human-machine, otherwise human-human. */
 export const CallingResultSchema = z.object({ dialogType: z.number().int(), dialogResults: z.array(DialogLineSchema) });

@@ -5,7 +5,7 @@ import { normaliseMobile } from "./outbound";
 import { SmsMessageSchema, smsLength, smsSegments } from "./sms";
 
 /**
- * Customers (issue 18, decision 020): the tenant's custom properties (`/crm_v2/customer/property`),
+ * Customers (decision 020): the tenant's custom properties (`/crm_v2/customer/property`),
  * contacts with their values (`/crm_v2/contacts/v1`), groups (`/crm_v2/groups/v1`) and SMS
  * templates and sending (`/sms/api/sms/…`, `/msg/api/sms/send`).
  */
@@ -174,7 +174,6 @@ export const ContactInputSchema = z.object({
   phone: MobileSchema,
   values: z.record(z.string().regex(/^\d+$/), z.union([z.string(), z.array(z.string())])).default({}),
 });
-export type ContactInput = z.input<typeof ContactInputSchema>;
 
 const idList = (what: string) =>
   z

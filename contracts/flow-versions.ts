@@ -1,7 +1,7 @@
 import { FLOW_VERSION_STATES, labelOf } from "./codes";
 
 /**
- * A flow version's lifecycle, as data (issue 17, decision 019); the platform enforces it, the console offers its actions. States are FLOW_VERSION_STATES:
+ * A flow version's lifecycle, as data (decision 019); the platform enforces it, the console offers its actions. States are FLOW_VERSION_STATES:
  * 0 草稿 → submit → 1 待审核 → publish → 2 已发布 → market → 3 已上架; a version under review can be
  * returned to draft with a reason. A published (or listed) version is put back in service by
  * `rollback`; its state does not change. Only drafts change (design); `cover` copies any

@@ -26,7 +26,7 @@ import {
 } from "./inspection-limits";
 
 /**
- * Quality inspection (`/ccb`, spec §7 "Inspection", issue 16, decision 018): the inspection queue
+ * Quality inspection (`/ccb`, spec §7 "Inspection", decision 018): the inspection queue
  * over the tenant's calls, each call's lock and result, agents' appeals, inspectors' access and the
  * agents' performance. Codes live in codes.ts; the status moves are the data below.
  */

@@ -3,7 +3,7 @@ import { codesOf, KNOWLEDGE_STATES } from "./codes";
 import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
- * The knowledge base (`/config/knowledge`, issue 19, decision 017): groups, their nodes (a question,
+ * The knowledge base (`/config/knowledge`, decision 017): groups, their nodes (a question,
  * its answer — the quick-reply text — labels and a state), the tenant's labels, each node's uses
  * and the searches agents made that found nothing.
  */
@@ -39,7 +39,6 @@ export const KnowledgeGroupInputSchema = z.object({
     .min(1, "请输入分组名称")
     .max(KNOWLEDGE_NAME_MAX, `分组名称不能超过${KNOWLEDGE_NAME_MAX}个字符`),
 });
-export type KnowledgeGroupInput = z.infer<typeof KnowledgeGroupInputSchema>;
 
 export const KnowledgeLabelNameSchema = z
   .string()

@@ -309,4 +309,3 @@ export const SimulatorTickSchema = z.object({
     .default(1),
   times: z.number().int().min(1).max(100).default(1),
 });
-export const SimulatorTickResponseSchema = envelope(z.object({ now: isoTime }));

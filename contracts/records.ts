@@ -6,5 +6,4 @@ import { envelope } from "./envelope";
  * a JSON reply (this envelope, data null) means the call has none (spec §7).
  */
 export const RecordingRequestSchema = z.object({ tenantID: z.coerce.number().int().positive() });
-export type RecordingRequest = z.infer<typeof RecordingRequestSchema>;
 export const NoRecordingResponseSchema = envelope(z.null());

@@ -3,7 +3,7 @@ import { ROBOT_SPEAKERS, WEEKDAYS, codesOf } from "./codes";
 import { PaginationSchema, envelope, page } from "./envelope";
 
 /*
- * The resources a robot uses (issue 17, decision 030): the regular-expression library its flows
+ * The resources a robot uses (decision 030): the regular-expression library its flows
  * match with, the working and festival calendars its calls are dispatched by, the speakers it
  * talks with, the gateway lines it dials out on. Administrators only.
  */
@@ -150,7 +150,6 @@ export const RegexTestInputSchema = z.object({
     .min(1, "请输入测试句子")
     .max(REGEX_SAMPLE_MAX, `测试句子不能超过${REGEX_SAMPLE_MAX}个字符`),
 });
-export type RegexTestInput = z.infer<typeof RegexTestInputSchema>;
 export const RegexMatchSchema = z.object({
   /** 0-based, in characters (code points) of the sample. */
   index: z.number().int(),

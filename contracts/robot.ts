@@ -84,7 +84,7 @@ export type RobotInstance = z.infer<typeof RobotInstanceSchema>;
 export const RobotInstancePageResponseSchema = envelope(page(RobotInstanceSchema));
 
 /* ------------------------------------------------------------------------------------------------
- * Flows and their versions (issue 17, decision 019). A flow is a named conversation; its versions
+ * Flows and their versions (decision 019). A flow is a named conversation; its versions
  * move through FLOW_VERSION_STATES; one published version per flow is "in service" (the one the
  * robots speak). A design is a list of nodes; the first node is where a call starts.
  * --------------------------------------------------------------------------------------------- */
@@ -118,7 +118,6 @@ export const FlowIntentRouteSchema = z.object({
     .max(FLOW_KEYWORDS_MAX, `关键词不能超过${FLOW_KEYWORDS_MAX}个`),
   next: NextSchema,
 });
-export type FlowIntentRoute = z.infer<typeof FlowIntentRouteSchema>;
 
 export const FlowBranchRouteSchema = z.object({
   /** A flow input parameter's variable (查看入参), compared as text. */
@@ -126,7 +125,6 @@ export const FlowBranchRouteSchema = z.object({
   value: z.string().trim().max(50),
   next: NextSchema,
 });
-export type FlowBranchRoute = z.infer<typeof FlowBranchRouteSchema>;
 
 export const FlowNodeSchema = z.object({
   key: FlowNodeKeySchema,
@@ -151,10 +149,8 @@ export type FlowNode = z.infer<typeof FlowNodeSchema>;
 export const FlowDesignInputSchema = z.object({
   nodes: z.array(FlowNodeSchema).min(1, "流程至少需要一个节点").max(FLOW_NODES_MAX, `流程最多${FLOW_NODES_MAX}个节点`),
 });
-export type FlowDesignInput = z.infer<typeof FlowDesignInputSchema>;
 /** PUT /robot/api/flow/{id}/design: the nodes, and the draft they were edited on, refused (409) as the parameters are. */
 export const FlowDesignSaveSchema = FlowDesignInputSchema.extend(EditedVersionShape);
-export type FlowDesignSave = z.infer<typeof FlowDesignSaveSchema>;
 
 /** A problem of a design (domain/flow-design.ts), in Chinese; nodeKey null for the whole flow. */
 export const FlowProblemSchema = z.object({ nodeKey: z.string().nullable(), message: z.string() });
@@ -268,7 +264,6 @@ export const FlowReturnInputSchema = z.object({
     .min(1, "请填写退回原因")
     .max(FLOW_REASON_MAX, `退回原因不能超过${FLOW_REASON_MAX}个字符`),
 });
-export const FlowVersionResponseSchema = envelope(FlowVersionSchema);
 
 /** POST /robot/api/flow/nlu/test: which intent a listen node hears in a sentence, and where it goes. */
 export const NluTestInputSchema = z.object({

@@ -3,7 +3,7 @@ import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, WORK_ORDER_TEMPLATE_STATUSES
 import { envelope, page, PaginationSchema } from "./envelope";
 
 /**
- * Work orders (issue 19, decision 021): templates that say which fields a work order asks for
+ * Work orders (decision 021): templates that say which fields a work order asks for
  * and how long it may stay open (SLA), and the records agents create from calls and follow to
  * completion. `/config/workorder/template` and `/config/workorder/record`.
  */
@@ -92,7 +92,6 @@ const FieldInputSchema = z.object({
     .max(WORK_ORDER_OPTIONS_MAX, `选项不能超过${WORK_ORDER_OPTIONS_MAX}个`)
     .default([]),
 });
-export type WorkOrderFieldInput = z.infer<typeof FieldInputSchema>;
 
 const TemplateBaseSchema = z.object({
   name: z
@@ -194,7 +193,6 @@ export const WorkOrderFollowSchema = z.object({
   actorName: z.string(),
   createdAt: z.string(),
 });
-export type WorkOrderFollow = z.infer<typeof WorkOrderFollowSchema>;
 
 /** The call a record was created from: enough to open its call detail and recording. */
 export const WorkOrderCallSchema = z.object({

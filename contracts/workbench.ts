@@ -129,7 +129,6 @@ export const WorkOrderCallRequestSchema = z.union([
   z.object({ ctiCallId: z.string().min(1), workOrderId: z.number().int().positive() }),
   WorkOrderRecordInputSchema.extend({ ctiCallId: z.string().min(1).max(100) }),
 ]);
-export type WorkOrderCallRequest = z.infer<typeof WorkOrderCallRequestSchema>;
 
 /** PUT /config/workorder/record/chat — a work order made from a chat, linked to its session (decision 026). */
 export const WorkOrderChatRequestSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({

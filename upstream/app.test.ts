@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { FailureSchema } from "#contracts/envelope";
 import { HealthSchema } from "#contracts/health";
 import { buildApp } from "./app";
+import { Refused } from "./domain/refused";
+import { CampaignRefused } from "./repositories/campaigns";
 import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "./test-db";
 import { TEST_CLIENT, type PreparedPlatform } from "./testing";
 
@@ -51,6 +53,23 @@ describeDb(`platform app on ${TEST_DB}`, () => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ code: 500, msg: "服务器内部错误" });
     expect(response.body).not.toContain("secret");
+    await app.close();
+  });
+
+  it("answers a refusal with its own status and Chinese message, whichever part refused", async () => {
+    const app = buildApp({ db: platform.db, ...TEST_CLIENT });
+    app.get("/taken", async () => {
+      throw new Refused(409, "名称已被占用");
+    });
+    app.get("/no-campaign", async () => {
+      throw new CampaignRefused(404, "活动不存在");
+    });
+    const taken = await app.inject({ url: "/taken", headers: bearer(token) });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({ code: 409, msg: "名称已被占用" });
+    const missing = await app.inject({ url: "/no-campaign", headers: bearer(token) });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ code: 404, msg: "活动不存在" });
     await app.close();
   });
 });

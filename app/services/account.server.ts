@@ -11,7 +11,7 @@ import {
 import { envelope } from "#contracts/envelope";
 import { call, requireData, type Caller } from "./upstream.server";
 
-/** Sign-up, password reset and the account (issue 20; endpoints.md rows U). */
+/** Sign-up, password reset and the account (endpoints.md rows U). */
 
 const addressHeader = (clientAddress: string | null) => (clientAddress ? { "X-Client-Address": clientAddress } : undefined);
 

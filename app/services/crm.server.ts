@@ -1,6 +1,5 @@
 import {
   AccountLogoutResponseSchema,
-  CustomerIdJobResponseSchema,
   DictionaryResponseSchema,
   LoginInfoResponseSchema,
   MenusResponseSchema,
@@ -37,11 +36,6 @@ export async function recordLoginInfo(caller: Caller) {
 export async function listUsers(caller: Caller) {
   const answer = await call({ path: "/crm/api/users", schema: UsersResponseSchema, what: "获取账号列表", caller });
   return requireData(answer, "获取账号列表");
-}
-
-export async function getCustomerIdOf(caller: Caller, userId: number) {
-  const answer = await call({ path: `/crm/job/customerid/${userId}`, schema: CustomerIdJobResponseSchema, what: "获取客户编号", caller });
-  return requireData(answer, "获取客户编号");
 }
 
 export async function listRobotIndustries(caller: Caller) {

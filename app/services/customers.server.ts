@@ -84,11 +84,6 @@ export async function listContacts(caller: Caller, query: ContactListQuery) {
   return requireData(answer, "获取联系人");
 }
 
-export async function getContact(caller: Caller, id: number) {
-  const answer = await call({ path: `/crm_v2/contacts/v1/${id}`, schema: CustomerContactResponseSchema, what: "获取联系人", caller });
-  return requireData(answer, "获取联系人");
-}
-
 export async function saveContact(
   caller: Caller,
   id: number | null,

@@ -2,7 +2,6 @@ import type { z } from "zod";
 import {
   BatchPageResponseSchema,
   BeforeCallResponseSchema,
-  CallTraceResponseSchema,
   CampaignInitResponseSchema,
   CampaignPageResponseSchema,
   CampaignResponseSchema,
@@ -231,13 +230,6 @@ export async function getTask(caller: Caller, id: number, query: CallPage & { is
 
 export async function recoverTask(caller: Caller, id: number) {
   await call({ method: "POST", path: "/outbound/task/recover", json: { id }, schema: SavedResponseSchema, what: "恢复批次", caller });
-}
-
-export async function traceCall(caller: Caller, id: number) {
-  return requireData(
-    await call({ path: `/contact/trace/call/query/${id}`, schema: CallTraceResponseSchema, what: "获取呼叫轨迹", caller }),
-    "获取呼叫轨迹",
-  );
 }
 
 export async function listHandoffs(caller: Caller, query: Page & { state?: "waiting" | "handed" | "lost" }) {

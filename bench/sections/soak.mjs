@@ -1,4 +1,4 @@
-// The soak (issue 21): the console and its platform under a steady mix of agents', supervisors'
+// The soak: the console and its platform under a steady mix of agents', supervisors'
 // and administrators' pages at twice a stated peak, for SOAK.minutes (3 with --quick), with
 // SOAK.supervisors monitor streams held open throughout. Not part of a plain `npm run bench`
 // (half an hour): `node bench/run.mjs --only=soak`. Passes with 0 errors and both processes'

@@ -1,4 +1,4 @@
-// An upload's cost in memory (issue 21, defect 3): a 19 MB contact list of 600,000 rows (the
+// An upload's cost in memory: a 19 MB contact list of 600,000 rows (the
 // size of the audit's) posted to a campaign page as the browser posts it, with the console's and
 // the platform's resident memory sampled every 20 ms until the answer. The file passes through
 // the console as a stream and is written to disk by the platform, so neither should grow by

@@ -56,4 +56,3 @@ export function logDestination(env: Record<string, string | undefined> = process
 export function createLogger(service: string, env: Record<string, string | undefined> = process.env) {
   return pino(logOptions(service, env), logDestination(env));
 }
-export type Logger = ReturnType<typeof createLogger>;

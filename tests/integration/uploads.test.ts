@@ -8,7 +8,7 @@ import { consoleAgainstPlatform } from "./support";
 
 /**
  * An uploaded file goes from the browser through the console to the platform as it arrives: the
- * console holds no upload whole (issue 21, defect 3). Shown by the platform having received the
+ * console holds no upload whole (it once held one whole). Shown by the platform having received the
  * start of a file whose end the browser has not sent yet.
  */
 

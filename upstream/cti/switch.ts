@@ -410,5 +410,3 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     notifyFromSupervisor,
   };
 }
-
-export type Switch = ReturnType<typeof createSwitch>;

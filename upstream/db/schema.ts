@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from "kysely";
 import type { FlowNode, FlowVersionParams } from "#contracts/robot";
 import type { ScoredItem, ScoreFormItem } from "#contracts/inspection-scoring";
 import type { Role } from "#contracts/uaa";
@@ -736,15 +736,11 @@ export type Tenant = Selectable<TenantsTable>;
 export type NewTenant = Insertable<TenantsTable>;
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 
 export type Campaign = Selectable<CampaignsTable>;
-export type NewCampaign = Insertable<CampaignsTable>;
 export type TaskBatch = Selectable<TaskBatchesTable>;
 export type TaskCall = Selectable<TaskCallsTable>;
-export type CallRecord = Selectable<CallRecordsTable>;
 export type NewCallRecord = Insertable<CallRecordsTable>;
-export type CallDialog = Selectable<CallDialogsTable>;
 export type NewCallDialog = Insertable<CallDialogsTable>;
 /** A transcript line as a call is recorded, before it belongs to a record. */
 export type NewDialogLine = Omit<NewCallDialog, "tenant_id" | "call_record_id" | "seq">;

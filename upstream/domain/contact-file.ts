@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import ExcelJS from "exceljs";
+import { Refused } from "./refused";
 
 /** An uploaded file: kept on disk while it is read (a spooled upload), or bytes (a file kept in the database). */
 export type FileSource = { path: string } | Buffer;
@@ -37,9 +38,9 @@ async function* utf8Text(stream: Readable): AsyncGenerator<string> {
 }
 
 /** A file that is not the spreadsheet its name says: the uploader's problem, said in Chinese. */
-export class FileUnreadable extends Error {
+export class FileUnreadable extends Refused {
   constructor() {
-    super("文件无法读取，请检查文件格式（另存为 CSV 或 XLSX 后重试）");
+    super(400, "文件无法读取，请检查文件格式（另存为 CSV 或 XLSX 后重试）");
   }
 }
 

@@ -65,11 +65,8 @@ export const CAMPAIGN_TRANSITIONS: Readonly<Record<number, readonly number[]>> =
   [S.cancelled]: [],
 };
 
-export const TERMINAL_BATCH = [B.complete, B.timedOut, B.cancelled] as const;
 /** Batches the dialer works on while their campaign runs. */
 export const ACTIVE_BATCH = [B.preparing, B.scheduling, B.restingWindow, B.restingCycle] as const;
-/** Calls that are finished for good or until a retry. */
-export const OPEN_CALL = [C.waiting, C.dialling] as const;
 
 export class IllegalTransition extends Error {}
 

@@ -2,7 +2,7 @@ import { FLOW_NODE_TYPES, INTENT_LABELS, labelOf } from "#contracts/codes";
 import type { FlowDiffChange, FlowNode, FlowProblem } from "#contracts/robot";
 
 /**
- * A flow design's rules (issue 17, decision 019): what makes it whole, how a listen node hears a
+ * A flow design's rules (decision 019): what makes it whole, how a listen node hears a
  * sentence, how two designs differ, and how a call walks through it. Pure: the platform's routes
  * and the robot simulator both use it.
  */

@@ -2,16 +2,10 @@ import type { Agent, AgentListQuery, AgentUpdate } from "#contracts/config";
 import type { Db } from "#upstream/db";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
+import { Refused } from "#upstream/domain/refused";
 
 /** A refusal of an agent's change (another tenant's id, a 工号 taken), in Chinese. */
-export class AgentRefused extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class AgentRefused extends Refused {}
 
 export const AGENT_NOT_FOUND = "坐席不存在";
 const COLUMNS = ["id", "user_name", "real_name", "role", "agent_id", "work_type", "default_queue_name", "auto_answer"] as const;

@@ -52,6 +52,16 @@ export const actorOf = (user: { id: number; realName: string; tenantId: number }
   tenantId: user.tenantId,
 });
 
+/**
+ * A signed-in user's change and its audit row in one transaction: the routes' one way to change
+ * (the route checks the role first; a `Refused` thrown by `work` reaches the error plugin).
+ */
+export const changeAs = <T>(
+  db: Db,
+  user: { id: number; realName: string; tenantId: number },
+  work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite | null }>,
+) => withAudit(db, actorOf(user), work);
+
 /** A page of the tenant's audit log, newest first, filtered. */
 export async function listAudit(
   db: Db,

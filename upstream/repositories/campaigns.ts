@@ -6,6 +6,7 @@ import { BatchStatus, CampaignState, campaignMove, campaignStateEffects, Illegal
 import { moveBatch, moveCallsInBulk, ROBOT_DIALLED_TYPES } from "./dialing";
 import { labelOf, CAMPAIGN_STATES } from "#contracts/codes";
 import { CHOICE_REFUSALS, checkCampaignChoices } from "./campaign-choices";
+import { Refused } from "#upstream/domain/refused";
 
 type Counts = { batch_count: number; call_total: number; call_done: number };
 
@@ -107,13 +108,13 @@ export async function countCampaignsNamed(db: Db, tenantId: number, name: string
   return (await query.executeTakeFirstOrThrow()).n;
 }
 
-export class CampaignRefused extends Error {}
+export class CampaignRefused extends Refused {}
 
 export async function saveCampaign(db: Db, tenantId: number, userId: number, input: CampaignSave): Promise<number> {
-  if ((await countCampaignsNamed(db, tenantId, input.name, input.id)) > 0) throw new CampaignRefused("活动名称已存在");
-  if (input.startDate && input.endDate && input.endDate < input.startDate) throw new CampaignRefused("结束日期不能早于开始日期");
+  if ((await countCampaignsNamed(db, tenantId, input.name, input.id)) > 0) throw new CampaignRefused(400, "活动名称已存在");
+  if (input.startDate && input.endDate && input.endDate < input.startDate) throw new CampaignRefused(400, "结束日期不能早于开始日期");
   const choices = await checkCampaignChoices(db, tenantId, input);
-  if ("refused" in choices) throw new CampaignRefused(CHOICE_REFUSALS[choices.refused]);
+  if ("refused" in choices) throw new CampaignRefused(400, CHOICE_REFUSALS[choices.refused]);
   const { robot } = choices;
   const values = {
     name: input.name,
@@ -149,7 +150,7 @@ export async function saveCampaign(db: Db, tenantId: number, userId: number, inp
     .where("id", "=", input.id)
     .returning("id")
     .executeTakeFirst();
-  if (!row) throw new CampaignRefused("活动不存在");
+  if (!row) throw new CampaignRefused(404, "活动不存在");
   return row.id;
 }
 
@@ -203,7 +204,7 @@ export async function changeCampaignState(db: Db, campaign: Campaign, to: number
       .where("state", "=", campaign.state)
       .returning("id")
       .executeTakeFirst();
-    if (!updated) throw new CampaignRefused("活动状态已被他人修改，请刷新后重试");
+    if (!updated) throw new CampaignRefused(400, "活动状态已被他人修改，请刷新后重试");
     const effects = campaignStateEffects(to);
     if (!effects) return;
     const batches = await trx

@@ -4,6 +4,7 @@ import type { Db } from "#upstream/db";
 import { FileUnreadable } from "#upstream/domain/contact-file";
 import { writeAudit, type Actor, type AuditWrite } from "./audit-log";
 import { createBatch } from "./task-batches";
+import { Refused } from "#upstream/domain/refused";
 
 const PHONE_HEADERS = ["phone", "手机号", "手机号码", "电话", "电话号码"];
 const NAME_HEADERS = ["name", "姓名", "客户姓名"];
@@ -22,7 +23,7 @@ export type ImportOutcome = {
   rejected: number;
   errors: Array<{ rowNo: number; phone: string; customerName: string; reason: string }>;
 };
-export class ImportRefused extends Error {}
+export class ImportRefused extends Refused {}
 
 /** An import under way: its ids at once, its outcome when every row is read. */
 export type StartedImport = { importId: number; batchId: number; finished: Promise<ImportOutcome> };
@@ -51,11 +52,11 @@ export async function startImport(
 ): Promise<StartedImport> {
   const iterator = rows[Symbol.asyncIterator]();
   const header = (await iterator.next()).value as string[] | undefined;
-  if (!header) throw new ImportRefused("文件为空");
+  if (!header) throw new ImportRefused(400, "文件为空");
   const columns = header.map((h) => h.trim());
   const phoneAt = columns.findIndex((h) => PHONE_HEADERS.includes(h.toLowerCase()));
   const nameAt = columns.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
-  if (phoneAt < 0) throw new ImportRefused(`文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
+  if (phoneAt < 0) throw new ImportRefused(400, `文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
 
   await failStalledImports(db, tenantId, campaignId);
   const { importId, batchId } = await db.transaction().execute(async (trx) => {
@@ -66,14 +67,14 @@ export async function startImport(
       .where("id", "=", campaignId)
       .forUpdate()
       .executeTakeFirst();
-    if (!campaign) throw new ImportRefused("活动不存在");
+    if (!campaign) throw new ImportRefused(404, "活动不存在");
     const running = await trx
       .selectFrom("contact_imports")
       .select(["file_name", "processed"])
       .where("campaign_id", "=", campaignId)
       .where("status", "=", "running")
       .executeTakeFirst();
-    if (running) throw new ImportRefused(`名单「${running.file_name}」正在导入（已处理 ${running.processed} 行），请等它完成后再导入`);
+    if (running) throw new ImportRefused(400, `名单「${running.file_name}」正在导入（已处理 ${running.processed} 行），请等它完成后再导入`);
     const batchId = await createBatch(trx, tenantId, campaignId, fileName.replace(/\.(csv|xlsx)$/i, ""), 0, at);
     const imported = await trx
       .insertInto("contact_imports")
@@ -170,7 +171,7 @@ async function readIntoBatch(db: Db, target: ImportTarget, iterator: AsyncIterat
         .where("status", "=", "running")
         .executeTakeFirst();
       // Failed meanwhile as stalled (its rows removed): this import stops here, its chunk undone.
-      if (moved.numUpdatedRows === 0n) throw new ImportRefused("导入中断：平台在导入过程中停止，请重新导入");
+      if (moved.numUpdatedRows === 0n) throw new ImportRefused(400, "导入中断：平台在导入过程中停止，请重新导入");
     });
     good = [];
     bad = [];

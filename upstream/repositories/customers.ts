@@ -23,6 +23,7 @@ import { readRows } from "#upstream/domain/contact-file";
 import type { Trx } from "./dialing";
 import { keysetPage } from "./keyset";
 import { likePattern } from "./knowledge";
+import { Refused } from "#upstream/domain/refused";
 
 /**
  * A tenant's customers (decision 020): custom properties, contacts with their values (keyed by
@@ -30,14 +31,7 @@ import { likePattern } from "./knowledge";
  * tenant; another tenant's id is not found.
  */
 
-export class CustomerRefused extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class CustomerRefused extends Refused {}
 
 /** How long an uploaded file waits for its column mapping. */
 const UPLOAD_KEPT_MS = 24 * 3600_000;

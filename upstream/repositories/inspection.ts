@@ -31,6 +31,7 @@ import { writeAudit, type Actor } from "./audit-log";
 import { CALL_ROW_COLUMNS } from "./call-records";
 import { countCapped } from "./counting";
 import type { Trx } from "./dialing";
+import { Refused } from "#upstream/domain/refused";
 
 /**
  * Quality inspection (decision 018): the queue over the tenant's calls (status, lock, result on
@@ -39,14 +40,7 @@ import type { Trx } from "./dialing";
  * caller's transaction. Refusals are `InspectionRefused` with a Chinese message.
  */
 
-export class InspectionRefused extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class InspectionRefused extends Refused {}
 
 const RESULTS = codesOf(QC_RESULTS);
 const statusLabel = (code: number) => labelOf(QUALITY_CHECK_STATUSES, code);

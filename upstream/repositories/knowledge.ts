@@ -12,6 +12,7 @@ import { KNOWLEDGE_IMPORT_MAX_ERRORS, KNOWLEDGE_IMPORT_MAX_ROWS, KnowledgeNodeIn
 import { KNOWLEDGE_STATES } from "#contracts/codes";
 import type { Db } from "#upstream/db";
 import type { Trx } from "./dialing";
+import { Refused } from "#upstream/domain/refused";
 
 /**
  * The knowledge base of a tenant (decision 017): groups, nodes, labels, uses and the searches that
@@ -19,14 +20,7 @@ import type { Trx } from "./dialing";
  */
 
 /** A change the knowledge base refuses, with its status and Chinese message. */
-export class KnowledgeRefused extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class KnowledgeRefused extends Refused {}
 
 export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -7,22 +7,15 @@ import { listFlowParams } from "./call-records";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 import { tenantQueues } from "./monitor";
+import { Refused } from "#upstream/domain/refused";
 
 /**
- * A tenant's robot flows and their versions (issue 17, decision 019). Every read and write is
+ * A tenant's robot flows and their versions (decision 019). Every read and write is
  * scoped by the tenant: another tenant's id is not found. Transitions follow
  * contracts/flow-versions.ts; the route writes each one's audit row in the same transaction.
  */
 
-export class FlowRefused extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-    readonly problems?: Array<{ nodeKey: string | null; message: string }>,
-  ) {
-    super(message);
-  }
-}
+export class FlowRefused extends Refused {}
 
 export const FLOW_NOT_FOUND = "流程不存在";
 export const VERSION_NOT_FOUND = "流程版本不存在";
@@ -379,8 +372,7 @@ export async function moveVersion(
   switch (action) {
     case "submit": {
       const problems = validateDesign(version.nodes);
-      if (problems.length > 0)
-        throw new FlowRefused(400, `流程设计有 ${problems.length} 个问题，请修改后再提交：${problems[0].message}`, problems);
+      if (problems.length > 0) throw new FlowRefused(400, `流程设计有 ${problems.length} 个问题，请修改后再提交：${problems[0].message}`);
       await db
         .updateTable("robot_flow_versions")
         .set({ state: to, return_reason: null, updated_at: now })

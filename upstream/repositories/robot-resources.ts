@@ -18,16 +18,10 @@ import { CallStatus } from "#upstream/domain/dialer-states";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
+import { Refused } from "#upstream/domain/refused";
 
 /** A refusal of a change (a name taken, an overlapping festival, another tenant's id), in Chinese. */
-export class ResourceRefused extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ResourceRefused extends Refused {}
 
 export const REGEX_NOT_FOUND = "正则表达式不存在";
 export const FESTIVAL_NOT_FOUND = "节假日不存在";

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { smsSegments, type SmsMessage } from "#contracts/sms";
 import type { Db } from "#upstream/db";
 import type { Trx } from "./dialing";
@@ -121,18 +120,6 @@ export async function markSms(
     .where("id", "=", id)
     .where("status", "=", from)
     .execute();
-}
-
-/** How many messages went to a phone since a time (sending limits use it). */
-export async function countSmsTo(db: Db, phone: string, kind: string, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom("sms_messages")
-    .select(sql<number>`count(*)`.as("n"))
-    .where("phone", "=", phone)
-    .where("kind", "=", kind)
-    .where("created_at", ">=", since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** The verification codes sent to a number, newest first (the simulator shows them as the phone would). */

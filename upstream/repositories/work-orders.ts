@@ -18,6 +18,7 @@ import { cstDate } from "#upstream/domain/china-time";
 import { writeAudit } from "./audit-log";
 import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
+import { Refused } from "#upstream/domain/refused";
 
 /**
  * Work-order templates and records of a tenant (decision 021). Every read and write is scoped by
@@ -25,14 +26,7 @@ import { likePattern } from "./knowledge";
  */
 
 /** A change the work orders refuse, with its status and Chinese message. */
-export class WorkOrderRefused extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class WorkOrderRefused extends Refused {}
 
 /** Who acts: a signed-in user; agents are limited to their own records. */
 export type WorkOrderActor = { id: number; name: string; tenantId: number; role: string };

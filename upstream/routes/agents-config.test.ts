@@ -45,7 +45,22 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
   it("lists the tenant's agents with filters and pages, never another tenant's", async () => {
     const all = await page();
     expect(all.total).toBe(10);
-    expect(all.list.map((a) => a.agentId)).toEqual(["1000", "1001", "1002", "1003", "1101", "1102", "1103", "1104", "1105", "1106", "1107", "1108", "1109", "1110"]);
+    expect(all.list.map((a) => a.agentId)).toEqual([
+      "1000",
+      "1001",
+      "1002",
+      "1003",
+      "1101",
+      "1102",
+      "1103",
+      "1104",
+      "1105",
+      "1106",
+      "1107",
+      "1108",
+      "1109",
+      "1110",
+    ]);
     expect(all.list.find((a) => a.userName === "chat")).toMatchObject({ realName: "刘洋", workType: 3, defaultQueueName: "demo-text" });
     expect(all.list.map((a) => a.userName)).not.toContain("other-admin");
 

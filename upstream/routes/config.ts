@@ -68,7 +68,6 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
 
   // Agent administration (坐席配置, decision 031): administrators only, the caller's tenant only.
   const admin = (request: FastifyRequest) => requireRole(requireUser(request), ["admin"], ADMIN_ONLY);
-  const refusal = (error: unknown) => (error instanceof AgentRefused ? new HttpError(error.status, error.message) : error);
 
   app.get("/config/agents/list", async (request) => {
     const user = admin(request);
@@ -78,11 +77,7 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
   app.get("/config/agents/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    try {
-      return ok<Agent>(await findAgent(app.db, user.tenantId, id));
-    } catch (error) {
-      throw refusal(error);
-    }
+    return ok<Agent>(await findAgent(app.db, user.tenantId, id));
   });
 
   app.put("/config/agents/:id", async (request) => {
@@ -91,37 +86,32 @@ export const configRoutes: FastifyPluginAsync = async (app) => {
     const { reason, ...change } = parseInput(AgentUpdateSchema, request.body);
     if (!(await tenantQueues(app.db, user.tenantId)).includes(change.defaultQueueName))
       throw new HttpError(400, "所选队列不存在，请重新选择");
-    let after: Agent;
     let typeChanged = false;
-    try {
-      after = await withAudit(app.db, actorOf(user), async (trx) => {
-        const { before, after } = await updateAgent(trx, user.tenantId, id, change);
-        typeChanged = before.workType !== after.workType;
-        if (typeChanged) {
-          // The phone keeps a signed-in agent's work: their type changes once they have signed out.
-          if (app.cti.phoneSignedIn(user.tenantId, id))
-            throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
-          // Nor under chats still open: their customers would wait on nobody.
-          if (before.workType === WorkType.text && (await hasOpenSession(trx, user.tenantId, id)))
-            throw new AgentRefused(400, `坐席「${before.realName}」还有未结束的会话，请先结束会话再修改类型`);
-          // No call or chat is open, so the agent's sessions end with the change: they sign in again
-          // to the workbench of their new type instead of keeping a menu of the old one.
-          await deleteUserAccessTokens(trx, id);
-        }
-        return {
-          result: after,
-          audit: {
-            action: "agent.config",
-            target: { type: "agent", id: after.agentId },
-            summary: `坐席 ${after.realName}：${agentText(before)} → ${agentText(after)}`,
-            reason,
-            detail: { before, after },
-          },
-        };
-      });
-    } catch (error) {
-      throw refusal(error);
-    }
+    const after: Agent = await withAudit(app.db, actorOf(user), async (trx) => {
+      const { before, after } = await updateAgent(trx, user.tenantId, id, change);
+      typeChanged = before.workType !== after.workType;
+      if (typeChanged) {
+        // The phone keeps a signed-in agent's work: their type changes once they have signed out.
+        if (app.cti.phoneSignedIn(user.tenantId, id))
+          throw new AgentRefused(400, `坐席「${before.realName}」已签入语音工作台，请先签出再修改类型`);
+        // Nor under chats still open: their customers would wait on nobody.
+        if (before.workType === WorkType.text && (await hasOpenSession(trx, user.tenantId, id)))
+          throw new AgentRefused(400, `坐席「${before.realName}」还有未结束的会话，请先结束会话再修改类型`);
+        // No call or chat is open, so the agent's sessions end with the change: they sign in again
+        // to the workbench of their new type instead of keeping a menu of the old one.
+        await deleteUserAccessTokens(trx, id);
+      }
+      return {
+        result: after,
+        audit: {
+          action: "agent.config",
+          target: { type: "agent", id: after.agentId },
+          summary: `坐席 ${after.realName}：${agentText(before)} → ${agentText(after)}`,
+          reason,
+          detail: { before, after },
+        },
+      };
+    });
     // The menu follows the work type (spec §5): what every process keeps of the agent is read again.
     if (typeChanged) await forgetUserSessions(app, id);
     else await forgetCachedUser(app, id);

@@ -34,12 +34,12 @@ import {
   type SmsSendResult,
   type SmsTemplate,
 } from "#contracts/customers";
-import { csvLine, FileUnreadable, readRows } from "#upstream/domain/contact-file";
+import { csvLine, readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, withAudit, writeAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { actorOf, changeAs, writeAudit } from "#upstream/repositories/audit-log";
 import { listCallRecords } from "#upstream/repositories/call-records";
-import { ImportRefused, importContacts as importIntoCampaign } from "#upstream/repositories/contact-imports";
+import { importContacts as importIntoCampaign } from "#upstream/repositories/contact-imports";
 import {
   CustomerRefused,
   contactsFor,
@@ -66,7 +66,6 @@ import {
   updateGroup,
   updateProperty,
 } from "#upstream/repositories/customers";
-import type { Trx } from "#upstream/repositories/dialing";
 import { listOutbox, queueSms } from "#upstream/repositories/sms-outbox";
 import {
   createTemplate,
@@ -77,7 +76,6 @@ import {
   reviewTemplate,
   updateTemplate,
 } from "#upstream/repositories/sms-templates";
-import type { AuthUser } from "#upstream/repositories/users";
 
 export const CUSTOMER_ADMIN_ONLY = "仅管理员可以维护客户资料";
 export const SMS_ADMIN_ONLY = "仅管理员可以维护短信模板";
@@ -115,21 +113,6 @@ function sendCsv(reply: FastifyReply, fileName: string, rows: AsyncIterable<Read
 export const customerRoutes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
 
-  async function change<T>(
-    user: AuthUser,
-    work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite | null }>,
-    adminOnly: string | null = CUSTOMER_ADMIN_ONLY,
-  ): Promise<T> {
-    if (adminOnly) requireRole(user, ["admin"], adminOnly);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      if (error instanceof CustomerRefused) throw new HttpError(error.status, error.message);
-      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
-      throw error;
-    }
-  }
-
   // ---- properties ----
 
   // {tenantId} is the caller's own tenant whatever is written (another tenant's list is never served).
@@ -142,9 +125,10 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/crm_v2/customer/property", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const input = parseInput(CustomerPropertyInputSchema, request.body);
     return ok<CustomerProperty>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const created = await createProperty(trx, user.tenantId, input);
         return {
           result: created,
@@ -160,8 +144,9 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/crm_v2/customer/property/reorder/:id/:action", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id, action } = parseInput(ReorderParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const { property, other } = await reorderProperty(trx, user.tenantId, id, action);
       return {
         result: null,
@@ -178,9 +163,10 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/crm_v2/customer/property/valid/:id/:valid", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id, valid } = parseInput(ValidParamsSchema, request.params);
     return ok<CustomerProperty>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const saved = await setPropertyValid(trx, user.tenantId, id, valid);
         return {
           result: saved,
@@ -217,10 +203,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/crm_v2/customer/property/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(CustomerPropertyInputSchema, request.body);
     return ok<CustomerProperty>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await updateProperty(trx, user.tenantId, id, input);
         return {
           result: after,
@@ -237,8 +224,9 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/crm_v2/customer/property/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const property = await deleteProperty(trx, user.tenantId, id);
       return {
         result: null,
@@ -267,7 +255,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const name = file.name.slice(0, 120);
     try {
       return ok<ContactImportResult>(
-        await change(user, async (trx) => {
+        await changeAs(app.db, user, async (trx) => {
           const result = await importContacts(trx, user.tenantId, name, readRows(file, file.name));
           return {
             result,
@@ -293,7 +281,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     // Kept in the database until its mapping is chosen (any platform instance may take the next step).
     const content = await readFile(file.path).finally(() => file.remove());
     return ok<ContactImportUpload>(
-      await change(user, async (trx) => ({
+      await changeAs(app.db, user, async (trx) => ({
         result: await stageUpload(trx, user.tenantId, file.name.slice(0, 120), content),
         audit: null,
       })),
@@ -302,17 +290,19 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.get("/crm_v2/contacts/v1/import/upload/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     return ok<ContactImportUpload>(
-      await change(user, async (trx) => ({ result: await describeUpload(trx, user.tenantId, id), audit: null })),
+      await changeAs(app.db, user, async (trx) => ({ result: await describeUpload(trx, user.tenantId, id), audit: null })),
     );
   });
 
   app.post("/crm_v2/contacts/v1/import/mapped", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { uploadId, mapping } = parseInput(ContactImportMappedSchema, request.body);
     return ok<ContactImportResult>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { fileName, result } = await importUpload(trx, user.tenantId, uploadId, mapping);
         return {
           result,
@@ -344,9 +334,10 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/crm_v2/contacts/v1/delete", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { ids } = parseInput(ContactDeleteSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { rows, missing } = await deleteContacts(trx, user.tenantId, [...new Set(ids)]);
         if (rows.length === 0) throw new CustomerRefused(404, "联系人不存在");
         return {
@@ -371,9 +362,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const { campaignId, ids, groupId } = parseInput(ContactOutboundSchema, request.body);
     const group = groupId ? await findGroup(app.db, user.tenantId, groupId) : undefined;
     if (groupId && !group) throw new HttpError(404, "分组不存在");
-    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, CAMPAIGN_GROUP_MAX).catch((error: unknown) => {
-      throw error instanceof CustomerRefused ? new HttpError(error.status, error.message) : error;
-    });
+    const contacts = await contactsFor(app.db, user.tenantId, { ids, groupId }, CAMPAIGN_GROUP_MAX);
     if (contacts.length === 0) throw new HttpError(404, group ? `分组「${group.name}」没有联系人` : "联系人不存在");
     const properties = await listProperties(app.db, user.tenantId, true);
     // The contacts become a campaign list, as an uploaded file would: same checks (blacklist, duplicates).
@@ -389,27 +378,22 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
           }),
         ];
     }
-    try {
-      // The batch is named after its source, so the campaign's batch list says where it came from.
-      const source = group ? `联系人分组「${group.name}」` : "客户联系人";
-      const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, source, rows(), app.dialer.clock.now());
-      await writeAudit(app.db, actorOf(user), {
-        action: "contact.outbound",
-        target: { type: "campaign", id: campaignId },
-        summary: `联系人转入活动 ${campaignId}：成功 ${outcome.accepted} 个，失败 ${outcome.rejected} 个`,
-        detail: { batchId: outcome.batchId, groupId: groupId ?? null, count: contacts.length },
-      });
-      return ok<ContactOutboundResult>({
-        importId: outcome.importId,
-        batchId: outcome.batchId,
-        accepted: outcome.accepted,
-        rejected: outcome.rejected,
-        errors: outcome.errors.map((e) => ({ phone: e.phone, name: e.customerName, reason: e.reason })),
-      });
-    } catch (error) {
-      if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
-      throw error;
-    }
+    // The batch is named after its source, so the campaign's batch list says where it came from.
+    const source = group ? `联系人分组「${group.name}」` : "客户联系人";
+    const outcome = await importIntoCampaign(app.db, user.tenantId, campaignId, source, rows(), app.dialer.clock.now());
+    await writeAudit(app.db, actorOf(user), {
+      action: "contact.outbound",
+      target: { type: "campaign", id: campaignId },
+      summary: `联系人转入活动 ${campaignId}：成功 ${outcome.accepted} 个，失败 ${outcome.rejected} 个`,
+      detail: { batchId: outcome.batchId, groupId: groupId ?? null, count: contacts.length },
+    });
+    return ok<ContactOutboundResult>({
+      importId: outcome.importId,
+      batchId: outcome.batchId,
+      accepted: outcome.accepted,
+      rejected: outcome.rejected,
+      errors: outcome.errors.map((e) => ({ phone: e.phone, name: e.customerName, reason: e.reason })),
+    });
   });
 
   // A contact's calls across campaigns and inbound (agents: their own calls, as their call history).
@@ -425,9 +409,10 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/crm_v2/contacts/v1", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const input = parseInput(ContactInputSchema, request.body);
     return ok<CustomerContact>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const saved = await saveContact(trx, user.tenantId, null, input);
         return {
           result: saved,
@@ -451,10 +436,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/crm_v2/contacts/v1/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(ContactInputSchema, request.body);
     return ok<CustomerContact>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const before = await findContact(trx, user.tenantId, id);
         const saved = await saveContact(trx, user.tenantId, id, input);
         return {
@@ -480,10 +466,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/crm_v2/groups/v1", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { name, addIds } = parseInput(ContactGroupInputSchema, request.body);
     if (!name) throw new HttpError(400, "请输入分组名称");
     return ok<ContactGroup>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const group = await createGroup(trx, user.tenantId, name, addIds);
         return {
           result: group,
@@ -499,10 +486,11 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/crm_v2/groups/v1/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(ContactGroupInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after, added, removed } = await updateGroup(trx, user.tenantId, id, input);
         return {
           result: { ...after, added, removed },
@@ -518,8 +506,9 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/crm_v2/groups/v1/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const group = await deleteGroup(trx, user.tenantId, id);
       return {
         result: null,
@@ -566,94 +555,82 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/sms/api/sms/template", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], SMS_ADMIN_ONLY);
     const input = parseInput(SmsTemplateInputSchema, request.body);
     return ok<SmsTemplate>(
-      await change(
-        user,
-        async (trx) => {
-          const created = await createTemplate(trx, user.tenantId, input);
-          return {
-            result: created,
-            audit: {
-              action: "sms.template.create",
-              target: { type: "smsTemplate", id: created.id },
-              summary: `新建短信模板「${created.name}」（待审核）`,
-              detail: { from: null, to: "pending" },
-            },
-          };
-        },
-        SMS_ADMIN_ONLY,
-      ),
+      await changeAs(app.db, user, async (trx) => {
+        const created = await createTemplate(trx, user.tenantId, input);
+        return {
+          result: created,
+          audit: {
+            action: "sms.template.create",
+            target: { type: "smsTemplate", id: created.id },
+            summary: `新建短信模板「${created.name}」（待审核）`,
+            detail: { from: null, to: "pending" },
+          },
+        };
+      }),
     );
   });
 
   app.put("/sms/api/sms/template/:id/review", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], SMS_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { state, reason } = parseInput(SmsTemplateReviewSchema, request.body);
     return ok<SmsTemplate>(
-      await change(
-        user,
-        async (trx) => {
-          const { before, after } = await reviewTemplate(trx, user.tenantId, id, state, reason);
-          return {
-            result: after,
-            audit: {
-              action: "sms.template.review",
-              target: { type: "smsTemplate", id },
-              summary: `短信模板「${after.name}」审核：${labelOf(SMS_TEMPLATE_STATES, before.state)} → ${labelOf(SMS_TEMPLATE_STATES, after.state)}`,
-              reason: reason || null,
-              detail: { from: before.state, to: after.state },
-            },
-          };
-        },
-        SMS_ADMIN_ONLY,
-      ),
+      await changeAs(app.db, user, async (trx) => {
+        const { before, after } = await reviewTemplate(trx, user.tenantId, id, state, reason);
+        return {
+          result: after,
+          audit: {
+            action: "sms.template.review",
+            target: { type: "smsTemplate", id },
+            summary: `短信模板「${after.name}」审核：${labelOf(SMS_TEMPLATE_STATES, before.state)} → ${labelOf(SMS_TEMPLATE_STATES, after.state)}`,
+            reason: reason || null,
+            detail: { from: before.state, to: after.state },
+          },
+        };
+      }),
     );
   });
 
   app.put("/sms/api/sms/template/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], SMS_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(SmsTemplateInputSchema, request.body);
     return ok<SmsTemplate>(
-      await change(
-        user,
-        async (trx) => {
-          const { before, after } = await updateTemplate(trx, user.tenantId, id, input);
-          return {
-            result: after,
-            audit: {
-              action: "sms.template.update",
-              target: { type: "smsTemplate", id },
-              summary: `编辑短信模板「${after.name}」：${labelOf(SMS_TEMPLATE_STATES, before.state)} → 待审核`,
-              detail: {
-                from: before.state,
-                to: "pending",
-                before: { name: before.name, signature: before.signature, content: before.content },
-              },
+      await changeAs(app.db, user, async (trx) => {
+        const { before, after } = await updateTemplate(trx, user.tenantId, id, input);
+        return {
+          result: after,
+          audit: {
+            action: "sms.template.update",
+            target: { type: "smsTemplate", id },
+            summary: `编辑短信模板「${after.name}」：${labelOf(SMS_TEMPLATE_STATES, before.state)} → 待审核`,
+            detail: {
+              from: before.state,
+              to: "pending",
+              before: { name: before.name, signature: before.signature, content: before.content },
             },
-          };
-        },
-        SMS_ADMIN_ONLY,
-      ),
+          },
+        };
+      }),
     );
   });
 
   app.delete("/sms/api/sms/template/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], SMS_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(
-      user,
-      async (trx) => {
-        const template = await deleteTemplate(trx, user.tenantId, id);
-        return {
-          result: null,
-          audit: { action: "sms.template.delete", target: { type: "smsTemplate", id }, summary: `删除短信模板「${template.name}」` },
-        };
-      },
-      SMS_ADMIN_ONLY,
-    );
+    await changeAs(app.db, user, async (trx) => {
+      const template = await deleteTemplate(trx, user.tenantId, id);
+      return {
+        result: null,
+        audit: { action: "sms.template.delete", target: { type: "smsTemplate", id }, summary: `删除短信模板「${template.name}」` },
+      };
+    });
     return ok({ id });
   });
 
@@ -668,58 +645,54 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
     const { templateId, ids, groupId, preview } = parseInput(SmsSendSchema, request.body);
     if (user.role !== "admin" && groupId) throw new HttpError(403, "坐席只能向勾选的联系人发送短信");
     return ok<SmsSendResult>(
-      await change(
-        user,
-        async (trx) => {
-          const template = await requireTemplate(trx, user.tenantId, templateId);
-          if (template.state !== "approved")
-            throw new CustomerRefused(400, `模板「${template.name}」${labelOf(SMS_TEMPLATE_STATES, template.state)}，审核通过后才能发送`);
-          if (groupId && !(await findGroup(trx, user.tenantId, groupId))) throw new CustomerRefused(404, "分组不存在");
-          const contacts = await contactsFor(trx, user.tenantId, { ids, groupId }, groupId ? SMS_GROUP_MAX : CONTACT_BULK_MAX);
-          if (contacts.length === 0) throw new CustomerRefused(404, "联系人不存在");
-          const properties = await listProperties(trx, user.tenantId, true);
-          const result: SmsSendResult = { queued: 0, rejected: [], preview: [] };
-          for (const c of contacts) {
-            const values: Record<string, string> = { [BUILT_IN_COLUMNS.name]: c.name, [BUILT_IN_COLUMNS.phone]: c.phone };
-            for (const p of properties) {
-              const v = c.properties[String(p.id)];
-              if (v !== undefined) values[p.name] = Array.isArray(v) ? v.join("、") : v;
-            }
-            const { text, missing } = fillTemplate(template.content, values);
-            if (missing.length > 0) {
-              result.rejected.push({ contactId: c.id, phone: c.phone, reason: `缺少 ${missing.map((m) => `「${m}」`).join("")} 的值` });
-              continue;
-            }
-            if (preview) {
-              if (result.preview.length < 5)
-                result.preview.push({ contactId: c.id, phone: c.phone, text, ...smsCount(text, template.signature) });
-              continue;
-            }
-            await queueSms(trx, {
-              tenantId: user.tenantId,
-              phone: c.phone,
-              content: text,
-              signature: template.signature,
-              kind: "message",
-              createdBy: user.id,
-              templateId: template.id,
-            });
-            result.queued++;
+      await changeAs(app.db, user, async (trx) => {
+        const template = await requireTemplate(trx, user.tenantId, templateId);
+        if (template.state !== "approved")
+          throw new CustomerRefused(400, `模板「${template.name}」${labelOf(SMS_TEMPLATE_STATES, template.state)}，审核通过后才能发送`);
+        if (groupId && !(await findGroup(trx, user.tenantId, groupId))) throw new CustomerRefused(404, "分组不存在");
+        const contacts = await contactsFor(trx, user.tenantId, { ids, groupId }, groupId ? SMS_GROUP_MAX : CONTACT_BULK_MAX);
+        if (contacts.length === 0) throw new CustomerRefused(404, "联系人不存在");
+        const properties = await listProperties(trx, user.tenantId, true);
+        const result: SmsSendResult = { queued: 0, rejected: [], preview: [] };
+        for (const c of contacts) {
+          const values: Record<string, string> = { [BUILT_IN_COLUMNS.name]: c.name, [BUILT_IN_COLUMNS.phone]: c.phone };
+          for (const p of properties) {
+            const v = c.properties[String(p.id)];
+            if (v !== undefined) values[p.name] = Array.isArray(v) ? v.join("、") : v;
           }
-          return {
-            result,
-            audit: preview
-              ? null
-              : {
-                  action: "sms.send",
-                  target: { type: "smsTemplate", id: template.id },
-                  summary: `用模板「${template.name}」发送短信：${result.queued} 条，未发送 ${result.rejected.length} 条`,
-                  detail: { groupId: groupId ?? null, queued: result.queued, rejected: result.rejected.length },
-                },
-          };
-        },
-        null,
-      ),
+          const { text, missing } = fillTemplate(template.content, values);
+          if (missing.length > 0) {
+            result.rejected.push({ contactId: c.id, phone: c.phone, reason: `缺少 ${missing.map((m) => `「${m}」`).join("")} 的值` });
+            continue;
+          }
+          if (preview) {
+            if (result.preview.length < 5)
+              result.preview.push({ contactId: c.id, phone: c.phone, text, ...smsCount(text, template.signature) });
+            continue;
+          }
+          await queueSms(trx, {
+            tenantId: user.tenantId,
+            phone: c.phone,
+            content: text,
+            signature: template.signature,
+            kind: "message",
+            createdBy: user.id,
+            templateId: template.id,
+          });
+          result.queued++;
+        }
+        return {
+          result,
+          audit: preview
+            ? null
+            : {
+                action: "sms.send",
+                target: { type: "smsTemplate", id: template.id },
+                summary: `用模板「${template.name}」发送短信：${result.queued} 条，未发送 ${result.rejected.length} 条`,
+                detail: { groupId: groupId ?? null, queued: result.queued, rejected: result.rejected.length },
+              },
+        };
+      }),
     );
   });
 };

@@ -1,11 +1,11 @@
 import multipart from "@fastify/multipart";
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
+import { readRows } from "#upstream/domain/contact-file";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
-import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
+import { ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
-import { ImportRefused, startImport, type ImportOutcome } from "#upstream/repositories/contact-imports";
+import { startImport, type ImportOutcome } from "#upstream/repositories/contact-imports";
 import type { ImportResult } from "#contracts/outbound";
 
 /** 600,000 contacts with a few extra columns fit. */
@@ -61,10 +61,6 @@ export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
       const outcome = await started.finished;
       await ended(outcome);
       return ok<ImportResult>({ ...outcome, status: "done" });
-    } catch (error) {
-      if (error instanceof ImportRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
-      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
-      throw error;
     } finally {
       if (!keptForBackground) await file.remove();
     }

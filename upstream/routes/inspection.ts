@@ -111,16 +111,10 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
    */
   async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<T>, touched: (result: T) => number[] = () => []): Promise<T> {
     let expired: number[] = [];
-    let result: T;
-    try {
-      result = await app.db.transaction().execute(async (trx) => {
-        expired = await releaseExpiredLocks(trx, user.tenantId);
-        return work(trx);
-      });
-    } catch (error) {
-      if (error instanceof InspectionRefused) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    const result = await app.db.transaction().execute(async (trx) => {
+      expired = await releaseExpiredLocks(trx, user.tenantId);
+      return work(trx);
+    });
     await publishCalls(user.tenantId, [...expired, ...touched(result)]);
     return result;
   }

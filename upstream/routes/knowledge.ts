@@ -15,11 +15,10 @@ import {
   type KnowledgeLabel,
   type KnowledgeNode,
 } from "#contracts/knowledge";
-import { FileUnreadable, readRows } from "#upstream/domain/contact-file";
+import { readRows } from "#upstream/domain/contact-file";
 import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import type { AuthUser } from "#upstream/repositories/users";
-import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { changeAs } from "#upstream/repositories/audit-log";
 import {
   KnowledgeRefused,
   countNodes,
@@ -41,7 +40,6 @@ import {
   setNodeState,
   useNode,
 } from "#upstream/repositories/knowledge";
-import type { Trx } from "#upstream/repositories/dialing";
 
 export const KNOWLEDGE_ADMIN_ONLY = "仅管理员可以维护知识库";
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -63,18 +61,6 @@ const ImportFieldsSchema = z.object({ groupId: z.coerce.number({ invalid_type_er
 export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
 
-  /** An administrator's change and its audit row, together; refusals become Chinese 4xx. */
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      if (error instanceof KnowledgeRefused) throw new HttpError(error.status, error.message);
-      if (error instanceof FileUnreadable) throw new HttpError(400, error.message);
-      throw error;
-    }
-  }
-
   // Groups
   app.get("/config/knowledge/group/agent", async (request) => {
     const user = requireUser(request);
@@ -84,8 +70,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/config/knowledge/group", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { name } = parseInput(KnowledgeGroupInputSchema, request.body);
-    const group = await change(user, async (trx) => {
+    const group = await changeAs(app.db, user, async (trx) => {
       const created = await createGroup(trx, user.tenantId, name);
       return {
         result: created,
@@ -97,9 +84,10 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/config/knowledge/group/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { name } = parseInput(KnowledgeGroupInputSchema, request.body);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const before = await renameGroup(trx, user.tenantId, id, name);
       return {
         result: null,
@@ -116,8 +104,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/config/knowledge/group/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const name = await deleteGroup(trx, user.tenantId, id);
       return {
         result: null,
@@ -136,8 +125,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/config/knowledge/node", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const input = parseInput(KnowledgeNodeInputSchema, request.body);
-    const node = await change(user, async (trx) => {
+    const node = await changeAs(app.db, user, async (trx) => {
       const saved = await saveNode(trx, user.tenantId, null, input);
       return {
         result: saved,
@@ -154,8 +144,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   // Fixed paths before `:id` ones of the same shape (Fastify prefers static segments anyway).
   app.post("/config/knowledge/node/batch/delete", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { ids } = parseInput(KnowledgeBatchDeleteSchema, request.body);
-    const deleted = await change(user, async (trx) => {
+    const deleted = await changeAs(app.db, user, async (trx) => {
       const rows = await deleteNodes(trx, user.tenantId, [...new Set(ids)]);
       if (rows.length === 0) throw new KnowledgeRefused(404, "知识不存在");
       return {
@@ -187,7 +178,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
     const { fields, file: upload } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
     try {
       const { groupId } = parseInput(ImportFieldsSchema, fields);
-      const result = await change(user, async (trx) => {
+      const result = await changeAs(app.db, user, async (trx) => {
         const imported = await importNodes(trx, user.tenantId, groupId, readRows(upload, upload.name));
         const group = await findGroup(trx, user.tenantId, groupId);
         return {
@@ -208,9 +199,10 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/config/knowledge/node/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(KnowledgeNodeInputSchema, request.body);
-    const node = await change(user, async (trx) => {
+    const node = await changeAs(app.db, user, async (trx) => {
       const before = await findNode(trx, user.tenantId, id);
       if (!before) throw new KnowledgeRefused(404, "知识不存在");
       const saved = await saveNode(trx, user.tenantId, id, input);
@@ -237,8 +229,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/config/knowledge/node/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const [row] = await deleteNodes(trx, user.tenantId, [id]);
       if (!row) throw new KnowledgeRefused(404, "知识不存在");
       return {
@@ -251,8 +244,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.put("/config/knowledge/node/:id/state/:state", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id, state } = parseInput(StateParamsSchema, request.params);
-    const node = await change(user, async (trx) => {
+    const node = await changeAs(app.db, user, async (trx) => {
       const saved = await setNodeState(trx, user.tenantId, id, state);
       return {
         result: saved,
@@ -271,12 +265,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
   app.put("/config/knowledge/node/:id/usage", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    try {
-      return ok(await useNode(app.db, user.tenantId, id));
-    } catch (error) {
-      if (error instanceof KnowledgeRefused) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    return ok(await useNode(app.db, user.tenantId, id));
   });
 
   // What agents searched for and found nothing (the knowledge to write next).
@@ -304,8 +293,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/config/knowledge/label", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { name } = parseInput(KnowledgeLabelInputSchema, request.body);
-    const label = await change(user, async (trx) => {
+    const label = await changeAs(app.db, user, async (trx) => {
       const created = await createLabel(trx, user.tenantId, name);
       return {
         result: created,
@@ -317,8 +307,9 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/config/knowledge/label/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], KNOWLEDGE_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    const label = await change(user, async (trx) => {
+    const label = await changeAs(app.db, user, async (trx) => {
       const deleted = await deleteLabel(trx, user.tenantId, id);
       return {
         result: deleted,

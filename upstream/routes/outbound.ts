@@ -31,7 +31,6 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { CAMPAIGN_ADMIN_ONLY, requireRole, requireUser } from "#upstream/plugins/auth";
 import type { AuthUser } from "#upstream/repositories/users";
 import {
-  CampaignRefused,
   campaignOptions,
   changeCampaignState,
   countCampaignsNamed,
@@ -189,19 +188,14 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const user = requireUser(request);
     requireAdmin(user);
     const input = parseInput(CampaignSaveSchema, request.body);
-    try {
-      const id = await saveCampaign(app.db, user.tenantId, user.id, input);
-      await writeAudit(app.db, actorOf(user), {
-        action: input.id === undefined ? "campaign.create" : "campaign.update",
-        target: { type: "campaign", id },
-        summary: `活动「${input.name}」：${input.id === undefined ? "新建" : "编辑"}（${labelOf(CAMPAIGN_TYPES, input.type)}）`,
-        detail: { campaign: input },
-      });
-      return ok({ id });
-    } catch (error) {
-      if (error instanceof CampaignRefused) throw new HttpError(error.message === "活动不存在" ? 404 : 400, error.message);
-      throw error;
-    }
+    const id = await saveCampaign(app.db, user.tenantId, user.id, input);
+    await writeAudit(app.db, actorOf(user), {
+      action: input.id === undefined ? "campaign.create" : "campaign.update",
+      target: { type: "campaign", id },
+      summary: `活动「${input.name}」：${input.id === undefined ? "新建" : "编辑"}（${labelOf(CAMPAIGN_TYPES, input.type)}）`,
+      detail: { campaign: input },
+    });
+    return ok({ id });
   });
 
   app.get("/outbound/campaign/scheduler/check", async (request) => {
@@ -219,12 +213,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     const campaign = await requireCampaign(app, user, campaignId);
     const reason = await schedulerRefusal(app.db, campaign, state, cstDate(now()));
     if (reason) throw new HttpError(400, reason);
-    try {
-      await changeCampaignState(app.db, campaign, state, now());
-    } catch (error) {
-      if (error instanceof CampaignRefused) throw new HttpError(400, error.message);
-      throw error;
-    }
+    await changeCampaignState(app.db, campaign, state, now());
     await writeAudit(app.db, actorOf(user), {
       action: "campaign.state",
       target: { type: "campaign", id: campaignId },

@@ -110,7 +110,7 @@ const MOBILE_TAKEN = "该手机号已注册，请直接登录";
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 /**
- * Sign-up of a new tenant and the account (issue 20). The `/crm/open` routes take the console's
+ * Sign-up of a new tenant and the account. The `/crm/open` routes take the console's
  * client credential (plugins/auth.ts), so the client address it passes can be trusted by the
  * limits; the rest take the user's token.
  */

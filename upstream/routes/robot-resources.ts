@@ -22,10 +22,8 @@ import { RegexTimeout, matchSample } from "#upstream/domain/regex-test";
 import { previewWav } from "#upstream/domain/voice-preview";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
-import type { Trx } from "#upstream/repositories/dialing";
+import { changeAs } from "#upstream/repositories/audit-log";
 import {
-  ResourceRefused,
   createFestival,
   createRegex,
   deleteFestival,
@@ -41,7 +39,6 @@ import {
   updateFestival,
   updateRegex,
 } from "#upstream/repositories/robot-resources";
-import type { AuthUser } from "#upstream/repositories/users";
 
 /** The robot service's refusal (routes/robot.ts says the same: routes do not import each other). */
 const ROBOT_ADMIN_ONLY = "仅管理员可以管理机器人和流程";
@@ -59,14 +56,6 @@ const weekText = (days: WorkingCalendar["days"]) =>
  */
 export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   const admin = (request: FastifyRequest) => requireRole(requireUser(request), ["admin"], ROBOT_ADMIN_ONLY);
-  const refusal = (error: unknown) => (error instanceof ResourceRefused ? new HttpError(error.status, error.message) : error);
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      throw refusal(error);
-    }
-  }
 
   // Regular expressions
   app.get("/robot/api/regex", async (request) => {
@@ -77,18 +66,14 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   app.get("/robot/api/regex/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    try {
-      return ok(await findRegex(app.db, user.tenantId, id));
-    } catch (error) {
-      throw refusal(error);
-    }
+    return ok(await findRegex(app.db, user.tenantId, id));
   });
 
   app.post("/robot/api/regex", async (request) => {
     const user = admin(request);
     const input = parseInput(RobotRegexInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const created = await createRegex(trx, user.tenantId, user.realName, input);
         return {
           result: created,
@@ -107,7 +92,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(RobotRegexInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await updateRegex(trx, user.tenantId, id, user.realName, input);
         return {
           result: after,
@@ -125,7 +110,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   app.delete("/robot/api/regex/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const gone = await deleteRegex(trx, user.tenantId, id);
       return {
         result: null,
@@ -162,7 +147,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const { days } = parseInput(WorkingCalendarInputSchema, request.body);
     const sorted = [...days].sort((a, b) => a.weekday - b.weekday);
     return ok<WorkingCalendar>(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await saveWorkingWeek(trx, user.tenantId, sorted);
         return {
           result: { days: after },
@@ -188,7 +173,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const input = parseInput(FestivalInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const created = await createFestival(trx, user.tenantId, input);
         return {
           result: created,
@@ -207,7 +192,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(FestivalInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await updateFestival(trx, user.tenantId, id, input);
         return {
           result: after,
@@ -225,7 +210,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   app.delete("/robot/api/dispatch/festival/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const gone = await deleteFestival(trx, user.tenantId, id);
       return {
         result: null,

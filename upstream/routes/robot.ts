@@ -28,11 +28,10 @@ import {
 import { DEFAULT_INTENT_KEYWORDS, diffDesigns, exitsOf, recognise, starterDesign, validateDesign } from "#upstream/domain/flow-design";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
-import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
+import { changeAs } from "#upstream/repositories/audit-log";
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
 import type { Trx } from "#upstream/repositories/dialing";
 import {
-  FlowRefused,
   createFlow,
   findFlow,
   flowDetail,
@@ -45,7 +44,6 @@ import {
   toVersion,
   versionParams,
 } from "#upstream/repositories/robot-flows";
-import type { AuthUser } from "#upstream/repositories/users";
 import { allocateRobot, copyRobot, deleteRobot, transferRobot, updateRobot } from "#upstream/repositories/robot-instances";
 
 export const ROBOT_ADMIN_ONLY = "仅管理员可以管理机器人和流程";
@@ -82,23 +80,7 @@ function sendXlsx(reply: FastifyReply, fileName: string, fill: (sheet: ExcelJS.W
  * audit row in the same transaction.
  */
 export const robotRoutes: FastifyPluginAsync = async (app) => {
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
-    try {
-      return await withAudit(app.db, actorOf(user), work);
-    } catch (error) {
-      throw refusal(error);
-    }
-  }
-  const refusal = (error: unknown) => (error instanceof FlowRefused ? new HttpError(error.status, error.message) : error);
   const admin = (request: Parameters<typeof requireUser>[0]) => requireRole(requireUser(request), ["admin"], ROBOT_ADMIN_ONLY);
-  async function read<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw refusal(error);
-    }
-  }
 
   app.post("/robot/api/robot/instance/list", async (request) => {
     const user = requireUser(request);
@@ -108,10 +90,11 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   // Robot instances: administrators change them, each change with its audit row.
   app.put("/robot/api/robot/instance/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(RobotInstanceInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await updateRobot(trx, user.tenantId, id, input);
         return {
           result: after,
@@ -128,8 +111,9 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
 
   app.delete("/robot/api/robot/instance/:id", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const gone = await deleteRobot(trx, user.tenantId, id);
       return { result: null, audit: { action: "robot.delete", target: { type: "robot", id }, summary: `删除机器人「${gone.name}」` } };
     });
@@ -138,9 +122,10 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/robot/api/robot/instance/allocate", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id, queueName } = parseInput(RobotAllocateInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const robot = await allocateRobot(trx, user.tenantId, id, queueName);
         return {
           result: robot,
@@ -156,9 +141,10 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/robot/api/robot/instance/transfer", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id, flowId } = parseInput(RobotTransferInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const { before, after } = await transferRobot(trx, user.tenantId, id, flowId);
         return {
           result: after,
@@ -174,9 +160,10 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/robot/api/robot/instance/copy", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id, name } = parseInput(RobotCopyInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const copy = await copyRobot(trx, user.tenantId, id, name);
         return {
           result: copy,
@@ -206,9 +193,10 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/robot/api/flow/new", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const input = parseInput(FlowNewInputSchema, request.body);
     return ok(
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         const flow = await createFlow(trx, user.tenantId, user.realName, input, starterDesign());
         return {
           result: flow,
@@ -221,7 +209,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   app.get("/robot/api/flow/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return ok(await read(() => flowDetail(app.db, user.tenantId, id)));
+    return ok(await flowDetail(app.db, user.tenantId, id));
   });
 
   /** A version's design with its problems and its changes against the version in service. */
@@ -247,14 +235,15 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { versionId } = parseInput(FlowDesignQuerySchema, request.query);
-    return ok<FlowDesign>(await read(() => designOf(app.db, user.tenantId, id, versionId)));
+    return ok<FlowDesign>(await designOf(app.db, user.tenantId, id, versionId));
   });
 
   app.put("/robot/api/flow/:id/design", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { nodes, versionId, updatedAt } = parseInput(FlowDesignSaveSchema, request.body);
-    const design = await change(user, async (trx) => {
+    const design = await changeAs(app.db, user, async (trx) => {
       const saved = await saveDesign(trx, user.tenantId, id, nodes, { versionId, updatedAt });
       const problems = validateDesign(nodes);
       return {
@@ -272,9 +261,10 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   // A draft's input parameters and output states, the whole lists (decision 029).
   app.put("/robot/api/flow/:id/params", async (request) => {
     const user = requireUser(request);
+    requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { versionId, updatedAt, ...params } = parseInput(FlowParamsSaveSchema, request.body);
-    const design = await change(user, async (trx) => {
+    const design = await changeAs(app.db, user, async (trx) => {
       const saved = await saveParams(trx, user.tenantId, id, params, { versionId, updatedAt });
       return {
         result: await designOf(trx, user.tenantId, id, saved.version.id),
@@ -299,10 +289,11 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
   for (const [path, named] of transitions) {
     app.post(path, async (request) => {
       const user = requireUser(request);
+      requireRole(user, ["admin"], ROBOT_ADMIN_ONLY);
       const { id } = parseInput(IdParamsSchema, request.params);
       const reason = named === "return" ? parseInput(FlowReturnInputSchema, request.body).reason : undefined;
       const versionId = named === "submit" || named === "return" ? undefined : parseInput(FlowVersionInputSchema, request.body).versionId;
-      await change(user, async (trx) => {
+      await changeAs(app.db, user, async (trx) => {
         // Publishing a version already published puts it back in service: the rollback.
         let action: Exclude<FlowAction, "design"> = named;
         if (named === "publish" && versionId !== undefined) {
@@ -331,14 +322,14 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
           },
         };
       });
-      return ok(await read(() => flowDetail(app.db, user.tenantId, id)));
+      return ok(await flowDetail(app.db, user.tenantId, id));
     });
   }
 
   app.post("/robot/api/flow/nlu/test", async (request) => {
     const user = admin(request);
     const input = parseInput(NluTestInputSchema, request.body);
-    const { version } = await read(() => loadVersion(app.db, user.tenantId, input.flowId, input.versionId));
+    const { version } = await loadVersion(app.db, user.tenantId, input.flowId, input.versionId);
     const nodes = version.nodes;
     const node = input.nodeKey ? nodes.find((n) => n.key === input.nodeKey) : nodes.find((n) => n.type === "listen");
     if (!node || node.type !== "listen")
@@ -370,7 +361,7 @@ export const robotRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const { versionId } = parseInput(FlowDesignQuerySchema, request.query);
-    const { version } = await read(() => loadVersion(app.db, user.tenantId, id, versionId));
+    const { version } = await loadVersion(app.db, user.tenantId, id, versionId);
     const flow = (await findFlow(app.db, user.tenantId, id))!;
     const name = toVersion(version, null).name;
     return sendXlsx(reply, `${flow.name}-${name}.xlsx`, (sheet) => {

@@ -18,11 +18,8 @@ import { WorkOrderChatRequestSchema } from "#contracts/workbench";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { findSession } from "#upstream/repositories/chat";
 import { requireRole, requireUser, requireWorkOrderCreator } from "#upstream/plugins/auth";
-import type { AuthUser } from "#upstream/repositories/users";
-import { actorOf, withAudit, type AuditWrite } from "#upstream/repositories/audit-log";
-import type { Trx } from "#upstream/repositories/dialing";
+import { changeAs } from "#upstream/repositories/audit-log";
 import {
-  WorkOrderRefused,
   createRecordAudited,
   deleteTemplate,
   findRecord,
@@ -42,16 +39,6 @@ const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 
 const actorFor = workOrderActor;
 
-/** A refusal of the work orders as the Chinese 4xx it is. */
-async function refusedAsHttp<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof WorkOrderRefused) throw new HttpError(error.status, error.message);
-    throw error;
-  }
-}
-
 /**
  * Work orders (`/config/workorder`, decision 021). Every signed-in user of the tenant reads the
  * templates (the workbench builds its form from the enabled ones); only administrators change
@@ -59,10 +46,6 @@ async function refusedAsHttp<T>(work: () => Promise<T>): Promise<T> {
  * administrators all of the tenant's. Every change writes an audit row in its transaction.
  */
 export const workOrderRoutes: FastifyPluginAsync = async (app) => {
-  /** A change and its audit row, together; refusals become Chinese 4xx. */
-  async function change<T>(user: AuthUser, work: (trx: Trx) => Promise<{ result: T; audit: AuditWrite }>): Promise<T> {
-    return refusedAsHttp(() => withAudit(app.db, actorOf(user), work));
-  }
   const admin = (request: Parameters<typeof requireUser>[0]) =>
     requireRole(requireUser(request), ["admin"], WORK_ORDER_TEMPLATE_ADMIN_ONLY);
 
@@ -85,7 +68,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.post("/config/workorder/template", async (request) => {
     const user = admin(request);
     const input = parseInput(WorkOrderTemplateInputSchema, request.body);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const { template } = await saveTemplate(trx, user.tenantId, null, input);
       return {
         result: template,
@@ -103,7 +86,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(WorkOrderTemplateInputSchema, request.body);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const { template, before } = await saveTemplate(trx, user.tenantId, id, input);
       return {
         result: template,
@@ -121,7 +104,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.delete("/config/workorder/template/:id", async (request) => {
     const user = admin(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    await change(user, async (trx) => {
+    await changeAs(app.db, user, async (trx) => {
       const template = await deleteTemplate(trx, user.tenantId, id);
       return {
         result: null,
@@ -138,7 +121,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.put("/config/workorder/template/:id/:status", async (request) => {
     const user = admin(request);
     const { id, status } = parseInput(WorkOrderTemplateStatusParamsSchema, request.params);
-    const template = await change(user, async (trx) => {
+    const template = await changeAs(app.db, user, async (trx) => {
       const template = await setTemplateStatus(trx, user.tenantId, id, status);
       return {
         result: template,
@@ -167,13 +150,13 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
   app.get("/config/workorder/record/:id", async (request) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
-    return ok<WorkOrderDetail>(await refusedAsHttp(() => findRecord(app.db, actorFor(user), id)));
+    return ok<WorkOrderDetail>(await findRecord(app.db, actorFor(user), id));
   });
 
   app.post("/config/workorder/record", async (request) => {
     const user = requireWorkOrderCreator(request);
     const input = parseInput(WorkOrderRecordInputSchema, request.body);
-    const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), input));
+    const record = await createRecordAudited(app.db, actorFor(user), input);
     return ok<WorkOrderRecord>(record);
   });
 
@@ -184,7 +167,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const session = await findSession(app.db, { tenantId: user.tenantId }, sessionId);
     // An agent links only a chat they serve (or served); another's, like another tenant's, is unknown.
     if (!session || (user.role === "agent" && session.agent_user_id !== user.id)) throw new HttpError(404, "会话不存在");
-    const record = await refusedAsHttp(() => createRecordAudited(app.db, actorFor(user), { ...input, chatSessionId: session.id }));
+    const record = await createRecordAudited(app.db, actorFor(user), { ...input, chatSessionId: session.id });
     return ok<WorkOrderRecord>(record);
   });
 
@@ -192,7 +175,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const { id, state } = parseInput(WorkOrderFollowParamsSchema, request.params);
     const { note } = parseInput(WorkOrderFollowInputSchema, request.body ?? {});
-    const record = await change(user, async (trx) => {
+    const record = await changeAs(app.db, user, async (trx) => {
       const { record, from } = await followRecord(trx, actorFor(user), id, state, note);
       return {
         result: record,
@@ -212,7 +195,7 @@ export const workOrderRoutes: FastifyPluginAsync = async (app) => {
     const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(WorkOrderReceiveInputSchema, request.body ?? {});
-    const record = await change(user, async (trx) => {
+    const record = await changeAs(app.db, user, async (trx) => {
       const { record, before, to, reassigned } = await receiveRecord(trx, actorFor(user), id, input);
       return {
         result: record,

@@ -23,7 +23,7 @@ import {
   saveConclusion,
   searchKnowledge,
 } from "#upstream/repositories/workbench";
-import { WorkOrderRefused, createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
+import { createRecordAudited, workOrderActor } from "#upstream/repositories/work-orders";
 import { callReaderOf } from "#upstream/repositories/call-records";
 
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
@@ -139,13 +139,8 @@ export const workbenchRoutes: FastifyPluginAsync = async (app) => {
       return ok<WorkOrderInfo>(order);
     }
     requireWorkOrderCreator(request);
-    try {
-      const record = await createRecordAudited(app.db, workOrderActor(user), input);
-      return ok<WorkOrderInfo>((await findWorkOrder(app.db, user.tenantId, record.id))!);
-    } catch (error) {
-      if (error instanceof WorkOrderRefused) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    const record = await createRecordAudited(app.db, workOrderActor(user), input);
+    return ok<WorkOrderInfo>((await findWorkOrder(app.db, user.tenantId, record.id))!);
   });
 
   app.put("/config/agent/auto/answer", async (request) => {

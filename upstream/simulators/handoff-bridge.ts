@@ -77,5 +77,3 @@ export function bridgeHandoffs(app: FastifyInstance) {
   });
   return { offer };
 }
-
-export type HandoffBridge = ReturnType<typeof bridgeHandoffs>;

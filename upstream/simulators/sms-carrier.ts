@@ -50,4 +50,3 @@ export function createSmsCarrier(db: Db, { tickMs = 500 }: { tickMs?: number } =
     },
   };
 }
-export type SmsCarrier = ReturnType<typeof createSmsCarrier>;

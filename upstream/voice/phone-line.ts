@@ -102,5 +102,3 @@ export function connectPhoneLine(address: string, onEvent: (event: LineEvent) =>
     },
   };
 }
-
-export type PhoneLine = ReturnType<typeof connectPhoneLine>;

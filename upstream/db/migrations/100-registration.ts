@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Sign-up of a new tenant and the account screens (issue 20): a user's mobile number (the account
+// Sign-up of a new tenant and the account screens: a user's mobile number (the account
 // a sign-up creates signs in with it, and a password reset sends its code to it), the company
 // details a new tenant fills in, the tenants' billing accounts, and the SMS verification codes
 // (stored hashed, with their wrong tries and the lock they cause).

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// The knowledge base (issue 19, decision 017): groups of nodes (a question, its answer, labels, a
+// The knowledge base (decision 017): groups of nodes (a question, its answer, labels, a
 // state), the tenant's labels, and the searches agents made that found nothing (the gaps to write
 // next). The voice workbench's lookup and the text workbench's quick replies read the same nodes,
 // so the quick replies of chat_knowledge_nodes move into knowledge_nodes (group 快捷回复).

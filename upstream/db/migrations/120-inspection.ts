@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Quality inspection (issue 16, decision 018). Each call's inspection lives on its record: the
+// Quality inspection (decision 018). Each call's inspection lives on its record: the
 // status of spec §3 (qc_status, already there), who holds or gave it, when it was locked, the
 // influence and remark of the result. Appeals (one per call) and the inspectors' access grants
 // are tables of their own. Indexes match the list's filters and the queue's operations.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Robots and flows administration (issue 17, decision 019): a flow's versions, each with its state
+// Robots and flows administration (decision 019): a flow's versions, each with its state
 // (contracts/codes.ts FLOW_VERSION_STATES) and its design (nodes as JSON, validated by
 // domain/flow-design.ts); the version in service is the flow's pointer. Robot instances gain what
 // an administrator edits. Flows that predate the designer become a published v1.0 with no nodes:

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Customers (issue 18, decision 020): the tenant's custom properties, the contacts (crm_contacts,
+// Customers (decision 020): the tenant's custom properties, the contacts (crm_contacts,
 // which the workbench's lookup by phone already reads) with their property values, named groups,
 // the contact imports' rejected rows, and SMS templates with their review state.
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Work orders (issue 19, decision 021): templates (fields, an SLA in hours, enabled or not), the
+// Work orders (decision 021): templates (fields, an SLA in hours, enabled or not), the
 // records' template, values, owner and due time, their follow history (every state change with
 // its note), and a per-tenant, per-day counter the record numbers come from.
 

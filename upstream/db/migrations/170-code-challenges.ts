@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Sign-up and reset codes, continued (issue 20, decision 024): a code now goes by SMS or by a voice
+// Sign-up and reset codes, continued (decision 024): a code now goes by SMS or by a voice
 // call (offered after the second SMS), and every code request first answers a picture challenge,
 // kept here with its answer hashed, used once.
 

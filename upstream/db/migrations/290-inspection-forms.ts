@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Scoring forms (issue 16, decision 028). A tenant's forms keep their items as JSON (a handful,
+// Scoring forms (decision 028). A tenant's forms keep their items as JSON (a handful,
 // always read whole); at most one form per tenant is active, which a partial unique index holds
 // even against two administrators activating at once. Each call scored with a form keeps its
 // evaluation (the items as they were, each answer, the total) in a row of its own, and the total

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// Issue 17, decision 029. A flow version carries its own input parameters and output states
+// Decision 029. A flow version carries its own input parameters and output states
 // (`params`, JSON {input, state}), edited on a draft and immutable once published like its nodes;
 // null means the version predates them: its parameters are the flow's rows of flow_params
 // (migration 010), which the seeded flows keep. A hand-off records the queue it goes to: the one

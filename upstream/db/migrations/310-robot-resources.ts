@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// The resources a robot uses (issue 17, decision 030): the tenant's library of regular expressions
+// The resources a robot uses (decision 030): the tenant's library of regular expressions
 // (unique names), its working calendar (one row per weekday, none = the default week), its
 // festivals (inclusive date ranges; the platform refuses overlapping ones) and the gateway lines
 // its robots dial out on. Speakers are a code table (contracts/codes.ts ROBOT_SPEAKERS), not data.

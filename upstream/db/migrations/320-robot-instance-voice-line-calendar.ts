@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// A robot instance's speaker, gateway line and working calendar (issue 17, decision 030): the
+// A robot instance's speaker, gateway line and working calendar (decision 030): the
 // speaker is a code of ROBOT_SPEAKERS (contracts/codes.ts), the line one of the tenant's
 // robot_gateway_lines (gone with it), and whether the dialer follows the tenant's working
 // calendar (robot_working_days, robot_festivals) for the campaigns that use it.

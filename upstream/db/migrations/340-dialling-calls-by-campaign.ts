@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// A gateway line limits its robots' calls (issue 17, decision 031): before starting calls the
+// A gateway line limits its robots' calls (decision 031): before starting calls the
 // dialer counts the calls in progress (status 1, dialling) of every campaign whose robot uses the
 // line, and the line list shows that count. A call is dialling for one tick, so these rows are
 // few among millions: a partial index finds them by campaign without reading the others.
