@@ -44,7 +44,7 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
 
   it("lists the tenant's agents with filters and pages, never another tenant's", async () => {
     const all = await page();
-    expect(all.total).toBe(10);
+    expect(all.total).toBe(14);
     expect(all.list.map((a) => a.agentId)).toEqual([
       "1000",
       "1001",
@@ -65,11 +65,11 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
     expect(all.list.map((a) => a.userName)).not.toContain("other-admin");
 
     expect((await page("?workType=3")).list.map((a) => a.userName)).toEqual(["chat"]);
-    expect((await page("?queueName=demo-sales")).total).toBe(6);
+    expect((await page("?queueName=demo-sales")).total).toBe(10);
     expect((await page(`?name=${encodeURIComponent("张伟")}`)).list.map((a) => a.agentId)).toEqual(["1002"]);
-    expect((await page("?name=110")).total).toBe(6);
-    const second = await page("?pageNo=2&pageSize=10");
-    expect(second).toMatchObject({ total: 10, list: [] });
+    expect((await page("?name=110")).total).toBe(10);
+    const second = await page("?pageNo=2&pageSize=20");
+    expect(second).toMatchObject({ total: 14, list: [] });
     expect(await refusal(await inject("admin", "GET", "/config/agents/list?workType=2"), 400)).toContain("类型无效");
 
     const other = AgentPageResponseSchema.parse((await inject("other-admin", "GET", "/config/agents/list")).json()).data!;

@@ -143,7 +143,7 @@ describeDb(`crm on ${TEST_DB}`, () => {
   });
 
   it("pages the users list", async () => {
-    const response = await get("admin", "/crm/api/users?pageNo=2&pageSize=10");
+    const response = await get("admin", "/crm/api/users?pageNo=2&pageSize=20");
     const page = UsersResponseSchema.parse(response.json()).data!;
     expect(page).toEqual({ list: [], total: 4 + SALES_TEAM.length });
     const bad = await get("admin", "/crm/api/users?pageSize=7");
