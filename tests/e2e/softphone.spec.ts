@@ -1,0 +1,126 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
+import { expectAccessible, platformPost, platformToken, signIn } from "./support";
+import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, voiceLaunchOptions } from "./voice-ear";
+
+/**
+ * The softphone in real life (decision 043), against the real voice servers of decision 036: one
+ * tab owns the phone; the softphone recovers from a lost link, idle and mid-call; the call's
+ * quality shows. Chromium with a fake microphone; the simulated customer plays 440 Hz.
+ */
+
+// 褚红 (agent10) of the sales queue: no other test signs in as her.
+const AGENT = "agent10";
+
+test.use({ launchOptions: voiceLaunchOptions });
+test.describe.configure({ mode: "serial" });
+
+const sipSockets = (page: Page) => {
+  const urls: string[] = [];
+  page.on("websocket", (socket) => urls.push(socket.url()));
+  return urls;
+};
+
+async function openWorkbench(page: Page) {
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+}
+
+/** The softphone's remote audio tracks still live on the page (0: it carries no call). */
+const liveRemoteTracks = (page: Page) =>
+  page.evaluate(
+    () =>
+      (document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]")?.srcObject as MediaStream | null)
+        ?.getTracks()
+        .filter((t) => t.readyState === "live").length ?? 0,
+  );
+
+/** Signed in (签入) and ready, with the softphone registered. */
+async function readyForCalls(page: Page) {
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  const state = page.getByTestId("agent-state");
+  if (await page.getByRole("button", { name: "签入" }).isVisible()) {
+    await page.getByRole("button", { name: "签入" }).click();
+    await expect(state).toContainText("未就绪");
+  }
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(state).toHaveText("就绪");
+}
+
+async function answerAndHear(page: Page, request: APIRequestContext, token: string, phone: string) {
+  const offered = await platformPost(request, token, "/cti/simulator/offer", { phone });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  return offered.ctiCallId as string;
+}
+
+/**
+ * Hangs up from the workbench, then readies the agent through the platform: the call's result
+ * form is the conclusion tests' concern, not this file's.
+ */
+async function hangUpAndReady(page: Page, request: APIRequestContext) {
+  await page.getByRole("button", { name: /^挂机/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+  await platformPost(request, token, "/cti/api/agent/state", { command: "ready" });
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+}
+
+let token: string;
+test.beforeAll(async ({ request }) => {
+  expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
+  token = await platformToken(request, AGENT);
+});
+test.afterEach(async ({ request }) => {
+  // Signed out whatever happened, so the next test (or a rerun) starts from the same place.
+  await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+});
+
+test("one tab owns the phone; a second tab offers to take it over; closing it ends no call", async ({ page, context, request }) => {
+  test.setTimeout(90_000);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  await expect(page.getByTestId("phone-elsewhere")).toHaveCount(0);
+
+  // A second tab: no SIP connection, no microphone, and it says so.
+  const second = await context.newPage();
+  const secondSockets = sipSockets(second);
+  await openWorkbench(second);
+  const elsewhere = second.getByTestId("phone-elsewhere");
+  await expect(elsewhere).toContainText("另一个标签页正在使用软电话");
+  await expect(elsewhere.getByRole("button", { name: "在此标签页接管" })).toBeEnabled();
+  await expectAccessible(second);
+
+  // A call rings in the owning tab; the second tab sees the call but may not take the phone mid-call.
+  await answerAndHear(page, request, token, "13900139100");
+  await expect(second.getByTestId("agent-state")).toContainText("通话中");
+  await expect(elsewhere.getByRole("button", { name: "在此标签页接管" })).toBeDisabled();
+  await expect(elsewhere).toContainText("通话结束后可接管");
+  expect(secondSockets.filter((url) => url.startsWith("ws://127.0.0.1"))).toEqual([]);
+  expect(await second.evaluate(() => (window as unknown as { micRequests: number }).micRequests)).toBe(0);
+
+  // Closing the tab that does not own the phone leaves the call and its audio alone.
+  await second.close();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
+  await hangUpAndReady(page, request);
+
+  // A third tab takes the phone over between calls: the first tab lets it go, the new owner answers and hears.
+  const third = await context.newPage();
+  await openWorkbench(third);
+  await third.getByRole("button", { name: "在此标签页接管" }).click();
+  await expect(page.getByTestId("phone-elsewhere")).toContainText("另一个标签页正在使用软电话");
+  await expect(third.getByTestId("phone-elsewhere")).toHaveCount(0);
+  await expect(third.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  await answerAndHear(third, request, token, "13900139101");
+  expect(await liveRemoteTracks(page)).toBe(0);
+  await hangUpAndReady(third, request);
+
+  // The owner closes: the waiting tab takes the phone by itself.
+  await third.close();
+  await expect(page.getByTestId("phone-elsewhere")).toHaveCount(0);
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+});
