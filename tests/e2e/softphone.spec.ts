@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { expectAccessible, platformPost, platformToken, signIn } from "./support";
 import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, voiceLaunchOptions } from "./voice-ear";
@@ -24,6 +24,50 @@ const sipSockets = (page: Page) => {
 async function openWorkbench(page: Page) {
   await page.goto("/workBench");
   await expect(page.getByTestId("connection")).toHaveText("已连接");
+}
+
+/**
+ * The pages' link to the SIP server, passed through the test: `cut()` takes the browser offline,
+ * drops the SIP WebSocket and refuses new ones until `restore()` (the media path on loopback is
+ * not cut: decision 043 says what this proves).
+ */
+async function sipLink(context: BrowserContext) {
+  let up = true;
+  const open = new Set<WebSocketRoute>();
+  await context.routeWebSocket(/^ws:\/\/127\.0\.0\.1:\d+/, (socket) => {
+    if (!up) {
+      void socket.close();
+      return;
+    }
+    socket.connectToServer();
+    open.add(socket);
+  });
+  return {
+    async cut() {
+      up = false;
+      await context.setOffline(true);
+      for (const socket of open) await socket.close();
+      open.clear();
+    },
+    async restore() {
+      up = true;
+      await context.setOffline(false);
+    },
+  };
+}
+
+/** The link is down for `seconds`, then back: answers how long the softphone took to say `back` once the link returned. */
+async function outage(page: Page, link: Awaited<ReturnType<typeof sipLink>>, seconds: number, back: string) {
+  const status = page.getByTestId("softphone-status");
+  await link.cut();
+  await expect(status).toHaveText("与语音服务器的连接已断开，正在重新连接…");
+  // The outage itself: the link stays down this long.
+  await page.waitForTimeout(seconds * 1000);
+  await expect(status).toHaveText("与语音服务器的连接已断开，正在重新连接…");
+  await link.restore();
+  const returned = Date.now();
+  await expect(status).toHaveText(back, { timeout: 5_000 });
+  return Date.now() - returned;
 }
 
 /** The softphone's remote audio tracks still live on the page (0: it carries no call). */
@@ -123,4 +167,46 @@ test("one tab owns the phone; a second tab offers to take it over; closing it en
   await third.close();
   await expect(page.getByTestId("phone-elsewhere")).toHaveCount(0);
   await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+});
+
+test("after 10 s without a link, idle, the softphone registers again within 5 s and the next call rings and carries audio", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const link = await sipLink(context);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  const took = await outage(page, link, 10, "软电话已就绪");
+  test.info().annotations.push({ type: "re-registered after (ms)", description: String(took) });
+  await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
+  await answerAndHear(page, request, token, "13900139102");
+  await hangUpAndReady(page, request);
+});
+
+test("after 10 s without a link mid-call, the call gets its audio back; the quality badge shows meanwhile", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const link = await sipLink(context);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  await answerAndHear(page, request, token, "13900139103");
+  await expect(page.getByTestId("call-quality")).toContainText("通话质量：良好", { timeout: 10_000 });
+  await expect(page.getByTestId("call-quality")).toContainText("MOS 4.");
+
+  const took = await outage(page, link, 10, "通话声音已恢复");
+  test.info().annotations.push({ type: "audio restored after (ms)", description: String(took) });
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
+  // Still one call: hanging up ends it on both sides.
+  await hangUpAndReady(page, request);
+  await expect.poll(() => liveRemoteTracks(page), { timeout: 15_000 }).toBe(0);
 });
