@@ -210,3 +210,25 @@ test("after 10 s without a link mid-call, the call gets its audio back; the qual
   await hangUpAndReady(page, request);
   await expect.poll(() => liveRemoteTracks(page), { timeout: 15_000 }).toBe(0);
 });
+
+test("an unreachable STUN server does not hold up answering: ICE gathering is capped", async ({ page, context, request }) => {
+  test.setTimeout(90_000);
+  // The platform names a STUN server nobody answers (TEST-NET-1, RFC 5737): Chromium would gather
+  // for about 10 s before the softphone could send its answer.
+  await context.route(/\/workBench\/phone\?.*sip=1/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (body.sip?.mode === "sip") body.sip.iceServers = [{ urls: "stun:192.0.2.1:3478" }];
+    await route.fulfill({ response, json: body });
+  });
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139104" });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  // Heard within 5 s of 接听, where an uncapped gathering alone takes about 10 s.
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
+  await hangUpAndReady(page, request);
+});
