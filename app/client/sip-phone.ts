@@ -6,8 +6,20 @@ import type { SipAccess } from "#contracts/voice";
 
 type Credentials = Extract<SipAccess, { mode: "sip" }>;
 
-/** What the workbench hears of its softphone: registered, and the problems worth telling the agent. */
-export type SipPhoneStatus = { registered: boolean; problem: string | null };
+/**
+ * What the workbench hears of its softphone: registered, a problem worth an alert, and what it is
+ * doing now (said politely: connecting, reconnecting, restoring a call's audio).
+ */
+export type SipPhoneStatus = { registered: boolean; problem: string | null; activity: string };
+
+/** A lost link is tried again within this many seconds (JsSIP's default backs off to 30 s). */
+const RECONNECT_MIN_SECONDS = 1;
+const RECONNECT_MAX_SECONDS = 2;
+/**
+ * ICE gathering ends this long after the first candidate: an unreachable STUN or TURN server
+ * would otherwise hold the answer for 10-40 s (JsSIP waits for gathering to complete).
+ */
+export const ICE_GATHERING_CAP_MS = 1_000;
 
 /**
  * The agent's SIP softphone (decision 036), loaded only when the platform has SIP servers: it
@@ -25,6 +37,8 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
     register: true,
     register_expires: 300,
     session_timers: false,
+    connection_recovery_min_interval: RECONNECT_MIN_SECONDS,
+    connection_recovery_max_interval: RECONNECT_MAX_SECONDS,
     user_agent: "Switchboard softphone",
   });
   /** Calls the phone line put through, by CTI call, until they end. */
@@ -33,9 +47,33 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
   const known = new Set<string>();
   let phone: PhoneSnapshot | null = null;
 
-  ua.on("registered", () => onStatus({ registered: true, problem: null }));
-  ua.on("registrationFailed", () => onStatus({ registered: false, problem: "软电话注册失败，通话将没有声音" }));
-  ua.on("disconnected", () => onStatus({ registered: false, problem: "与语音服务器的连接已断开，正在重连" }));
+  /** The link to the SIP server dropped since the last registration: calls in progress need their media restored. */
+  let linkLost = false;
+  onStatus({ registered: false, problem: null, activity: "软电话正在连接语音服务器…" });
+  ua.on("registered", () => {
+    onStatus({ registered: true, problem: null, activity: "软电话已就绪" });
+    if (linkLost) restoreMedia();
+    linkLost = false;
+  });
+  ua.on("registrationFailed", () => onStatus({ registered: false, problem: "软电话注册失败，通话将没有声音", activity: "" }));
+  ua.on("disconnected", () => {
+    linkLost = true;
+    onStatus({ registered: false, problem: null, activity: "与语音服务器的连接已断开，正在重新连接…" });
+  });
+
+  /**
+   * After a lost link the call's media path may be gone too (a new network, a sleeping laptop):
+   * a re-INVITE with an ICE restart finds it again, through the same media server.
+   */
+  function restoreMedia() {
+    for (const session of sessions.values()) {
+      if (!session.isEstablished()) continue;
+      onStatus({ registered: true, problem: null, activity: "已重新连接，正在恢复通话声音…" });
+      session.renegotiate({ rtcOfferConstraints: { iceRestart: true } }, () =>
+        onStatus({ registered: true, problem: null, activity: "通话声音已恢复" }),
+      );
+    }
+  }
   ua.on("newRTCSession", ({ originator, session, request }: RTCSessionEvent) => {
     const ctiCallId = originator === "remote" ? request.getHeader("X-Cti-Call") : "";
     if (!ctiCallId) {
@@ -45,6 +83,12 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
     end(sessions.get(ctiCallId));
     sessions.set(ctiCallId, session);
     session.on("peerconnection", ({ peerconnection }: PeerConnectionEvent) => playRemote(peerconnection));
+    let capped: (() => void) | null = null;
+    session.on("icecandidate", ({ ready }) => {
+      if (capped === ready) return;
+      capped = ready;
+      setTimeout(ready, ICE_GATHERING_CAP_MS);
+    });
     const forget = () => {
       if (sessions.get(ctiCallId) === session) sessions.delete(ctiCallId);
     };
@@ -105,6 +149,11 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
     dtmf(digit: string) {
       const session = phone?.call ? sessions.get(phone.call.ctiCallId) : undefined;
       if (session?.isEstablished()) session.sendDTMF(digit, { transportType: C.DTMF_TRANSPORT.RFC2833 });
+    },
+    /** The current call's peer connection, for its statistics (the quality badge). */
+    connection(): RTCPeerConnection | undefined {
+      const session = phone?.call ? sessions.get(phone.call.ctiCallId) : undefined;
+      return session?.isEstablished() ? (session.connection as RTCPeerConnection) : undefined;
     },
     stop() {
       for (const session of sessions.values()) end(session);

@@ -1,9 +1,7 @@
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { missingVoiceParts, toneWav } from "../../scripts/voice-servers.mjs";
+import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
+import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, voiceLaunchOptions } from "./voice-ear";
 
 /**
  * Real voice (decision 036): the e2e server runs Kamailio, rtpengine and the customers' phone line
@@ -12,70 +10,11 @@ import { PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
  * the page hears the customer (WebAudio on the softphone's remote stream), and the customer's side
  * of the recorded call carries the agent.
  */
-const AGENT_TONE_HZ = 880;
-const CUSTOMER_TONE_HZ = 440;
-const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
-writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
 
 // 赵敏 (agent01) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
 const AGENT = "agent01";
 
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-audio-capture=${agentTone}`,
-      "--autoplay-policy=no-user-gesture-required",
-      "--allow-loopback-in-peer-connection",
-    ],
-  },
-});
-
-/**
- * The test's ear on the agent's page: an analyser on the softphone's remote stream, and the
- * loudest frequency it hears now. Chrome's echo cancellation, noise suppression and gain
- * control would fade a steady tone, so the page's microphone is asked for without them.
- */
-async function listenOnPage(page: Page) {
-  await page.addInitScript(() => {
-    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-    navigator.mediaDevices.getUserMedia = (constraints) =>
-      original({
-        ...constraints,
-        audio: constraints?.audio ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : false,
-      });
-  });
-}
-
-const loudest = (page: Page) =>
-  page.evaluate(() => {
-    const w = window as unknown as { ear?: { analyser: AnalyserNode; rate: number; stream: MediaStream } };
-    const audio = document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]");
-    const stream = audio?.srcObject as MediaStream | null;
-    if (!stream) return { hz: 0, db: -Infinity };
-    if (w.ear?.stream !== stream) {
-      const context = new AudioContext();
-      void context.resume();
-      const analyser = context.createAnalyser();
-      analyser.fftSize = 8192;
-      context.createMediaStreamSource(stream).connect(analyser);
-      w.ear = { analyser, rate: context.sampleRate, stream };
-    }
-    const bins = new Float32Array(w.ear.analyser.frequencyBinCount);
-    w.ear.analyser.getFloatFrequencyData(bins);
-    let top = 1;
-    for (let i = 2; i < bins.length; i++) if (bins[i] > bins[top]) top = i;
-    return { hz: (top * w.ear.rate) / w.ear.analyser.fftSize, db: bins[top] };
-  });
-
-const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
-/** Nothing at all: the loudest frequency is far below any tone. */
-const silent = (sound: { db: number }) => sound.db < -100;
+test.use({ launchOptions: voiceLaunchOptions });
 
 /** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
 function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {

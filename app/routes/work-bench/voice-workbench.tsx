@@ -19,6 +19,7 @@ import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
 import { SmsCard } from "./sms-card";
+import { SoftphoneStatus } from "./softphone-status";
 import { PHONE_ENDPOINT, type WorkbenchData } from "./types";
 import type { PhoneActionResult } from "./workbench.server";
 
@@ -98,13 +99,15 @@ export function VoiceWorkbench({ title }: { title: string }) {
   useEffect(() => {
     if (isIdle(state)) void refresh();
   }, [state, refresh]);
-  // A call offered to the agent rings (unless they muted the ring) and names itself in the tab's title.
+  // A call offered to the agent rings (unless they muted the ring, or another tab holds the phone)
+  // and names itself in the tab's title.
   const offered = state === "RINGING" && call?.origin !== "manual";
   const [ringMuted, setRingMuted] = useRingMuted();
+  const rings = offered && !ringMuted && media.owner !== "elsewhere";
   useEffect(() => {
-    softphone().ring(offered && !ringMuted);
+    softphone().ring(rings);
     return () => softphone().ring(false);
-  }, [offered, ringMuted]);
+  }, [rings]);
   const offeredPhone = offered ? call?.phone : undefined;
   useEffect(() => {
     if (!offeredPhone) return;
@@ -198,11 +201,13 @@ export function VoiceWorkbench({ title }: { title: string }) {
         sendTone={media.dtmf}
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
-      {media.status?.problem ? (
-        <p className="sb-phonebar-error" role="alert">
-          {media.status.problem}
-        </p>
-      ) : null}
+      <SoftphoneStatus
+        status={media.status}
+        owner={media.owner}
+        takeOver={media.takeOver}
+        onCall={state === "RINGING" || state === "TALKING" || state === "HOLD"}
+        connection={media.connection}
+      />
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog
         open={confirmHangup}

@@ -1,0 +1,74 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "@playwright/test";
+import { toneWav } from "../../scripts/voice-servers.mjs";
+
+/**
+ * What the real-voice e2e files share (decision 036): Chromium with a fake microphone playing an
+ * 880 Hz tone (the agent), the simulated customer's 440 Hz, and the test's ear on the page.
+ */
+export const AGENT_TONE_HZ = 880;
+export const CUSTOMER_TONE_HZ = 440;
+const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
+writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
+
+export const voiceLaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${agentTone}`,
+    "--autoplay-policy=no-user-gesture-required",
+    "--allow-loopback-in-peer-connection",
+  ],
+};
+
+/**
+ * Prepares the test's ear on the agent's pages: Chrome's echo cancellation, noise suppression and
+ * gain control would fade a steady tone, so the pages' microphone is asked for without them. The
+ * page counts its microphone requests (`window.micRequests`).
+ */
+export async function listenOnPage(page: Page | BrowserContext) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { micRequests: number };
+    w.micRequests = 0;
+    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = (constraints) => {
+      w.micRequests += 1;
+      return original({
+        ...constraints,
+        audio: constraints?.audio ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : false,
+      });
+    };
+  });
+}
+
+/** The loudest frequency the page hears now on the softphone's remote stream (WebAudio analyser). */
+export const loudest = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { ear?: { analyser: AnalyserNode; rate: number; stream: MediaStream } };
+    const audio = document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]");
+    const stream = audio?.srcObject as MediaStream | null;
+    if (!stream) return { hz: 0, db: -Infinity };
+    if (w.ear?.stream !== stream) {
+      const context = new AudioContext();
+      void context.resume();
+      const analyser = context.createAnalyser();
+      analyser.fftSize = 8192;
+      context.createMediaStreamSource(stream).connect(analyser);
+      w.ear = { analyser, rate: context.sampleRate, stream };
+    }
+    const bins = new Float32Array(w.ear.analyser.frequencyBinCount);
+    w.ear.analyser.getFloatFrequencyData(bins);
+    let top = 1;
+    for (let i = 2; i < bins.length; i++) if (bins[i] > bins[top]) top = i;
+    return { hz: (top * w.ear.rate) / w.ear.analyser.fftSize, db: bins[top] };
+  });
+
+export const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
+/** Nothing at all: the loudest frequency is far below any tone. */
+export const silent = (sound: { db: number }) => sound.db < -100;
