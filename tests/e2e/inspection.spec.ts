@@ -223,8 +223,10 @@ test("the list, bulk reallocation, achievement and access, with and without Java
 
   // Achievement: sorted by a column link; each agent opens their calls; the CSV export.
   await page.goto("/achievement");
-  // An administrator reads the team's figures, under the team's title.
+  // An administrator reads the team's figures, under the team's title, in the menu and the window's title too.
   await expect(page.getByRole("heading", { name: "坐席业绩", level: 1 })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "主菜单" }).getByRole("link", { name: "坐席业绩" })).toBeVisible();
+  await expect(page).toHaveTitle(/^坐席业绩/);
   await expect(page.getByRole("table", { name: "坐席业绩" })).toContainText("张伟");
   await page.getByRole("link", { name: /接通量/ }).click();
   await expect(page).toHaveURL(/sort=connected/);

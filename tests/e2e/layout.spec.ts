@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn } from "./support";
+import { PLATFORM_URL, platformToken, signIn } from "./support";
 
 /**
  * Every screen of every role's menu at a phone's size and a laptop's: nothing scrolls
@@ -128,4 +128,103 @@ async function expectPicture(page: Page, name: string) {
     // A count or a name another test changed meanwhile moves a few pixels; a layout that breaks moves many.
     maxDiffPixelRatio: 0.01,
   });
+}
+
+/**
+ * The voice workbench's phone bar at a phone's width, in each state of the phone: at most two rows
+ * (what is happening, then the controls, which scroll sideways inside the bar), the action that
+ * matters now in sight and marked, and every enabled control reached with Tab. 褚红 (agent10) stays
+ * not ready except for a moment, dials out herself (so no test's call rings at her) and is signed out
+ * at the end.
+ */
+test("the phone bar keeps to two rows on a phone, in every state of the phone", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize(PHONE);
+  await signIn(page, "agent10");
+  await page.goto("/workBench");
+  const state = page.getByTestId("agent-state");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  try {
+    await expectPhoneBarFits(page, "签出", "签入");
+    await page.getByRole("button", { name: "签入" }).click();
+    await expect(state).toContainText("未就绪");
+    await expectPhoneBarFits(page, "未就绪", /^就绪/);
+    await page.getByRole("button", { name: /^就绪/ }).click();
+    await expect(state).toHaveText("就绪");
+    await expectPhoneBarFits(page, "就绪", null);
+    await page.getByRole("button", { name: /^未就绪/ }).click();
+    await expect(state).toContainText("未就绪");
+
+    // A call out: it rings (挂机 cancels it) for a moment, then the customer answers.
+    await page.getByLabel("外呼号码").fill("13700003333");
+    await page.getByRole("button", { name: "呼叫" }).click();
+    await expect(state).toContainText("振铃中");
+    // (No Tab walk while it rings: it rings for a moment only.)
+    await expectPhoneBarFits(page, "振铃中", /挂机/, { tab: false });
+    await expect(state).toContainText("通话中", { timeout: 10_000 });
+    await expectPhoneBarFits(page, "通话中", /挂机/);
+    await page.getByRole("button", { name: /挂机/ }).click();
+    await expect(state).toContainText("话后整理");
+    await expectPhoneBarFits(page, "话后整理", null);
+  } finally {
+    const token = await platformToken(request, "agent10");
+    const headers = { authorization: `Bearer ${token}` };
+    // Whatever state a failure left her in: a call on is ended, then she signs out.
+    await request.post(`${PLATFORM_URL}/cti/api/call/hangup`, { headers });
+    await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+  }
+});
+
+/** The phone bar in `state`: two rows, `primary` (the action that matters now) in sight, Tab reaches every control. */
+async function expectPhoneBarFits(page: Page, state: string, primary: string | RegExp | null, { tab = true } = {}) {
+  const bar = page.getByRole("region", { name: "电话条" });
+  const rows = await bar.evaluate((section) => {
+    // Each text and control drawn in the bar, as the band of height it takes; bands that overlap are one row.
+    const items = [
+      ...section.querySelectorAll("button, select, input, label, small, .sb-phonebar-state, .sb-phonebar-call p, .sb-phonebar-link"),
+    ]
+      .map((item) => item.getBoundingClientRect())
+      .filter((rect) => rect.width > 0 && rect.height > 0)
+      .sort((a, b) => a.top - b.top);
+    const bands: Array<{ top: number; bottom: number }> = [];
+    for (const rect of items) {
+      const last = bands.at(-1);
+      if (last && rect.top < last.bottom - 2) last.bottom = Math.max(last.bottom, rect.bottom);
+      else bands.push({ top: rect.top, bottom: rect.bottom });
+    }
+    return bands.length;
+  });
+  expect(rows, `the phone bar's rows while ${state}`).toBeLessThanOrEqual(2);
+  const box = (await bar.boundingBox())!;
+  expect(box.width, `the phone bar's width while ${state}`).toBeLessThanOrEqual(PHONE.width);
+  if (primary !== null) {
+    const action = bar.getByRole("button", { name: primary }).and(bar.locator(".sb-primary-action"));
+    await expect(action, `the action that matters while ${state}`).toBeEnabled();
+    const rect = (await action.boundingBox())!;
+    expect(rect.x >= box.x && rect.x + rect.width <= box.x + box.width, `「${primary}」 in sight while ${state}`).toBe(true);
+  }
+  if (!tab) return;
+  // Tab from the bar's start reaches every enabled control in it, in order, and the focused one is scrolled into sight.
+  const controls = await bar
+    .locator("button:enabled, select:enabled, input:enabled")
+    .evaluateAll((all) =>
+      all.filter((c) => !c.closest("fieldset:disabled")).map((c) => c.textContent?.trim() || c.id || c.getAttribute("type")),
+    );
+  await bar.evaluate((section) => {
+    section.tabIndex = -1;
+    section.focus();
+  });
+  const reached: Array<string | null> = [];
+  for (let i = 0; i < controls.length; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const rect = el.getBoundingClientRect();
+      const inSight = rect.left >= -1 && rect.right <= window.innerWidth + 1;
+      return { name: el.textContent?.trim() || el.id || el.getAttribute("type"), inSight, where: `${rect.left} ${rect.right}` };
+    });
+    expect(focused.inSight, `「${focused.name}」 (${focused.where}) scrolled into sight when focused`).toBe(true);
+    reached.push(focused.name);
+  }
+  expect(reached, `Tab through the phone bar while ${state}`).toEqual(controls);
 }

@@ -64,6 +64,15 @@ describe("menu catalogue", () => {
     }
   });
 
+  it("names the performance screen for what each role reads there: an agent's own row, the others the team's", () => {
+    const name = (role: "admin" | "supervisor" | "agent", workType: number) =>
+      flatten(menusFor(role, workType)).find((item) => item.url === "/achievement")?.name;
+    expect(name("agent", 1)).toBe("我的业绩");
+    expect(name("agent", 3)).toBe("我的业绩");
+    expect(name("supervisor", 1)).toBe("坐席业绩");
+    expect(name("admin", 1)).toBe("坐席业绩");
+  });
+
   it("trims a group to the children granted and points it at the first of them", () => {
     const manual = menusFor("supervisor", 1).find((item) => item.code === "manual");
     expect(manual?.url).toBe("/manual/dataDistribution");

@@ -138,6 +138,14 @@ export type MenuProfile = "admin" | "supervisor" | "voiceAgent" | "textAgent";
 /** Entries kept for one profile only (the administrator has the same screen elsewhere in the tree). */
 const profileOnly: Readonly<Record<string, MenuProfile>> = { text_work_order: "textAgent" };
 
+/**
+ * Entries named for what the profile sees there: an agent's 业绩 is their own row, while a
+ * supervisor or an administrator reads the whole team's (the screen takes its title from here).
+ */
+const profileNames: Readonly<Record<string, Partial<Record<MenuProfile, string>>>> = {
+  achievement: { admin: "坐席业绩", supervisor: "坐席业绩" },
+};
+
 /** Screen (leaf) codes each profile is given; admin gets the whole catalogue but the entries above. */
 const grants: Record<Exclude<MenuProfile, "admin">, readonly string[]> = {
   voiceAgent: [
@@ -182,13 +190,14 @@ export function menuProfile(role: Role, workType: number): MenuProfile {
 export function menusFor(role: Role, workType: number): MenuItem[] {
   const profile = menuProfile(role, workType);
   const granted = (code: string) => (profile === "admin" ? !profileOnly[code] : grants[profile].includes(code));
+  const named = (entry: MenuItem): MenuItem => ({ ...entry, name: profileNames[entry.code]?.[profile] ?? entry.name });
   const menu: MenuItem[] = [];
   for (const entry of catalogue) {
     if (!entry.children) {
-      if (granted(entry.code)) menu.push({ ...entry });
+      if (granted(entry.code)) menu.push(named(entry));
       continue;
     }
-    const children = entry.children.filter((child) => granted(child.code)).map((child) => ({ ...child }));
+    const children = entry.children.filter((child) => granted(child.code)).map(named);
     if (children.length > 0) menu.push({ ...entry, url: children[0].url, children });
   }
   return menu;

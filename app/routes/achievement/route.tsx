@@ -1,4 +1,4 @@
-import { isPathAllowed } from "#app/lib/access";
+import { flattenMenu, isPathAllowed } from "#app/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { PerformanceRow } from "#contracts/inspection";
@@ -15,9 +15,8 @@ import { parseListQuery } from "#app/server/page-query.server";
 import { agentPerformance } from "#app/services/inspection.server";
 import { AchievementQuerySchema, performanceQuery } from "./query.server";
 
-const title = SCREEN_TITLES["/achievement"];
-const TEAM_TITLE = "坐席业绩";
-export const handle: RouteHandle = { title };
+// Named as the caller's menu names it: 我的业绩 for an agent (their own row), 坐席业绩 for the team.
+export const handle: RouteHandle = { title: (data) => (data as { title?: string } | undefined)?.title };
 
 /**
  * Agent performance (decision 018): per agent for a period and group — calls, connected, talk
@@ -35,13 +34,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = performance.list.slice((query.page - 1) * query.size, query.page * query.size);
   const page = { ...performance, list: rows };
   // Each agent row opens their inspected calls, for those whose menu has the inspection list.
-  return { query, start, end, page, agent: user.role === "agent", canInspect: isPathAllowed("/inspectionSuccess", menu) };
+  const title = flattenMenu(menu).find((item) => item.url === "/achievement")?.name ?? SCREEN_TITLES["/achievement"];
+  return { title, query, start, end, page, agent: user.role === "agent", canInspect: isPathAllowed("/inspectionSuccess", menu) };
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${value}%`);
 
 export default function Achievement() {
-  const { query, start, end, page, agent, canInspect } = useLoaderData<typeof loader>();
+  const { title, query, start, end, page, agent, canInspect } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const params = (change: Record<string, string>) => {
     const next = new URLSearchParams(search);
@@ -54,8 +54,7 @@ export default function Achievement() {
 
   return (
     <Screen
-      // The menu's 我的业绩 is an agent's own row; a supervisor or an administrator reads the team's.
-      title={agent ? title : TEAM_TITLE}
+      title={title}
       actions={
         <a className="p-button p-button-outlined" href={`/achievement/export?${params({ start, end })}`} download>
           导出 CSV

@@ -83,6 +83,16 @@ export function PhoneBar(props: {
   const offered = agent.state === "RINGING" && call?.origin !== "manual";
   const primary = primaryAction(agent.state, offered, props.hasResultToWrite);
   const emphasis = (action: string) => (primary === action ? " sb-primary-action" : "");
+  // On a phone the controls scroll sideways: when the phone's state changes (a call rings while the
+  // agent was at the dial field, the call connects), the action that matters is brought into sight.
+  const controls = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const row = controls.current;
+    const action = row?.querySelector(".sb-primary-action");
+    if (!row || !action) return;
+    const [box, rect] = [row.getBoundingClientRect(), action.getBoundingClientRect()];
+    if (rect.left < box.left || rect.right > box.right) row.scrollLeft += rect.left - box.left - 8;
+  }, [primary, agent.state]);
 
   // Keys go out one after another, so quick presses reach the far end in the order pressed.
   const dtmfQueue = useRef<Promise<unknown>>(Promise.resolve());
@@ -149,112 +159,186 @@ export function PhoneBar(props: {
         </div>
         <div className={`sb-phonebar-link sb-phonebar-link--${stream}`} role="status" data-testid="connection">
           <span className="sb-phonebar-dot" aria-hidden="true" />
-          {STREAM_STATUS_LABELS[stream]}
+          <span className="sb-phonebar-link-text">{STREAM_STATUS_LABELS[stream]}</span>
         </div>
       </div>
-      <div className="sb-phonebar-actions">
-        {agent.state === "SIGNED_OUT" ? (
+      {/* On a phone the controls are one row that scrolls sideways, the action that matters in sight first. */}
+      <div
+        className="sb-phonebar-controls"
+        ref={controls}
+        // The browser leaves a control half out of the row when focused; Tab shows it whole.
+        onFocus={(event) => event.target.scrollIntoView({ block: "nearest", inline: "nearest" })}
+      >
+        <div className="sb-phonebar-actions">
+          {agent.state === "SIGNED_OUT" ? (
+            <button
+              type="button"
+              className={`p-button p-button-sm sb-slot${emphasis("signIn")}`}
+              onClick={() => act("state", { command: "signIn" })}
+            >
+              签入
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="p-button p-button-text p-button-sm sb-slot"
+              disabled={call !== null}
+              onClick={() => act("state", { command: "signOut" })}
+            >
+              签出
+            </button>
+          )}
           <button
             type="button"
-            className={`p-button p-button-sm sb-slot${emphasis("signIn")}`}
-            onClick={() => act("state", { command: "signIn" })}
+            className={`p-button p-button-success p-button-sm${emphasis("answer")}`}
+            disabled={!can.answer}
+            aria-keyshortcuts={shortcuts.answer}
+            onClick={() => act("call", { action: "answer" })}
           >
-            签入
+            接听<kbd>{shortcuts.answer}</kbd>
           </button>
-        ) : (
           <button
             type="button"
-            className="p-button p-button-text p-button-sm sb-slot"
-            disabled={call !== null}
-            onClick={() => act("state", { command: "signOut" })}
+            className={`p-button p-button-danger p-button-sm${emphasis("hangup")}`}
+            disabled={!can.hangup}
+            aria-keyshortcuts={shortcuts.hangup}
+            onClick={() => act("call", { action: "hangup" })}
           >
-            签出
+            挂机<kbd>{shortcuts.hangup}</kbd>
           </button>
-        )}
-        <button
-          type="button"
-          className={`p-button p-button-success p-button-sm${emphasis("answer")}`}
-          disabled={!can.answer}
-          aria-keyshortcuts={shortcuts.answer}
-          onClick={() => act("call", { action: "answer" })}
-        >
-          接听<kbd>{shortcuts.answer}</kbd>
-        </button>
-        <button
-          type="button"
-          className={`p-button p-button-danger p-button-sm${emphasis("hangup")}`}
-          disabled={!can.hangup}
-          aria-keyshortcuts={shortcuts.hangup}
-          onClick={() => act("call", { action: "hangup" })}
-        >
-          挂机<kbd>{shortcuts.hangup}</kbd>
-        </button>
-        <button
-          type="button"
-          className={`p-button p-button-sm${emphasis("ready")}`}
-          disabled={!can.ready}
-          aria-keyshortcuts={shortcuts.ready}
-          onClick={props.goReady}
-        >
-          就绪<kbd>{shortcuts.ready}</kbd>
-        </button>
-        <label className="p-sr-only" htmlFor="not-ready-reason">
-          未就绪原因
-        </label>
-        <select
-          id="not-ready-reason"
-          className="p-inputtext p-component p-inputtext-sm"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        >
-          {NOT_READY_REASONS.map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="p-button p-button-warning p-button-sm"
-          disabled={!can.notReady}
-          aria-keyshortcuts={shortcuts.notReady}
-          onClick={() => act("notReady", { reason })}
-        >
-          未就绪<kbd>{shortcuts.notReady}</kbd>
-        </button>
-        <button
-          type="button"
-          className="p-button p-button-outlined p-button-sm sb-slot"
-          disabled={!inCall}
-          onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}
-        >
-          {agent.state === "HOLD" ? "恢复" : "保持"}
-        </button>
-        <button
-          type="button"
-          className="p-button p-button-outlined p-button-sm sb-slot"
-          disabled={agent.state !== "TALKING"}
-          onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}
-        >
-          {agent.muted ? "取消静音" : "静音"}
-        </button>
-        <button
-          type="button"
-          className="p-button p-button-outlined p-button-sm"
-          disabled={agent.state !== "TALKING"}
-          aria-expanded={showKeypad}
-          onClick={() => setShowKeypad(!showKeypad)}
-        >
-          拨号盘
-        </button>
-        <label className="sb-phonebar-option">
-          <input type="checkbox" checked={!props.ringMuted} onChange={(e) => props.setRingMuted(!e.target.checked)} />
-          来电铃声
-        </label>
-        <label className="sb-phonebar-option">
-          <input type="checkbox" checked={agent.autoAnswer} onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })} />
-          自动接听
-        </label>
+          <button
+            type="button"
+            className={`p-button p-button-sm${emphasis("ready")}`}
+            disabled={!can.ready}
+            aria-keyshortcuts={shortcuts.ready}
+            onClick={props.goReady}
+          >
+            就绪<kbd>{shortcuts.ready}</kbd>
+          </button>
+          <label className="p-sr-only" htmlFor="not-ready-reason">
+            未就绪原因
+          </label>
+          <select
+            id="not-ready-reason"
+            className="p-inputtext p-component p-inputtext-sm"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          >
+            {NOT_READY_REASONS.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="p-button p-button-warning p-button-sm"
+            disabled={!can.notReady}
+            aria-keyshortcuts={shortcuts.notReady}
+            onClick={() => act("notReady", { reason })}
+          >
+            未就绪<kbd>{shortcuts.notReady}</kbd>
+          </button>
+          <button
+            type="button"
+            className="p-button p-button-outlined p-button-sm sb-slot"
+            disabled={!inCall}
+            onClick={() => act("call", { action: agent.state === "HOLD" ? "resume" : "hold" })}
+          >
+            {agent.state === "HOLD" ? "恢复" : "保持"}
+          </button>
+          <button
+            type="button"
+            className="p-button p-button-outlined p-button-sm sb-slot"
+            disabled={agent.state !== "TALKING"}
+            onClick={() => act("call", { action: agent.muted ? "unmute" : "mute" })}
+          >
+            {agent.muted ? "取消静音" : "静音"}
+          </button>
+          <button
+            type="button"
+            className="p-button p-button-outlined p-button-sm"
+            disabled={agent.state !== "TALKING"}
+            aria-expanded={showKeypad}
+            onClick={() => setShowKeypad(!showKeypad)}
+          >
+            拨号盘
+          </button>
+          <label className="sb-phonebar-option">
+            <input type="checkbox" checked={!props.ringMuted} onChange={(e) => props.setRingMuted(!e.target.checked)} />
+            来电铃声
+          </label>
+          <label className="sb-phonebar-option">
+            <input
+              type="checkbox"
+              checked={agent.autoAnswer}
+              onChange={(e) => act("autoAnswer", { autoAnswer: String(e.target.checked) })}
+            />
+            自动接听
+          </label>
+        </div>
+        <div className="sb-phonebar-row">
+          <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
+            <label htmlFor="dial-number">外呼号码</label>
+            <input
+              id="dial-number"
+              ref={dialField}
+              className="p-inputtext p-component p-inputtext-sm"
+              inputMode="tel"
+              value={dialNumber}
+              aria-invalid={dialNumber !== "" && !dialValid}
+              aria-describedby="dial-hint"
+              onChange={(e) => setDialNumber(e.target.value)}
+            />
+            <button
+              type="submit"
+              className="p-button p-button-sm"
+              disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}
+            >
+              呼叫
+            </button>
+            <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
+          </form>
+          {/* Always there (disabled outside a call), so the page does not move when a call connects. */}
+          <fieldset className="sb-phonebar-actions sb-phonebar-transfer" disabled={!inCall} aria-label="转接目标">
+            <label htmlFor="transfer-to">转接/咨询目标</label>
+            <select
+              id="transfer-to"
+              className="p-inputtext p-component p-inputtext-sm"
+              value={transferTo}
+              onFocus={() => void props.refreshColleagues()}
+              onChange={(e) => setTransferTo(e.target.value)}
+            >
+              <option value="">请选择</option>
+              <optgroup label="坐席">
+                {props.colleagues.map((c) => (
+                  <option key={c.agentId} value={c.agentId}>
+                    {c.name}（{labelOf(AGENT_STATES, c.state)}）
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label="队列">
+                <option value={agent.queueName}>{agent.queueName}</option>
+              </optgroup>
+            </select>
+            <button
+              type="button"
+              className="p-button p-button-outlined p-button-sm"
+              disabled={!transferTo}
+              onClick={() => void transfer(transferTo === agent.queueName ? "queue" : "agent")}
+            >
+              转接
+            </button>
+            <button
+              type="button"
+              className="p-button p-button-outlined p-button-sm"
+              disabled={!transferTo || transferTo === agent.queueName}
+              onClick={() => act("consult", { agentId: transferTo })}
+            >
+              咨询
+            </button>
+          </fieldset>
+        </div>
       </div>
       {showKeypad && agent.state === "TALKING" ? (
         <div className="sb-phonebar-actions">
@@ -268,68 +352,6 @@ export function PhoneBar(props: {
           <output aria-live="polite">{call?.dtmf ? `已发送按键：${call.dtmf}` : "尚未发送按键"}</output>
         </div>
       ) : null}
-      <div className="sb-phonebar-row">
-        <form className="sb-phonebar-actions" onSubmit={dial} noValidate>
-          <label htmlFor="dial-number">外呼号码</label>
-          <input
-            id="dial-number"
-            ref={dialField}
-            className="p-inputtext p-component p-inputtext-sm"
-            inputMode="tel"
-            value={dialNumber}
-            aria-invalid={dialNumber !== "" && !dialValid}
-            aria-describedby="dial-hint"
-            onChange={(e) => setDialNumber(e.target.value)}
-          />
-          <button
-            type="submit"
-            className="p-button p-button-sm"
-            disabled={!dialValid || !["READY", "NOT_READY", "ACW"].includes(agent.state)}
-          >
-            呼叫
-          </button>
-          <small id="dial-hint">{dialNumber !== "" && !dialValid ? "请输入正确的电话号码" : "手机号或带区号的固话"}</small>
-        </form>
-        {/* Always there (disabled outside a call), so the page does not move when a call connects. */}
-        <fieldset className="sb-phonebar-actions sb-phonebar-transfer" disabled={!inCall} aria-label="转接目标">
-          <label htmlFor="transfer-to">转接/咨询目标</label>
-          <select
-            id="transfer-to"
-            className="p-inputtext p-component p-inputtext-sm"
-            value={transferTo}
-            onFocus={() => void props.refreshColleagues()}
-            onChange={(e) => setTransferTo(e.target.value)}
-          >
-            <option value="">请选择</option>
-            <optgroup label="坐席">
-              {props.colleagues.map((c) => (
-                <option key={c.agentId} value={c.agentId}>
-                  {c.name}（{labelOf(AGENT_STATES, c.state)}）
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="队列">
-              <option value={agent.queueName}>{agent.queueName}</option>
-            </optgroup>
-          </select>
-          <button
-            type="button"
-            className="p-button p-button-outlined p-button-sm"
-            disabled={!transferTo}
-            onClick={() => void transfer(transferTo === agent.queueName ? "queue" : "agent")}
-          >
-            转接
-          </button>
-          <button
-            type="button"
-            className="p-button p-button-outlined p-button-sm"
-            disabled={!transferTo || transferTo === agent.queueName}
-            onClick={() => act("consult", { agentId: transferTo })}
-          >
-            咨询
-          </button>
-        </fieldset>
-      </div>
       {call?.consult ? <ConsultPanel consult={call.consult} act={act} /> : null}
       {transferred && agent.state === "ACW" && call?.ctiCallId === transferred.ctiCallId ? (
         <span role="status">{transferred.text}</span>
