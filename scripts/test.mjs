@@ -41,6 +41,7 @@ ok =
     "--config",
     ".dependency-cruiser.cjs",
   ]) && ok;
+ok = step("lint: dead exports (knip)", bin("knip"), ["--no-progress"]) && ok;
 ok = step("type check", bin("tsc"), ["--noEmit", "-p", "."]) && ok;
 ok =
   step("unit, platform and integration tests (vitest)", bin("vitest"), [
