@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { PLATFORM_URL, platformToken, signIn } from "./support";
 
@@ -123,6 +124,7 @@ async function expectPicture(page: Page, name: string) {
   ];
   await expect.soft(page).toHaveScreenshot(`${name}.png`, {
     mask: dynamic,
+    stylePath: fileURLToPath(new URL("./layout-pictures.css", import.meta.url)),
     animations: "disabled",
     caret: "hide",
     // A count or a name another test changed meanwhile moves a few pixels; a layout that breaks moves many.

@@ -346,29 +346,47 @@ export default function Contacts() {
                 className="p-inputtext"
               />
             </div>
-            {properties.map((p) => (
-              <div className="sb-field" key={p.id}>
-                <label htmlFor={`filter-v${p.id}`}>{p.name}</label>
-                {p.type === "single" || p.type === "multi" ? (
-                  <select id={`filter-v${p.id}`} name={`v${p.id}`} defaultValue={filters[String(p.id)] ?? ""} className="p-inputtext">
-                    <option value="">全部</option>
-                    {p.options.map((o) => (
-                      <option key={o} value={o}>
-                        {o}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input
-                    id={`filter-v${p.id}`}
-                    name={`v${p.id}`}
-                    maxLength={200}
-                    defaultValue={filters[String(p.id)] ?? ""}
-                    className="p-inputtext"
-                  />
-                )}
+            {/* The properties' filters fold away: however many a tenant defines, the bar keeps its size;
+                it opens when one of them is in use. */}
+            <details className="sb-filters-more" open={Object.values(filters).some(Boolean)}>
+              <summary>按客户属性筛选</summary>
+              <div className="sb-filters-more-fields">
+                {properties.length === 0 ? (
+                  <p className="sb-hint">
+                    还没有客户属性
+                    {admin ? (
+                      <>
+                        ，可在<a href="/customerProperty">客户属性</a>中添加
+                      </>
+                    ) : null}
+                    。
+                  </p>
+                ) : null}
+                {properties.map((p) => (
+                  <div className="sb-field" key={p.id}>
+                    <label htmlFor={`filter-v${p.id}`}>{p.name}</label>
+                    {p.type === "single" || p.type === "multi" ? (
+                      <select id={`filter-v${p.id}`} name={`v${p.id}`} defaultValue={filters[String(p.id)] ?? ""} className="p-inputtext">
+                        <option value="">全部</option>
+                        {p.options.map((o) => (
+                          <option key={o} value={o}>
+                            {o}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      <input
+                        id={`filter-v${p.id}`}
+                        name={`v${p.id}`}
+                        maxLength={200}
+                        defaultValue={filters[String(p.id)] ?? ""}
+                        className="p-inputtext"
+                      />
+                    )}
+                  </div>
+                ))}
               </div>
-            ))}
+            </details>
           </FilterBar>
 
           {showForm ? (
