@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, menuNames, signIn, signOut } from "./support";
+import { expectAccessible, menuNames, PLATFORM_URL, platformToken, signIn, signOut } from "./support";
 
 // 坐席配置 (decision 031): a page that ships no script, so its flows run once, without JavaScript
 // (@noscript), axe included; the 强制下线 confirmation loads one (Escape follows 取消), so that flow
@@ -93,7 +93,10 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await expect(page.getByRole("table")).toContainText("转岗做在线客服");
 
   // Another tenant's agent is not found.
-  expect((await page.goto("/robot/agent/11"))?.status()).toBe(404);
+  const foreign = await page.request.get(`${PLATFORM_URL}/uaa/oauth/user_auth`, {
+    headers: { authorization: `Bearer ${await platformToken(page.request, "other-admin")}` },
+  });
+  expect((await page.goto(`/robot/agent/${(await foreign.json()).data.id}`))?.status()).toBe(404);
   await expect(page.getByText("您访问的页面不存在")).toBeVisible();
   await signOut(page);
 
