@@ -3,7 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import { sqlSpans } from "#upstream/db/sql-spans";
+import { sqlSpans } from "./sql-spans";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./schema";
 import { sharedParsers } from "./type-parsers";
