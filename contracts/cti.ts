@@ -109,6 +109,8 @@ export const TodayCallsResponseSchema = envelope(page(TodayCallSchema));
 export const SimulatedOfferSchema = z.object({
   phone: z.string(),
   queueName: z.string().optional(),
+  /** A direct line: the call rings only at this agent (their login name), in their queue, whenever they are ready. */
+  agentUserName: z.string().optional(),
   flowId: z.number().int().optional(),
   campaignId: z.number().int().optional(),
   prevCtiCallId: z.string().optional(),

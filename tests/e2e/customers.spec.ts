@@ -24,7 +24,7 @@ async function textFromWorkbench(browser: Browser, request: APIRequestContext, p
   await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
   const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
-    data: { phone },
+    data: { phone, agentUserName: "agent03" },
   });
   expect(offer.ok(), await offer.text()).toBe(true);
   await expect(agent.getByTestId("agent-state")).toContainText("振铃中");

@@ -135,14 +135,14 @@ async function expectPicture(page: Page, name: string) {
 /**
  * The voice workbench's phone bar at a phone's width, in each state of the phone: at most two rows
  * (what is happening, then the controls, which scroll sideways inside the bar), the action that
- * matters now in sight and marked, and every enabled control reached with Tab. 褚红 (agent10) stays
+ * matters now in sight and marked, and every enabled control reached with Tab. 卫东 (agent11) stays
  * not ready except for a moment, dials out herself (so no test's call rings at her) and is signed out
  * at the end.
  */
 test("the phone bar keeps to two rows on a phone, in every state of the phone", async ({ page, request }) => {
   test.setTimeout(90_000);
   await page.setViewportSize(PHONE);
-  await signIn(page, "agent10");
+  await signIn(page, "agent11");
   await page.goto("/workBench");
   const state = page.getByTestId("agent-state");
   await expect(page.getByTestId("connection")).toHaveText("已连接");
@@ -169,7 +169,7 @@ test("the phone bar keeps to two rows on a phone, in every state of the phone", 
     await expect(state).toContainText("话后整理");
     await expectPhoneBarFits(page, "话后整理", null);
   } finally {
-    const token = await platformToken(request, "agent10");
+    const token = await platformToken(request, "agent11");
     const headers = { authorization: `Bearer ${token}` };
     // Whatever state a failure left her in: a call on is ended, then she signs out.
     await request.post(`${PLATFORM_URL}/cti/api/call/hangup`, { headers });
@@ -207,11 +207,10 @@ async function expectPhoneBarFits(page: Page, state: string, primary: string | R
   }
   if (!tab) return;
   // Tab from the bar's start reaches every enabled control in it, in order, and the focused one is scrolled into sight.
-  const controls = await bar
-    .locator("button:enabled, select:enabled, input:enabled")
-    .evaluateAll((all) =>
-      all.filter((c) => !c.closest("fieldset:disabled")).map((c) => c.textContent?.trim() || c.id || c.getAttribute("type")),
-    );
+  const controls = await bar.locator("button:enabled, select:enabled, input:enabled").evaluateAll((all) =>
+    // Named by id first: a select's text is its options, which change as colleagues change state.
+    all.filter((c) => !c.closest("fieldset:disabled")).map((c) => c.id || c.textContent?.trim() || c.getAttribute("type")),
+  );
   await bar.evaluate((section) => {
     section.tabIndex = -1;
     section.focus();
@@ -223,7 +222,7 @@ async function expectPhoneBarFits(page: Page, state: string, primary: string | R
       const el = document.activeElement as HTMLElement;
       const rect = el.getBoundingClientRect();
       const inSight = rect.left >= -1 && rect.right <= window.innerWidth + 1;
-      return { name: el.textContent?.trim() || el.id || el.getAttribute("type"), inSight, where: `${rect.left} ${rect.right}` };
+      return { name: el.id || el.textContent?.trim() || el.getAttribute("type"), inSight, where: `${rect.left} ${rect.right}` };
     });
     expect(focused.inSight, `「${focused.name}」 (${focused.where}) scrolled into sight when focused`).toBe(true);
     reached.push(focused.name);

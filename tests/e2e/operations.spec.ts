@@ -153,7 +153,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
 
   const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", {
     phone: PHONE,
-    queueName: "demo-sales",
+    agentUserName: AGENT.user,
     transcript: [{ segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "我要找人工", gender: 1 }],
   });
   await expect(agent.getByTestId("agent-state")).toContainText("振铃中");

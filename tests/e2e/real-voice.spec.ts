@@ -67,7 +67,7 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
 
-  const first = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139000" });
+  const first = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139000", agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
@@ -105,7 +105,7 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await expect(page.getByTestId("outbox")).toContainText("已保存");
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("就绪");
-  const second = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139001" });
+  const second = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139001", agentUserName: AGENT });
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);

@@ -92,7 +92,7 @@ async function readyForCalls(page: Page) {
 }
 
 async function answerAndHear(page: Page, request: APIRequestContext, token: string, phone: string) {
-  const offered = await platformPost(request, token, "/cti/simulator/offer", { phone });
+  const offered = await platformPost(request, token, "/cti/simulator/offer", { phone, agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
@@ -225,7 +225,7 @@ test("an unreachable STUN server does not hold up answering: ICE gathering is ca
   await signIn(page, AGENT);
   await openWorkbench(page);
   await readyForCalls(page);
-  await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139104" });
+  await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139104", agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
   // Heard within 5 s of 接听, where an uncapped gathering alone takes about 10 s.

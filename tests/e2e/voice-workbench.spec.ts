@@ -33,6 +33,7 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   const flows = await platformPost(request, admin, "/robot/api/flow/list", { name: "信用卡分期回访" });
   const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", {
     phone: CALLER.phone,
+    agentUserName: "agent",
     flowId: flows.list[0].id,
     prevCtiCallId: CALLER.prevCtiCallId,
     transcript: [
@@ -270,7 +271,7 @@ test("an agent sends keys, consults a colleague, confers and hands the customer 
   }
   await page.getByRole("button", { name: /^就绪/ }).click();
   await expect(agentState(page)).toHaveText("就绪");
-  const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", { phone: "13955550003" });
+  const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", { phone: "13955550003", agentUserName: "admin" });
   await expect(page.getByText("来电 139****0003（呼入）")).toBeVisible();
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(agentState(page)).toContainText("通话中");

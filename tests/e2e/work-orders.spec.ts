@@ -76,7 +76,7 @@ test("a work order's life: template, made from a call, received, followed, compl
   await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
   const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
-    data: { phone: "13911112222" },
+    data: { phone: "13911112222", agentUserName: "agent07" },
   });
   expect(offer.ok(), await offer.text()).toBe(true);
   const { ctiCallId } = (await offer.json()).data;

@@ -171,6 +171,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         queuedAt: null,
         queueWaitMs: null,
         missedBy: [],
+        forUserId: null,
       };
       await apply(agent, { type: "dial", callId: call.ctiCallId });
       calls.set(call.ctiCallId, call);
@@ -199,6 +200,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         await offerTo(colleague, call);
       } else {
         await apply(agent, { type: "end" });
+        // Transferred to a queue, a direct line's call is for anyone there.
+        call.forUserId = null;
         await joinQueue(call, target.to);
       }
       return snapshot(agent);

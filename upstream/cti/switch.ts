@@ -89,7 +89,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
 
   /** The call as `viewer` sees it (the consultation from their side); without one, as anyone. */
   function publicCall(call: Call, viewer?: Agent): PhoneCall {
-    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, consult: _c, missedBy: _m, task: _k, ...rest } = call;
+    const { tenantId: _t, agentUserId: _a, ended: _e, robotCall: _r, consult: _c, missedBy: _m, task: _k, forUserId: _f, ...rest } = call;
     return {
       ...rest,
       startedAt: new Date(call.startedAt).toISOString(),
@@ -255,7 +255,9 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
         tenant.waiting = tenant.waiting.filter((id) => id !== callId);
         continue;
       }
-      const ready = [...tenant.agents.values()].filter((a) => a.status.state === "READY" && a.queueName === call.queueName);
+      const ready = [...tenant.agents.values()].filter(
+        (a) => a.status.state === "READY" && (call.forUserId === null ? a.queueName === call.queueName : a.userId === call.forUserId),
+      );
       const chosen = pickAgent(
         ready.map((a) => ({ userId: a.userId, idleSince: a.status.idleSince })),
         options.routing,
@@ -325,6 +327,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       queuedAt: null,
       queueWaitMs: null,
       missedBy: [],
+      forUserId: input.forUserId ?? null,
       robotCall: input.robotCall,
     };
     calls.set(call.ctiCallId, call);

@@ -46,6 +46,8 @@ export type Call = Omit<PhoneCall, "startedAt" | "answeredAt" | "consult"> & {
   queueWaitMs: number | null;
   /** Agents at whom the call rang out unanswered (a hand-off nobody took is ToHumanNoAnswer). */
   missedBy: number[];
+  /** A direct line's agent: offered to this user only (null: anyone ready in the queue). */
+  forUserId: number | null;
   /** A hand-off's robot call: its recording (the robot's part, then the agent's) and the intent heard. */
   robotCall?: RobotCall;
   /** A campaign contact the agent dials (preview): its task call moves with the call, its record names it. */
@@ -71,6 +73,8 @@ export type NewCall = {
   origin: PhoneCall["origin"];
   phone: string;
   queueName: string | null;
+  /** A direct line's agent: the call is offered to this user only. */
+  forUserId?: number;
   flowId?: number | null;
   campaignId?: number | null;
   prevCtiCallId?: string | null;

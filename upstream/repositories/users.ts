@@ -46,6 +46,17 @@ export async function findUserInTenant(db: Db, tenantId: number, userId: number)
   return db.selectFrom("users").select(recordColumns).where("tenant_id", "=", tenantId).where("id", "=", userId).executeTakeFirst();
 }
 
+/** A user of the tenant by login name (the simulator's direct line names its agent so). */
+export async function findUserIdByName(db: Db, tenantId: number, userName: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("user_name", "=", userName)
+    .executeTakeFirst();
+  return row?.id;
+}
+
 type UserSummary = z.infer<typeof UserSummarySchema>;
 
 export async function listUsers(

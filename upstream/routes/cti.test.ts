@@ -229,6 +229,28 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
   });
 
+  it("a direct line rings only at its agent, waiting while they are busy; transferred to the queue it is for anyone", async () => {
+    for (const who of ["admin", "agent"]) {
+      await phone(who, "POST", "/cti/api/agent/state", { command: "signIn" }).catch(() => undefined);
+      await api(who, "POST", "/cti/api/agent/state", { command: "notReady", reason: "MEETING" });
+    }
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "ready" }); // ready longer: first in line
+    const direct = await cti().offerInbound(users.agent.tenantId, {
+      phone: "13912340001",
+      queueName: "demo-voice",
+      forUserId: users.agent.id,
+    });
+    expect((await phone("admin", "GET", "/cti/api/agent")).agent.state).toBe("READY");
+    await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    expect((await phone("agent", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(direct.ctiCallId);
+    await phone("agent", "POST", "/cti/api/call/answer");
+    await phone("agent", "POST", "/cti/api/call/transfer", { target: "queue", to: "demo-voice" });
+    expect((await phone("admin", "GET", "/cti/api/agent")).call?.ctiCallId).toBe(direct.ctiCallId);
+    await cti().customerHangup(users.agent.tenantId, direct.ctiCallId);
+    await phone("admin", "POST", "/cti/api/agent/state", { command: "signOut" });
+    await until(async () => (await cti().status(demo())).agent.state === "READY", "the agent's after-call work");
+  });
+
   it("after consulting, the agent takes the customer back or hands them over; a customer who hangs up ends the conference", async () => {
     for (const name of ["admin", "agent"]) {
       await api(name, "POST", "/cti/api/agent/state", { command: "signIn" });

@@ -13,8 +13,9 @@ import {
   StateCommandSchema,
   TransferRequestSchema,
 } from "#contracts/cti";
-import { ok, parseInput } from "#upstream/http";
+import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
+import { findUserIdByName } from "#upstream/repositories/users";
 import { listTodayCalls } from "#upstream/repositories/workbench";
 
 /** Parses a body, failing with the contract's own Chinese message. */
@@ -80,11 +81,13 @@ const CallParamsSchema = z.object({ ctiCallId: z.string().min(1) });
 export const ctiSimulatorRoutes: FastifyPluginAsync = async (app) => {
   app.post("/cti/simulator/offer", async (request) => {
     const user = requireUser(request);
-    const input = parseInput(SimulatedOfferSchema, request.body);
-    const queueName = input.queueName ?? (await app.cti.status({ id: user.id, tenantId: user.tenantId })).agent.queueName;
+    const { agentUserName, ...input } = parseInput(SimulatedOfferSchema, request.body);
+    const forUserId = agentUserName === undefined ? undefined : await findUserIdByName(app.db, user.tenantId, agentUserName);
+    if (agentUserName !== undefined && forUserId === undefined) throw new HttpError(404, "坐席不存在");
+    const queueName = input.queueName ?? (await app.cti.status({ id: forUserId ?? user.id, tenantId: user.tenantId })).agent.queueName;
     const call = input.transcript?.length
-      ? await app.cti.offerRobotHandoff(user.tenantId, { ...input, queueName })
-      : await app.cti.offerInbound(user.tenantId, { ...input, queueName });
+      ? await app.cti.offerRobotHandoff(user.tenantId, { ...input, queueName, forUserId })
+      : await app.cti.offerInbound(user.tenantId, { ...input, queueName, forUserId });
     return ok({ ctiCallId: call.ctiCallId });
   });
 

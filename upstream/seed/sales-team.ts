@@ -18,6 +18,7 @@ export const SALES_TEAM: ReadonlyArray<readonly [string, string]> = [
   ["agent08", "冯雪"],
   ["agent09", "陈刚"],
   ["agent10", "褚红"],
+  ["agent11", "卫东"],
 ];
 
 /** Starts the demo tenant's sales team (when the demo data is there); answers it, to stop it. */
