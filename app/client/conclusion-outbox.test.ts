@@ -14,13 +14,13 @@ function memoryStorage() {
 
 const draft: ConclusionDraft = { ctiCallId: "cti-1", phone: "13800138000", callResult: "1", intent: "CONFIRM", remark: "ok", fields: {} };
 
-function setup(answers: SendResult[], storage = memoryStorage()) {
+function setup(answers: SendResult[], storage = memoryStorage(), keyPrefix = "key") {
   let clock = 1_000;
   let keys = 0;
   const sent: string[] = [];
   const outbox = createOutbox({
     storage,
-    newKey: () => `key-${++keys}`,
+    newKey: () => `${keyPrefix}-${++keys}`,
     now: () => clock,
     send: async (item) => {
       sent.push(item.key);
@@ -109,6 +109,40 @@ describe("conclusion outbox", () => {
     expect(outbox.items()).toEqual([]);
     expect(outbox.openCalls()).toEqual([call]);
     expect(outbox.loadDraft("cti-1")).toEqual(draft);
+  });
+
+  it("two tabs of the agent share one outbox: each shows the other's forms, neither writes over the other's results", async () => {
+    const storage = memoryStorage();
+    const first = setup([{ kind: "retry", message: "网络已断开" }], storage);
+    const second = setup([], storage, "tab2");
+    const seen: string[][] = [];
+    first.outbox.subscribeCalls((calls) => seen.push(calls.map((c) => c.ctiCallId)));
+    const call = { ctiCallId: "cti-1", phone: "138****8000", startedAt: "2026-11-28T01:00:00Z", origin: "inbound" };
+
+    // The second tab sees the call first; the first tab, seeing it after, still shows its form.
+    second.outbox.open(call);
+    first.outbox.open(call);
+    expect(seen.at(-1)).toEqual(["cti-1"]);
+
+    // The first tab saves (the network is down); the second, older copy in hand, queues another call's result.
+    first.outbox.submit(draft);
+    await first.outbox.flush();
+    second.outbox.submit({ ...draft, ctiCallId: "cti-2" });
+    const stored = () =>
+      (JSON.parse(storage.getItem("sb-conclusion-outbox")!) as Array<{ payload: ConclusionDraft }>).map((i) => i.payload.ctiCallId);
+    expect(stored()).toEqual(["cti-1", "cti-2"]);
+
+    // Told of the change (the storage event), the first tab lists both and no longer shows the form.
+    first.outbox.refresh();
+    expect(first.outbox.items().map((i) => i.payload.ctiCallId)).toEqual(["cti-1", "cti-2"]);
+    expect(seen.at(-1)).toEqual([]);
+
+    // Either tab sends what waits, so a result queued in one is saved even if that tab closes.
+    await second.outbox.flush(true);
+    first.outbox.refresh();
+    expect(first.outbox.items().map((i) => i.state)).toEqual(["saved", "saved"]);
+    expect(first.sent).toEqual(["key-1"]);
+    expect(second.sent).toEqual(["key-1", "tab2-1"]);
   });
 
   it("backs off exponentially up to 30 s", () => {

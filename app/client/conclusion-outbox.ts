@@ -47,19 +47,25 @@ export function createConclusionOutbox(options: {
       return [];
     }
   }
+  function notifyCalls(calls: CallToConclude[]): void {
+    for (const listener of listeners) listener(calls);
+  }
   function writeOpen(calls: CallToConclude[]): void {
     try {
       storage.setItem(OPEN_KEY, JSON.stringify(calls));
     } catch {
       // Storage full or refused: the page still shows the forms it has.
     }
-    for (const listener of listeners) listener(calls);
+    notifyCalls(calls);
   }
 
-  /** Adds a call to conclude (once: a call seen again keeps its place and its draft). */
+  /**
+   * Adds a call to conclude (once: a call seen again keeps its place and its draft). A call another
+   * tab already added is shown here too: every tab of the agent shows the same forms.
+   */
   function open(call: CallToConclude): void {
     const calls = openCalls();
-    if (calls.some((c) => c.ctiCallId === call.ctiCallId)) return;
+    if (calls.some((c) => c.ctiCallId === call.ctiCallId)) return notifyCalls(calls);
     if (outbox.items().some((i) => i.payload.ctiCallId === call.ctiCallId && i.state !== "failed")) return;
     writeOpen([...calls, call]);
   }
@@ -101,6 +107,15 @@ export function createConclusionOutbox(options: {
 
     /** The calls whose result is still to be written, oldest first. */
     openCalls,
+
+    /** Another tab changed the storage: this page shows the forms and results stored now. */
+    refresh(): void {
+      outbox.refresh();
+      notifyCalls(openCalls());
+    },
+
+    /** The storage keys whose change in another tab calls for `refresh`. */
+    sharedKeys: [OUTBOX_KEY, OPEN_KEY] as const,
 
     subscribeCalls(listener: (calls: CallToConclude[]) => void): () => void {
       listeners.add(listener);

@@ -51,31 +51,46 @@ export function createOutbox<T>(options: {
   const listeners = new Set<(items: OutboxItem<T>[]) => void>();
   let flushing: Promise<void> | null = null;
 
+  /**
+   * The storage is the truth: another tab of the same browser shares it (a second workbench tab),
+   * so every change is made to what is stored now, never to this page's older copy. Where storage
+   * refuses writes, the page's own copy is all there is.
+   */
+  let storageWorks = true;
   const read = (): OutboxItem<T>[] => {
     try {
       const stored = JSON.parse(options.storage.getItem(options.storageKey) ?? "[]") as OutboxItem<T>[];
-      // An item caught mid-send by a reload is simply pending again.
-      return Array.isArray(stored) ? stored.map((item) => (item.state === "sending" ? { ...item, state: "pending" } : item)) : [];
+      return Array.isArray(stored) ? stored : [];
     } catch {
       return [];
     }
   };
-  let items = read();
+  let items: OutboxItem<T>[] = [];
+  const current = () => (storageWorks ? read() : items);
+  const notify = () => {
+    for (const listener of listeners) listener(items);
+  };
 
-  const write = (next: OutboxItem<T>[]) => {
+  const write = (change: (items: OutboxItem<T>[]) => OutboxItem<T>[]) => {
+    const next = change(current());
     const saved = next.filter((i) => i.state === "saved");
     items = [...next.filter((i) => i.state !== "saved"), ...(keepSaved > 0 ? saved.slice(-keepSaved) : [])];
     try {
       options.storage.setItem(options.storageKey, JSON.stringify(items));
     } catch {
       // Storage full or refused: the page still holds the items and sends them.
+      storageWorks = false;
     }
-    for (const listener of listeners) listener(items);
+    notify();
   };
-  const update = (key: string, change: Partial<OutboxItem<T>>) => write(items.map((i) => (i.key === key ? { ...i, ...change } : i)));
+  const update = (key: string, change: Partial<OutboxItem<T>>) => write((all) => all.map((i) => (i.key === key ? { ...i, ...change } : i)));
+  // An item caught mid-send by a reload (or by a tab that closed) is simply pending again.
+  write((all) => all.map((item) => (item.state === "sending" ? { ...item, state: "pending" } : item)));
 
   async function flushOnce(): Promise<void> {
     for (const item of items.filter((i) => i.state === "pending")) {
+      // Another tab may have sent it meanwhile.
+      if (current().find((i) => i.key === item.key)?.state !== "pending") continue;
       if (item.nextAttemptAt > now()) {
         if (options.ordered) return;
         continue;
@@ -108,20 +123,27 @@ export function createOutbox<T>(options: {
     /** Queues a payload (its key made now, or given) and keeps it across reloads. */
     add(payload: T, key = options.newKey()): OutboxItem<T> {
       const item: OutboxItem<T> = { key, payload, state: "pending", attempts: 0, nextAttemptAt: 0, error: null };
-      write([...items, item]);
+      write((all) => [...all, item]);
       return item;
     },
 
     /** Forgets the items `predicate` picks (refused ones once shown, ones the platform already has). */
     drop(predicate: (item: OutboxItem<T>) => boolean): void {
-      write(items.filter((item) => !predicate(item)));
+      write((all) => all.filter((item) => !predicate(item)));
     },
 
     /** Sends what is due; concurrent calls share one pass. `force` ignores the backoff (network back). */
     flush(force = false): Promise<void> {
-      if (force) write(items.map((i) => (i.state === "pending" ? { ...i, nextAttemptAt: 0 } : i)));
+      if (force) write((all) => all.map((i) => (i.state === "pending" ? { ...i, nextAttemptAt: 0 } : i)));
       flushing ??= flushOnce().finally(() => (flushing = null));
       return flushing;
+    },
+
+    /** Another tab changed the storage (its `storage` event): this page shows what is stored now. */
+    refresh(): void {
+      if (!storageWorks) return;
+      items = read();
+      notify();
     },
 
     /** Whether something waits to be retried (the island says the platform cannot be reached). */

@@ -217,3 +217,54 @@ test("no whole mobile number reaches a hydrating page, its endpoint or its strea
   await request.post(`${PLATFORM_URL}/cti/simulator/call/${ctiCallId}/hangup`, { headers });
   await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
 });
+
+test("with a second tab open, the call's result form shows in both; saved in one, it is gone from both and saved once", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const token = await platformToken(request, AGENT);
+  const headers = { authorization: `Bearer ${token}` };
+  await signIn(page, AGENT);
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
+  await page.keyboard.press("Alt+R");
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  // The same agent's second tab, opened before the call.
+  const other = await context.newPage();
+  await other.goto("/workBench");
+  await expect(other.getByTestId("connection")).toHaveText("已连接");
+
+  const offered = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
+    headers,
+    data: { phone: "13900006666", agentUserName: AGENT },
+  });
+  const { ctiCallId } = (await offered.json()).data;
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.keyboard.press("Alt+A");
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await page.getByRole("button", { name: /挂机/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+
+  // Both tabs show the call's form; neither says the result is saved.
+  const formIn = (tab: typeof page) => tab.getByRole("form", { name: /通话结论 139\*\*\*\*6666/ });
+  for (const tab of [page, other]) {
+    await expect(formIn(tab)).toBeVisible();
+    await expect(tab.getByText("结论已保存，话后整理结束后即可接听下一通电话")).toHaveCount(0);
+  }
+  await formIn(page).getByLabel("处理成功").check();
+  await formIn(page).getByLabel("备注").fill("两个标签页：客户已确认");
+  await formIn(page).getByRole("button", { name: "保存结论" }).click();
+  for (const tab of [page, other]) {
+    await expect(tab.getByTestId("outbox").getByRole("listitem").first()).toContainText("已保存");
+    await expect(formIn(tab)).toHaveCount(0);
+  }
+  await expectAccessible(other);
+
+  const record = await request.get(`${PLATFORM_URL}/config/business/record/${ctiCallId}`, { headers });
+  expect((await record.json()).data).toMatchObject({ ctiCallId, callResult: 1, remark: "两个标签页：客户已确认" });
+  await request.post(`${PLATFORM_URL}/cti/api/agent/state`, { headers, data: { command: "signOut" } });
+});

@@ -33,11 +33,18 @@ async function sendConclusion(csrf: string, item: ConclusionItem): Promise<SendR
 /** One outbox per page (browser only), shared by the form and the status list. */
 let pageOutbox: ConclusionOutbox | null = null;
 export function sharedOutbox(csrf: string): ConclusionOutbox {
-  pageOutbox ??= createConclusionOutbox({
-    storage: window.localStorage,
-    send: (item) => sendConclusion(csrf, item),
-    newKey: () => crypto.randomUUID(),
-  });
+  if (!pageOutbox) {
+    const outbox = createConclusionOutbox({
+      storage: window.localStorage,
+      send: (item) => sendConclusion(csrf, item),
+      newKey: () => crypto.randomUUID(),
+    });
+    // The agent's other tabs share the storage: what one of them opens, saves or sends shows here too.
+    window.addEventListener("storage", (event) => {
+      if (event.key === null || (outbox.sharedKeys as readonly string[]).includes(event.key)) outbox.refresh();
+    });
+    pageOutbox = outbox;
+  }
   return pageOutbox;
 }
 /** Whether the call's conclusion has been typed (a draft with anything in it) but not saved yet. */
