@@ -11,7 +11,7 @@ import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, 
  * of the recorded call carries the agent.
  */
 
-// 赵敏 (agent01) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
+// 赵敏 (agent01) of the sales queue: no other test signs in as her; calls are offered to her alone (a direct line).
 const AGENT = "agent01";
 
 test.use({ launchOptions: voiceLaunchOptions });
@@ -54,7 +54,10 @@ const remoteEnded = (page: Page) =>
         .every((t) => t.readyState === "ended") ?? false,
   );
 
-test("an inbound call carries audio both ways; hang-up from either side ends both", async ({ page, request }) => {
+test("an inbound call carries audio both ways; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
+  page,
+  request,
+}) => {
   expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
   test.setTimeout(120_000);
   const token = await platformToken(request, AGENT);
@@ -114,4 +117,36 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
   // Signed out, so the test can run again on the same platform.
   await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" });
+
+  // The first call's recording plays in the call detail, and both sides are in it.
+  const history = await request.get(`${PLATFORM_URL}/contact/business/callhistory?phone=13900139000&pageSize=100`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const row = (await history.json()).data.list.find((r: { ctiCallId: string }) => r.ctiCallId === first.ctiCallId);
+  expect(row, "the first call in the agent's call history").toBeDefined();
+  await page.goto(`/callHistory?phone=13900139000`);
+  await page.locator(`a[href^="/callHistory/${row.callId}?"]`).click();
+  const audio = page.getByRole("dialog", { name: "通话详情" }).locator("audio");
+  await expect(audio).toHaveAttribute("src", `/callHistory/${row.callId}/recording`);
+  await audio.evaluate((element: HTMLAudioElement) => {
+    // The test's ear on the player: each tone's level in what it plays.
+    const context = new AudioContext();
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 8192;
+    context.createMediaElementSource(element).connect(analyser);
+    (window as unknown as { player: { analyser: AnalyserNode; rate: number } }).player = { analyser, rate: context.sampleRate };
+    void context.resume();
+    return element.play();
+  });
+  const levelAt = (hz: number) =>
+    page.evaluate((hz) => {
+      const { analyser, rate } = (window as unknown as { player: { analyser: AnalyserNode; rate: number } }).player;
+      const bins = new Float32Array(analyser.frequencyBinCount);
+      analyser.getFloatFrequencyData(bins);
+      return bins[Math.round((hz * analyser.fftSize) / rate)];
+    }, hz);
+  await expect
+    .poll(async () => (await levelAt(CUSTOMER_TONE_HZ)) > -70 && (await levelAt(AGENT_TONE_HZ)) > -70, { timeout: 15_000 })
+    .toBe(true);
+  expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(1);
 });
