@@ -28,6 +28,28 @@ function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
   return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
 }
 
+/**
+ * The longest quiet stretch, in ms, between sounds in one channel of a 16-bit stereo WAV (RMS per
+ * 100 ms below `level`): the silence before the audio starts and after it stops is not counted.
+ */
+function longestQuiet(wav: Buffer, channel: 0 | 1, level = 0.01): number {
+  const rate = wav.readUInt32LE(24);
+  const window = rate / 10;
+  let [run, longest, sum, count, heard] = [0, 0, 0, 0, false];
+  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) {
+    const x = wav.readInt16LE(at) / 32768;
+    sum += x * x;
+    if (++count < window) continue;
+    if (Math.sqrt(sum / count) < level) run += 100;
+    else {
+      if (heard) longest = Math.max(longest, run);
+      [heard, run] = [true, 0];
+    }
+    [sum, count] = [0, 0];
+  }
+  return longest;
+}
+
 /** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
 async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
   let wav: Buffer | null = null;
@@ -54,7 +76,7 @@ const remoteEnded = (page: Page) =>
         .every((t) => t.readyState === "ended") ?? false,
   );
 
-test("an inbound call carries audio both ways; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
+test("an inbound call carries audio both ways; hold and mute silence it; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
   page,
   request,
 }) => {
@@ -112,9 +134,20 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  // Muted for two seconds: the customer hears nothing of the agent meanwhile, and still talks.
+  await page.getByRole("button", { name: "静音" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("已静音");
+  await page.waitForTimeout(2_000);
+  await page.getByRole("button", { name: "取消静音" }).click();
+  await expect(page.getByTestId("agent-state")).not.toContainText("已静音");
+  await page.waitForTimeout(1_000);
   await platformPost(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+  const muted = await recordedCall(request, token, second.ctiCallId);
+  expect(longestQuiet(muted, 1), "the customer heard silence while the agent was muted").toBeGreaterThanOrEqual(1_500);
+  expect(toneIn(muted, 1, AGENT_TONE_HZ).rms, "and the agent before and after").toBeGreaterThan(0.03);
+  expect(longestQuiet(muted, 0), "the customer went on talking").toBeLessThan(500);
   // Signed out, so the test can run again on the same platform.
   await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" });
 
