@@ -76,7 +76,7 @@ const remoteEnded = (page: Page) =>
         .every((t) => t.readyState === "ended") ?? false,
   );
 
-test("an inbound call carries audio both ways; hold and mute silence it; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
+test("an inbound call carries audio both ways; hold and mute silence it; keypad keys reach the customer; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
   page,
   request,
 }) => {
@@ -140,7 +140,22 @@ test("an inbound call carries audio both ways; hold and mute silence it; hang-up
   await page.waitForTimeout(2_000);
   await page.getByRole("button", { name: "取消静音" }).click();
   await expect(page.getByTestId("agent-state")).not.toContainText("已静音");
-  await page.waitForTimeout(1_000);
+  // Keys pressed on the keypad reach the customer's phone, in order.
+  await page.getByRole("button", { name: "拨号盘" }).click();
+  const keypad = page.getByRole("group", { name: "拨号盘" });
+  for (const key of ["1", "2", "#"]) await keypad.getByRole("button", { name: key, exact: true }).click();
+  await expect(page.getByText("已发送按键：12#")).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          await request
+            .get(`${PLATFORM_URL}/cti/simulator/call/${second.ctiCallId}/keys`, { headers: { authorization: `Bearer ${token}` } })
+            .then((r) => r.json())
+        ).data.keys,
+      { timeout: 10_000 },
+    )
+    .toBe("12#");
   await platformPost(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
