@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
-import { PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
+import { PLATFORM_URL, platformPost, platformToken, readyOnWorkbench, signIn } from "./support";
 import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, voiceLaunchOptions } from "./voice-ear";
 
 /**
@@ -13,6 +13,8 @@ import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, 
 
 // 赵敏 (agent01) of the sales queue: no other test signs in as her; calls are offered to her alone (a direct line).
 const AGENT = "agent01";
+// 蒋涛 (agent12): the colleague a call is transferred to, signed in by this file alone.
+const COLLEAGUE = "agent12";
 
 test.use({ launchOptions: voiceLaunchOptions });
 
@@ -197,4 +199,51 @@ test("an inbound call carries audio both ways; hold and mute silence it; keypad 
     .poll(async () => (await levelAt(CUSTOMER_TONE_HZ)) > -70 && (await levelAt(AGENT_TONE_HZ)) > -70, { timeout: 15_000 })
     .toBe(true);
   expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(1);
+});
+
+test("a call transferred to a colleague takes its audio along: the colleague hears the customer, the first agent no longer does", async ({
+  page,
+  browser,
+  request,
+}) => {
+  expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
+  test.setTimeout(120_000);
+  const token = await platformToken(request, AGENT);
+  const colleagueToken = await platformToken(request, COLLEAGUE);
+  const colleagueContext = await browser.newContext();
+  const colleague = await colleagueContext.newPage();
+  for (const [screen, user] of [
+    [page, AGENT],
+    [colleague, COLLEAGUE],
+  ] as const) {
+    await listenOnPage(screen);
+    await signIn(screen, user);
+    await readyOnWorkbench(screen);
+  }
+  try {
+    const call = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139002", agentUserName: AGENT });
+    await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+    await page.getByRole("button", { name: /^接听/ }).click();
+    await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+
+    const target = page.getByLabel("转接/咨询目标");
+    await target.focus();
+    await expect(target.locator("option", { hasText: "蒋涛（就绪）" })).toHaveCount(1);
+    await target.selectOption({ label: "蒋涛（就绪）" });
+    await page.getByRole("button", { name: "转接", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "已转接给 蒋涛" })).toBeVisible();
+    await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+
+    await expect(colleague.getByTestId("agent-state")).toContainText("振铃中");
+    await colleague.getByRole("button", { name: /^接听/ }).click();
+    await expect(colleague.getByTestId("agent-state")).toContainText("通话中");
+    await expect.poll(async () => hears(await loudest(colleague), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+    await platformPost(request, token, `/cti/simulator/call/${call.ctiCallId}/hangup`);
+    await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
+    await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
+  } finally {
+    for (const who of [token, colleagueToken])
+      await platformPost(request, who, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+    await colleagueContext.close();
+  }
 });
