@@ -212,6 +212,9 @@ export const CAMPAIGN_TYPES: CodeTable<number> = [
   { code: 20, label: "呼入" },
 ];
 
+/** Campaigns whose contacts agents dial themselves (spec §4: 3 preview, 4/-1 direct, 5 call-back). */
+export const AGENT_DIALLED_CAMPAIGN_TYPES: readonly number[] = [3, 4, -1, 5];
+
 /** Spec §4 task type. */
 export const TASK_TYPES: CodeTable<number> = [
   { code: 1, label: "正式任务" },

@@ -117,7 +117,7 @@ export async function setCampaignRatio(caller: Caller, campaignId: number, ratio
   });
 }
 
-export async function selectCampaigns(caller: Caller, types?: number[]) {
+export async function selectCampaigns(caller: Caller, types?: readonly number[]) {
   return requireData(
     await call({
       method: "POST",

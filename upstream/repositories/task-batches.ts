@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { AGENT_DIALLED_CAMPAIGN_TYPES } from "#contracts/codes";
 import type { Batch, TaskCall, Transition } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
 
@@ -428,9 +429,6 @@ export async function listHandoffs(db: Db, tenantId: number, query: Page & { sta
 
 // ---- agents' preview lists ----
 
-/** Manual campaigns whose contacts agents dial themselves (spec §4: 3 preview, 4/-1 direct, 5 call-back). */
-export const AGENT_DIALLED_TYPES = [3, 4, -1, 5];
-
 /**
  * The agent's current preview contact: the one already taken, or the next waiting contact of a
  * scheduling batch of a running manual campaign, assigned to them (to nobody else: row lock).
@@ -452,7 +450,7 @@ export async function takeNextPreview(
       .where("t.status", "=", CallStatus.waiting)
       .where("b.status", "=", BatchStatus.scheduling)
       .where("c.state", "=", 1)
-      .where("c.type", "in", AGENT_DIALLED_TYPES)
+      .where("c.type", "in", AGENT_DIALLED_CAMPAIGN_TYPES)
       .where((eb) => eb.or([eb("t.agent_user_id", "=", agentUserId), eb("t.agent_user_id", "is", null)]));
     if (campaignId !== undefined) candidates = candidates.where("t.campaign_id", "=", campaignId);
     // Own contacts first (already taken or distributed to me), then the shared pool.

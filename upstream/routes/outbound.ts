@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { z } from "zod";
-import { CALL_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, hangupPartyLabel, labelOf } from "#contracts/codes";
+import { AGENT_DIALLED_CAMPAIGN_TYPES, CALL_STATUSES, CAMPAIGN_STATES, CAMPAIGN_TYPES, hangupPartyLabel, labelOf } from "#contracts/codes";
 import { csvLine } from "#upstream/domain/contact-file";
 import {
   CampaignListQuerySchema,
@@ -42,7 +42,6 @@ import {
 } from "#upstream/repositories/campaigns";
 import { failStalledImports, importBelongs, importErrors, isBlacklisted, listImports } from "#upstream/repositories/contact-imports";
 import {
-  AGENT_DIALLED_TYPES,
   allCalls,
   batchTransitions,
   batchWithCalls,
@@ -439,7 +438,7 @@ export const outboundRoutes: FastifyPluginAsync<{ simulatorControl?: boolean }> 
     if (user.role === "agent") throw new HttpError(403, "仅主管或管理员可以分配数据");
     const input = parseInput(DistributeSchema, request.body);
     const campaign = await requireCampaign(app, user, input.campaignId);
-    if (!AGENT_DIALLED_TYPES.includes(campaign.type)) throw new HttpError(400, "只有人工外呼活动可以分配数据");
+    if (!AGENT_DIALLED_CAMPAIGN_TYPES.includes(campaign.type)) throw new HttpError(400, "只有人工外呼活动可以分配数据");
     const agents = await app.db
       .selectFrom("users")
       .select("id")

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
-import { CAMPAIGN_TYPES, labelOf } from "#contracts/codes";
+import { AGENT_DIALLED_CAMPAIGN_TYPES, CAMPAIGN_TYPES, labelOf } from "#contracts/codes";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -20,8 +20,6 @@ import { firstError } from "#app/components/form-field";
 const title = SCREEN_TITLES["/manual/dataDistribution"];
 export const handle: RouteHandle = { title };
 
-/** Campaigns whose contacts agents dial themselves. */
-const MANUAL_TYPES = [3, 4, 5];
 const QuerySchema = z.object({
   campaignId: z.coerce.number().int().positive().optional(),
 });
@@ -39,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseListQuery(request, QuerySchema);
   const distributor = mayDistribute(access.user.role);
   const [campaigns, users] = await Promise.all([
-    selectCampaigns(access.caller, MANUAL_TYPES),
+    selectCampaigns(access.caller, AGENT_DIALLED_CAMPAIGN_TYPES),
     distributor ? listUsers(access.caller) : { list: [] },
   ]);
   // Without a choice, the first running campaign (the one most likely to need its data shared).
