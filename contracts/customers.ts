@@ -28,6 +28,14 @@ export const CONTACT_IMPORT_MAX_ROWS = 100_000;
 export const CONTACT_IMPORT_ERRORS_SHOWN = 20;
 /** The two columns every contact has, in imports, exports and SMS variables. */
 export const BUILT_IN_COLUMNS = { name: "姓名", phone: "手机号" } as const;
+/** The headers an imported file may name its name and phone columns with (any case), the usual first. */
+export const IMPORT_HEADERS = {
+  name: ["姓名", "客户姓名", "name"],
+  phone: ["手机号", "手机号码", "电话号码", "电话", "phone"],
+} as const satisfies Record<keyof typeof BUILT_IN_COLUMNS, readonly string[]>;
+/** Whether a file's header names the built-in column `column`. */
+export const namesColumn = (header: string, column: keyof typeof IMPORT_HEADERS) =>
+  (IMPORT_HEADERS[column] as readonly string[]).includes(header.trim().toLowerCase());
 
 const propertyTypes = codesOf(CUSTOMER_PROPERTY_TYPES) as [PropertyType, ...PropertyType[]];
 export type PropertyType = "text" | "number" | "date" | "single" | "multi" | "phone";

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { IMPORT_HEADERS, namesColumn } from "#contracts/customers";
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
 import { FileUnreadable } from "#upstream/domain/contact-file";
@@ -6,8 +7,6 @@ import { writeAudit, type Actor, type AuditWrite } from "./audit-log";
 import { createBatch } from "./task-batches";
 import { Refused } from "#upstream/domain/refused";
 
-const PHONE_HEADERS = ["phone", "手机号", "手机号码", "电话", "电话号码"];
-const NAME_HEADERS = ["name", "姓名", "客户姓名"];
 /** How many rejected rows the upload answer shows; all of them are in the error export. */
 const ERRORS_SHOWN = 20;
 /** Rows per insert statement: 8 parameters a row stays well under PostgreSQL's 65,535. */
@@ -54,9 +53,9 @@ export async function startImport(
   const header = (await iterator.next()).value as string[] | undefined;
   if (!header) throw new ImportRefused(400, "文件为空");
   const columns = header.map((h) => h.trim());
-  const phoneAt = columns.findIndex((h) => PHONE_HEADERS.includes(h.toLowerCase()));
-  const nameAt = columns.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
-  if (phoneAt < 0) throw new ImportRefused(400, `文件缺少手机号列（表头应为：${PHONE_HEADERS.slice(0, 3).join("、")}之一）`);
+  const phoneAt = columns.findIndex((h) => namesColumn(h, "phone"));
+  const nameAt = columns.findIndex((h) => namesColumn(h, "name"));
+  if (phoneAt < 0) throw new ImportRefused(400, `文件缺少手机号列（表头应为：${IMPORT_HEADERS.phone.slice(0, 3).join("、")}之一）`);
 
   await failStalledImports(db, tenantId, campaignId);
   const { importId, batchId } = await db.transaction().execute(async (trx) => {

@@ -16,6 +16,7 @@ import {
   type CustomerProperty,
   type CustomerPropertyInput,
   type PropertyValue,
+  namesColumn,
 } from "#contracts/customers";
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
@@ -440,8 +441,6 @@ export async function* exportContacts(db: Db, tenantId: number, query: Pick<Cont
 
 // ---- import ----
 
-const NAME_HEADERS = ["姓名", "name", "客户姓名"];
-const PHONE_HEADERS = ["手机号", "phone", "手机号码", "电话"];
 const CHUNK = 1000;
 
 /**
@@ -623,8 +622,8 @@ export async function mergeSearchIndexes(db: Db) {
  * headers (the first such column), a valid property by its name, otherwise nothing ("").
  */
 export function columnTargets(header: ReadonlyArray<string>, properties: ReadonlyArray<CustomerProperty>): string[] {
-  const phoneAt = header.findIndex((h) => PHONE_HEADERS.includes(h.toLowerCase()));
-  const nameAt = header.findIndex((h) => NAME_HEADERS.includes(h.toLowerCase()));
+  const phoneAt = header.findIndex((h) => namesColumn(h, "phone"));
+  const nameAt = header.findIndex((h) => namesColumn(h, "name"));
   return header.map((h, i) =>
     i === phoneAt ? IMPORT_TARGETS.phone : i === nameAt ? IMPORT_TARGETS.name : String(properties.find((p) => p.name === h)?.id ?? ""),
   );
