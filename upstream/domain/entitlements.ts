@@ -19,6 +19,13 @@ export type Entitlement =
 const CALL_LISTS = ["call_history", "call_log", "incoming_call", "incoming_history"] as const;
 /** The screens a work order is read or followed on. */
 const WORK_ORDER_SCREENS = ["agent_task_work_order", "text_work_order", "business_template_record"] as const;
+/**
+ * A group's screens whose pages the console opens to anyone given one of them (spec §2: a path
+ * sharing its first segment with a menu url), and which show that caller nothing the group's other
+ * screens do not: e.g. a supervisor's 呼入历史 opens 呼入通话 and 呼入业务记录 (the tenant's inbound calls).
+ */
+const INCOMING = ["incoming_call", "incoming_history", "incoming_business_record"] as const;
+const TEXT_RECORDS = ["text_call", "text_business_record"] as const;
 const VOICE = "aiaas_agent_work";
 const TEXT = "aiaas_agent_text_work";
 const SIMULATOR = { signedIn: "仿真控制，仅 SIMULATOR_CONTROL=1（测试）时注册：驱动模拟的客户与线路，不读任何租户数据" };
@@ -58,7 +65,7 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
 
   "GET /contact/business/callhistory": screens("call_history"),
   "GET /contact/income/calls/history": screens("incoming_history"),
-  "POST /contact/income/calls": screens("incoming_call"),
+  "POST /contact/income/calls": screens(...INCOMING),
   "POST /contact/campaign/record/list": screens("call_log"),
   "POST /contact/campaign/record/export": screens("call_log"),
   "GET /contact/income/calls/:id": screens(...CALL_LISTS),
@@ -139,7 +146,8 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "POST /outbound/preview/next": screens("manual_preview"),
   "POST /outbound/preview/dial": screens("manual_preview"),
   "POST /outbound/preview/skip": screens("manual_preview"),
-  "GET /outbound/preview/unassigned": screens("manual_data_distribution"),
+  // A voice agent's 预览外呼 opens 数据分配 (spec §2): it shows them what waits, not the form (decision 015).
+  "GET /outbound/preview/unassigned": screens("manual_data_distribution", "manual_preview"),
   "POST /outbound/preview/distribute": screens("manual_data_distribution"),
   "GET /outbound/business/needCall": screens(VOICE),
   "GET /outbound/business/campaignState/:id": screens(VOICE),
@@ -162,7 +170,7 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "GET /cti/simulator/call/:ctiCallId/audio": SIMULATOR,
 
   "GET /crm_v2/contactsByPhone/:phone": screens(VOICE),
-  "GET /config/business/record/list": screens("incoming_business_record"),
+  "GET /config/business/record/list": screens(...INCOMING),
   "GET /config/business/record/:prevCtiCallId": screens(VOICE),
   "GET /config/workorder/record/info/:id": screens(VOICE),
   "GET /config/knowledge/node/platform": screens(VOICE, TEXT),
@@ -282,7 +290,7 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "POST /chat/api/sessions/:id/close/agent": screens(TEXT),
   "POST /chat/api/sessions/:id/messages": screens(TEXT),
   "PUT /chat/text/business/record": screens(TEXT),
-  "GET /chat/text/business/record": screens("text_business_record"),
+  "GET /chat/text/business/record": screens(...TEXT_RECORDS),
   "GET /chat/api/quick-replies": screens(TEXT),
   "POST /chat/simulator/customers": SIMULATOR,
   "POST /chat/simulator/sessions/:id/messages": SIMULATOR,

@@ -98,9 +98,6 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
   });
 }
 
-/** The refusal of a campaign change by someone who is not an administrator. */
-export const CAMPAIGN_ADMIN_ONLY = "仅管理员可以管理外呼活动";
-
 /** The caller, when their role is one of `roles`; otherwise a 403 that says who may. */
 export function requireRole(user: AuthUser, roles: readonly Role[], message = "无权执行该操作"): AuthUser {
   if (!roles.includes(user.role)) throw new HttpError(403, message);
