@@ -27,7 +27,8 @@ import { formatDate, formatDateTime, formatDuration, formatTime, truncate } from
  * box, so a row's action is never off-screen, on a phone or beside a wide table.
  */
 
-export type ColumnType = "text" | "time" | "second" | "date" | "datetime" | "content";
+/** `second`: a duration in ms; `code`: an identifier (a queue's name, a 工号), kept whole on one line. */
+export type ColumnType = "text" | "code" | "time" | "second" | "date" | "datetime" | "content";
 export type SortOrder = "asc" | "desc";
 
 export type Column<Row> = {
@@ -78,7 +79,7 @@ export type DataTableProps<Row> = {
 /** Epoch milliseconds of a time cell: a number, or an ISO time as some platform lists give it. */
 const epochMs = (value: unknown) => (typeof value === "string" && !/^\d+$/.test(value) ? Date.parse(value) : Number(value));
 
-const ONE_LINE_TYPES = new Set<ColumnType | undefined>(["time", "date", "datetime", "second"]);
+const ONE_LINE_TYPES = new Set<ColumnType | undefined>(["code", "time", "date", "datetime", "second"]);
 
 /** The label of a list's row-actions column (spec §3 table configs). */
 export const ROW_ACTIONS_LABEL = "操作";

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformToken, readyOnWorkbench, signIn } from "./support";
 
 const contacts = (page: Page) => page.getByRole("table", { name: "联系人列表" });
 const contactRow = (page: Page, text: string) => contacts(page).getByRole("row").filter({ hasText: text });
@@ -16,12 +16,7 @@ async function textFromWorkbench(browser: Browser, request: APIRequestContext, p
   const context = await browser.newContext();
   const agent = await context.newPage();
   await signIn(agent, "agent03");
-  await agent.goto("/workBench");
-  await expect(agent.getByTestId("connection")).toHaveText("已连接");
-  await agent.getByRole("button", { name: "签入" }).click();
-  await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
-  await agent.keyboard.press("Alt+R");
-  await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(agent);
   const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
     data: { phone, agentUserName: "agent03" },

@@ -207,6 +207,8 @@ test("the list, bulk reallocation, achievement and access, with and without Java
   if (test.info().project.use.javaScriptEnabled !== false) {
     await page.keyboard.press("Escape");
     await expect(step).toHaveCount(0);
+    // 取消 loads the list again: rows checked before it has loaded would be lost with the old page.
+    await page.waitForLoadState("load");
     await firstRow.check();
     await secondRow.check();
     await page.getByRole("checkbox", { name: "李秀英" }).check();

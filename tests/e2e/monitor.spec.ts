@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAccessible, PASSWORD, signIn } from "./support";
+import { expectAccessible, PASSWORD, readyOnWorkbench, signIn } from "./support";
 
 /**
  * The supervisor's live monitor against the real platform. The agent is 郑浩 (agent06) of the demo
@@ -162,12 +162,7 @@ test("a call nobody answers rings for the queue's ring timeout, then the agent i
   await expect(ring).toHaveValue("5");
   await expectAccessible(page);
 
-  await page.goto("/workBench");
-  await expect(page.getByTestId("connection")).toHaveText("已连接");
-  await page.getByRole("button", { name: "签入" }).click();
-  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
-  await page.keyboard.press("Alt+R");
-  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(page);
 
   // A robot hands a customer over; nobody answers for 5 seconds.
   const platformURL = `http://127.0.0.1:${Number(new URL(page.url()).port) + 1}`;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD, platformPost, platformToken, signIn, startUntilReady } from "./support";
+import { PASSWORD, platformPost, platformToken, readyOnWorkbench, signIn, startUntilReady } from "./support";
 
 /**
  * Running it (README "Running it", decision 038): this file starts its own console and platform
@@ -143,12 +143,7 @@ test("the console, then the platform, restart while an agent is on a call and a 
   const row = supervisor.getByRole("row").filter({ hasText: AGENT.agentId });
 
   await signIn(agent, AGENT.user);
-  await agent.goto("/workBench");
-  await expect(agent.getByTestId("connection")).toHaveText("已连接");
-  await agent.getByRole("button", { name: "签入" }).click();
-  await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
-  await agent.keyboard.press("Alt+R");
-  await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(agent);
   await expect(row).toContainText("就绪");
 
   const { ctiCallId } = await network(request, admin, "/cti/simulator/offer", {

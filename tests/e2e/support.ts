@@ -135,3 +135,13 @@ export async function startUntilReady(script: string, env: NodeJS.ProcessEnv, ur
   }
   return child;
 }
+
+/** Opens the voice workbench of the signed-in agent, signs the phone in and readies it (Alt+R). */
+export async function readyOnWorkbench(page: Page) {
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: "签入" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
+  await page.keyboard.press("Alt+R");
+  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+}

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformToken, readyOnWorkbench, signIn } from "./support";
 
 /**
  * An agent's hour on the voice workbench, compressed: twenty calls back to back, a distinct result
@@ -227,12 +227,7 @@ test("with a second tab open, the call's result form shows in both; saved in one
   const token = await platformToken(request, AGENT);
   const headers = { authorization: `Bearer ${token}` };
   await signIn(page, AGENT);
-  await page.goto("/workBench");
-  await expect(page.getByTestId("connection")).toHaveText("已连接");
-  await page.getByRole("button", { name: "签入" }).click();
-  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
-  await page.keyboard.press("Alt+R");
-  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(page);
   // The same agent's second tab, opened before the call.
   const other = await context.newPage();
   await other.goto("/workBench");

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { formatDate } from "#app/lib/format";
-import { choosePageSize, expectAccessible, PLATFORM_URL, platformToken, signIn } from "./support";
+import { choosePageSize, expectAccessible, PLATFORM_URL, platformToken, readyOnWorkbench, signIn } from "./support";
 
 /**
  * Work orders (decision 021): an administrator's template, an agent's work order made from a call
@@ -68,12 +68,7 @@ test("a work order's life: template, made from a call, received, followed, compl
   const agent = await agentContext.newPage();
   const token = await platformToken(request, "agent07");
   await signIn(agent, "agent07");
-  await agent.goto("/workBench");
-  await expect(agent.getByTestId("connection")).toHaveText("已连接");
-  await agent.getByRole("button", { name: "签入" }).click();
-  await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
-  await agent.keyboard.press("Alt+R");
-  await expect(agent.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(agent);
   const offer = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers: { authorization: `Bearer ${token}` },
     data: { phone: "13911112222", agentUserName: "agent07" },

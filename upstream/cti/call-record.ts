@@ -2,7 +2,7 @@ import { callKindOf, labelOf, RESULT_CODES } from "#contracts/codes";
 import type { PhoneCall } from "#contracts/cti";
 import type { Db } from "#upstream/db";
 import type { NewDialogLine } from "#upstream/db/schema";
-import { recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
+import { RECORDING_OF, recordingDialogs } from "#upstream/domain/recordings";
 import { insertCallRecord } from "#upstream/repositories/call-records";
 import { endTaskDial } from "#upstream/repositories/task-batches";
 import type { Call, DialOutcome } from "./types";
@@ -21,17 +21,6 @@ const DIAL_RESULT: Record<DialOutcome, { callResult: number; outcome: string }> 
 };
 
 const CAMPAIGN_TYPE_OF: Record<PhoneCall["origin"], number> = { inbound: 20, manual: -1, handoff: 2 };
-
-/**
- * What the simulated network recorded of a connected call: a robot hand-off's recording holds the
- * robot's part and the agent's (its robot call's own when it has one, so that what the customer
- * says agrees with the intent); an inbound or manual call is agent and customer alone.
- */
-const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
-  inbound: "inbound-enquiry.mp3",
-  manual: "inbound-enquiry.mp3",
-  handoff: "transfer-to-agent.mp3",
-};
 
 /**
  * Spec §3: a robot hand-off that rang at agents and none answered is ToHumanNoAnswer; one whose

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import transcripts from "#upstream/fixtures/recordings/transcripts.json";
+import type { PhoneCall } from "#contracts/cti";
 import type { NewDialogLine } from "#upstream/db/schema";
 
 /**
@@ -58,6 +59,17 @@ export function recordingPath(name: string): string {
 
 /** What a recording file is: real voice is kept as WAV, the demo's as MP3. */
 export const recordingType = (name: string) => (name.endsWith(".wav") ? "audio/wav" : "audio/mpeg");
+
+/**
+ * What the simulated network recorded of a connected call: a robot hand-off's recording holds the
+ * robot's part and the agent's (its robot call's own when it has one, so that what the customer
+ * says agrees with the intent); an inbound or manual call is agent and customer alone.
+ */
+export const RECORDING_OF: Record<PhoneCall["origin"], RecordingName> = {
+  inbound: "inbound-enquiry.mp3",
+  manual: "inbound-enquiry.mp3",
+  handoff: "transfer-to-agent.mp3",
+};
 
 /** Collaborative campaigns (type 2) hand customers of these intents to an agent. */
 const INTERESTED = ["CONFIRM", "HAS_INTENTION", "ASK_HOW", "ASK_FEE"] as const;

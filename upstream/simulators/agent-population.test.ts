@@ -33,6 +33,7 @@ describeDb(`the agent population on ${TEST_DB}`, () => {
       userIds: team.map((u) => u.id),
       queueName: SALES_QUEUE,
       tickMs: 1_000,
+      talkMs: 10_000,
       callsPerReadyAgent: 0.5,
       random: seeded(7),
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { NOT_READY_REASONS, codesOf } from "#contracts/codes";
+import { RECORDING_OF, RECORDINGS } from "#upstream/domain/recordings";
 
 /**
  * A simulated floor of voice agents working a queue, so that a demo's monitor is alive and the
@@ -16,6 +17,11 @@ export type PopulationOptions = {
   tickMs?: number;
   /** Calls placed per ready agent per tick (a busy queue is around 0.1). */
   callsPerReadyAgent?: number;
+  /**
+   * How long a customer talks once answered: by default exactly as long as the recording the call
+   * is kept with, so a call's 通话时长 and its recording's length agree.
+   */
+  talkMs?: number;
   /** The chance, per agent per tick, of a break from ready. */
   breakChance?: number;
   random?: () => number;
@@ -29,6 +35,7 @@ export function createAgentPopulation(app: FastifyInstance, options: PopulationO
   const random = options.random ?? Math.random;
   const callsPerReady = options.callsPerReadyAgent ?? 0.08;
   const breakChance = options.breakChance ?? 0.01;
+  const talkMs = options.talkMs ?? RECORDINGS[RECORDING_OF.inbound].durationMs;
   const reasons = codesOf(NOT_READY_REASONS);
   const plans = new Map<number, Plan>(options.userIds.map((id) => [id, { next: 0, lost: 0 }]));
   /** A duration of `min` to `max` ticks from now, in ms. */
@@ -58,7 +65,8 @@ export function createAgentPopulation(app: FastifyInstance, options: PopulationO
         break;
       case "RINGING":
         await app.cti.callAction(caller, "answer");
-        plan.next = after(now, 10, 60);
+        // Ended at the tick nearest the talk's end (half a tick early, so a late timer does not add one).
+        plan.next = now + talkMs - tickMs / 2;
         break;
       case "TALKING":
       case "HOLD":

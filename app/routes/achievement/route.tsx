@@ -7,7 +7,6 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { FilterBar } from "#app/components/filters";
-import { formatDuration } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
@@ -97,12 +96,12 @@ export default function Achievement() {
           total: page.total,
           eleItem: [
             { prop: "agentName", label: "坐席", render: (r) => (canInspect ? <a href={calls(r)}>{r.agentName}</a> : r.agentName) },
-            { prop: "queueName", label: "坐席组" },
+            { prop: "queueName", label: "坐席组", type: "code" },
             { prop: "calls", label: "通话量", sortable: true },
             { prop: "connected", label: "接通量", sortable: true },
-            { prop: "talkMs", label: "通话时长", sortable: true, render: (r) => formatDuration(r.talkMs) },
-            { prop: "avgHandleMs", label: "平均处理时长", sortable: true, render: (r) => formatDuration(r.avgHandleMs) },
-            { prop: "acwMs", label: "话后整理", sortable: true, render: (r) => formatDuration(r.acwMs) },
+            { prop: "talkMs", label: "通话时长", sortable: true, type: "second" },
+            { prop: "avgHandleMs", label: "平均处理时长", sortable: true, type: "second" },
+            { prop: "acwMs", label: "话后整理", sortable: true, type: "second" },
             { prop: "succeeded", label: "处理成功", sortable: true },
             { prop: "failed", label: "处理失败", sortable: true },
             { prop: "inspected", label: "已质检", sortable: true },

@@ -96,11 +96,11 @@ export default function RobotAgents() {
             total: agents.total,
             eleItem: [
               { prop: "realName", label: "姓名", render: (a) => <a href={editHref(a)}>{a.realName}</a> },
-              { prop: "agentId", label: "工号" },
+              { prop: "agentId", label: "工号", type: "code" },
               { prop: "userName", label: "账号" },
               { prop: "role", label: "角色", render: (a) => labelOf(ROLES, a.role) },
               { prop: "workType", label: "类型", render: (a) => labelOf(WORK_TYPES, a.workType) },
-              { prop: "defaultQueueName", label: "默认队列" },
+              { prop: "defaultQueueName", label: "默认队列", type: "code" },
               { prop: "autoAnswer", label: "自动应答", render: (a) => (a.autoAnswer ? "开启" : "关闭") },
               {
                 prop: "id",
