@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
-import { PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
+import { PLATFORM_URL, platformPost, platformToken, readyOnWorkbench, signIn } from "./support";
 import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, voiceLaunchOptions } from "./voice-ear";
 
 /**
@@ -11,8 +11,10 @@ import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, 
  * of the recorded call carries the agent.
  */
 
-// 赵敏 (agent01) of the sales queue: no other test signs in as her, so calls offered to her queue ring only here.
+// 赵敏 (agent01) of the sales queue: no other test signs in as her; calls are offered to her alone (a direct line).
 const AGENT = "agent01";
+// 蒋涛 (agent12): the colleague a call is transferred to, signed in by this file alone.
+const COLLEAGUE = "agent12";
 
 test.use({ launchOptions: voiceLaunchOptions });
 
@@ -26,6 +28,28 @@ function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
   for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
   const power = (s1 * s1 + s2 * s2 - k * s1 * s2) / Math.max(1, samples.length) ** 2;
   return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
+}
+
+/**
+ * The longest quiet stretch, in ms, between sounds in one channel of a 16-bit stereo WAV (RMS per
+ * 100 ms below `level`): the silence before the audio starts and after it stops is not counted.
+ */
+function longestQuiet(wav: Buffer, channel: 0 | 1, level = 0.01): number {
+  const rate = wav.readUInt32LE(24);
+  const window = rate / 10;
+  let [run, longest, sum, count, heard] = [0, 0, 0, 0, false];
+  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) {
+    const x = wav.readInt16LE(at) / 32768;
+    sum += x * x;
+    if (++count < window) continue;
+    if (Math.sqrt(sum / count) < level) run += 100;
+    else {
+      if (heard) longest = Math.max(longest, run);
+      [heard, run] = [true, 0];
+    }
+    [sum, count] = [0, 0];
+  }
+  return longest;
 }
 
 /** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
@@ -54,7 +78,10 @@ const remoteEnded = (page: Page) =>
         .every((t) => t.readyState === "ended") ?? false,
   );
 
-test("an inbound call carries audio both ways; hang-up from either side ends both", async ({ page, request }) => {
+test("an inbound call carries audio both ways; hold and mute silence it; keypad keys reach the customer; hang-up from either side ends both; its recording plays both sides in the call detail", async ({
+  page,
+  request,
+}) => {
   expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
   test.setTimeout(120_000);
   const token = await platformToken(request, AGENT);
@@ -109,9 +136,114 @@ test("an inbound call carries audio both ways; hang-up from either side ends bot
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  // Muted for two seconds: the customer hears nothing of the agent meanwhile, and still talks.
+  await page.getByRole("button", { name: "静音" }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("已静音");
+  await page.waitForTimeout(2_000);
+  await page.getByRole("button", { name: "取消静音" }).click();
+  await expect(page.getByTestId("agent-state")).not.toContainText("已静音");
+  // Keys pressed on the keypad reach the customer's phone, in order.
+  await page.getByRole("button", { name: "拨号盘" }).click();
+  const keypad = page.getByRole("group", { name: "拨号盘" });
+  for (const key of ["1", "2", "#"]) await keypad.getByRole("button", { name: key, exact: true }).click();
+  await expect(page.getByText("已发送按键：12#")).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          await request
+            .get(`${PLATFORM_URL}/cti/simulator/call/${second.ctiCallId}/keys`, { headers: { authorization: `Bearer ${token}` } })
+            .then((r) => r.json())
+        ).data.keys,
+      { timeout: 10_000 },
+    )
+    .toBe("12#");
   await platformPost(request, token, `/cti/simulator/call/${second.ctiCallId}/hangup`);
   await expect(page.getByTestId("agent-state")).toContainText("话后整理");
   await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+  const muted = await recordedCall(request, token, second.ctiCallId);
+  expect(longestQuiet(muted, 1), "the customer heard silence while the agent was muted").toBeGreaterThanOrEqual(1_500);
+  expect(toneIn(muted, 1, AGENT_TONE_HZ).rms, "and the agent before and after").toBeGreaterThan(0.03);
+  expect(longestQuiet(muted, 0), "the customer went on talking").toBeLessThan(500);
   // Signed out, so the test can run again on the same platform.
   await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" });
+
+  // The first call's recording plays in the call detail, and both sides are in it.
+  const history = await request.get(`${PLATFORM_URL}/contact/business/callhistory?phone=13900139000&pageSize=100`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const row = (await history.json()).data.list.find((r: { ctiCallId: string }) => r.ctiCallId === first.ctiCallId);
+  expect(row, "the first call in the agent's call history").toBeDefined();
+  await page.goto(`/callHistory?phone=13900139000`);
+  await page.locator(`a[href^="/callHistory/${row.callId}?"]`).click();
+  const audio = page.getByRole("dialog", { name: "通话详情" }).locator("audio");
+  await expect(audio).toHaveAttribute("src", `/callHistory/${row.callId}/recording`);
+  await audio.evaluate((element: HTMLAudioElement) => {
+    // The test's ear on the player: each tone's level in what it plays.
+    const context = new AudioContext();
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 8192;
+    context.createMediaElementSource(element).connect(analyser);
+    (window as unknown as { player: { analyser: AnalyserNode; rate: number } }).player = { analyser, rate: context.sampleRate };
+    void context.resume();
+    return element.play();
+  });
+  const levelAt = (hz: number) =>
+    page.evaluate((hz) => {
+      const { analyser, rate } = (window as unknown as { player: { analyser: AnalyserNode; rate: number } }).player;
+      const bins = new Float32Array(analyser.frequencyBinCount);
+      analyser.getFloatFrequencyData(bins);
+      return bins[Math.round((hz * analyser.fftSize) / rate)];
+    }, hz);
+  await expect
+    .poll(async () => (await levelAt(CUSTOMER_TONE_HZ)) > -70 && (await levelAt(AGENT_TONE_HZ)) > -70, { timeout: 15_000 })
+    .toBe(true);
+  expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(1);
+});
+
+test("a call transferred to a colleague takes its audio along: the colleague hears the customer, the first agent no longer does", async ({
+  page,
+  browser,
+  request,
+}) => {
+  expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
+  test.setTimeout(120_000);
+  const token = await platformToken(request, AGENT);
+  const colleagueToken = await platformToken(request, COLLEAGUE);
+  const colleagueContext = await browser.newContext();
+  const colleague = await colleagueContext.newPage();
+  for (const [screen, user] of [
+    [page, AGENT],
+    [colleague, COLLEAGUE],
+  ] as const) {
+    await listenOnPage(screen);
+    await signIn(screen, user);
+    await readyOnWorkbench(screen);
+  }
+  try {
+    const call = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139002", agentUserName: AGENT });
+    await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+    await page.getByRole("button", { name: /^接听/ }).click();
+    await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+
+    const target = page.getByLabel("转接/咨询目标");
+    await target.focus();
+    await expect(target.locator("option", { hasText: "蒋涛（就绪）" })).toHaveCount(1);
+    await target.selectOption({ label: "蒋涛（就绪）" });
+    await page.getByRole("button", { name: "转接", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "已转接给 蒋涛" })).toBeVisible();
+    await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+
+    await expect(colleague.getByTestId("agent-state")).toContainText("振铃中");
+    await colleague.getByRole("button", { name: /^接听/ }).click();
+    await expect(colleague.getByTestId("agent-state")).toContainText("通话中");
+    await expect.poll(async () => hears(await loudest(colleague), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+    await platformPost(request, token, `/cti/simulator/call/${call.ctiCallId}/hangup`);
+    await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
+    await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
+  } finally {
+    for (const who of [token, colleagueToken])
+      await platformPost(request, who, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+    await colleagueContext.close();
+  }
 });

@@ -44,7 +44,7 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
 
   it("lists the tenant's agents with filters and pages, never another tenant's", async () => {
     const all = await page();
-    expect(all.total).toBe(15);
+    expect(all.total).toBe(16);
     expect(all.list.map((a) => a.agentId)).toEqual([
       "1000",
       "1001",
@@ -61,16 +61,17 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
       "1109",
       "1110",
       "1111",
+      "1112",
     ]);
     expect(all.list.find((a) => a.userName === "chat")).toMatchObject({ realName: "刘洋", workType: 3, defaultQueueName: "demo-text" });
     expect(all.list.map((a) => a.userName)).not.toContain("other-admin");
 
     expect((await page("?workType=3")).list.map((a) => a.userName)).toEqual(["chat"]);
-    expect((await page("?queueName=demo-sales")).total).toBe(11);
+    expect((await page("?queueName=demo-sales")).total).toBe(12);
     expect((await page(`?name=${encodeURIComponent("张伟")}`)).list.map((a) => a.agentId)).toEqual(["1002"]);
     expect((await page("?name=110")).total).toBe(10);
     const second = await page("?pageNo=2&pageSize=20");
-    expect(second).toMatchObject({ total: 15, list: [] });
+    expect(second).toMatchObject({ total: 16, list: [] });
     expect(await refusal(await inject("admin", "GET", "/config/agents/list?workType=2"), 400)).toContain("类型无效");
 
     const other = AgentPageResponseSchema.parse((await inject("other-admin", "GET", "/config/agents/list")).json()).data!;

@@ -19,6 +19,7 @@ export const SALES_TEAM: ReadonlyArray<readonly [string, string]> = [
   ["agent09", "陈刚"],
   ["agent10", "褚红"],
   ["agent11", "卫东"],
+  ["agent12", "蒋涛"],
 ];
 
 /** Starts the demo tenant's sales team (when the demo data is there); answers it, to stop it. */

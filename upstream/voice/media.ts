@@ -31,6 +31,8 @@ const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
  */
 export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const legs = new Map<string, Leg>();
+  /** The keys the customer's phone heard, per CTI call (the simulator tells tests). */
+  const heardKeys = new Map<string, string>();
   const byAgent = new Map<number, Leg>();
   let sequence = 0;
   const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
@@ -68,6 +70,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     const leg = legs.get(event.uri);
     if (!leg) return;
     if (event.type === "established") leg.established = true;
+    if (event.type === "dtmf") heardKeys.set(leg.ctiCallId, (heardKeys.get(leg.ctiCallId) ?? "") + event.reason);
     if (event.type !== "closed") return;
     legs.delete(leg.uri);
     if (byAgent.get(leg.agentUserId) === leg) byAgent.delete(leg.agentUserId);
@@ -129,6 +132,8 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const stopFollowing = app.cti.onAgentState(follow);
   return {
     recording,
+    /** The keys the customer heard on a call so far (RFC 2833 events reaching the customer's phone). */
+    heardKeys: (ctiCallId: string) => heardKeys.get(ctiCallId) ?? "",
     stop() {
       stopFollowing();
       line.close();

@@ -1,7 +1,13 @@
 import { connect, type Socket } from "node:net";
 
 /** What the phone line reports about one of its calls (baresip's events, by the URI it dialled). */
-export type LineEvent = { type: "ringing" | "established" | "closed"; uri: string; reason: string; sipCallId: string };
+export type LineEvent = {
+  type: "ringing" | "established" | "dtmf" | "closed";
+  uri: string;
+  /** Why a call closed; the key a DTMF event heard. */
+  reason: string;
+  sipCallId: string;
+};
 
 type BaresipMessage = {
   event?: boolean;
@@ -18,6 +24,7 @@ type BaresipMessage = {
 const EVENT_TYPES: Record<string, LineEvent["type"] | undefined> = {
   CALL_RINGING: "ringing",
   CALL_ESTABLISHED: "established",
+  CALL_DTMF_START: "dtmf",
   CALL_CLOSED: "closed",
 };
 

@@ -27,7 +27,7 @@ export function voice(app: FastifyInstance, settings: VoiceSettings | null, simu
     media = startSipMedia(app, settings);
   });
   app.addHook("onClose", async () => media?.stop());
-  // Tests hear the customer's side: the recorded audio of a call's last connected leg (SIMULATOR_CONTROL=1).
+  // Tests hear the customer's side (SIMULATOR_CONTROL=1): the recorded audio of a call's last connected leg…
   if (simulatorControl) {
     app.get("/cti/simulator/call/:ctiCallId/audio", async (request, reply) => {
       requireUser(request);
@@ -35,6 +35,12 @@ export function voice(app: FastifyInstance, settings: VoiceSettings | null, simu
       const wav = await media?.recording(ctiCallId);
       if (!wav) throw new HttpError(404, "该通话还没有录音");
       return reply.header("Content-Type", "audio/wav").send(wav);
+    });
+    // …and the keys the customer's phone heard on a call.
+    app.get("/cti/simulator/call/:ctiCallId/keys", async (request) => {
+      requireUser(request);
+      const { ctiCallId } = parseInput(CallParamsSchema, request.params);
+      return ok({ keys: media?.heardKeys(ctiCallId) ?? "" });
     });
   }
 }
