@@ -90,8 +90,8 @@ describeDb(`entitlement per role on every platform route, on ${TEST_DB}`, () => 
     expect(routes.length).toBeGreaterThanOrEqual(178);
     for (const route of bearerRoutes) expect(entitlementOf(route.method, route.url), `${route.method} ${route.url}`).toBeDefined();
     const known = new Set(bearerRoutes.map((route) => `${route.method} ${route.url}`));
-    // Real voice's two routes are registered only with SIP servers configured (decision 036).
-    const voiceOnly = ["GET /cti/api/agent/sip", "GET /cti/simulator/call/:ctiCallId/audio"];
+    // Real voice's three routes are registered only with SIP servers configured (decision 036).
+    const voiceOnly = ["GET /cti/api/agent/sip", "GET /cti/simulator/call/:ctiCallId/audio", "GET /cti/simulator/call/:ctiCallId/keys"];
     expect(Object.keys(ROUTE_ENTITLEMENTS).filter((key) => !known.has(key) && !voiceOnly.includes(key))).toEqual([]);
   });
 

@@ -168,6 +168,7 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "POST /cti/simulator/call/:ctiCallId/hangup": SIMULATOR,
   "POST /cti/simulator/dial-outcome": SIMULATOR,
   "GET /cti/simulator/call/:ctiCallId/audio": SIMULATOR,
+  "GET /cti/simulator/call/:ctiCallId/keys": SIMULATOR,
 
   "GET /crm_v2/contactsByPhone/:phone": screens(VOICE),
   "GET /config/business/record/list": screens(...INCOMING),
