@@ -201,7 +201,7 @@ test("an inbound call carries audio both ways; hold and mute silence it; keypad 
   expect(await audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(1);
 });
 
-test("a call transferred to a colleague takes its audio along: the colleague hears the customer, the first agent no longer does", async ({
+test("a robot hand-off carries the customer audio; transferred to a colleague it takes its audio along: the colleague hears the customer, the first agent no longer does", async ({
   page,
   browser,
   request,
@@ -221,8 +221,14 @@ test("a call transferred to a colleague takes its audio along: the colleague hea
     await readyOnWorkbench(screen);
   }
   try {
-    const call = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139002", agentUserName: AGENT });
+    // A robot hands the customer over: after the robot's part, the customer is heard.
+    const call = await platformPost(request, token, "/cti/simulator/offer", {
+      phone: "13900139002",
+      agentUserName: AGENT,
+      transcript: [{ segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "我要找人工", gender: 1 }],
+    });
     await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+    await expect(page.getByRole("region", { name: "对话记录" })).toContainText("我要找人工");
     await page.getByRole("button", { name: /^接听/ }).click();
     await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
 
