@@ -2,9 +2,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { FailureSchema } from "#contracts/envelope";
 import { HealthSchema } from "#contracts/health";
 import { buildApp } from "./app";
+import { ok } from "./http";
 import { Refused } from "./domain/refused";
 import { CampaignRefused } from "./repositories/campaigns";
-import { TEST_DB, bearer, describeDb, loginAs, testPlatform } from "./test-db";
+import { TEST_DB, basicAuth, bearer, describeDb, loginAs, testPlatform } from "./test-db";
 import { TEST_CLIENT, type PreparedPlatform } from "./testing";
 
 describeDb(`platform app on ${TEST_DB}`, () => {
@@ -44,12 +45,13 @@ describeDb(`platform app on ${TEST_DB}`, () => {
   });
 
   it("answers an unexpected failure with a bare 500", async () => {
-    // A route that throws something unforeseen, registered on a throwaway app sharing the db.
+    // A route that throws something unforeseen, registered on a throwaway app sharing the db. It
+    // takes the console's client credential: a token route would need an entitlement (decision 044).
     const app = buildApp({ db: platform.db, ...TEST_CLIENT });
-    app.get("/boom", async () => {
+    app.get("/crm/open/boom", async () => {
       throw new Error("secret internal detail");
     });
-    const response = await app.inject({ url: "/boom", headers: bearer(token) });
+    const response = await app.inject({ url: "/crm/open/boom", headers: { authorization: basicAuth() } });
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ code: 500, msg: "服务器内部错误" });
     expect(response.body).not.toContain("secret");
@@ -58,18 +60,24 @@ describeDb(`platform app on ${TEST_DB}`, () => {
 
   it("answers a refusal with its own status and Chinese message, whichever part refused", async () => {
     const app = buildApp({ db: platform.db, ...TEST_CLIENT });
-    app.get("/taken", async () => {
+    app.get("/crm/open/taken", async () => {
       throw new Refused(409, "名称已被占用");
     });
-    app.get("/no-campaign", async () => {
+    app.get("/crm/open/no-campaign", async () => {
       throw new CampaignRefused(404, "活动不存在");
     });
-    const taken = await app.inject({ url: "/taken", headers: bearer(token) });
+    const taken = await app.inject({ url: "/crm/open/taken", headers: { authorization: basicAuth() } });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ code: 409, msg: "名称已被占用" });
-    const missing = await app.inject({ url: "/no-campaign", headers: bearer(token) });
+    const missing = await app.inject({ url: "/crm/open/no-campaign", headers: { authorization: basicAuth() } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ code: 404, msg: "活动不存在" });
+    await app.close();
+  });
+
+  it("will not start with a token route that names no screens", async () => {
+    const app = buildApp({ db: platform.db, ...TEST_CLIENT });
+    expect(() => app.get("/crm/api/unlisted", async () => ok(null))).toThrow("GET /crm/api/unlisted: no entry in ROUTE_ENTITLEMENTS");
     await app.close();
   });
 });

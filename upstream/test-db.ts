@@ -40,7 +40,9 @@ export async function freshDatabase(): Promise<OpenedDatabase> {
 }
 
 /** A migrated, demo-seeded platform on a fresh database of the current kind. */
-export async function testPlatform(opts: Pick<Parameters<typeof preparePlatform>[0] & object, "logger"> = {}): Promise<PreparedPlatform> {
+export async function testPlatform(
+  opts: Pick<Parameters<typeof preparePlatform>[0] & object, "logger" | "simulatorControl"> = {},
+): Promise<PreparedPlatform> {
   if (TEST_DB === "pglite") return preparePlatform({ ...opts, pgliteDump: await seededPgliteDump() });
   const testDb = await createTestDatabase(requirePostgresUrl(), { template: inject("postgresTemplate") ?? undefined });
   const platform = await preparePlatform({ ...opts, databaseUrl: testDb.url, seeded: true });

@@ -41,6 +41,8 @@ export async function preparePlatform(
     seeded?: boolean;
     /** A dump of a migrated, seeded PGlite to start from (see `dumpSeededPglite`). */
     pgliteDump?: Blob;
+    /** Registers the simulators' control routes (BuildAppOptions.simulatorControl). */
+    simulatorControl?: boolean;
   } = {},
 ): Promise<PreparedPlatform> {
   const database = await openDatabase(
@@ -54,7 +56,7 @@ export async function preparePlatform(
     await database.close();
     throw error;
   }
-  const app = buildApp({ db: database.db, ...TEST_CLIENT, logger: opts.logger });
+  const app = buildApp({ db: database.db, ...TEST_CLIENT, logger: opts.logger, simulatorControl: opts.simulatorControl });
   return {
     app,
     db: database.db,

@@ -203,6 +203,18 @@ export function menusFor(role: Role, workType: number): MenuItem[] {
   return menu;
 }
 
+/** The screen (leaf) codes a caller's menu lists. */
+export function menuCodesFor(role: Role, workType: number): Set<string> {
+  return new Set(menusFor(role, workType).flatMap((item) => (item.children ?? [item]).map((entry) => entry.code)));
+}
+
+/** A screen's name as its menu shows it (e.g. 坐席监控). */
+export function catalogueName(code: string): string {
+  const entry = catalogue.flatMap((item) => [item, ...(item.children ?? [])]).find((item) => item.code === code);
+  if (!entry) throw new Error(`no menu entry ${code}`);
+  return entry.name;
+}
+
 /** Every code in the catalogue, groups included (tests hold them unique). */
 export function catalogueCodes(): string[] {
   return catalogue.flatMap((entry) => [entry.code, ...(entry.children ?? []).map((child) => child.code)]);

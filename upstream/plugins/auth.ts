@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { mayCreateWorkOrders } from "#upstream/domain/menus";
+import { entitled, entitlementOf, refusalOf, type Entitlement } from "#upstream/domain/entitlements";
 import { hashAccessToken } from "#upstream/domain/tokens";
 import { WORK_ORDER_CREATE_REFUSED } from "#contracts/work-orders";
 import { ExpiringCache } from "#common/expiring-cache";
@@ -18,6 +19,10 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set for bearer-authenticated routes; read it with `requireUser`. */
     user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route (domain/entitlements.ts), set when it is registered. */
+    entitlement?: Entitlement;
   }
   interface FastifyInstance {
     /** Tokens recently seen, by hash; see TOKEN_CACHE_MS. */
@@ -63,6 +68,16 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
   app.decorate("accessTokens", new ExpiringCache<string, AuthUser>(10_000));
   app.decorate("openStreams", new Set<OpenStream>());
 
+  // Every route that takes a token says who may call it (decision 044): one that does not stops
+  // the platform here, at start, rather than answering everyone.
+  app.addHook("onRoute", (route) => {
+    if (route.method === "HEAD" || authKindFor(route.url) !== "bearer") return;
+    const entitlement = [route.method].flat().map((method) => entitlementOf(method, route.url))[0];
+    if (!entitlement)
+      throw new Error(`${String(route.method)} ${route.url}: no entry in ROUTE_ENTITLEMENTS (upstream/domain/entitlements.ts)`);
+    route.config = { ...route.config, entitlement };
+  });
+
   app.addHook("onRequest", async (request, reply) => {
     // The matched route's declared path, not the raw URL: encoding tricks cannot change the rule.
     // Unknown routes have none and go on to the 404 handler.
@@ -75,12 +90,13 @@ export function authPlugin(app: FastifyInstance, options: AuthOptions): void {
     if (kind === "bearer") {
       request.user = await bearerUser(app, request);
       if (!request.user) return reply.code(401).send(failure(401));
+      const { entitlement } = request.routeOptions.config;
+      if (entitlement && !entitled(entitlement, request.user.role, request.user.workType)) {
+        return reply.code(403).send(failure(403, refusalOf(entitlement)));
+      }
     }
   });
 }
-
-/** The refusal of a campaign change by someone who is not an administrator. */
-export const CAMPAIGN_ADMIN_ONLY = "仅管理员可以管理外呼活动";
 
 /** The caller, when their role is one of `roles`; otherwise a 403 that says who may. */
 export function requireRole(user: AuthUser, roles: readonly Role[], message = "无权执行该操作"): AuthUser {

@@ -35,10 +35,10 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
 
   it("answers administrators only, on every endpoint", async () => {
     for (const account of ["agent", "supervisor", "chat"]) {
-      expect(await refusal(await inject(account, "GET", "/config/agents/list"), 403)).toBe("仅管理员可以管理坐席配置");
-      expect(await refusal(await inject(account, "GET", `/config/agents/${ids.agent}`), 403)).toBe("仅管理员可以管理坐席配置");
+      expect(await refusal(await inject(account, "GET", "/config/agents/list"), 403)).toBe("无权访问：需要「坐席配置」菜单");
+      expect(await refusal(await inject(account, "GET", `/config/agents/${ids.agent}`), 403)).toBe("无权访问：需要「坐席配置」菜单");
       const change = { workType: 1, agentId: "1002", defaultQueueName: "demo-voice", reason: "试试" };
-      expect(await refusal(await put(account, ids.agent, change), 403)).toBe("仅管理员可以管理坐席配置");
+      expect(await refusal(await put(account, ids.agent, change), 403)).toBe("无权访问：需要「坐席配置」菜单");
     }
   });
 

@@ -55,7 +55,7 @@ describeDb("the audit log", () => {
     for (const account of ["supervisor", "agent"]) {
       const refused = await inject(account, "POST", "/audit/api/log/list", {});
       expect(refused.statusCode).toBe(403);
-      expect(FailureSchema.parse(refused.json()).msg).toBe("仅管理员可以查看操作日志");
+      expect(FailureSchema.parse(refused.json()).msg).toBe("无权访问：需要「操作日志」菜单");
     }
   });
 

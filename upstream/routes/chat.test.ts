@@ -12,6 +12,7 @@ import { FailureSchema } from "#contracts/envelope";
 import { UserAuthResponseSchema } from "#contracts/uaa";
 import { createChatService } from "#upstream/chat/service";
 import { createChatSimulator, LEAVE_AFTER_MS } from "#upstream/chat/simulator";
+import { WorkType } from "#upstream/domain/work-type";
 import type { PreparedPlatform } from "#upstream/testing";
 import { bearer, describeDb, loginAs, testPlatform, TEST_DB } from "#upstream/test-db";
 import { chatSimulatorRoutes } from "./chat";
@@ -30,7 +31,9 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     platform = await testPlatform();
     // The control routes, as a platform started with SIMULATOR_CONTROL=1 has them.
     platform.app.register(chatSimulatorRoutes);
-    for (const name of ["chat", "agent", "admin", "other-admin"]) {
+    // A second text agent, outside the text queue: what one agent may not do to another's chats.
+    await platform.db.updateTable("users").set({ work_type: WorkType.text }).where("user_name", "=", "agent10").execute();
+    for (const name of ["chat", "agent10", "agent", "admin", "other-admin"]) {
       const token = await loginAs(platform.app, name);
       const who = UserAuthResponseSchema.parse((await platform.app.inject({ url: "/uaa/oauth/user_auth", headers: bearer(token) })).json());
       users[name] = { token, id: who.data!.id };
@@ -121,8 +124,11 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     expect(waiting.state).toBe("waiting");
     const joined = await request("chat", "POST", `/chat/api/sessions/${waiting.sessionId}/join`);
     expect(ChatSessionResponseSchema.parse(joined.json()).data!.state).toBe("active");
-    // Another agent cannot see it any more, let alone take it.
-    expect((await request("agent", "POST", `/chat/api/sessions/${waiting.sessionId}/join`)).statusCode).toBe(404);
+    // Another agent cannot see it any more, let alone take it; a voice agent has no chats at all.
+    expect((await request("agent10", "POST", `/chat/api/sessions/${waiting.sessionId}/join`)).statusCode).toBe(404);
+    const voice = await request("agent", "POST", `/chat/api/sessions/${waiting.sessionId}/join`);
+    expect(voice.statusCode).toBe(403);
+    expect(FailureSchema.parse(voice.json()).msg).toBe("无权访问：需要「文本工作台」菜单");
   });
 
   it("saves one business record per session and lists it", async () => {
@@ -168,7 +174,7 @@ describeDb(`chat service on ${TEST_DB}`, () => {
     const ours = ChatSessionPageResponseSchema.parse((await request("admin", "GET", "/chat/api/sessions?pageSize=100")).json()).data!;
     expect(ours.list.map((s) => s.customer.name)).not.toContain("他租户客户");
     // An agent sees only its own sessions; the administrator the whole tenant's.
-    const agentOwn = ChatSessionPageResponseSchema.parse((await request("agent", "GET", "/chat/api/sessions?pageSize=100")).json()).data!;
+    const agentOwn = ChatSessionPageResponseSchema.parse((await request("agent10", "GET", "/chat/api/sessions?pageSize=100")).json()).data!;
     expect(agentOwn.list.filter((s) => s.state !== "waiting")).toEqual([]);
     expect(ours.total).toBeGreaterThan(agentOwn.total);
   });

@@ -266,13 +266,12 @@ describeDb(`call records on ${TEST_DB}`, () => {
     // agent01 serves the sales queue: the voice agent's call is not theirs to read, in any way.
     expect((await get(`/contact/income/calls/${agentsCall.id}`, "agent01")).statusCode).toBe(404);
     expect((await post(`/records/records/${agentsCall.id}`, { tenantID }, "agent01")).statusCode).toBe(404);
-    for (const list of ["/contact/campaign/record/list", "/contact/income/calls"]) {
-      const page = pageOf(await post(list, { pageSize: 100, pageNo: 1 }, "agent01"));
-      expect(
-        page.list.every((row) => row.agentId === ids.agent01),
-        list,
-      ).toBe(true);
-    }
+    const inbound = pageOf(await post("/contact/income/calls", { pageSize: 100, pageNo: 1 }, "agent01"));
+    expect(inbound.list.every((row) => row.agentId === ids.agent01)).toBe(true);
+    // The outbound call log is a supervisor's screen (外呼通话记录): no agent lists it (decision 044).
+    const outbound = await post("/contact/campaign/record/list", { pageSize: 100, pageNo: 1 }, "agent01");
+    expect(outbound.statusCode).toBe(403);
+    expect(FailureSchema.parse(outbound.json()).msg).toBe("无权访问：需要「外呼通话记录」菜单");
     expect((await get(`/contact/income/calls/${agentsCall.id}`, "agent")).statusCode).toBe(200);
     expect((await get(`/contact/income/calls/${agentsCall.id}`, "supervisor")).statusCode).toBe(200);
     if (colleaguesOnAgentsQueue) expect((await get(`/contact/income/calls/${colleaguesOnAgentsQueue.id}`, "agent")).statusCode).toBe(200);

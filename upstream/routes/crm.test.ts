@@ -185,7 +185,7 @@ describeDb(`crm on ${TEST_DB}`, () => {
       expect(response.statusCode, response.body).toBe(status);
       return FailureSchema.parse(response.json()).msg;
     };
-    expect(await refusal(await post("supervisor", url, { reason: "离职" }), 403)).toBe("仅管理员可以强制下线账号");
+    expect(await refusal(await post("supervisor", url, { reason: "离职" }), 403)).toBe("无权访问：需要「坐席配置」菜单");
     expect(await refusal(await post("other-admin", url, { reason: "离职" }), 404)).toBe("用户不存在");
     expect(await refusal(await post("admin", url, { reason: " " }), 400)).toBe("请填写下线原因");
     const self = await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow();

@@ -119,7 +119,7 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
 
     for (const account of ["agent", "supervisor"])
       expect(await refusal(await inject(account, "POST", "/crm_v2/customer/property", { name: "y", type: "text" }), 403)).toBe(
-        "仅管理员可以维护客户资料",
+        "无权访问：需要「客户属性」菜单",
       );
     // Another tenant sees its own (none) and cannot touch these.
     expect(await properties("other-admin")).toEqual([]);
@@ -401,7 +401,7 @@ describeDb(`customers, contacts, groups and SMS on ${TEST_DB}`, () => {
     const members = (await list({ groupId }, "agent")).list;
     const byAgent = SmsSendResponseSchema.parse((await send("agent", { templateId: created.id, ids: [members[0].id] })).json()).data!;
     expect(byAgent.queued).toBe(1);
-    expect(await refusal(await inject("agent", "GET", "/sms/api/sms/template/list"), 403)).toBe("仅管理员可以维护短信模板");
+    expect(await refusal(await inject("agent", "GET", "/sms/api/sms/template/list"), 403)).toBe("无权访问：需要「短信模板」菜单");
     expect(await refusal(await send("other-admin", { templateId: created.id, ids: [1] }), 404)).toBe("短信模板不存在");
 
     const carrier = createSmsCarrier(platform.db);

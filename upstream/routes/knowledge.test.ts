@@ -109,17 +109,26 @@ describeDb(`the knowledge base on ${TEST_DB}`, () => {
       expect(await countAudit(platform.db, demoTenant, action)).toBeGreaterThanOrEqual(1);
   });
 
-  it("lets agents read but only administrators change, in Chinese", async () => {
-    const [group] = await groups("agent");
-    expect((await nodes(`groupId=${group.id}`, "agent")).total).toBeGreaterThan(0);
-    for (const account of ["agent", "supervisor"]) {
-      expect(await refusal(await inject(account, "POST", "/config/knowledge/group", { name: "坐席分组" }), 403)).toBe(
-        "仅管理员可以维护知识库",
-      );
+  it("lets agents look up what is published but keeps the configuration to administrators, in Chinese", async () => {
+    const [group] = await groups();
+    const [published] = (await nodes(`groupId=${group.id}&state=1`)).list;
+    // The workbenches look knowledge up; the groups and nodes with drafts are 知识库配置's (decision 044).
+    for (const account of ["agent", "chat"]) {
+      const lookup = await inject(account, "GET", `/config/knowledge/node/platform?keyword=${encodeURIComponent(published.question)}`);
+      expect(
+        KnowledgeNodesResponseSchema.parse(lookup.json()).data!.list.map((n) => n.id),
+        account,
+      ).toContain(published.id);
+    }
+    const refused = "无权访问：需要「知识库配置」菜单";
+    for (const account of ["agent", "chat", "supervisor"]) {
+      expect(await refusal(await inject(account, "GET", "/config/knowledge/group/agent"), 403)).toBe(refused);
+      expect(await refusal(await inject(account, "GET", `/config/knowledge/node/agent?groupId=${group.id}`), 403)).toBe(refused);
+      expect(await refusal(await inject(account, "POST", "/config/knowledge/group", { name: "坐席分组" }), 403)).toBe(refused);
       expect(
         await refusal(await inject(account, "POST", "/config/knowledge/node", { groupId: group.id, question: "q", answer: "a" }), 403),
-      ).toBe("仅管理员可以维护知识库");
-      expect(await refusal(await inject(account, "GET", "/config/knowledge/gap"), 403)).toBe("仅管理员可以维护知识库");
+      ).toBe(refused);
+      expect(await refusal(await inject(account, "GET", "/config/knowledge/gap"), 403)).toBe(refused);
     }
   });
 
@@ -303,7 +312,7 @@ describeDb(`the knowledge base on ${TEST_DB}`, () => {
     const group = await createGroup("标签分组");
     const node = await createNode(group.id, "标签问题", "标签答案", ["高频", "其他"]);
     expect(
-      KnowledgeLabelResponseSchema.parse((await inject("agent", "GET", `/config/knowledge/label/${label.id}`)).json()).data,
+      KnowledgeLabelResponseSchema.parse((await inject("admin", "GET", `/config/knowledge/label/${label.id}`)).json()).data,
     ).toMatchObject({
       name: "高频",
       nodeCount: 1,
@@ -314,7 +323,9 @@ describeDb(`the knowledge base on ${TEST_DB}`, () => {
         (l) => l.name,
       ),
     ).not.toContain("高频");
-    expect(await refusal(await inject("agent", "DELETE", `/config/knowledge/label/${label.id}`), 403)).toBe("仅管理员可以维护知识库");
+    expect(await refusal(await inject("agent", "DELETE", `/config/knowledge/label/${label.id}`), 403)).toBe(
+      "无权访问：需要「知识库配置」菜单",
+    );
     expect((await inject("admin", "DELETE", `/config/knowledge/label/${label.id}`)).statusCode).toBe(200);
     expect((await nodes(`groupId=${group.id}`)).list.find((n) => n.id === node.id)!.labels).toEqual(["其他"]);
     expect(await countAudit(platform.db, demoTenant, "knowledge.label.delete")).toBe(1);

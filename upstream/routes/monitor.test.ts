@@ -262,7 +262,7 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
     );
     expect(await put("supervisor", { settings: [{ queueName: "demo-voice", ringSeconds: 30 }], reason: " " }, 400)).toBe("请填写修改原因");
     expect(await put("agent", { settings: [{ queueName: "demo-voice", ringSeconds: 30 }], reason: "x" }, 403)).toBe(
-      "仅主管或管理员可以使用坐席监控",
+      "无权访问：需要「坐席监控」菜单",
     );
     await ok("supervisor", "PUT", "/config/queues/settings", {
       settings: [{ queueName: "demo-voice", ringSeconds: 30 }],
@@ -299,7 +299,7 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
       ["POST", "/analysis/monitor/whisper", { agentUserId: users.agent.id, content: "x" }],
       ["GET", `/analysis/monitor/listen/${users.agent.id}`, undefined],
     ] as const) {
-      expect(await refusal("agent", method, url, payload, 403)).toBe("仅主管或管理员可以使用坐席监控");
+      expect(await refusal("agent", method, url, payload, 403)).toBe("无权访问：需要「坐席监控」菜单");
     }
     expect(await refusal("other-admin", "POST", "/config/agents/forced/logout", { agentUserId: users.agent.id, reason: "x" }, 404)).toBe(
       "坐席不存在",

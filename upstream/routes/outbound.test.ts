@@ -253,7 +253,7 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       "活动不存在",
     );
     expect(failure(await inject("agent", "POST", "/outbound/campaign/save", { ...form, name: "坐席" }), 403)).toBe(
-      "仅管理员可以管理外呼活动",
+      "无权访问：需要「外呼活动管理」菜单",
     );
     failure(await inject("admin", "POST", "/outbound/campaign/save", { ...form, name: "" }), 400);
     expect(
@@ -819,6 +819,9 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       await inject("supervisor", "GET", `/outbound/preview/unassigned?campaignId=${preview.id}`),
     ).data!.unassigned;
     expect(unassigned).toBe(9);
+    // An agent's 预览外呼 opens 数据分配, which shows them what waits (decisions 015, 044); only distributing is refused.
+    const seenByAgent = await inject("agent", "GET", `/outbound/preview/unassigned?campaignId=${preview.id}`);
+    expect(json(UnassignedCountResponseSchema, seenByAgent).data!.unassigned).toBe(9);
     const users = await platform.db.selectFrom("users").select(["id", "user_name"]).execute();
     const id = (name: string) => users.find((u) => u.user_name === name)!.id;
     const even = json(
@@ -845,14 +848,16 @@ describeDb(`outbound on ${TEST_DB}`, () => {
       }),
     ).data!;
     expect(rest.assigned.map((a) => a.count)).toEqual([2, 2, 1, 1]);
-    failure(
-      await inject("agent", "POST", "/outbound/preview/distribute", {
-        campaignId: preview.id,
-        mode: "even",
-        agents: [{ userId: id("agent") }],
-      }),
-      403,
-    );
+    expect(
+      failure(
+        await inject("agent", "POST", "/outbound/preview/distribute", {
+          campaignId: preview.id,
+          mode: "even",
+          agents: [{ userId: id("agent") }],
+        }),
+        403,
+      ),
+    ).toBe("无权访问：需要「数据分配」菜单");
     const otherUser = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "other-admin").executeTakeFirstOrThrow())
       .id;
     expect(
@@ -974,14 +979,17 @@ describeDb(`outbound on ${TEST_DB}`, () => {
     failure(await inject("other-admin", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 404);
     failure(await inject("agent", "POST", "/outbound/task/save", { campaignId: robot.id, name: "x" }), 403);
 
+    // Transfer templates are chosen on a campaign (外呼活动管理): the administrator's, not an agent's
+    // (decision 044). A user's are the tenant's and their own.
     const agentId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "agent").executeTakeFirstOrThrow()).id;
-    const templates = json(TransTemplatesResponseSchema, await inject("agent", "GET", `/outbound/transTemplates/${agentId}/0`)).data!;
+    const templates = json(TransTemplatesResponseSchema, await inject("admin", "GET", `/outbound/transTemplates/${agentId}/0`)).data!;
     expect(templates.map((t) => t.name)).toEqual(["转人工队列", "转值班主管", "转客户经理外线"]);
     expect(
-      json(TransTemplateResponseSchema, await inject("agent", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target,
+      json(TransTemplateResponseSchema, await inject("admin", "GET", `/outbound/trans/template/get/${templates[0].id}`)).data!.target,
     ).toBe("demo-voice");
     failure(await inject("other-admin", "GET", `/outbound/trans/template/get/${templates[0].id}`), 404);
-    failure(await inject("agent", "GET", `/outbound/transTemplates/${agentId + 1}/0`), 403);
+    for (const url of [`/outbound/transTemplates/${agentId}/0`, `/outbound/trans/template/get/${templates[0].id}`])
+      expect(failure(await inject("agent", "GET", url), 403)).toBe("无权访问：需要「外呼活动管理」菜单");
   });
 
   it("answers a batch page in one call: the batch, its calls with their total per filter, and with history=1 its history", async () => {

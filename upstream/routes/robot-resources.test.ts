@@ -35,25 +35,27 @@ describeDb(`robot resources on ${TEST_DB}`, () => {
     platform.db.selectFrom("audit_log").select(["actor_name", "summary", "target_id", "tenant_id"]).where("action", "=", action).execute();
 
   it("answers administrators only, every endpoint", async () => {
-    const reads = [
-      "/robot/api/regex",
-      "/robot/api/dispatch/working",
-      "/robot/api/dispatch/festival",
-      "/robot/api/robot/speaker",
-      "/config/agent/voice/preview?speaker=xiaoyun",
-      "/dialer/api/v1/gateway/line/robot",
-      "/robot/api/store",
+    // Each refused with the administrator's screen it belongs to (decision 044).
+    const reads: [string, string][] = [
+      ["/robot/api/regex", "正则表达式"],
+      ["/robot/api/dispatch/working", "工作日历"],
+      ["/robot/api/dispatch/festival", "工作日历"],
+      ["/robot/api/robot/speaker", "发音人"],
+      ["/config/agent/voice/preview?speaker=xiaoyun", "发音人"],
+      ["/dialer/api/v1/gateway/line/robot", "机器人实例」或「线路与号码"],
+      ["/robot/api/store", "流程市场"],
     ];
     for (const account of ["agent", "supervisor"]) {
-      for (const url of reads) expect(await refusal(await inject(account, "GET", url), 403)).toBe("仅管理员可以管理机器人和流程");
+      for (const [url, screen] of reads)
+        expect(await refusal(await inject(account, "GET", url), 403)).toBe(`无权访问：需要「${screen}」菜单`);
       expect(await refusal(await inject(account, "POST", "/robot/api/regex", { name: "x", pattern: "x" }), 403)).toBe(
-        "仅管理员可以管理机器人和流程",
+        "无权访问：需要「正则表达式」菜单",
       );
       expect(await refusal(await inject(account, "PUT", "/robot/api/dispatch/working", { days: [] }), 403)).toBe(
-        "仅管理员可以管理机器人和流程",
+        "无权访问：需要「工作日历」菜单",
       );
     }
-    for (const url of reads) expect((await inject("admin", "GET", url)).statusCode, url).toBe(200);
+    for (const [url] of reads) expect((await inject("admin", "GET", url)).statusCode, url).toBe(200);
   });
 
   it("keeps a library of regular expressions that compile, per tenant, each change audited", async () => {
@@ -295,6 +297,8 @@ describeDb(`robot resources on ${TEST_DB}`, () => {
     expect(dispatch.days).toHaveLength(7);
     for (const day of dispatch.days) expect(day.windows.length > 0 || day.reason !== null).toBe(true);
     expect(await refusal(await inject("other-admin", "GET", `/task/api/dispatch/${campaign.id}`), 404)).toBe("外呼活动不存在");
-    expect(await refusal(await inject("supervisor", "GET", `/task/api/dispatch/${campaign.id}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await inject("supervisor", "GET", `/task/api/dispatch/${campaign.id}`), 403)).toBe(
+      "无权访问：需要「工作日历」菜单",
+    );
   });
 });

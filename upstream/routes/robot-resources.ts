@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { ROBOT_SPEAKERS, WEEKDAYS, labelOf } from "#contracts/codes";
 import {
@@ -21,7 +21,7 @@ import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import { RegexTimeout, matchSample } from "#upstream/domain/regex-test";
 import { previewWav } from "#upstream/domain/voice-preview";
 import { HttpError, ok, parseInput } from "#upstream/http";
-import { requireRole, requireUser } from "#upstream/plugins/auth";
+import { requireUser } from "#upstream/plugins/auth";
 import { changeAs } from "#upstream/repositories/audit-log";
 import {
   createFestival,
@@ -40,8 +40,6 @@ import {
   updateRegex,
 } from "#upstream/repositories/robot-resources";
 
-/** The robot service's refusal (routes/robot.ts says the same: routes do not import each other). */
-const ROBOT_ADMIN_ONLY = "仅管理员可以管理机器人和流程";
 const IdParamsSchema = z.object({
   id: z.coerce.number({ invalid_type_error: "编号无效" }).int("编号无效").positive("编号无效").max(Number.MAX_SAFE_INTEGER, "编号无效"),
 });
@@ -51,26 +49,24 @@ const weekText = (days: WorkingCalendar["days"]) =>
 
 /**
  * The resources a robot uses (endpoints.md A rows, decision 030): regular expressions, the working
- * and festival calendars, speakers and their preview, gateway lines, the store. Administrators only; every
- * change writes its audit row in its transaction.
+ * and festival calendars, speakers and their preview, gateway lines, the store. Administrators
+ * only (their menus, decision 044); every change writes its audit row in its transaction.
  */
 export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
-  const admin = (request: FastifyRequest) => requireRole(requireUser(request), ["admin"], ROBOT_ADMIN_ONLY);
-
   // Regular expressions
   app.get("/robot/api/regex", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     return ok(await listRegexes(app.db, user.tenantId, parseInput(RobotRegexListQuerySchema, request.query)));
   });
 
   app.get("/robot/api/regex/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     return ok(await findRegex(app.db, user.tenantId, id));
   });
 
   app.post("/robot/api/regex", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const input = parseInput(RobotRegexInputSchema, request.body);
     return ok(
       await changeAs(app.db, user, async (trx) => {
@@ -88,7 +84,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.put("/robot/api/regex/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(RobotRegexInputSchema, request.body);
     return ok(
@@ -108,7 +104,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.delete("/robot/api/regex/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     await changeAs(app.db, user, async (trx) => {
       const gone = await deleteRegex(trx, user.tenantId, id);
@@ -126,7 +122,6 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post("/robot/api/regex/test", async (request) => {
-    admin(request);
     const { pattern, sample } = parseInput(RegexTestInputSchema, request.body);
     try {
       return ok<RegexTestResult>({ matches: matchSample(pattern, sample) });
@@ -138,12 +133,12 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
 
   // The working calendar: the whole week, read and replaced at once.
   app.get("/robot/api/dispatch/working", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     return ok<WorkingCalendar>({ days: await readWorkingWeek(app.db, user.tenantId) });
   });
 
   app.put("/robot/api/dispatch/working", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { days } = parseInput(WorkingCalendarInputSchema, request.body);
     const sorted = [...days].sort((a, b) => a.weekday - b.weekday);
     return ok<WorkingCalendar>(
@@ -164,13 +159,13 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
 
   // Festivals: date ranges when the robots do not call; overlapping ranges are refused.
   app.get("/robot/api/dispatch/festival", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { year } = parseInput(FestivalListQuerySchema, request.query);
     return ok(await listFestivals(app.db, user.tenantId, year));
   });
 
   app.post("/robot/api/dispatch/festival", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const input = parseInput(FestivalInputSchema, request.body);
     return ok(
       await changeAs(app.db, user, async (trx) => {
@@ -188,7 +183,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.put("/robot/api/dispatch/festival/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const input = parseInput(FestivalInputSchema, request.body);
     return ok(
@@ -208,7 +203,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.delete("/robot/api/dispatch/festival/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     await changeAs(app.db, user, async (trx) => {
       const gone = await deleteFestival(trx, user.tenantId, id);
@@ -225,8 +220,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Speakers and their preview.
-  app.get("/robot/api/robot/speaker", async (request) => {
-    admin(request);
+  app.get("/robot/api/robot/speaker", async () => {
     return ok<{ list: RobotSpeaker[] }>({
       list: ROBOT_SPEAKERS.map((s) => ({
         code: s.code,
@@ -239,7 +233,6 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get("/config/agent/voice/preview", async (request, reply) => {
-    admin(request);
     const { speaker } = parseInput(VoicePreviewQuerySchema, request.query);
     const { pitch } = ROBOT_SPEAKERS.find((s) => s.code === speaker)!;
     return reply.header("Content-Type", "audio/wav").header("Cache-Control", "private, max-age=86400").send(previewWav(pitch));
@@ -247,7 +240,7 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
 
   // A task's dispatch: when the campaign's robots may call over the next days, by the calendars.
   app.get("/task/api/dispatch/:id", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const { id } = parseInput(IdParamsSchema, request.params);
     const campaign = await findCampaignSchedule(app.db, user.tenantId, id);
     if (!campaign) throw new HttpError(404, "外呼活动不存在");
@@ -261,13 +254,13 @@ export const robotResourceRoutes: FastifyPluginAsync = async (app) => {
 
   // The store: the tenant's versions published to the market.
   app.get("/robot/api/store", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     return ok(await listStore(app.db, user.tenantId, parseInput(StoreQuerySchema, request.query)));
   });
 
   // Gateway lines the tenant's robots dial out on.
   app.get("/dialer/api/v1/gateway/line/robot", async (request) => {
-    const user = admin(request);
+    const user = requireUser(request);
     const list = await listGatewayLines(app.db, user.tenantId);
     return ok({ list, total: list.length });
   });

@@ -52,8 +52,8 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     const other = (await flows("other-admin")).list.map((f) => f.name);
     expect(other).toEqual(["其他租户流程"]);
     for (const account of ["agent", "supervisor"]) {
-      expect(await refusal(await inject(account, "POST", "/robot/api/flow/list", {}), 403)).toBe("仅管理员可以管理机器人和流程");
-      expect(await refusal(await inject(account, "GET", `/robot/api/flow/${survey[0].id}`), 403)).toBe("仅管理员可以管理机器人和流程");
+      expect(await refusal(await inject(account, "POST", "/robot/api/flow/list", {}), 403)).toBe("无权访问：需要「机器人流程」菜单");
+      expect(await refusal(await inject(account, "GET", `/robot/api/flow/${survey[0].id}`), 403)).toBe("无权访问：需要「机器人流程」菜单");
     }
     // Another tenant's flow is not found, whatever is asked of it.
     expect(await refusal(await inject("other-admin", "GET", `/robot/api/flow/${survey[0].id}/design`), 404)).toBe("流程不存在");
@@ -325,7 +325,9 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     );
     // Another tenant's robot is not found; agents are refused.
     expect(await refusal(await inject("other-admin", "DELETE", `/robot/api/robot/instance/${copyId}`), 404)).toBe("机器人不存在");
-    expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await inject("agent", "DELETE", `/robot/api/robot/instance/${copyId}`), 403)).toBe(
+      "无权访问：需要「机器人实例」菜单",
+    );
     expect((await inject("admin", "DELETE", `/robot/api/robot/instance/${copyId}`)).statusCode).toBe(200);
     const audit = await platform.db
       .selectFrom("audit_log")
@@ -407,7 +409,7 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(
       await refusal(await put("admin", { ...wanted, state: [...wanted.state, { name: "又一个", variable: "satisfaction" }] }), 400),
     ).toBe("变量名「satisfaction」重复");
-    expect(await refusal(await put("supervisor", wanted), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await put("supervisor", wanted), 403)).toBe("无权访问：需要「机器人流程」菜单");
     expect(await refusal(await inject("other-admin", "PUT", `/robot/api/flow/${flow.id}/params`, wanted), 404)).toBe("流程不存在");
     const saved = await put("admin", wanted);
     expect(saved.statusCode, saved.body).toBe(200);
@@ -526,7 +528,7 @@ describeDb(`robot flows and their versions on ${TEST_DB}`, () => {
     expect(rows[2].slice(1, 5)).toEqual(["ask", "收听（意图）", "满意度询问", "请问您对我们上次的服务是否满意？"]);
     const template = await inject("admin", "GET", "/robot/api/flow/nlu/template");
     expect(template.statusCode).toBe(200);
-    expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("仅管理员可以管理机器人和流程");
+    expect(await refusal(await inject("agent", "GET", "/robot/api/flow/nlu/template"), 403)).toBe("无权访问：需要「机器人流程」菜单");
   });
 
   // Last: its dialer ticks run the seeded campaigns' batches on (the robots test needs one calling).

@@ -109,7 +109,7 @@ describeDb(`work orders on ${TEST_DB}`, () => {
 
     // Only administrators change; another tenant's id is not found.
     expect(await refusal(await inject("supervisor", "POST", "/config/workorder/template", { ...template, name: "主管的" }), 403)).toBe(
-      "仅管理员可以维护工单模板",
+      "无权访问：需要「工单模板」菜单",
     );
     expect(await refusal(await inject("other-admin", "GET", `/config/workorder/template/${created.id}`), 404)).toBe("工单模板不存在");
     expect(await refusal(await inject("other-admin", "PUT", `/config/workorder/template/${created.id}/0`), 404)).toBe("工单模板不存在");
@@ -282,14 +282,25 @@ describeDb(`work orders on ${TEST_DB}`, () => {
       }),
     };
     const order = { sessionId: session.sessionId, title: "订单未发货", content: "客户在线反映" };
-    // Another agent's chat, another tenant's, or an unknown one: the session does not exist for them.
+    const adminId = (await platform.db.selectFrom("users").select("id").where("user_name", "=", "admin").executeTakeFirstOrThrow()).id;
+    const colleagues = await insertSession(platform.db, {
+      tenantId: demoTenant,
+      queueName: "demo-chat",
+      customer: { name: "赵先生", phone: "13900002222", channel: "web", region: "北京" },
+      agentUserId: adminId,
+    });
+    // A chat someone else served, another tenant's, or an unknown one: the session does not exist for them.
     for (const [account, sessionId] of [
-      ["agent", session.sessionId],
+      ["chat", colleagues],
       ["other-admin", session.sessionId],
       ["chat", "no-such-session"],
     ] as const) {
       expect(await refusal(await inject(account, "PUT", "/config/workorder/record/chat", { ...order, sessionId }), 404)).toBe("会话不存在");
     }
+    // A voice agent has no chats: the text workbench's call is not theirs (decision 044).
+    expect(await refusal(await inject("agent", "PUT", "/config/workorder/record/chat", order), 403)).toBe(
+      "无权访问：需要「文本工作台」菜单",
+    );
     expect(await refusal(await inject("chat", "PUT", "/config/workorder/record/chat", { ...order, title: " " }), 400)).toMatch(/标题/);
     const made = answered(await inject("chat", "PUT", "/config/workorder/record/chat", order), WorkOrderRecordResponseSchema);
     expect(made).toMatchObject({ title: "订单未发货", state: 0, ctiCallId: null });
