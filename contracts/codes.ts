@@ -212,6 +212,9 @@ export const CAMPAIGN_TYPES: CodeTable<number> = [
   { code: 20, label: "呼入" },
 ];
 
+/** The campaign type of an inbound call's record (呼入). */
+export const INBOUND_CAMPAIGN_TYPE = 20;
+
 /** Campaigns whose contacts agents dial themselves (spec §4: 3 preview, 4/-1 direct, 5 call-back). */
 export const AGENT_DIALLED_CAMPAIGN_TYPES: readonly number[] = [3, 4, -1, 5];
 

@@ -84,6 +84,9 @@ test.describe("call lists", () => {
     const box = await dialog(page).boundingBox();
     expect(Math.round(box!.width)).toBe(678);
     await expect(dialog(page)).toContainText("信用卡分期机器人");
+    // The contact's data, each field by the flow's own name for it.
+    await expect(dialog(page).locator(".sb-user-data")).toContainText("卡号尾号");
+    await expect(dialog(page).locator(".sb-user-data")).not.toContainText("cardTail");
     await expect(dialog(page).getByRole("tab")).toHaveText(["查看通话", "输出状态", "查看入参"]);
     // The transcript: customer on the left, robot on the right, digits and honorifics masked.
     await expect(dialog(page).locator(".sb-line--left").first()).toContainText("分期要多少手续费");
@@ -119,6 +122,8 @@ test.describe("call lists", () => {
     await expect(page.getByLabel("坐席")).toHaveCount(0);
     await openRow(page, 0);
     await expect(dialog(page).getByRole("tab")).toHaveText(["查看通话"]);
+    // An inbound call has no outbound result.
+    await expect(dialog(page)).not.toContainText("外呼结果");
 
     await page.goto(`/incoming/call?start=${MONTH_AGO}`);
     await expect(page.getByRole("heading", { level: 1, name: "呼入通话" })).toBeVisible();

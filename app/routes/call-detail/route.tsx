@@ -1,7 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { CAMPAIGN_TYPES, GENDERS, OUTCOME_CODES, RESULT_CODES, labelOf, resultCodeTone, toneOf } from "#contracts/codes";
+import {
+  CAMPAIGN_TYPES,
+  GENDERS,
+  INBOUND_CAMPAIGN_TYPE,
+  OUTCOME_CODES,
+  RESULT_CODES,
+  labelOf,
+  resultCodeTone,
+  toneOf,
+} from "#contracts/codes";
 import type { FlowParamItem } from "#contracts/robot";
 import { requireAccess } from "#app/server/access.server";
 import type { WorkOrderFormState } from "#app/server/work-order-form.server";
@@ -42,10 +51,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   const tabs = detailTabs(detail);
   const tab = chooseTab(tabs, new URL(request.url).searchParams.get("tab"));
+  // The flow's input parameters name the user data's fields (customerName → 客户姓名) and fill their tab.
+  const inputParams =
+    detail.flowId !== null && (detail.userData.data || tab?.key === "params") ? await listFlowInputParams(caller, detail.flowId) : [];
   let items: FlowParamItem[] = [];
   if (detail.flowId !== null && tab?.key === "state") items = await listFlowOutputStates(caller, detail.flowId);
-  if (detail.flowId !== null && tab?.key === "params") items = await listFlowInputParams(caller, detail.flowId);
-  return { detail, tabs, tab: tab?.key ?? null, items, agentId: user.id, workOrder };
+  if (tab?.key === "params") items = inputParams;
+  const fieldNames = Object.fromEntries(inputParams.map((param) => [param.variable, param.name]));
+  return { detail, tabs, tab: tab?.key ?? null, items, fieldNames, agentId: user.id, workOrder };
 }
 
 /** POST without JavaScript: a work order made from this call (the one action of the dialog). */
@@ -57,7 +70,7 @@ export async function action(args: ActionFunctionArgs) {
  * userData.data is a JSON string (spec §3), the fields a campaign's contact was imported with:
  * shown as a list of field and value when it is an object, as is otherwise (never as raw JSON).
  */
-function UserData({ raw }: { raw: string | null | undefined }) {
+function UserData({ raw, names }: { raw: string | null | undefined; names: Record<string, string> }) {
   if (!raw) return <>-</>;
   let parsed: unknown;
   try {
@@ -72,7 +85,7 @@ function UserData({ raw }: { raw: string | null | undefined }) {
     <dl className="sb-user-data">
       {fields.map(([name, value]) => (
         <div key={name}>
-          <dt>{name}</dt>
+          <dt>{names[name] ?? name}</dt>
           <dd>{typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}</dd>
         </div>
       ))}
@@ -81,7 +94,7 @@ function UserData({ raw }: { raw: string | null | undefined }) {
 }
 
 export default function CallDetailDialog() {
-  const { detail, tabs, tab, items, agentId, workOrder } = useLoaderData<typeof loader>();
+  const { detail, tabs, tab, items, fieldNames, agentId, workOrder } = useLoaderData<typeof loader>();
   const refused = (useActionData<typeof action>() as { workOrder?: WorkOrderFormState } | undefined)?.workOrder ?? null;
   const { pathname, search } = useLocation();
   const listPath = pathname.replace(/\/[^/]+$/, "");
@@ -113,7 +126,11 @@ export default function CallDetailDialog() {
         tone={resultCodeTone(detail.callResult)}
       >{`${detail.callResult} ${detail.callResultName || labelOf(RESULT_CODES, detail.callResult)}`}</CodeTag>,
     ],
-    [
+    ["通话结论", detail.attachData.conclusion ?? "-"],
+  ];
+  // An inbound call has no outbound result (its lists show none either).
+  if (detail.campaignType !== INBOUND_CAMPAIGN_TYPE)
+    facts.splice(facts.length - 1, 0, [
       "外呼结果",
       detail.outboundResult ? (
         <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>
@@ -122,9 +139,7 @@ export default function CallDetailDialog() {
       ) : (
         "-"
       ),
-    ],
-    ["通话结论", detail.attachData.conclusion ?? "-"],
-  ];
+    ]);
 
   return (
     <div className="p-dialog-mask p-component-overlay sb-dialog-mask">
@@ -162,7 +177,7 @@ export default function CallDetailDialog() {
             <div className="sb-detail-wide">
               <dt>用户数据</dt>
               <dd>
-                <UserData raw={detail.userData.data} />
+                <UserData raw={detail.userData.data} names={fieldNames} />
               </dd>
             </div>
           </dl>

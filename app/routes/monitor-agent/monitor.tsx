@@ -151,7 +151,9 @@ function GroupsTable({ groups, now, queueRule }: { groups: MonitorGroup[]; now: 
               const notReady = Object.entries(g.notReady);
               return (
                 <tr key={g.queueName ?? "total"} className={g.queueName === null ? "sb-monitor-total" : undefined}>
-                  <th scope="row">{g.queueName ?? "合计"}</th>
+                  <th scope="row" className="sb-nowrap">
+                    {g.queueName ?? "合计"}
+                  </th>
                   <td>{g.signedIn}</td>
                   <td>{g.ready}</td>
                   <td>{g.onCall}</td>
@@ -277,7 +279,7 @@ function AgentsTable({
                 <tr key={agent.userId} className={`sb-level-row-${level}`} data-agent={agent.agentId}>
                   <th scope="row">{agent.name}</th>
                   <td>{agent.agentId}</td>
-                  <td>{agent.queueName}</td>
+                  <td className="sb-nowrap">{agent.queueName}</td>
                   <td>
                     <CodeTag tone={toneOf(MONITOR_STATES, agent.state)}>{labelOf(MONITOR_STATES, agent.state)}</CodeTag>
                     {agent.state === "NOT_READY" && agent.reason ? <span> {labelOf(AGENT_REASONS, agent.reason)}</span> : null}

@@ -305,7 +305,7 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
             </aside>
           </>
         ) : (
-          <p className="sb-chat-placeholder">请选择左侧的会话</p>
+          <p className="sb-chat-placeholder">请从会话列表中选择一个会话</p>
         )}
       </div>
       <p className="p-hidden-accessible" aria-live="polite">
