@@ -1,14 +1,11 @@
 import { smsCount } from "#contracts/customers";
-import { CodeSelect } from "#app/components/code-select";
+import { CodeSelect, namedChoices } from "#app/components/code-select";
 import { CsrfInput } from "#app/components/csrf-input";
 import { PostButton } from "#app/components/row-actions";
 import type { Preview } from "./contacts.server";
 
 type Option = { id: number; name: string };
 type Template = Option & { signature: string; content: string };
-
-/** Options of a list of named records for `CodeSelect`. */
-const choices = (options: Option[]) => options.map((o) => ({ code: o.id, label: o.name }));
 
 function TemplateSelect({ id, templates }: { id: string; templates: Template[] }) {
   const table = templates.map((t) => ({ code: t.id, label: `${t.name}（${smsCount(t.content, t.signature).length} 字）` }));
@@ -40,7 +37,7 @@ export function BulkForm({
       {admin ? (
         <>
           <div className="sb-inline-forms">
-            <CodeSelect id="bulk-group" name="targetGroup" label="分组" table={choices(groups)} defaultValue="" empty="请选择" />
+            <CodeSelect id="bulk-group" name="targetGroup" label="分组" table={namedChoices(groups)} defaultValue="" empty="请选择" />
             <button type="submit" name="intent" value="group.add" className="p-button p-button-outlined">
               加入分组
             </button>
@@ -58,7 +55,14 @@ export function BulkForm({
             </button>
           </div>
           <div className="sb-inline-forms">
-            <CodeSelect id="bulk-campaign" name="campaignId" label="外呼活动" table={choices(campaigns)} defaultValue="" empty="请选择" />
+            <CodeSelect
+              id="bulk-campaign"
+              name="campaignId"
+              label="外呼活动"
+              table={namedChoices(campaigns)}
+              defaultValue=""
+              empty="请选择"
+            />
             <button type="submit" name="intent" value="outbound" className="p-button p-button-outlined">
               转入外呼活动
             </button>
@@ -100,7 +104,7 @@ export function GroupPanel({
         <CsrfInput />
         <input type="hidden" name="intent" value="outbound" />
         <input type="hidden" name="groupId" value={group.id} />
-        <CodeSelect id="group-campaign" name="campaignId" label="外呼活动" table={choices(campaigns)} defaultValue="" empty="请选择" />
+        <CodeSelect id="group-campaign" name="campaignId" label="外呼活动" table={namedChoices(campaigns)} defaultValue="" empty="请选择" />
         <button type="submit" className="p-button p-button-outlined">
           本组转入外呼活动
         </button>
