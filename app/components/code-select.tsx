@@ -32,3 +32,6 @@ export function CodeSelect<C extends string | number>({
     </div>
   );
 }
+
+/** Named records (groups, campaigns, templates) as a `CodeSelect` table: the id chosen, the name shown. */
+export const namedChoices = (records: ReadonlyArray<{ id: number; name: string }>) => records.map((r) => ({ code: r.id, label: r.name }));

@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
-import { WorkOrderScreen } from "#app/routes/work-orders/screen";
-import { loadWorkOrders, workOrderAction } from "#app/routes/work-orders/screen.server";
+import { WorkOrderScreen } from "#app/components/work-order-records";
+import { loadWorkOrders, workOrderAction } from "#app/server/work-order-records.server";
 
 const BASE = "/businessTemplate/record";
 const title = SCREEN_TITLES["/businessTemplate/record/:id?"];

@@ -12,7 +12,7 @@ import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { WorkOrderValueControl } from "#app/components/work-order-form";
 import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
-import type { loadWorkOrders } from "./screen.server";
+import type { loadWorkOrders } from "#app/server/work-order-records.server";
 
 type Loaded = Awaited<ReturnType<typeof loadWorkOrders>>;
 type ListData = Extract<Loaded, { kind: "list" }>;

@@ -16,7 +16,7 @@ import {
   receiveWorkOrder,
 } from "#app/services/work-orders.server";
 import { checkWorkOrderValues } from "#contracts/work-orders";
-import { CreateSchema, INTENT_SCHEMAS, isIntent, WorkOrderListQuerySchema } from "./schema";
+import { CreateSchema, INTENT_SCHEMAS, isIntent, WorkOrderListQuerySchema } from "./work-order-records.schema.server";
 
 /**
  * The work-order records screen, served at two places: /agentTask/workOrder (an agent's own, the

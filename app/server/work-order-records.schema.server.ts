@@ -29,7 +29,6 @@ export const WorkOrderListQuerySchema = z.object({
   create: z.enum(["1"]).optional(),
   template: z.coerce.number().int().positive().optional(),
 });
-export type WorkOrderListQuery = z.infer<typeof WorkOrderListQuerySchema>;
 
 /** The detail's forms: take it, hand it on (supervisors, administrators), follow it to a new state. */
 export const INTENT_SCHEMAS = {
@@ -44,5 +43,4 @@ export const INTENT_SCHEMAS = {
 
 /** The list's create form: a record of the chosen template, its fields posted as values.<key>. */
 export const CreateSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({ intent: z.literal("create") });
-export type Intent = keyof typeof INTENT_SCHEMAS;
 export const isIntent = ownKeyOf(INTENT_SCHEMAS);
