@@ -15,6 +15,8 @@ type SoftphoneSdk = {
   shortcuts: Record<ShortcutAction, string>;
   tone(digit: string): void;
   ring(on: boolean): void;
+  /** Plays the ring through this element (whose output device the page chooses). */
+  ringer(element: HTMLAudioElement): void;
 };
 
 declare global {

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
-import { expectAccessible, platformPost, platformToken, signIn } from "./support";
-import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, voiceLaunchOptions } from "./voice-ear";
+import { PLATFORM_URL, expectAccessible, platformPost, platformToken, signIn } from "./support";
+import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, sending, voiceLaunchOptions } from "./voice-ear";
 
 /**
  * The softphone in real life (decision 043), against the real voice servers of decision 036: one
@@ -231,4 +231,100 @@ test("an unreachable STUN server does not hold up answering: ICE gathering is ca
   // Heard within 5 s of 接听, where an uncapped gathering alone takes about 10 s.
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
   await hangUpAndReady(page, request);
+});
+
+const platformGet = async (request: APIRequestContext, token: string, path: string) =>
+  (await (await request.get(`${PLATFORM_URL}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()).data;
+
+/** The output device an element of the page plays on ("" is the default). */
+const sinkOf = (page: Page, testId: string) =>
+  page.evaluate((id) => document.querySelector<HTMLAudioElement>(`[data-testid=${id}]`)?.sinkId ?? null, testId);
+const deviceIdOf = (page: Page, label: string) =>
+  page.evaluate(async (name) => (await navigator.mediaDevices.enumerateDevices()).find((d) => d.label === name)?.deviceId, label);
+
+test("the agent chooses microphone, speaker and ringer; the choice stays after a reload; a new microphone mid-call keeps the call", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+
+  // Chromium's fake devices: three inputs, three outputs.
+  const devicesButton = page.getByRole("button", { name: "设备" });
+  await devicesButton.click();
+  const dialog = page.getByRole("dialog", { name: "音频设备" });
+  await expect(dialog.getByLabel("麦克风").locator("option")).toContainText(["系统默认", "Fake Audio Input 1", "Fake Audio Input 2"]);
+  await dialog.getByLabel("通话扬声器").selectOption({ label: "Fake Audio Output 1" });
+  await dialog.getByLabel("铃声设备").selectOption({ label: "Fake Audio Output 2" });
+  await expectAccessible(page);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(devicesButton).toBeFocused();
+  const [speaker, ringer] = [await deviceIdOf(page, "Fake Audio Output 1"), await deviceIdOf(page, "Fake Audio Output 2")];
+  await expect.poll(() => sinkOf(page, "softphone-audio")).toBe(speaker);
+  await expect.poll(() => sinkOf(page, "softphone-ring")).toBe(ringer);
+
+  // Kept for this agent in this browser.
+  await page.reload();
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  await expect.poll(() => sinkOf(page, "softphone-audio")).toBe(speaker);
+  await expect.poll(() => sinkOf(page, "softphone-ring")).toBe(ringer);
+  await page.getByRole("button", { name: "设备" }).click();
+  await expect(dialog.getByLabel("通话扬声器").locator("option:checked")).toHaveText("Fake Audio Output 1");
+  await expect(dialog.getByLabel("铃声设备").locator("option:checked")).toHaveText("Fake Audio Output 2");
+  await dialog.getByRole("button", { name: "关闭" }).click();
+
+  // The ring plays on the ringer.
+  await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139105", agentUserName: AGENT });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await expect.poll(() => page.getByTestId("softphone-ring").evaluate((ring: HTMLAudioElement) => !ring.paused)).toBe(true);
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+  expect(await page.getByTestId("softphone-ring").evaluate((ring: HTMLAudioElement) => ring.paused)).toBe(true);
+  expect((await sending(page)).microphone).toBe("Fake Default Audio Input");
+
+  // Another microphone mid-call: the call goes on, the new microphone's audio goes out.
+  await page.getByRole("button", { name: "设备" }).click();
+  await dialog.getByLabel("麦克风").selectOption({ label: "Fake Audio Input 1" });
+  await expect.poll(async () => (await sending(page)).microphone).toBe("Fake Audio Input 1");
+  const before = await sending(page);
+  expect(before.live).toBe(true);
+  await expect.poll(async () => (await sending(page)).packets, { timeout: 5_000 }).toBeGreaterThan(before.packets + 50);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
+  await hangUpAndReady(page, request);
+  // The microphone switched to is let go with the call.
+  await expect.poll(async () => (await sending(page)).live, { timeout: 10_000 }).toBe(false);
+});
+
+test("a chosen device that is gone is said plainly, and the default is used", async ({ page, context, request }) => {
+  test.setTimeout(60_000);
+  const agentId = (await platformGet(request, token, "/cti/api/agent")).agent.agentId as string;
+  // Chosen earlier in this browser, unplugged since.
+  await context.addInitScript((key) => {
+    const gone = {
+      microphone: { deviceId: "unplugged-mic", label: "USB 耳麦" },
+      speaker: { deviceId: "unplugged-speaker", label: "会议室音箱" },
+    };
+    window.localStorage.setItem(key, JSON.stringify(gone));
+  }, `sb-audio-devices:${agentId}`);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  await expect(
+    page.getByRole("alert").filter({ hasText: "所选麦克风“USB 耳麦”已不可用（已拔出或未获授权），已改用系统默认设备。" }),
+  ).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "所选扬声器“会议室音箱”已不可用" })).toBeVisible();
+  expect(await sinkOf(page, "softphone-audio")).toBe("");
+  await page.getByRole("button", { name: "设备" }).click();
+  const dialog = page.getByRole("dialog", { name: "音频设备" });
+  await expect(dialog.getByLabel("麦克风").locator("option:checked")).toHaveText("系统默认");
+  await expect(dialog.getByLabel("通话扬声器").locator("option:checked")).toHaveText("系统默认");
 });

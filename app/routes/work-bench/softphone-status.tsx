@@ -13,13 +13,15 @@ type Props = {
   /** The agent is on a call (ringing, talking, holding): the phone is not taken over then. */
   onCall: boolean;
   connection: () => RTCPeerConnection | undefined;
+  /** What the agent should know about their devices (a chosen one gone missing). */
+  notices: string[];
 };
 
 /**
  * The softphone's own line under the phone bar (decisions 036, 043): which tab holds the phone,
  * what the softphone is doing (politely announced), its problems (alerted) and the call's quality.
  */
-export function SoftphoneStatus({ status, owner, takeOver, onCall, connection }: Props) {
+export function SoftphoneStatus({ status, owner, takeOver, onCall, connection, notices }: Props) {
   const quality = useCallQuality(connection, onCall && owner === "here");
   return (
     <div className="sb-softphone">
@@ -40,6 +42,13 @@ export function SoftphoneStatus({ status, owner, takeOver, onCall, connection }:
           {status.problem}
         </p>
       ) : null}
+      {owner === "here"
+        ? notices.map((text) => (
+            <p key={text} className="sb-phonebar-error" role="alert">
+              {text}
+            </p>
+          ))
+        : null}
       {quality ? <QualityBadge quality={quality} /> : null}
     </div>
   );

@@ -14,6 +14,7 @@ import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
 import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
+import { DeviceDialog } from "./device-dialog";
 import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
@@ -108,6 +109,12 @@ export function VoiceWorkbench({ title }: { title: string }) {
     softphone().ring(rings);
     return () => softphone().ring(false);
   }, [rings]);
+  // The ring plays on the agent's ringer.
+  const ringElement = media.ring;
+  useEffect(() => {
+    if (ringElement.current) softphone().ringer(ringElement.current);
+  }, [ringElement]);
+  const ownsPhone = media.owner === "here";
   const offeredPhone = offered ? call?.phone : undefined;
   useEffect(() => {
     if (!offeredPhone) return;
@@ -199,14 +206,17 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
         sendTone={media.dtmf}
+        devices={ownsPhone ? <DeviceDialog devices={media.devices} /> : null}
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
+      <audio ref={media.ring} hidden data-testid="softphone-ring" />
       <SoftphoneStatus
         status={media.status}
         owner={media.owner}
         takeOver={media.takeOver}
         onCall={state === "RINGING" || state === "TALKING" || state === "HOLD"}
         connection={media.connection}
+        notices={media.devices.missing}
       />
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog
