@@ -36,6 +36,20 @@
     if (LOW[digit]) play([LOW[digit], HIGH[digit]], 120);
   };
 
+  /**
+   * Browsers keep a page silent until the user acts on it: called in a click (the sign-in), this
+   * lets the first call of the day ring. A silent sample played now starts the audio for good.
+   */
+  Softphone.unlock = function () {
+    var ctx = context();
+    if (!ctx) return;
+    if (ctx.resume) ctx.resume();
+    var source = ctx.createBufferSource();
+    source.buffer = ctx.createBuffer(1, 1, ctx.sampleRate);
+    source.connect(ctx.destination);
+    source.start();
+  };
+
   /** The ring plays through this media element from now on (its output device is the page's to choose). */
   Softphone.ringer = function (element) {
     var ctx = context();

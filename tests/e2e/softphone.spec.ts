@@ -328,3 +328,70 @@ test("a chosen device that is gone is said plainly, and the default is used", as
   await expect(dialog.getByLabel("麦克风").locator("option:checked")).toHaveText("系统默认");
   await expect(dialog.getByLabel("通话扬声器").locator("option:checked")).toHaveText("系统默认");
 });
+
+test("a call ringing while the tab is in the background shows a desktop notification, asked for once after the agent agrees", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await listenOnPage(context);
+  // The test hides the tab (a headless browser's tabs are always visible) and keeps the page's
+  // notifications, which are the browser's own.
+  await context.addInitScript(() => {
+    const w = window as unknown as { hidden: boolean; focused: number; notifications: Notification[] };
+    w.hidden = false;
+    w.focused = 0;
+    w.notifications = [];
+    Object.defineProperty(Document.prototype, "visibilityState", { get: () => (w.hidden ? "hidden" : "visible") });
+    const focus = window.focus.bind(window);
+    window.focus = () => {
+      w.focused += 1;
+      focus();
+    };
+    window.Notification = class extends Notification {
+      constructor(...args: ConstructorParameters<typeof Notification>) {
+        super(...args);
+        w.notifications.push(this);
+      }
+    };
+  });
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  // Never asked on page load; offered once signed in, with why.
+  const offer = page.getByRole("region", { name: "桌面通知" });
+  await expect(offer).toHaveCount(0);
+  await readyForCalls(page);
+  await expect(offer).toContainText("开启桌面通知后，本页不在前台时来电会在桌面弹出提醒");
+  expect(await page.evaluate(() => Notification.permission)).toBe("default");
+  await expectAccessible(page);
+  // The agent agrees, then the browser asks (the test answers yes for the agent).
+  await context.grantPermissions(["notifications"]);
+  await offer.getByRole("button", { name: "开启桌面通知" }).click();
+  await expect(offer).toHaveCount(0);
+
+  // In the foreground a call only rings; in the background it also notifies.
+  await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139106", agentUserName: AGENT });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.evaluate(() => {
+    (window as unknown as { hidden: boolean }).hidden = true;
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  const notified = () =>
+    page.evaluate(() => (window as unknown as { notifications: Notification[] }).notifications.map((n) => `${n.title} ${n.body}`));
+  await expect.poll(notified).toEqual(["来电 139****9106 点击回到工作台接听"]);
+  // Clicking it brings the tab forward and closes it.
+  await page.evaluate(() => (window as unknown as { notifications: Notification[] }).notifications[0].dispatchEvent(new Event("click")));
+  expect(await page.evaluate(() => (window as unknown as { focused: number }).focused)).toBe(1);
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect(page.getByTestId("agent-state")).toContainText("通话中");
+  await hangUpAndReady(page, request);
+
+  // Asked once: not offered again after a reload.
+  await page.reload();
+  await expect(page.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  await page.getByRole("button", { name: "设备" }).click();
+  await expect(page.getByTestId("notification-state")).toHaveText("已开启：本页在后台时来电会弹出桌面通知。");
+  await expect(offer).toHaveCount(0);
+});

@@ -176,7 +176,11 @@ export function PhoneBar(props: {
             <button
               type="button"
               className={`p-button p-button-sm sb-slot${emphasis("signIn")}`}
-              onClick={() => act("state", { command: "signIn" })}
+              onClick={() => {
+                // The click lets the page make sound, so the first call of the day rings.
+                softphone().unlock();
+                void act("state", { command: "signIn" });
+              }}
             >
               签入
             </button>

@@ -11,10 +11,11 @@ import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
+import { useNotifyWhileHidden, useRingNotification } from "#app/client/ring-notification";
 import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
-import { DeviceDialog } from "./device-dialog";
+import { DeviceDialog, NotificationOffer } from "./device-dialog";
 import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
@@ -109,13 +110,23 @@ export function VoiceWorkbench({ title }: { title: string }) {
     softphone().ring(rings);
     return () => softphone().ring(false);
   }, [rings]);
-  // The ring plays on the agent's ringer.
+  // The ring plays on the agent's ringer; any first click or key press lets the page make sound
+  // (a reload loses the 签入 click's permission).
   const ringElement = media.ring;
   useEffect(() => {
     if (ringElement.current) softphone().ringer(ringElement.current);
+    const unlock = () => softphone().unlock();
+    window.addEventListener("pointerdown", unlock, { once: true, capture: true });
+    window.addEventListener("keydown", unlock, { once: true, capture: true });
+    return () => {
+      window.removeEventListener("pointerdown", unlock, { capture: true });
+      window.removeEventListener("keydown", unlock, { capture: true });
+    };
   }, [ringElement]);
   const ownsPhone = media.owner === "here";
+  const notification = useRingNotification(phone.agent.agentId);
   const offeredPhone = offered ? call?.phone : undefined;
+  useNotifyWhileHidden(offeredPhone && call ? { id: call.ctiCallId, title: `来电 ${maskPhone(offeredPhone)}` } : null, ownsPhone);
   useEffect(() => {
     if (!offeredPhone) return;
     const before = document.title;
@@ -206,10 +217,11 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
         sendTone={media.dtmf}
-        devices={ownsPhone ? <DeviceDialog devices={media.devices} /> : null}
+        devices={ownsPhone ? <DeviceDialog devices={media.devices} notification={notification} /> : null}
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
       <audio ref={media.ring} hidden data-testid="softphone-ring" />
+      {ownsPhone && state !== "SIGNED_OUT" ? <NotificationOffer notification={notification} /> : null}
       <SoftphoneStatus
         status={media.status}
         owner={media.owner}
