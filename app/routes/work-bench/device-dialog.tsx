@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { DEVICE_ROLES, devicesOf } from "#app/client/audio-devices";
 import type { useRingNotification } from "#app/client/ring-notification";
 import type { AudioDevices } from "#app/client/softphone-media";
@@ -45,62 +46,66 @@ export function DeviceDialog({ devices, notification }: { devices: AudioDevices;
       >
         设备
       </button>
-      <dialog
-        ref={dialog}
-        className="sb-confirm sb-device-dialog"
-        aria-labelledby="device-dialog-title"
-        onCancel={(event) => {
-          event.preventDefault();
-          setOpen(false);
-        }}
-      >
-        <h2 id="device-dialog-title">音频设备</h2>
-        <p>选择后立即生效，通话中切换也不会中断通话；设置保存在本浏览器中。</p>
-        {DEVICE_ROLES.map(({ role, kind, label }) => {
-          const options = devicesOf(devices.available, kind);
-          const chosen = devices.usable[role]?.deviceId ?? "";
-          return (
-            <div className="sb-field" key={role}>
-              <label htmlFor={`device-${role}`}>{label}</label>
-              <select
-                id={`device-${role}`}
-                className="p-inputtext p-component p-inputtext-sm"
-                value={chosen}
-                onChange={(event) =>
-                  devices.choose(
-                    role,
-                    options.find((o) => o.deviceId === event.target.value),
-                  )
-                }
-              >
-                <option value="">系统默认</option>
-                {options.map((o) => (
-                  <option key={o.deviceId} value={o.deviceId}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          );
-        })}
-        {[...devices.missing, ...(devices.problem ? [devices.problem] : [])].map((text) => (
-          <p key={text} className="sb-phonebar-error">
-            {text}
-          </p>
-        ))}
-        <h3>桌面通知</h3>
-        <p data-testid="notification-state">{NOTIFICATION_STATES[notification.access]}</p>
-        {notification.access === "default" ? (
-          <button type="button" className="p-button p-button-outlined p-button-sm" onClick={() => void notification.enable()}>
-            开启桌面通知
-          </button>
-        ) : null}
-        <div className="sb-inline-forms">
-          <button type="button" className="p-button" onClick={() => setOpen(false)}>
-            关闭
-          </button>
-        </div>
-      </dialog>
+      {/* Outside the phone bar (rendered only in the browser): the bar holds its own controls only. */}
+      {createPortal(
+        <dialog
+          ref={dialog}
+          className="sb-confirm sb-device-dialog"
+          aria-labelledby="device-dialog-title"
+          onCancel={(event) => {
+            event.preventDefault();
+            setOpen(false);
+          }}
+        >
+          <h2 id="device-dialog-title">音频设备</h2>
+          <p>选择后立即生效，通话中切换也不会中断通话；设置保存在本浏览器中。</p>
+          {DEVICE_ROLES.map(({ role, kind, label }) => {
+            const options = devicesOf(devices.available, kind);
+            const chosen = devices.usable[role]?.deviceId ?? "";
+            return (
+              <div className="sb-field" key={role}>
+                <label htmlFor={`device-${role}`}>{label}</label>
+                <select
+                  id={`device-${role}`}
+                  className="p-inputtext p-component p-inputtext-sm"
+                  value={chosen}
+                  onChange={(event) =>
+                    devices.choose(
+                      role,
+                      options.find((o) => o.deviceId === event.target.value),
+                    )
+                  }
+                >
+                  <option value="">系统默认</option>
+                  {options.map((o) => (
+                    <option key={o.deviceId} value={o.deviceId}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            );
+          })}
+          {[...devices.missing, ...(devices.problem ? [devices.problem] : [])].map((text) => (
+            <p key={text} className="sb-phonebar-error">
+              {text}
+            </p>
+          ))}
+          <h3>桌面通知</h3>
+          <p data-testid="notification-state">{NOTIFICATION_STATES[notification.access]}</p>
+          {notification.access === "default" ? (
+            <button type="button" className="p-button p-button-outlined p-button-sm" onClick={() => void notification.enable()}>
+              开启桌面通知
+            </button>
+          ) : null}
+          <div className="sb-inline-forms">
+            <button type="button" className="p-button" onClick={() => setOpen(false)}>
+              关闭
+            </button>
+          </div>
+        </dialog>,
+        document.body,
+      )}
     </>
   );
 }
