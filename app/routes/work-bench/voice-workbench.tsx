@@ -2,7 +2,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
-import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
+import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type CallQualityReport, type PhoneSnapshot } from "#contracts/cti";
 import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
@@ -156,6 +156,12 @@ export function VoiceWorkbench({ title }: { title: string }) {
     [csrf],
   );
 
+  // Best effort: a report that fails leaves the call unmarked, and the agent need not know.
+  const reportPoorCall = useCallback(
+    (report: CallQualityReport) => void postAction(PHONE_ENDPOINT, csrf, "quality", { report: JSON.stringify(report) }),
+    [csrf],
+  );
+
   const can = {
     answer: state === "RINGING" && call?.origin !== "manual",
     hangup: state === "RINGING" || state === "TALKING" || state === "HOLD",
@@ -228,6 +234,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
         takeOver={media.takeOver}
         onCall={state === "RINGING" || state === "TALKING" || state === "HOLD"}
         connection={media.connection}
+        callId={callId}
+        reportPoorCall={reportPoorCall}
         notices={media.devices.missing}
       />
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
