@@ -395,3 +395,48 @@ test("a call ringing while the tab is in the background shows a desktop notifica
   await expect(page.getByTestId("notification-state")).toHaveText("已开启：本页在后台时来电会弹出桌面通知。");
   await expect(offer).toHaveCount(0);
 });
+
+test("a call whose audio stays poor is marked for supervisors: 通话质量较差 in the call list and its detail", async ({
+  page,
+  context,
+  request,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await listenOnPage(context);
+  // A lossy network, as the softphone's statistics see it: one packet in ten lost (nothing drops
+  // packets on loopback here without root firewall rules, decision 046).
+  await context.addInitScript(() => {
+    const original = RTCPeerConnection.prototype.getStats;
+    RTCPeerConnection.prototype.getStats = async function (this: RTCPeerConnection, ...args: [MediaStreamTrack?]) {
+      const report = await original.apply(this, args);
+      const lossy = new Map<string, unknown>();
+      report.forEach((entry: { type: string; kind?: string; packetsReceived?: number }, key: string) =>
+        lossy.set(
+          key,
+          entry.type === "inbound-rtp" && entry.kind === "audio"
+            ? { ...entry, packetsLost: Math.round((entry.packetsReceived ?? 0) / 9) }
+            : entry,
+        ),
+      );
+      return lossy as unknown as RTCStatsReport;
+    };
+  });
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  await answerAndHear(page, request, token, "13900139107");
+  await expect(page.getByTestId("call-quality")).toContainText("通话质量：较差（丢包", { timeout: 10_000 });
+  // Poor for longer than the 10 s that make a call poor for supervisors.
+  await page.waitForTimeout(12_000);
+  await hangUpAndReady(page, request);
+
+  const supervisor = await (await browser.newContext()).newPage();
+  await signIn(supervisor, "supervisor");
+  await supervisor.goto("/incoming/call?phone=13900139107");
+  const row = supervisor.getByRole("row").filter({ has: supervisor.getByRole("link", { name: "查看 139****9107 的通话详情" }) });
+  await expect(row.first()).toContainText("通话质量较差");
+  await row.first().getByRole("link", { name: /^查看/ }).click();
+  await expect(supervisor.getByRole("dialog")).toContainText(/通话质量较差（丢包.*约 \d+ 秒）/);
+  await supervisor.context().close();
+});
