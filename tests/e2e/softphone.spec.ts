@@ -187,6 +187,24 @@ test("after 10 s without a link, idle, the softphone registers again within 5 s 
   await hangUpAndReady(page, request);
 });
 
+test("after 30 s without a link, idle, the softphone registers again within 5 s and the next call rings and carries audio", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const link = await sipLink(context);
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  const took = await outage(page, link, 30, "软电话已就绪");
+  test.info().annotations.push({ type: "re-registered after (ms)", description: String(took) });
+  await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
+  await answerAndHear(page, request, token, "13900139108");
+  await hangUpAndReady(page, request);
+});
+
 test("after 10 s without a link mid-call, the call gets its audio back; the quality badge shows meanwhile", async ({
   page,
   context,
