@@ -531,6 +531,15 @@ export const SMS_KINDS: CodeTable<string> = [
  * What the live monitor shows of an agent: the phone states of AGENT_STATES, and two of its own: a
  * text agent serving chats, and an agent whose client stopped reporting (no heartbeat).
  */
+/** What made a call's audio poor, as the softphone's quality badge measures it (decision 043): its thresholds crossed. */
+export const CALL_QUALITY_ISSUE_CODES = ["rtt", "jitter", "loss", "mos"] as const;
+export const CALL_QUALITY_ISSUES: CodeTable<(typeof CALL_QUALITY_ISSUE_CODES)[number]> = [
+  { code: "rtt", label: "延迟高" },
+  { code: "jitter", label: "抖动大" },
+  { code: "loss", label: "丢包" },
+  { code: "mos", label: "音质评分低" },
+];
+
 export const MONITOR_STATES: CodeTable<string> = [
   ...AGENT_STATES.filter((s) => s.code !== "SIGNED_OUT"),
   { code: "ON_CHAT", label: "会话中", tone: "success" },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CALL_QUALITY_ISSUE_CODES } from "./codes";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, envelope, page } from "./envelope";
 
 /**
@@ -49,6 +50,13 @@ export const CallFilterSchema = z.object({
 export type CallFilter = z.infer<typeof CallFilterSchema>;
 
 /** One row of every call list. */
+/** A call whose audio the agent's softphone found poor (issue 39): the longest poor stretch and what was wrong. */
+export const PoorQualitySchema = z.object({
+  seconds: z.number().int().positive(),
+  issues: z.array(z.enum(CALL_QUALITY_ISSUE_CODES)),
+});
+export type PoorQuality = z.infer<typeof PoorQualitySchema>;
+
 export const CallRecordRowSchema = z.object({
   callId: z.number().int(),
   ctiCallId: z.string(),
@@ -71,6 +79,7 @@ export const CallRecordRowSchema = z.object({
   agentName: z.string().nullable(),
   callTime: z.number().int(),
   callDuration: z.number().int(),
+  poorQuality: PoorQualitySchema.nullable(),
 });
 export type CallRecordRow = z.infer<typeof CallRecordRowSchema>;
 
@@ -120,6 +129,7 @@ export const CallDetailSchema = z.object({
   hasRecording: z.boolean(),
   /** The work order made from this call (the first, if several), shown instead of the form (decision 026). */
   workOrder: z.object({ id: z.number().int(), number: z.string(), title: z.string() }).nullable(),
+  poorQuality: PoorQualitySchema.nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const CallDetailResponseSchema = envelope(CallDetailSchema);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AGENT_STATE_CODES, type AgentStateCode } from "./agent-state";
-import { codesOf, DIAL_OUTCOMES } from "./codes";
+import { CALL_QUALITY_ISSUE_CODES, codesOf, DIAL_OUTCOMES } from "./codes";
 import { envelope, page } from "./envelope";
 
 /**
@@ -86,6 +86,21 @@ export const ConsultRequestSchema = z.object({ agentId: z.string().trim().min(1,
  */
 export const CONSULT_STEPS = ["transfer", "conference", "cancel"] as const;
 export type ConsultStep = (typeof CONSULT_STEPS)[number];
+/**
+ * POST /cti/api/call/quality — the agent's softphone reports, once the call has ended, that its
+ * audio was poor (issue 39, decision 046); the call's record carries it for supervisors.
+ */
+export const CallQualityReportSchema = z.object({
+  ctiCallId: z.string().min(1).max(100),
+  poorSeconds: z.number({ message: "请提供较差通话质量的持续秒数" }).int().min(1).max(86_400),
+  issues: z
+    .array(z.enum(CALL_QUALITY_ISSUE_CODES, { message: "通话质量问题只能是延迟、抖动、丢包或音质评分" }))
+    .min(1)
+    .max(4),
+});
+export type CallQualityReport = z.infer<typeof CallQualityReportSchema>;
+export const CallQualityReportResponseSchema = envelope(CallQualityReportSchema);
+
 export const DtmfRequestSchema = z.object({ digits: z.string().regex(/^[0-9*#]{1,32}$/, "按键只能是 0-9、* 和 #") });
 
 /** GET /cti/api/agents — colleagues of the tenant, for transfer and consult. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { callQuality, estimateMos, statsSample, type StatsSample } from "./call-quality";
+import {
+  NO_STRETCH,
+  callQuality,
+  estimateMos,
+  followPoorStretch,
+  poorCallReport,
+  statsSample,
+  type CallQuality,
+  type StatsSample,
+} from "./call-quality";
 
 const sample = (over: Partial<StatsSample> = {}): StatsSample => ({
   rttMs: 40,
@@ -75,5 +84,32 @@ describe("statsSample", () => {
   it("falls back to RTCP's round trip; nothing known is null", () => {
     expect(statsSample(report([{ type: "remote-inbound-rtp", kind: "audio", roundTripTime: 0.25 }])).rttMs).toBe(250);
     expect(statsSample(report([]))).toEqual({ rttMs: null, jitterMs: null, packetsReceived: 0, packetsLost: 0 });
+  });
+});
+
+type Reading = Pick<CallQuality, "issues">;
+
+describe("a poor stretch", () => {
+  const poor: Reading = { issues: ["loss"] };
+  const good: Reading = { issues: [] };
+
+  it("is reported once the badge warned 10 s without a break, with what it warned of", () => {
+    let stretch = NO_STRETCH;
+    const readings: Array<[number, Reading]> = [
+      [0, { issues: ["mos"] }],
+      [2_000, poor],
+      [4_000, good],
+      [6_000, poor],
+      [16_000, poor],
+    ];
+    for (const [at, reading] of readings) stretch = followPoorStretch(stretch, reading, at);
+    expect(poorCallReport("cti-1", stretch)).toEqual({ ctiCallId: "cti-1", poorSeconds: 10, issues: ["mos", "loss"] });
+  });
+
+  it("is not reported when shorter, however often it came back", () => {
+    let stretch = NO_STRETCH;
+    for (let at = 0; at < 60_000; at += 2_000) stretch = followPoorStretch(stretch, at % 8_000 === 6_000 ? good : poor, at);
+    expect(stretch.longestMs).toBe(4_000);
+    expect(poorCallReport("cti-1", stretch)).toBeNull();
   });
 });

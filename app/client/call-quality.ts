@@ -4,6 +4,10 @@
  * `RTCPeerConnection.getStats()` every few seconds and hands two samples in.
  */
 
+import type { CallQualityReport } from "#contracts/cti";
+
+type QualityIssue = CallQualityReport["issues"][number];
+
 /** What one `getStats()` report says about the call's audio. */
 export type StatsSample = {
   /** Round trip to the media server, in ms (the selected ICE pair's STUN checks, else RTCP). */
@@ -23,6 +27,8 @@ export type CallQuality = {
   mos: number;
   /** What is wrong, in the agent's words; empty when the call is good. */
   warnings: string[];
+  /** The thresholds crossed (contracts/codes.ts CALL_QUALITY_ISSUES). */
+  issues: QualityIssue[];
 };
 
 export const QUALITY_LIMITS = { rttMs: 400, jitterMs: 30, lossPercent: 3, mos: 3.5 } as const;
@@ -72,9 +78,41 @@ export function callQuality(before: StatsSample | null, now: StatsSample): CallQ
   const lossPercent = received + lost > 0 ? Math.round((lost / (received + lost)) * 1000) / 10 : 0;
   const mos = estimateMos(now.rttMs ?? 0, now.jitterMs ?? 0, lossPercent);
   const warnings: string[] = [];
-  if (now.rttMs !== null && now.rttMs > QUALITY_LIMITS.rttMs) warnings.push(`延迟高（往返 ${Math.round(now.rttMs)} 毫秒）`);
-  if (now.jitterMs !== null && now.jitterMs > QUALITY_LIMITS.jitterMs) warnings.push(`抖动大（${Math.round(now.jitterMs)} 毫秒）`);
-  if (lossPercent > QUALITY_LIMITS.lossPercent) warnings.push(`丢包 ${lossPercent}%`);
-  if (mos < QUALITY_LIMITS.mos) warnings.push(`音质评分低（MOS ${mos.toFixed(1)}）`);
-  return { rttMs: now.rttMs, jitterMs: now.jitterMs, lossPercent, mos, warnings };
+  const issues: QualityIssue[] = [];
+  const warn = (issue: QualityIssue, text: string) => {
+    issues.push(issue);
+    warnings.push(text);
+  };
+  if (now.rttMs !== null && now.rttMs > QUALITY_LIMITS.rttMs) warn("rtt", `延迟高（往返 ${Math.round(now.rttMs)} 毫秒）`);
+  if (now.jitterMs !== null && now.jitterMs > QUALITY_LIMITS.jitterMs) warn("jitter", `抖动大（${Math.round(now.jitterMs)} 毫秒）`);
+  if (lossPercent > QUALITY_LIMITS.lossPercent) warn("loss", `丢包 ${lossPercent}%`);
+  if (mos < QUALITY_LIMITS.mos) warn("mos", `音质评分低（MOS ${mos.toFixed(1)}）`);
+  return { rttMs: now.rttMs, jitterMs: now.jitterMs, lossPercent, mos, warnings, issues };
+}
+
+/** A call is poor for its supervisors when its badge warned this long without a break. */
+export const POOR_CALL_MS = 10_000;
+
+/** The longest stretch of a call the badge warned through, and what it warned of. */
+export type PoorStretch = { since: number | null; longestMs: number; issues: QualityIssue[] };
+export const NO_STRETCH: PoorStretch = { since: null, longestMs: 0, issues: [] };
+
+/**
+ * The call's poor stretch after a reading at `atMs`: a warning starts a stretch (or continues the
+ * one going), a good reading ends it. The issues are those of every poor reading of the call.
+ */
+export function followPoorStretch(stretch: PoorStretch, quality: Pick<CallQuality, "issues">, atMs: number): PoorStretch {
+  if (quality.issues.length === 0) return { ...stretch, since: null };
+  const since = stretch.since ?? atMs;
+  return {
+    since,
+    longestMs: Math.max(stretch.longestMs, atMs - since),
+    issues: [...new Set([...stretch.issues, ...quality.issues])],
+  };
+}
+
+/** What the softphone reports of a call that ended after `stretch`: null when it was not poor long enough. */
+export function poorCallReport(ctiCallId: string, stretch: PoorStretch): CallQualityReport | null {
+  if (stretch.longestMs < POOR_CALL_MS) return null;
+  return { ctiCallId, poorSeconds: Math.round(stretch.longestMs / 1000), issues: stretch.issues };
 }

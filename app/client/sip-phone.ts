@@ -28,7 +28,13 @@ export const ICE_GATHERING_CAP_MS = 1_000;
  * line calls it, naming the CTI call (X-Cti-Call), and it answers, holds, mutes and leaves as
  * the phone state it is given (`follow`) says.
  */
-export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement, onStatus: (status: SipPhoneStatus) => void) {
+export function createSipPhone(
+  credentials: Credentials,
+  audio: HTMLAudioElement,
+  onStatus: (status: SipPhoneStatus) => void,
+  /** The microphone chosen (a device id), else the system's default. */
+  microphone?: string,
+) {
   const ua = new UA({
     sockets: [new WebSocketInterface(credentials.wsUrl)],
     uri: credentials.uri,
@@ -91,6 +97,8 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
     });
     const forget = () => {
       if (sessions.get(ctiCallId) === session) sessions.delete(ctiCallId);
+      // JsSIP stops the microphone it opened; one switched to during the call is ours to stop.
+      for (const sender of (session.connection as RTCPeerConnection | undefined)?.getSenders() ?? []) sender.track?.stop();
     };
     session.on("ended", forget);
     session.on("failed", forget);
@@ -118,7 +126,9 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
       if ((state === "TALKING" || state === "HOLD") && !session.isEstablished() && !session.isEnded() && session.direction === "incoming") {
         if (!answering.has(session)) {
           answering.add(session);
-          session.answer({ mediaConstraints: { audio: true, video: false }, pcConfig: { iceServers: credentials.iceServers } });
+          // The chosen microphone if it is there, else the default (an ideal, not an exact, device).
+          const constraints = { audio: microphone ? { deviceId: microphone } : true, video: false };
+          session.answer({ mediaConstraints: constraints, pcConfig: { iceServers: credentials.iceServers } });
         }
       }
       if (state !== "RINGING" && state !== "TALKING" && state !== "HOLD") {
@@ -149,6 +159,24 @@ export function createSipPhone(credentials: Credentials, audio: HTMLAudioElement
     dtmf(digit: string) {
       const session = phone?.call ? sessions.get(phone.call.ctiCallId) : undefined;
       if (session?.isEstablished()) session.sendDTMF(digit, { transportType: C.DTMF_TRANSPORT.RFC2833 });
+    },
+    /**
+     * Another microphone, for the next calls and for those in progress: the sender's track is
+     * replaced (no renegotiation), so the call goes on; mute and hold carry over.
+     */
+    async setMicrophone(deviceId: string | undefined) {
+      microphone = deviceId;
+      for (const session of sessions.values()) {
+        const connection = session.connection as RTCPeerConnection | undefined;
+        const sender = connection?.getSenders().find((s) => s.track?.kind === "audio");
+        if (!sender || session.isEnded()) continue;
+        const stream = await navigator.mediaDevices.getUserMedia({ audio: deviceId ? { deviceId: { exact: deviceId } } : true });
+        const [track] = stream.getAudioTracks();
+        const old = sender.track;
+        await sender.replaceTrack(track);
+        old?.stop();
+        apply();
+      }
     },
     /** The current call's peer connection, for its statistics (the quality badge). */
     connection(): RTCPeerConnection | undefined {

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PhoneSnapshot } from "#contracts/cti";
 import { SipAccessSchema } from "#contracts/voice";
+import { loadChoice, saveChoice, usableChoice, type AudioRole, type ChosenDevice, type Device, type DeviceChoice } from "./audio-devices";
 import { readJson } from "./island";
 import type { SipPhone, SipPhoneStatus } from "./sip-phone";
 
@@ -22,7 +23,9 @@ export type PhoneOwner = "here" | "elsewhere" | null;
  */
 export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
   const audio = useRef<HTMLAudioElement>(null);
+  const ring = useRef<HTMLAudioElement>(null);
   const sip = useRef<SipPhone | null>(null);
+  const microphone = useRef<string | undefined>(undefined);
   const latest = useRef(phone);
   latest.current = phone;
   const [status, setStatus] = useState<SipPhoneStatus | null>(null);
@@ -40,7 +43,7 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
       const credentials = access.data;
       const { createSipPhone } = await import("./sip-phone");
       if (stopped) return;
-      const next = createSipPhone(credentials, audio.current, setStatus);
+      const next = createSipPhone(credentials, audio.current, setStatus, microphone.current);
       next.follow(latest.current);
       const previous = sip.current;
       sip.current = next;
@@ -121,8 +124,20 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
     sip.current?.follow(phone);
   }, [phone]);
 
+  const devices = useAudioDevices(agentId, owner === "here");
+  const { microphone: mic, speaker, ringer } = devices.usable;
+  useEffect(() => {
+    if (microphone.current === mic?.deviceId) return;
+    microphone.current = mic?.deviceId;
+    sip.current?.setMicrophone(mic?.deviceId).catch(() => devices.report("无法切换到所选麦克风，请检查设备是否已连接并允许使用麦克风。"));
+  }, [mic?.deviceId, devices.report]);
+  useEffect(() => setSink(audio.current, speaker?.deviceId), [speaker?.deviceId]);
+  useEffect(() => setSink(ring.current, ringer?.deviceId), [ringer?.deviceId]);
+
   return {
     audio,
+    ring,
+    devices,
     status,
     owner,
     takeOver: useCallback(() => takeOver.current(), []),
@@ -130,3 +145,66 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
     connection: useCallback(() => sip.current?.connection(), []),
   };
 }
+
+/** Plays an element on a device ("": the default); browsers without output choice play on the default. */
+function setSink(element: HTMLAudioElement | null, deviceId: string | undefined) {
+  if (element && "setSinkId" in element) void element.setSinkId(deviceId ?? "").catch(() => undefined);
+}
+
+/**
+ * The agent's audio devices (issue 39), in the tab that owns the phone: the devices there are,
+ * the choice kept for this agent in this browser, what of it can be used now and what went
+ * missing (said in Chinese, the default used instead). A device unplugged, or the permission
+ * withdrawn, is noticed when the browser says its devices changed.
+ */
+function useAudioDevices(agentId: string, active: boolean) {
+  const [choice, setChoice] = useState<DeviceChoice>({});
+  const [available, setAvailable] = useState<Device[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setChoice(loadChoice(window.localStorage, agentId)), [agentId]);
+
+  const refresh = useCallback(async () => {
+    if (!navigator.mediaDevices?.enumerateDevices) return;
+    setAvailable(await navigator.mediaDevices.enumerateDevices());
+  }, []);
+  useEffect(() => {
+    if (!active || !navigator.mediaDevices) return;
+    void refresh();
+    navigator.mediaDevices.addEventListener("devicechange", refresh);
+    return () => navigator.mediaDevices.removeEventListener("devicechange", refresh);
+  }, [active, refresh]);
+
+  /** Names the devices: the browser hides their names until the microphone may be used. */
+  const ask = useCallback(async () => {
+    if (available?.some((d) => d.kind === "audioinput" && d.label)) return;
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+      for (const track of stream.getTracks()) track.stop();
+      setProblem(null);
+    } catch {
+      setProblem("浏览器未允许使用麦克风，无法列出设备名称。请在地址栏的网站设置中允许使用麦克风。");
+    }
+    await refresh();
+  }, [available, refresh]);
+
+  const choose = useCallback(
+    (role: AudioRole, device: ChosenDevice | undefined) => {
+      setChoice((current) => {
+        const next = { ...current };
+        if (device) next[role] = device;
+        else delete next[role];
+        saveChoice(window.localStorage, agentId, next);
+        return next;
+      });
+    },
+    [agentId],
+  );
+  // Until the browser has listed its devices, the choice is taken as it is.
+  const { usable, missing } = useMemo(
+    () => (available ? usableChoice(choice, available) : { usable: choice, missing: [] }),
+    [choice, available],
+  );
+  return { available: available ?? [], choice, usable, missing, problem, report: setProblem, ask, choose };
+}
+
+export type AudioDevices = ReturnType<typeof useAudioDevices>;

@@ -15,6 +15,10 @@ type SoftphoneSdk = {
   shortcuts: Record<ShortcutAction, string>;
   tone(digit: string): void;
   ring(on: boolean): void;
+  /** Lets the page make sound; called in a click or key press (browsers keep a page silent until then). */
+  unlock(): void;
+  /** Plays the ring through this element (whose output device the page chooses). */
+  ringer(element: HTMLAudioElement): void;
 };
 
 declare global {

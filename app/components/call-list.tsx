@@ -17,7 +17,7 @@ import { recordHref, withParams } from "#app/lib/list-url";
 import type { loadCallList } from "#app/server/call-list.server";
 import { maskPhone } from "#app/lib/format";
 import { callLinkId } from "#app/lib/call-detail";
-import { CodeTag } from "./code-tag";
+import { CodeTag, PoorQualityTag } from "./code-tag";
 import { DataTable, formatCell, type Column } from "./data-table";
 import { Paginator, pageCount } from "./paginator";
 import { Screen } from "./screen";
@@ -182,7 +182,12 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       prop: "callResult",
       label: "结果码",
       minWidth: 130,
-      render: (row) => <CodeTag tone={resultCodeTone(row.callResult)}>{`${row.callResult} ${row.callResultName}`}</CodeTag>,
+      render: (row) => (
+        <>
+          <CodeTag tone={resultCodeTone(row.callResult)}>{`${row.callResult} ${row.callResultName}`}</CodeTag>
+          {row.poorQuality ? <PoorQualityTag poor={row.poorQuality} /> : null}
+        </>
+      ),
     },
     { prop: "intent", label: "意向标签", render: (row) => (row.intent ? labelOf(INTENT_LABELS, row.intent) : "-") },
     // A call never answered was never talked on: its 通话时长 is "-" whatever the platform counted.

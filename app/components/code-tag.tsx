@@ -1,4 +1,5 @@
-import { labelOf, toneOf, type CodeTable, type Tone } from "#contracts/codes";
+import { CALL_QUALITY_ISSUES, labelOf, toneOf, type CodeTable, type Tone } from "#contracts/codes";
+import type { PoorQuality } from "#contracts/contact";
 
 /** A PrimeReact tag in a code's tone (spec §2/§4 colours); 'none' is the neutral secondary tag. */
 export function CodeTag({ tone, children }: { tone: Tone; children: string }) {
@@ -10,4 +11,10 @@ export function CodeTag({ tone, children }: { tone: Tone; children: string }) {
 export function CodeLabel<C extends string | number>({ table, code }: { table: CodeTable<C>; code: C | null | undefined }) {
   if (code === null || code === undefined) return <>-</>;
   return <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>;
+}
+
+/** 通话质量较差: the agent's softphone found the call's audio poor (issue 39); `detailed` also says why and how long. */
+export function PoorQualityTag({ poor, detailed = false }: { poor: PoorQuality; detailed?: boolean }) {
+  const why = poor.issues.map((issue) => labelOf(CALL_QUALITY_ISSUES, issue)).join("、");
+  return <CodeTag tone="warning">{detailed ? `通话质量较差（${why}，约 ${poor.seconds} 秒）` : "通话质量较差"}</CodeTag>;
 }

@@ -1,8 +1,10 @@
 import {
+  CallQualityReportResponseSchema,
   PhoneAgentsResponseSchema,
   PhoneSnapshotResponseSchema,
   TodayCallsResponseSchema,
   type CallAction,
+  type CallQualityReport,
   type ConsultStep,
 } from "#contracts/cti";
 import { SipAccessResponseSchema } from "#contracts/voice";
@@ -32,6 +34,15 @@ export const consult = (caller: Caller, agentId: string) => postPhone(caller, "/
 const CONSULT_STEP_WHAT = { transfer: "完成转接", conference: "三方通话", cancel: "结束咨询" } as const;
 export const consultStep = (caller: Caller, step: ConsultStep) =>
   postPhone(caller, `/cti/api/call/consult/${step}`, {}, CONSULT_STEP_WHAT[step]);
+/** A finished call's poor audio, marked on its record for supervisors (issue 39). */
+export async function reportCallQuality(caller: Caller, report: CallQualityReport) {
+  const what = "报告通话质量";
+  return requireData(
+    await call({ method: "POST", path: "/cti/api/call/quality", json: report, schema: CallQualityReportResponseSchema, what, caller }),
+    what,
+  );
+}
+
 export const sendDtmf = (caller: Caller, digits: string) => postPhone(caller, "/cti/api/call/dtmf", { digits }, "发送按键");
 
 export async function listColleagues(caller: Caller) {

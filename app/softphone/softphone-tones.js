@@ -8,18 +8,21 @@
   var HIGH = { 1: 1209, 2: 1336, 3: 1477, 4: 1209, 5: 1336, 6: 1477, 7: 1209, 8: 1336, 9: 1477, "*": 1209, 0: 1336, "#": 1477 };
   var audio = null;
   var ringTimer = null;
+  /** The media element the ring plays through (so the page can send it to a device of its own), once given. */
+  var ringElement = null;
+  var ringOutput = null;
 
   function context() {
     if (!audio && (window.AudioContext || window.webkitAudioContext)) audio = new (window.AudioContext || window.webkitAudioContext)();
     return audio;
   }
 
-  function play(frequencies, ms) {
+  function play(frequencies, ms, output) {
     var ctx = context();
     if (!ctx) return;
     var gain = ctx.createGain();
     gain.gain.value = 0.08;
-    gain.connect(ctx.destination);
+    gain.connect(output || ctx.destination);
     frequencies.forEach(function (hz) {
       var osc = ctx.createOscillator();
       osc.frequency.value = hz;
@@ -33,13 +36,40 @@
     if (LOW[digit]) play([LOW[digit], HIGH[digit]], 120);
   };
 
+  /**
+   * Browsers keep a page silent until the user acts on it: called in a click (the sign-in), this
+   * lets the first call of the day ring. A silent sample played now starts the audio for good.
+   */
+  Softphone.unlock = function () {
+    var ctx = context();
+    if (!ctx) return;
+    if (ctx.resume) ctx.resume();
+    var source = ctx.createBufferSource();
+    source.buffer = ctx.createBuffer(1, 1, ctx.sampleRate);
+    source.connect(ctx.destination);
+    source.start();
+  };
+
+  /** The ring plays through this media element from now on (its output device is the page's to choose). */
+  Softphone.ringer = function (element) {
+    var ctx = context();
+    if (!ctx || !element || !ctx.createMediaStreamDestination) return;
+    ringOutput = ctx.createMediaStreamDestination();
+    ringElement = element;
+    ringElement.srcObject = ringOutput.stream;
+  };
+
   Softphone.ring = function (on) {
     clearInterval(ringTimer);
     ringTimer = null;
+    if (ringElement) {
+      if (on) ringElement.play().catch(function () {});
+      else ringElement.pause();
+    }
     if (on) {
-      play([440, 480], 800);
+      play([440, 480], 800, ringOutput);
       ringTimer = setInterval(function () {
-        play([440, 480], 800);
+        play([440, 480], 800, ringOutput);
       }, 3000);
     }
   };

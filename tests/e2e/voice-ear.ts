@@ -34,18 +34,40 @@ export const voiceLaunchOptions = {
  */
 export async function listenOnPage(page: Page | BrowserContext) {
   await page.addInitScript(() => {
-    const w = window as unknown as { micRequests: number };
+    const w = window as unknown as { micRequests: number; peerConnections: RTCPeerConnection[] };
     w.micRequests = 0;
     const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
     navigator.mediaDevices.getUserMedia = (constraints) => {
       w.micRequests += 1;
+      const chosen = typeof constraints?.audio === "object" ? constraints.audio : {};
       return original({
         ...constraints,
-        audio: constraints?.audio ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : false,
+        audio: constraints?.audio ? { ...chosen, echoCancellation: false, noiseSuppression: false, autoGainControl: false } : false,
       });
+    };
+    // The page's peer connections, for what the agent sends (the microphone's track, packets sent).
+    w.peerConnections = [];
+    const Original = window.RTCPeerConnection;
+    window.RTCPeerConnection = class extends Original {
+      constructor(...args: ConstructorParameters<typeof RTCPeerConnection>) {
+        super(...args);
+        w.peerConnections.push(this);
+      }
     };
   });
 }
+
+/** What the page's latest call sends: the microphone's name and the audio packets sent so far. */
+export const sending = (page: Page) =>
+  page.evaluate(async () => {
+    const peer = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1);
+    const sender = peer?.getSenders().find((s) => s.track?.kind === "audio");
+    let packets = 0;
+    (await sender?.getStats())?.forEach((entry: { type: string; packetsSent?: number }) => {
+      if (entry.type === "outbound-rtp") packets += entry.packetsSent ?? 0;
+    });
+    return { microphone: sender?.track?.label ?? "", live: sender?.track?.readyState === "live", packets };
+  });
 
 /** The loudest frequency the page hears now on the softphone's remote stream (WebAudio analyser). */
 export const loudest = (page: Page) =>

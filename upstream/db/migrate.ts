@@ -37,6 +37,7 @@ import * as m340 from "#upstream/db/migrations/340-dialling-calls-by-campaign";
 import * as m350 from "#upstream/db/migrations/350-inspection-form-names-and-evaluation-versions";
 import * as m355 from "#upstream/db/migrations/355-queue-acw-auto-ready";
 import * as m395 from "#upstream/db/migrations/395-contact-name-key";
+import * as m396 from "#upstream/db/migrations/396-call-record-poor-quality";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -81,6 +82,7 @@ export const migrations: Record<string, Migration> = {
   "350-inspection-form-names-and-evaluation-versions": m350,
   "355-queue-acw-auto-ready": m355,
   "395-contact-name-key": m395,
+  "396-call-record-poor-quality": m396,
 };
 
 function migrator(db: Db): Migrator {

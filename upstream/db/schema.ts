@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable } from "kysely";
 import type { FlowNode, FlowVersionParams } from "#contracts/robot";
 import type { ScoredItem, ScoreFormItem } from "#contracts/inspection-scoring";
+import type { PoorQuality } from "#contracts/contact";
 import type { Role } from "#contracts/uaa";
 import type { WorkOrderField } from "#contracts/work-orders";
 
@@ -168,6 +169,8 @@ export interface CallRecordsTable {
   recording: string | null;
   /** Migration 085: how long the call waited in its queue before an agent answered. */
   queue_wait_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 396: the agent's softphone found the audio poor (issue 39). */
+  poor_quality: ColumnType<PoorQuality | null, string | null | undefined, string | null>;
   /** Migration 120: the inspection (qc_status above): who holds or gave it, the lock, the result's influence and remark. */
   qc_inspector_id: ColumnType<number | null, number | null | undefined, number | null>;
   qc_locked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -162,6 +162,7 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "POST /cti/api/call/consult": screens(VOICE),
   "POST /cti/api/call/consult/:step": screens(VOICE),
   "POST /cti/api/call/dtmf": screens(VOICE),
+  "POST /cti/api/call/quality": screens(VOICE),
   "POST /cti/api/call/:action": screens(VOICE, "manual_preview"),
   "POST /cti/simulator/offer": SIMULATOR,
   "POST /cti/simulator/call/:ctiCallId/asr": SIMULATOR,

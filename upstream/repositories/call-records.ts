@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
-import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow } from "#contracts/contact";
+import type { CallDetail, CallFilter, CallRecordPage, CallRecordRow, PoorQuality } from "#contracts/contact";
+import type { CallQualityReport } from "#contracts/cti";
 import type { Role } from "#contracts/uaa";
 import { pgliteOf, poolOf, type Db } from "#upstream/db";
 import { copyOut, copyToBlob, type CopyBatch, type CopyFormat, type CopyOptions } from "#upstream/db/copy-out";
@@ -21,6 +22,19 @@ export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: N
   const { id } = await db.insertInto("call_records").values(record).returning("id").executeTakeFirstOrThrow();
   await insertDialogs(db, record.tenant_id, id, dialogs);
   return id;
+}
+
+/** Marks an agent's finished call as poor in quality (the softphone's report, issue 39). False: no such call of this agent. */
+export async function markPoorQuality(db: Db, tenantId: number, agentUserId: number, report: CallQualityReport): Promise<boolean> {
+  const poor: PoorQuality = { seconds: report.poorSeconds, issues: [...new Set(report.issues)] };
+  const result = await db
+    .updateTable("call_records")
+    .set({ poor_quality: JSON.stringify(poor) })
+    .where("tenant_id", "=", tenantId)
+    .where("cti_call_id", "=", report.ctiCallId)
+    .where("agent_user_id", "=", agentUserId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Gives a record another of the demo recordings: its file, its duration and its dialog lines. */
@@ -113,6 +127,7 @@ export const CALL_ROW_COLUMNS = [
   "u.real_name as agent_name",
   "call_records.call_time",
   "call_records.call_duration_ms",
+  "call_records.poor_quality",
 ] as const;
 
 function rowColumns(query: RecordsQuery) {
@@ -143,6 +158,7 @@ function toRow(row: Row): CallRecordRow {
     agentName: row.agent_name,
     callTime: row.call_time.getTime(),
     callDuration: row.call_duration_ms,
+    poorQuality: row.poor_quality,
   };
 }
 
@@ -409,6 +425,7 @@ export async function findCallDetail(db: Db, reader: CallReader, callId: number)
     dn: record.dn,
     hasRecording: record.recording !== null,
     workOrder: workOrder ?? null,
+    poorQuality: record.poor_quality,
   };
 }
 

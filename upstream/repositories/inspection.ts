@@ -161,6 +161,7 @@ function toRow(row: RawRow): InspectionRow {
     agentName: row.agent_name,
     callTime: row.call_time.getTime(),
     callDuration: row.call_duration_ms,
+    poorQuality: row.poor_quality,
     queueName: row.queue_name,
     inspectorId: row.qc_inspector_id,
     inspectorName: row.inspector_name,

@@ -368,6 +368,38 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect((await phone("agent", "GET", "/cti/api/agent")).agent.state).toBe("READY");
   });
 
+  it("marks the agent's own finished call as poor in quality; supervisors see it in the list and the detail, other tenants cannot", async () => {
+    await api("agent", "POST", "/cti/api/agent/state", { command: "signIn" });
+    await api("agent", "POST", "/cti/api/agent/state", { command: "ready" });
+    const tenantID = users.agent.tenantId;
+    const call = await cti().offerInbound(tenantID, { phone: "13655550011", queueName: "demo-voice" });
+    await phone("agent", "POST", "/cti/api/call/answer");
+    const report = { ctiCallId: call.ctiCallId, poorSeconds: 24, issues: ["loss", "mos", "loss"] };
+    // While the call is on it has no record yet.
+    expect((await api("agent", "POST", "/cti/api/call/quality", report)).statusCode).toBe(404);
+    await phone("agent", "POST", "/cti/api/call/hangup");
+
+    // Only the call's own agent may mark it: not a colleague of the tenant, not another tenant's user.
+    expect((await api("admin", "POST", "/cti/api/call/quality", report)).statusCode).toBe(404);
+    expect((await api("other-admin", "POST", "/cti/api/call/quality", report)).statusCode).toBe(404);
+    const refused = await api("agent", "POST", "/cti/api/call/quality", { ...report, issues: ["noise"] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().msg).toBe("通话质量问题只能是延迟、抖动、丢包或音质评分");
+    expect((await api("agent", "POST", "/cti/api/call/quality", { ...report, poorSeconds: 0 })).statusCode).toBe(400);
+    const rows = async (who: string) =>
+      CallRecordPageResponseSchema.parse((await api(who, "POST", "/contact/income/calls", { phone: "13655550011", pageSize: 10 })).json())
+        .data!.list;
+    expect((await rows("admin"))[0].poorQuality).toBeNull();
+
+    expect((await api("agent", "POST", "/cti/api/call/quality", report)).statusCode).toBe(200);
+    const [marked] = await rows("admin");
+    expect(marked).toMatchObject({ ctiCallId: call.ctiCallId, poorQuality: { seconds: 24, issues: ["loss", "mos"] } });
+    const detail = CallDetailResponseSchema.parse((await api("admin", "GET", `/contact/income/calls/${marked.callId}`)).json()).data!;
+    expect(detail.poorQuality).toEqual({ seconds: 24, issues: ["loss", "mos"] });
+    expect(await rows("other-admin")).toEqual([]);
+    expect((await phone("agent", "POST", "/cti/api/agent/state", { command: "ready" })).agent.state).toBe("READY");
+  });
+
   it("a queue may leave the end of after-call work to the agent, result saved or not", async () => {
     const settings = (acwAutoReady: boolean) =>
       api("admin", "PUT", "/config/queues/settings", {

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { PhoneAgentSchema, PhoneSnapshot, TodayCall } from "#contracts/cti";
+import type { CallQualityReport, PhoneAgentSchema, PhoneSnapshot, TodayCall } from "#contracts/cti";
 import {
   AsrEntrySchema,
   CALL_ACTIONS,
+  CallQualityReportSchema,
   CONSULT_STEPS,
   ConsultRequestSchema,
   DIAL_OUTCOME_CODES,
@@ -15,6 +16,7 @@ import {
 } from "#contracts/cti";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
+import { markPoorQuality } from "#upstream/repositories/call-records";
 import { findUserIdByName } from "#upstream/repositories/users";
 import { listTodayCalls } from "#upstream/repositories/workbench";
 
@@ -63,6 +65,14 @@ export const ctiRoutes: FastifyPluginAsync = async (app) => {
   app.post("/cti/api/call/dtmf", async (request) => {
     const { digits } = parseInput(DtmfRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.dtmf(caller(request), digits));
+  });
+  // Marks the caller's own finished call as poor for supervisors (issue 39): a call of another agent or tenant is not found.
+  app.post("/cti/api/call/quality", async (request) => {
+    const user = requireUser(request);
+    const report = parseInput(CallQualityReportSchema, request.body);
+    const marked = await markPoorQuality(app.db, user.tenantId, user.id, report);
+    if (!marked) throw new HttpError(404, "通话记录不存在");
+    return ok<CallQualityReport>(report);
   });
   // Registered after the named verbs above, which take precedence as static paths.
   app.post("/cti/api/call/:action", async (request) => {

@@ -18,7 +18,7 @@ import { WorkOrderCard } from "#app/components/work-order-form";
 import { mayCreateWorkOrders, workOrderScreen } from "#app/lib/work-order-access";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
 import { callIdOf, callWorkOrderAction } from "#app/server/call-work-order.server";
-import { CodeTag } from "#app/components/code-tag";
+import { CodeTag, PoorQualityTag } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, callLinkId, chooseTab, detailTabs } from "#app/lib/call-detail";
@@ -140,6 +140,7 @@ export default function CallDetailDialog() {
         "-"
       ),
     ]);
+  if (detail.poorQuality) facts.push(["通话质量", <PoorQualityTag key="q" poor={detail.poorQuality} detailed />]);
 
   return (
     <div className="p-dialog-mask p-component-overlay sb-dialog-mask">

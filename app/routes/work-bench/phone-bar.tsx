@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { AGENT_REASONS, AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
 import { DIALABLE_PHONE, type PhoneSnapshot } from "#contracts/cti";
 import { maskPhone } from "#app/lib/format";
@@ -53,6 +53,8 @@ export function PhoneBar(props: {
   refreshColleagues: () => Promise<void>;
   /** Sends a keypad digit in the call's audio (real voice, decision 036). */
   sendTone?: (digit: string) => void;
+  /** The audio devices' control (设备), where this tab owns a real phone. */
+  devices?: ReactNode;
 }) {
   const { phone, stream, can, act, reason, setReason, error } = props;
   const { agent, call } = phone;
@@ -174,7 +176,11 @@ export function PhoneBar(props: {
             <button
               type="button"
               className={`p-button p-button-sm sb-slot${emphasis("signIn")}`}
-              onClick={() => act("state", { command: "signIn" })}
+              onClick={() => {
+                // The click lets the page make sound, so the first call of the day rings.
+                softphone().unlock();
+                void act("state", { command: "signIn" });
+              }}
             >
               签入
             </button>
@@ -268,6 +274,7 @@ export function PhoneBar(props: {
             <input type="checkbox" checked={!props.ringMuted} onChange={(e) => props.setRingMuted(!e.target.checked)} />
             来电铃声
           </label>
+          {props.devices}
           <label className="sb-phonebar-option">
             <input
               type="checkbox"

@@ -1,5 +1,14 @@
 import { useEffect, useState } from "react";
-import { callQuality, statsSample, type CallQuality, type StatsSample } from "#app/client/call-quality";
+import {
+  NO_STRETCH,
+  callQuality,
+  followPoorStretch,
+  poorCallReport,
+  statsSample,
+  type CallQuality,
+  type StatsSample,
+} from "#app/client/call-quality";
+import type { CallQualityReport } from "#contracts/cti";
 import type { PhoneOwner } from "#app/client/softphone-media";
 import type { SipPhoneStatus } from "#app/client/sip-phone";
 
@@ -13,14 +22,20 @@ type Props = {
   /** The agent is on a call (ringing, talking, holding): the phone is not taken over then. */
   onCall: boolean;
   connection: () => RTCPeerConnection | undefined;
+  /** The call on the phone, if any. */
+  callId: string | undefined;
+  /** Tells the platform a call ended after its audio was poor for a while (supervisors see it on the record). */
+  reportPoorCall: (report: CallQualityReport) => void;
+  /** What the agent should know about their devices (a chosen one gone missing). */
+  notices: string[];
 };
 
 /**
  * The softphone's own line under the phone bar (decisions 036, 043): which tab holds the phone,
  * what the softphone is doing (politely announced), its problems (alerted) and the call's quality.
  */
-export function SoftphoneStatus({ status, owner, takeOver, onCall, connection }: Props) {
-  const quality = useCallQuality(connection, onCall && owner === "here");
+export function SoftphoneStatus({ status, owner, takeOver, onCall, connection, callId, reportPoorCall, notices }: Props) {
+  const quality = useCallQuality(connection, onCall && owner === "here" ? callId : undefined, reportPoorCall);
   return (
     <div className="sb-softphone">
       {owner === "elsewhere" ? (
@@ -40,6 +55,13 @@ export function SoftphoneStatus({ status, owner, takeOver, onCall, connection }:
           {status.problem}
         </p>
       ) : null}
+      {owner === "here"
+        ? notices.map((text) => (
+            <p key={text} className="sb-phonebar-error" role="alert">
+              {text}
+            </p>
+          ))
+        : null}
       {quality ? <QualityBadge quality={quality} /> : null}
     </div>
   );
@@ -60,13 +82,21 @@ function QualityBadge({ quality }: { quality: CallQuality }) {
   );
 }
 
-/** The call's quality, read from its peer connection's statistics while `active`. */
-function useCallQuality(connection: () => RTCPeerConnection | undefined, active: boolean): CallQuality | null {
+/**
+ * The call's quality, read from its peer connection's statistics while the call `callId` is on;
+ * when it ends after a long enough poor stretch, it is reported.
+ */
+function useCallQuality(
+  connection: () => RTCPeerConnection | undefined,
+  callId: string | undefined,
+  reportPoorCall: (report: CallQualityReport) => void,
+): CallQuality | null {
   const [quality, setQuality] = useState<CallQuality | null>(null);
   useEffect(() => {
     setQuality(null);
-    if (!active) return;
+    if (!callId) return;
     let before: StatsSample | null = null;
+    let stretch = NO_STRETCH;
     let stopped = false;
     const timer = setInterval(() => {
       const peer = connection();
@@ -74,14 +104,20 @@ function useCallQuality(connection: () => RTCPeerConnection | undefined, active:
       void peer.getStats().then((report) => {
         if (stopped) return;
         const now = statsSample(report as unknown as Parameters<typeof statsSample>[0]);
-        if (now.packetsReceived > 0) setQuality(callQuality(before, now));
+        if (now.packetsReceived > 0) {
+          const reading = callQuality(before, now);
+          stretch = followPoorStretch(stretch, reading, Date.now());
+          setQuality(reading);
+        }
         before = now;
       });
     }, QUALITY_EVERY_MS);
     return () => {
       stopped = true;
       clearInterval(timer);
+      const poor = poorCallReport(callId, stretch);
+      if (poor) reportPoorCall(poor);
     };
-  }, [connection, active]);
+  }, [connection, callId, reportPoorCall]);
   return quality;
 }

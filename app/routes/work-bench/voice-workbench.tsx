@@ -2,7 +2,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
-import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type PhoneSnapshot } from "#contracts/cti";
+import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type CallQualityReport, type PhoneSnapshot } from "#contracts/cti";
 import type { RealtimeNotification } from "#contracts/events";
 import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
 import { SupervisorNoticeBanner } from "#app/components/supervisor-notice";
@@ -11,9 +11,11 @@ import { maskPhone } from "#app/lib/format";
 import { laterPhone } from "#app/lib/phone-snapshot";
 import { postAction, readJson } from "#app/client/island";
 import { softphone, SOFTPHONE_SCRIPTS } from "#app/client/softphone";
+import { useNotifyWhileHidden, useRingNotification } from "#app/client/ring-notification";
 import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
+import { DeviceDialog, NotificationOffer } from "./device-dialog";
 import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
@@ -108,7 +110,23 @@ export function VoiceWorkbench({ title }: { title: string }) {
     softphone().ring(rings);
     return () => softphone().ring(false);
   }, [rings]);
+  // The ring plays on the agent's ringer; any first click or key press lets the page make sound
+  // (a reload loses the 签入 click's permission).
+  const ringElement = media.ring;
+  useEffect(() => {
+    if (ringElement.current) softphone().ringer(ringElement.current);
+    const unlock = () => softphone().unlock();
+    window.addEventListener("pointerdown", unlock, { once: true, capture: true });
+    window.addEventListener("keydown", unlock, { once: true, capture: true });
+    return () => {
+      window.removeEventListener("pointerdown", unlock, { capture: true });
+      window.removeEventListener("keydown", unlock, { capture: true });
+    };
+  }, [ringElement]);
+  const ownsPhone = media.owner === "here";
+  const notification = useRingNotification(phone.agent.agentId);
   const offeredPhone = offered ? call?.phone : undefined;
+  useNotifyWhileHidden(offeredPhone && call ? { id: call.ctiCallId, title: `来电 ${maskPhone(offeredPhone)}` } : null, ownsPhone);
   useEffect(() => {
     if (!offeredPhone) return;
     const before = document.title;
@@ -135,6 +153,12 @@ export function VoiceWorkbench({ title }: { title: string }) {
       if (handedOn && handingCallId.current) sharedOutbox(csrf).forget(handingCallId.current);
       return true;
     },
+    [csrf],
+  );
+
+  // Best effort: a report that fails leaves the call unmarked, and the agent need not know.
+  const reportPoorCall = useCallback(
+    (report: CallQualityReport) => void postAction(PHONE_ENDPOINT, csrf, "quality", { report: JSON.stringify(report) }),
     [csrf],
   );
 
@@ -199,14 +223,20 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
         sendTone={media.dtmf}
+        devices={ownsPhone ? <DeviceDialog devices={media.devices} notification={notification} /> : null}
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
+      <audio ref={media.ring} hidden data-testid="softphone-ring" />
+      {ownsPhone && state !== "SIGNED_OUT" ? <NotificationOffer notification={notification} /> : null}
       <SoftphoneStatus
         status={media.status}
         owner={media.owner}
         takeOver={media.takeOver}
         onCall={state === "RINGING" || state === "TALKING" || state === "HOLD"}
         connection={media.connection}
+        callId={callId}
+        reportPoorCall={reportPoorCall}
+        notices={media.devices.missing}
       />
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog

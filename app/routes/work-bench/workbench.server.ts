@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   CALL_ACTIONS,
+  CallQualityReportSchema,
   CONSULT_STEPS,
   ConsultRequestSchema,
   DialRequestSchema,
@@ -145,6 +146,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("conclusion"), fields: z.string().transform(json) }).passthrough(),
   z.object({ intent: z.literal("workOrder"), values: z.string().max(40_000).default("{}").transform(json) }).passthrough(),
   z.object({ intent: z.literal("sms") }).merge(SmsForCallSchema),
+  z.object({ intent: z.literal("quality"), report: z.string().max(2_000).transform(json).pipe(CallQualityReportSchema) }),
 ]);
 
 /**
@@ -184,6 +186,8 @@ async function runPhoneAction(access: Access, form: FormData) {
       return { phone: await cti.consultStep(caller, input.step) };
     case "dtmf":
       return { phone: await cti.sendDtmf(caller, input.digits) };
+    case "quality":
+      return { quality: await cti.reportCallQuality(caller, input.report) };
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
