@@ -114,8 +114,9 @@ export const JS_BUDGETS = {
   // code tables (every code table is one shared chunk, 4.5 KB gzip, that each page loads whole);
   // 125 KB since what is typed or chosen before a page hydrates is kept (app/client/early-input.ts,
   // in every hydrating page) and a refused bulk action keeps its ticks (the data table): 124,088
-  // bytes measured.
-  "/monitor/agent": 125 * KB,
+  // bytes measured; 126 KB since the code tables' chunk holds the agent-dialled campaign types and
+  // the inbound type, and the call lists' poor-quality mark: 125,153 bytes measured.
+  "/monitor/agent": 126 * KB,
   "/monitor/agent/:userId": 150 * KB,
 };
 /**

@@ -50,7 +50,7 @@ export const CallFilterSchema = z.object({
 export type CallFilter = z.infer<typeof CallFilterSchema>;
 
 /** One row of every call list. */
-/** A call whose audio the agent's softphone found poor (issue 39): the longest poor stretch and what was wrong. */
+/** A call whose audio the agent's softphone found poor: the longest poor stretch and what was wrong. */
 export const PoorQualitySchema = z.object({
   seconds: z.number().int().positive(),
   issues: z.array(z.enum(CALL_QUALITY_ISSUE_CODES)),

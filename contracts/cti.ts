@@ -88,7 +88,7 @@ export const CONSULT_STEPS = ["transfer", "conference", "cancel"] as const;
 export type ConsultStep = (typeof CONSULT_STEPS)[number];
 /**
  * POST /cti/api/call/quality — the agent's softphone reports, once the call has ended, that its
- * audio was poor (issue 39, decision 046); the call's record carries it for supervisors.
+ * audio was poor (decision 046); the call's record carries it for supervisors.
  */
 export const CallQualityReportSchema = z.object({
   ctiCallId: z.string().min(1).max(100),

@@ -1,5 +1,5 @@
 /**
- * The agent's audio devices (issue 39): the microphone, the speaker the call is heard on and the
+ * The agent's audio devices: the microphone, the speaker the call is heard on and the
  * ringer the ring plays on, chosen in the workbench and kept per agent in this browser. Pure but
  * for the storage helpers; the workbench applies the choice (softphone-media.ts).
  */

@@ -152,7 +152,7 @@ function setSink(element: HTMLAudioElement | null, deviceId: string | undefined)
 }
 
 /**
- * The agent's audio devices (issue 39), in the tab that owns the phone: the devices there are,
+ * The agent's audio devices, in the tab that owns the phone: the devices there are,
  * the choice kept for this agent in this browser, what of it can be used now and what went
  * missing (said in Chinese, the default used instead). A device unplugged, or the permission
  * withdrawn, is noticed when the browser says its devices changed.

@@ -13,7 +13,7 @@ export function CodeLabel<C extends string | number>({ table, code }: { table: C
   return <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>;
 }
 
-/** 通话质量较差: the agent's softphone found the call's audio poor (issue 39); `detailed` also says why and how long. */
+/** 通话质量较差: the agent's softphone found the call's audio poor; `detailed` also says why and how long. */
 export function PoorQualityTag({ poor, detailed = false }: { poor: PoorQuality; detailed?: boolean }) {
   const why = poor.issues.map((issue) => labelOf(CALL_QUALITY_ISSUES, issue)).join("、");
   return <CodeTag tone="warning">{detailed ? `通话质量较差（${why}，约 ${poor.seconds} 秒）` : "通话质量较差"}</CodeTag>;

@@ -34,7 +34,7 @@ export const consult = (caller: Caller, agentId: string) => postPhone(caller, "/
 const CONSULT_STEP_WHAT = { transfer: "完成转接", conference: "三方通话", cancel: "结束咨询" } as const;
 export const consultStep = (caller: Caller, step: ConsultStep) =>
   postPhone(caller, `/cti/api/call/consult/${step}`, {}, CONSULT_STEP_WHAT[step]);
-/** A finished call's poor audio, marked on its record for supervisors (issue 39). */
+/** A finished call's poor audio, marked on its record for supervisors. */
 export async function reportCallQuality(caller: Caller, report: CallQualityReport) {
   const what = "报告通话质量";
   return requireData(

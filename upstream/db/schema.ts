@@ -169,7 +169,7 @@ export interface CallRecordsTable {
   recording: string | null;
   /** Migration 085: how long the call waited in its queue before an agent answered. */
   queue_wait_ms: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Migration 396: the agent's softphone found the audio poor (issue 39). */
+  /** Migration 396: the agent's softphone found the audio poor. */
   poor_quality: ColumnType<PoorQuality | null, string | null | undefined, string | null>;
   /** Migration 120: the inspection (qc_status above): who holds or gave it, the lock, the result's influence and remark. */
   qc_inspector_id: ColumnType<number | null, number | null | undefined, number | null>;

@@ -24,7 +24,7 @@ export async function insertCallRecord(db: Db, record: NewCallRecord, dialogs: N
   return id;
 }
 
-/** Marks an agent's finished call as poor in quality (the softphone's report, issue 39). False: no such call of this agent. */
+/** Marks an agent's finished call as poor in quality (the softphone's report, decision 046). False: no such call of this agent. */
 export async function markPoorQuality(db: Db, tenantId: number, agentUserId: number, report: CallQualityReport): Promise<boolean> {
   const poor: PoorQuality = { seconds: report.poorSeconds, issues: [...new Set(report.issues)] };
   const result = await db

@@ -66,7 +66,7 @@ export const ctiRoutes: FastifyPluginAsync = async (app) => {
     const { digits } = parseInput(DtmfRequestSchema, request.body);
     return ok<PhoneSnapshot>(await app.cti.dtmf(caller(request), digits));
   });
-  // Marks the caller's own finished call as poor for supervisors (issue 39): a call of another agent or tenant is not found.
+  // Marks the caller's own finished call as poor for supervisors: a call of another agent or tenant is not found.
   app.post("/cti/api/call/quality", async (request) => {
     const user = requireUser(request);
     const report = parseInput(CallQualityReportSchema, request.body);

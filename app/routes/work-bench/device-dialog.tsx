@@ -12,7 +12,7 @@ const NOTIFICATION_STATES = {
 } as const;
 
 /**
- * 设备: the agent's microphone, speaker and ringer, before and during a call (issue 39), and the
+ * 设备: the agent's microphone, speaker and ringer, before and during a call, and the
  * desktop notification of a ringing call. A modal dialog from the phone bar: Escape closes it and
  * focus returns to the button.
  */
