@@ -111,7 +111,14 @@ export default function CallDetailDialog() {
   };
   const recordingHref = `${pathname}/recording`;
 
-  const facts: Array<[string, ReactNode]> = [
+  const outboundResult = detail.outboundResult ? (
+    <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>
+      {labelOf(OUTCOME_CODES, detail.outboundResult)}
+    </CodeTag>
+  ) : (
+    "-"
+  );
+  const facts: Array<[string, ReactNode] | false> = [
     ["电话号码", maskPhone(detail.phone)],
     ["呼叫时间", formatDateTime(detail.callTime)],
     ["机器人名称", detail.instanceName ?? "-"],
@@ -126,21 +133,11 @@ export default function CallDetailDialog() {
         tone={resultCodeTone(detail.callResult)}
       >{`${detail.callResult} ${detail.callResultName || labelOf(RESULT_CODES, detail.callResult)}`}</CodeTag>,
     ],
+    // An inbound call has no outbound result (its lists show none either).
+    detail.campaignType !== INBOUND_CAMPAIGN_TYPE && ["外呼结果", outboundResult],
     ["通话结论", detail.attachData.conclusion ?? "-"],
+    !!detail.poorQuality && ["通话质量", <PoorQualityTag key="q" poor={detail.poorQuality} detailed />],
   ];
-  // An inbound call has no outbound result (its lists show none either).
-  if (detail.campaignType !== INBOUND_CAMPAIGN_TYPE)
-    facts.splice(facts.length - 1, 0, [
-      "外呼结果",
-      detail.outboundResult ? (
-        <CodeTag key="o" tone={toneOf(OUTCOME_CODES, detail.outboundResult)}>
-          {labelOf(OUTCOME_CODES, detail.outboundResult)}
-        </CodeTag>
-      ) : (
-        "-"
-      ),
-    ]);
-  if (detail.poorQuality) facts.push(["通话质量", <PoorQualityTag key="q" poor={detail.poorQuality} detailed />]);
 
   return (
     <div className="p-dialog-mask p-component-overlay sb-dialog-mask">
@@ -169,12 +166,14 @@ export default function CallDetailDialog() {
         </div>
         <div className="p-dialog-content">
           <dl className="sb-detail-facts">
-            {facts.map(([label, value]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
+            {facts
+              .filter((fact) => fact !== false)
+              .map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
             <div className="sb-detail-wide">
               <dt>用户数据</dt>
               <dd>
