@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PhoneSnapshot } from "#contracts/cti";
-import { SipAccessSchema } from "#contracts/voice";
+import { SipAccessSchema, type SipAccess } from "#contracts/voice";
 import { loadChoice, saveChoice, usableChoice, type AudioRole, type ChosenDevice, type Device, type DeviceChoice } from "./audio-devices";
 import { readJson } from "./island";
 import type { SipPhone, SipPhoneStatus } from "./sip-phone";
 
 /** Credentials are fetched again this long before they expire (the softphone registers anew with them). */
 const RENEW_BEFORE_MS = 5 * 60_000;
+
+type SipCredentials = Extract<SipAccess, { mode: "sip" }>;
 
 /** Which tab of this browser holds the agent's phone (decision 043): this one, another one, or not known yet. */
 export type PhoneOwner = "here" | "elsewhere" | null;
@@ -36,11 +38,19 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
   useEffect(() => {
     let stopped = false;
     let renewal: ReturnType<typeof setTimeout> | undefined;
-    const connect = async () => {
+    const readAccess = async () => {
       const answer = await readJson<{ sip?: unknown }>(endpoint, { sip: "1" });
       const access = SipAccessSchema.safeParse(answer?.sip);
-      if (stopped || !access.success || access.data.mode !== "sip" || !audio.current) return;
-      const credentials = access.data;
+      return access.success && access.data.mode === "sip" ? access.data : null;
+    };
+    // The credentials read to learn whether there is a phone at all serve its first registration
+    // too, unless the tab waited so long for the phone that they are about to expire.
+    let probed: SipCredentials | null = null;
+    const connect = async () => {
+      const fresh = probed && Date.parse(probed.expiresAt) - Date.now() > RENEW_BEFORE_MS ? probed : null;
+      probed = null;
+      const credentials = fresh ?? (await readAccess());
+      if (stopped || !credentials || !audio.current) return;
       const { createSipPhone } = await import("./sip-phone");
       if (stopped) return;
       const next = createSipPhone(credentials, audio.current, setStatus, microphone.current);
@@ -105,9 +115,8 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
 
     void (async () => {
       // Only real SIP has a phone to own; the simulated media has nothing to register.
-      const answer = await readJson<{ sip?: unknown }>(endpoint, { sip: "1" });
-      const access = SipAccessSchema.safeParse(answer?.sip);
-      if (stopped || !access.success || access.data.mode !== "sip") return;
+      probed = await readAccess();
+      if (stopped || !probed) return;
       // Without Web Locks (an insecure origin, an old browser) every tab owns its phone, as before.
       if (!("locks" in navigator)) void own();
       else claim({ ifAvailable: true });

@@ -15,6 +15,15 @@ const AGENT = "agent10";
 test.use({ launchOptions: voiceLaunchOptions });
 test.describe.configure({ mode: "serial" });
 
+/** The page's reads of its SIP credentials (GET /workBench/phone?sip=1), as they happen. */
+const credentialReads = (page: Page) => {
+  const urls: string[] = [];
+  page.on("request", (request) => {
+    if (/\/workBench\/phone\?.*sip=1/.test(request.url())) urls.push(request.url());
+  });
+  return urls;
+};
+
 const sipSockets = (page: Page) => {
   const urls: string[] = [];
   page.on("websocket", (socket) => urls.push(socket.url()));
@@ -125,9 +134,12 @@ test("one tab owns the phone; a second tab offers to take it over; closing it en
   test.setTimeout(90_000);
   await listenOnPage(context);
   await signIn(page, AGENT);
+  const reads = credentialReads(page);
   await openWorkbench(page);
   await readyForCalls(page);
   await expect(page.getByTestId("phone-elsewhere")).toHaveCount(0);
+  // One read of the credentials serves both the question "is there a phone?" and its registration.
+  expect(reads, "SIP credentials read at load").toHaveLength(1);
 
   // A second tab: no SIP connection, no microphone, and it says so.
   const second = await context.newPage();
@@ -154,11 +166,13 @@ test("one tab owns the phone; a second tab offers to take it over; closing it en
 
   // A third tab takes the phone over between calls: the first tab lets it go, the new owner answers and hears.
   const third = await context.newPage();
+  const thirdReads = credentialReads(third);
   await openWorkbench(third);
   await third.getByRole("button", { name: "在此标签页接管" }).click();
   await expect(page.getByTestId("phone-elsewhere")).toContainText("另一个标签页正在使用软电话");
   await expect(third.getByTestId("phone-elsewhere")).toHaveCount(0);
   await expect(third.getByTestId("softphone-status")).toHaveText("软电话已就绪", { timeout: 20_000 });
+  expect(thirdReads, "SIP credentials read by the tab that took over").toHaveLength(1);
   await answerAndHear(third, request, token, "13900139101");
   expect(await liveRemoteTracks(page)).toBe(0);
   await hangUpAndReady(third, request);
