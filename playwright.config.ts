@@ -12,6 +12,9 @@ export const baseURL = `http://localhost:${port}`;
 export const E2E_LOG_FILE = join(process.env.E2E_DATA_DIR, "e2e.log");
 export const E2E_SESSION_SECRET = "e2e-only-secret-not-used-anywhere-else";
 
+/** Test files that disturb what every other test shares: run alone, after the rest. */
+const AFTER_ALL = /media-failure\.spec\.ts/;
+
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -41,8 +44,10 @@ export default defineConfig({
     // Every flow with JavaScript on; flows tagged @nojs also with it off. A flow tagged @noscript
     // goes only through screens that ship no script (tests/e2e/budgets.spec.ts holds them to
     // that), where JavaScript on or off is the same page: it runs once, with JavaScript off.
-    { name: "js", grepInvert: /@noscript/, use: { javaScriptEnabled: true } },
-    { name: "no-js", grep: /@nojs|@noscript/, use: { javaScriptEnabled: false } },
+    { name: "js", grepInvert: /@noscript/, testIgnore: AFTER_ALL, use: { javaScriptEnabled: true } },
+    { name: "no-js", grep: /@nojs|@noscript/, testIgnore: AFTER_ALL, use: { javaScriptEnabled: false } },
+    // Flows that disturb the whole server (the media server stopped) run once every other is done.
+    { name: "after-all", testMatch: AFTER_ALL, dependencies: ["js", "no-js"], use: { javaScriptEnabled: true } },
   ],
   webServer: {
     command: "node scripts/start.mjs",

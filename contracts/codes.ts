@@ -167,6 +167,8 @@ export const HANGUP_PARTIES: CodeTable<number> = [
   { code: 4, label: "机器人挂机（网络异常）" },
   { code: 5, label: "用户未接听" },
 ];
+/** A call the platform ended itself (its media server failed): not in spec §4's table, so shown as 未知. */
+export const HANGUP_BY_PLATFORM = 0;
 export const hangupPartyLabel = (code: number | null | undefined) => labelOf(HANGUP_PARTIES, code, "未知");
 
 /** Spec §4 task batch status. */

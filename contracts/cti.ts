@@ -59,6 +59,9 @@ export const PhoneSnapshotSchema = z.object({
 export type PhoneSnapshot = z.infer<typeof PhoneSnapshotSchema>;
 export const PhoneSnapshotResponseSchema = envelope(PhoneSnapshotSchema);
 
+/** Said to an agent whose call the platform ended because the media server failed. */
+export const MEDIA_LOST_MESSAGE = "语音服务器故障，本次通话已中断。请填写通话结果，稍后可回拨客户。";
+
 /** Event types on the bus: the whole phone state after each change, and live transcript lines. */
 export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", supervisor: "cti.supervisor" } as const;
 export const AsrEventSchema = z.object({ ctiCallId: z.string(), entry: AsrEntrySchema });

@@ -228,9 +228,12 @@ export const WhisperSchema = z.object({
   content: z.string().trim().min(1, "请填写密语内容").max(500, "密语不能超过500个字符"),
 });
 
-/** What an agent's workbench shows of a supervisor's action (`cti.supervisor` / `chat.supervisor`). */
+/**
+ * What an agent's workbench shows of a supervisor's action (`cti.supervisor` / `chat.supervisor`),
+ * or of the platform's own: a call it had to end because its media server failed (`mediaLost`).
+ */
 export const SupervisorNoticeSchema = z.object({
-  kind: z.enum(["signOut", "signOutPending", "state", "move", "whisper"]),
+  kind: z.enum(["signOut", "signOutPending", "state", "move", "whisper", "mediaLost"]),
   from: z.string(),
   message: z.string(),
   at: z.string(),

@@ -88,6 +88,8 @@ modparam("registrar", "received_avp", "$avp(RECEIVED)")
 modparam("websocket", "keepalive_mechanism", 1)
 modparam("auth_ephemeral", "secret", "${secret}")
 modparam("rtpengine", "rtpengine_sock", "udp:127.0.0.1:${ports.rtpengine}")
+# A media server that stopped and was started again takes calls within a second (the default waits 60 s).
+modparam("rtpengine", "rtpengine_disable_tout", 1)
 
 request_route {
 	if (!mf_process_maxfwd_header("10")) { sl_send_reply("483", "Too Many Hops"); exit; }
@@ -311,7 +313,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
   writeFileSync(join(dir, "baresip", "accounts"), `<sip:customer@127.0.0.1:${ports.customerSip}>;regint=0;audio_codecs=PCMA\n`);
 
   const started = [];
-  const spawnServer = (name, command, args) => {
+  const spawnServer = (name, command, args, quickExits = 0) => {
     const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     const lines = [];
     const keep = (chunk) => {
@@ -320,10 +322,26 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
+    const entry = { name, child, since: Date.now(), quickExits };
     child.on("exit", (code, signal) => {
-      if (!stopping) log(`[start] voice: ${name} stopped (${signal ?? `exit code ${code}`}):\n${lines.join("").slice(-3000)}`);
+      if (stopping) return;
+      // A server that stops is started again, as a service manager would: the platform ends the
+      // calls it carried (upstream/voice/media-server.ts) and the next calls go through it anew.
+      // One that keeps stopping within seconds of its start is left stopped.
+      const again = Date.now() - entry.since < 10_000 ? entry.quickExits + 1 : 0;
+      const restart = again < 5;
+      log(
+        `[start] voice: ${name} stopped (${signal ?? `exit code ${code}`})${restart ? ", started again in 1 s" : ""}:\n${lines.join("").slice(-3000)}`,
+      );
+      if (!restart) return;
+      setTimeout(() => {
+        if (stopping) return;
+        const at = started.indexOf(entry);
+        spawnServer(name, command, args, again);
+        started.splice(at, 1, started.pop()); // in its place: servers stop in the reverse order of their start
+      }, 1_000).unref();
     });
-    started.push({ name, child });
+    started.push(entry);
     return child;
   };
   let stopping = false;
@@ -377,6 +395,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
       VOICE_SIP_DOMAIN: `127.0.0.1:${ports.sip}`,
       VOICE_SIP_SECRET: secret,
       VOICE_CUSTOMER_CONTROL: `127.0.0.1:${ports.customerControl}`,
+      VOICE_MEDIA_CONTROL: `127.0.0.1:${ports.rtpengine}`,
       VOICE_RECORDINGS_DIR: recordings,
       VOICE_HEARD_DIR: join(dir, "heard"),
     },

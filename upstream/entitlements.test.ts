@@ -18,6 +18,7 @@ const SIP: VoiceSettings = {
   secret: "s3cret",
   credentialSeconds: 3_600,
   customerControl: "127.0.0.1:4414",
+  mediaControl: null,
   recordingsDir: "/tmp/none",
   iceServers: [],
 };

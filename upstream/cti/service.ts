@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentCommand, AgentStateCode } from "#contracts/agent-state";
-import { CTI_EVENTS, type AsrEntry, type CallAction, type ConsultStep, type PhoneSnapshot } from "#contracts/cti";
+import { HANGUP_BY_PLATFORM } from "#contracts/codes";
+import { CTI_EVENTS, MEDIA_LOST_MESSAGE, type AsrEntry, type CallAction, type ConsultStep, type PhoneSnapshot } from "#contracts/cti";
 import { callLine, MONITOR_NOTIFICATIONS } from "#contracts/monitor";
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
@@ -319,6 +320,18 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       const call = calls.get(ctiCallId);
       if (!call || call.tenantId !== tenantId) throw new HttpError(404, "通话不存在或已结束");
       await finish(call, 2, call.answeredAt ? null : "ABANDONED");
+    },
+
+    /**
+     * The call's media server failed: the call can carry no more audio, so it ends now, its record
+     * written and its result form shown as after any call, and the agent is told why.
+     */
+    async mediaLost(tenantId: number, ctiCallId: string): Promise<void> {
+      const call = calls.get(ctiCallId);
+      if (!call || call.tenantId !== tenantId || call.ended) return;
+      const agent = call.agentUserId === null ? undefined : tenantOf(tenantId).agents.get(call.agentUserId);
+      if (agent) await notifyFromSupervisor(agent, { kind: "mediaLost", from: "", message: MEDIA_LOST_MESSAGE });
+      await finish(call, HANGUP_BY_PLATFORM, null);
     },
 
     setNextDialOutcome(tenantId: number, outcome: DialOutcome) {

@@ -5,6 +5,7 @@ import type { Agent, Call } from "#upstream/cti/types";
 import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
 import { sipUserOf } from "./credentials";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
+import { watchMediaServer } from "./media-server";
 import { agentFacingPort, pcapToWav } from "./recording";
 import type { VoiceSettings } from "./settings";
 
@@ -16,7 +17,10 @@ type Leg = {
   agentUserId: number;
   established: boolean;
   ending: boolean;
+  /** The SIP call's id (the media server knows the call by it), once established. */
   sipCallId: string;
+  /** The media server did not list this call at its last look. */
+  missingFromMedia: boolean;
 };
 
 const LIVE_STATES = new Set(["RINGING", "TALKING", "HOLD"]);
@@ -60,6 +64,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
       established: false,
       ending: false,
       sipCallId: "",
+      missingFromMedia: false,
     };
     legs.set(leg.uri, leg);
     byAgent.set(agent.userId, leg);
@@ -69,7 +74,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   function onLineEvent(event: LineEvent) {
     const leg = legs.get(event.uri);
     if (!leg) return;
-    if (event.type === "established") leg.established = true;
+    if (event.type === "established") [leg.established, leg.sipCallId] = [true, event.sipCallId];
     if (event.type === "dtmf") heardKeys.set(leg.ctiCallId, (heardKeys.get(leg.ctiCallId) ?? "") + event.reason);
     if (event.type !== "closed") return;
     legs.delete(leg.uri);
@@ -129,6 +134,31 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const recording = (ctiCallId: string) =>
     readFile(path.join(settings.recordingsDir, "calls", `${path.basename(ctiCallId)}.wav`)).catch(() => null);
 
+  /**
+   * What the media server carries now (null: it does not answer). A call it no longer carries (it
+   * stopped, or was started again without its calls) can have no audio: it ends now, cleanly,
+   * rather than go quiet. A call is judged lost when missing twice in a row, so one just ending
+   * or just starting is not taken for one.
+   */
+  let mediaDown = false;
+  function checkMedia(carried: Set<string> | null) {
+    if ((carried === null) !== mediaDown) {
+      mediaDown = carried === null;
+      if (mediaDown) app.log.error("the media server (rtpengine) stopped answering; the calls it carried end");
+      else app.log.info("the media server (rtpengine) answers again");
+    }
+    for (const leg of legs.values()) {
+      if (!leg.established || leg.ending) continue;
+      const carriedNow = carried?.has(leg.sipCallId) ?? false;
+      const wasMissing = leg.missingFromMedia;
+      leg.missingFromMedia = !carriedNow;
+      if (carriedNow || (carried !== null && !wasMissing)) continue;
+      end(leg);
+      void app.cti.mediaLost(leg.tenantId, leg.ctiCallId).catch((error) => app.log.error(error, "ending a call without media failed"));
+    }
+  }
+  const watch = settings.mediaControl ? watchMediaServer(settings.mediaControl, checkMedia) : null;
+
   const stopFollowing = app.cti.onAgentState(follow);
   return {
     recording,
@@ -136,6 +166,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     heardKeys: (ctiCallId: string) => heardKeys.get(ctiCallId) ?? "",
     stop() {
       stopFollowing();
+      watch?.stop();
       line.close();
     },
   };

@@ -10,6 +10,8 @@ export type VoiceSettings = {
   credentialSeconds: number;
   /** baresip's control socket (the simulated customers' phone line), host:port. */
   customerControl: string;
+  /** rtpengine's control port (ng protocol), host:port, watched so a media server that stops ends its calls cleanly. */
+  mediaControl: string | null;
   /** Where rtpengine writes its recordings (pcap). */
   recordingsDir: string;
   /** STUN/TURN servers handed to browsers (VOICE_ICE_SERVERS, JSON), none on loopback. */
@@ -26,6 +28,7 @@ export function readVoiceSettings(env: Record<string, string | undefined>): Voic
     secret,
     credentialSeconds: Math.max(300, Number(env.VOICE_CREDENTIAL_SECONDS) || 3_600),
     customerControl,
+    mediaControl: env.VOICE_MEDIA_CONTROL || null,
     recordingsDir: env.VOICE_RECORDINGS_DIR ?? "",
     iceServers: env.VOICE_ICE_SERVERS ? (JSON.parse(env.VOICE_ICE_SERVERS) as VoiceSettings["iceServers"]) : [],
   };

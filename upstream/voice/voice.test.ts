@@ -10,6 +10,7 @@ const settings: VoiceSettings = {
   secret: "s3cret",
   credentialSeconds: 3_600,
   customerControl: "127.0.0.1:3714",
+  mediaControl: null,
   recordingsDir: "/tmp/none",
   iceServers: [],
 };
