@@ -36,7 +36,7 @@ async function fillCampaignForm(page: Page, name: string) {
 
 const stateTag = (page: Page) => page.getByTestId("campaign-state");
 
-test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs", async ({
+test("an administrator creates a campaign, imports contacts, runs, pauses, resumes and cancels it @nojs @cluster", async ({
   page,
   request,
 }, testInfo) => {
@@ -68,7 +68,7 @@ test("an administrator creates a campaign, imports contacts, runs, pauses, resum
   const posted = page.waitForRequest((r) => r.method() === "POST");
   await page.getByRole("button", { name: "上传并导入" }).click();
   // With JavaScript the upload goes through XMLHttpRequest (for its progress bar); without, a plain form post.
-  expect((await posted).resourceType()).toBe(testInfo.project.name === "js" ? "xhr" : "document");
+  expect((await posted).resourceType()).toBe(testInfo.project.use.javaScriptEnabled ? "xhr" : "document");
   await expect(page.getByRole("status")).toContainText("导入完成：成功 40 条，失败 3 条。");
   const errors = page.getByRole("table", { name: "导入失败的行" });
   await expect(errors.getByRole("row")).toHaveCount(4);

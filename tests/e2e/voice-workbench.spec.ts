@@ -10,7 +10,7 @@ const CALLER = { phone: "13800138000", name: "赵敏", prevCtiCallId: "cti-demo-
 
 const agentState = (page: Page) => page.getByTestId("agent-state");
 
-test("an agent takes a robot hand-off from ring to recorded result, through a network cut", async ({ page, context, request }) => {
+test("an agent takes a robot hand-off from ring to recorded result, through a network cut @cluster", async ({ page, context, request }) => {
   test.setTimeout(90_000);
   const admin = await platformToken(request, "admin");
 

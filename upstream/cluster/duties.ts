@@ -19,6 +19,9 @@ export function selfUrlOf(settings: Pick<Settings, "host" | "port">, env: Record
   return `http://${host.includes(":") ? `[${host}]` : host}:${settings.port}`;
 }
 
+/** How often the owner says its calls are live: a call cut by its death is recorded as ended at most this long before. */
+const LIVE_CALLS_HEARTBEAT_MS = 5_000;
+
 /**
  * What the owner of a cluster does, once (decision 037): the CTI starts with every phone signed
  * out (the phones of a previous owner are gone, and their agents are told), the dialer runs, and
@@ -27,6 +30,11 @@ export function selfUrlOf(settings: Pick<Settings, "host" | "port">, env: Record
  * Answers the way to stop them.
  */
 export async function startOwnerDuties(app: FastifyInstance, db: Db, settings: Settings): Promise<() => Promise<void>> {
+  // The calls a process that died was holding are recorded (a graceful stop records its own);
+  // while this one owns, its live calls are said to be live every few seconds.
+  await app.cti.recordCutCalls();
+  const heartbeat = setInterval(() => void app.cti.stillLive().catch(() => undefined), LIVE_CALLS_HEARTBEAT_MS);
+  heartbeat.unref();
   // Agents' phone states did not survive the last stop (or the last owner): tell the agents who were signed in.
   await app.cti.signOutAfterRestart();
   app.dialer.start({ speed: settings.dialerSpeed });
@@ -48,6 +56,7 @@ export async function startOwnerDuties(app: FastifyInstance, db: Db, settings: S
   presence.start();
 
   return async () => {
+    clearInterval(heartbeat);
     stopTraffic?.();
     await app.dialer.stop();
     chatSimulator.stop();

@@ -38,8 +38,12 @@ export { DEFAULT_CTI_OPTIONS, simulatedDialOutcome, type CtiOptions, type DialOu
  * `offerRobotHandoff(tenantId, { phone, queueName, flowId, campaignId, transcript })`, then feeds
  * the robot's / ASR's further lines with `addAsr(ctiCallId, entry)`; see decision 007.
  */
+/** A call cut by a stop of the platform is recorded as ended by the network (spec §4: 4). */
+const CUT_CALL_HANGUP_PARTY = 4;
+
 export function createCti(db: Db, notifications: NotificationBus, options: CtiOptions = DEFAULT_CTI_OPTIONS) {
   const {
+    live,
     tenants,
     calls,
     answeredListeners,
@@ -493,11 +497,43 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       for (const call of calls.values()) {
         if (call.ended) continue;
         call.ended = true;
-        await writeRecord(db, call, { endedAt: Date.now(), hangupParty: 4, outcome: call.answeredAt ? null : "ABANDONED" }).catch((error) =>
-          console.error("[cti] recording a cut call failed", error),
-        );
+        await writeRecord(db, call, {
+          endedAt: Date.now(),
+          hangupParty: CUT_CALL_HANGUP_PARTY,
+          outcome: call.answeredAt ? null : "ABANDONED",
+        })
+          .then(() => live.forget(call.ctiCallId))
+          .catch((error) => console.error("[cti] recording a cut call failed", error));
       }
     },
+
+    /**
+     * Records the calls a process that died was holding (decision 051), as a graceful stop
+     * records its own: each ended at the last moment it was known live, once (a call whose record
+     * exists is only forgotten). Answers how many were recorded.
+     */
+    async recordCutCalls(): Promise<number> {
+      let recorded = 0;
+      for (const { call, lastLiveAt } of await live.orphans()) {
+        if (calls.has(call.ctiCallId)) continue;
+        const known = await db
+          .selectFrom("call_records")
+          .select("id")
+          .where("tenant_id", "=", call.tenantId)
+          .where("cti_call_id", "=", call.ctiCallId)
+          .executeTakeFirst();
+        if (!known) {
+          const end = { endedAt: lastLiveAt, hangupParty: CUT_CALL_HANGUP_PARTY, outcome: call.answeredAt ? null : ("ABANDONED" as const) };
+          await writeRecord(db, { ...call, ended: true }, end);
+          recorded++;
+        }
+        await live.forget(call.ctiCallId);
+      }
+      return recorded;
+    },
+
+    /** Says the calls held here are still live (called every few seconds by the owner). */
+    stillLive: () => live.stillLive([...calls.values()].filter((call) => !call.ended).map((call) => call.ctiCallId)),
   };
 }
 

@@ -7,6 +7,7 @@ import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
 import { acwAutoReadyOf, hasCallResult, ringSecondsOf } from "#upstream/repositories/monitor";
 import { writeRecord } from "./call-record";
+import { createLiveCalls } from "./live-calls";
 import type { Agent, Call, Caller, CtiOptions, DialOutcome, NewCall, Tenant } from "./types";
 
 /**
@@ -22,6 +23,8 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   const answeredListeners = new Set<(answered: { tenantId: number; ctiCallId: string; agentUserId: number }) => void>();
   /** Told of every agent's new phone state, at once (the media layer puts the SIP calls where the agents are). */
   const stateListeners = new Set<(agent: Agent, call: Call | undefined) => void>();
+  /** The calls held here, kept in the database as they change (a process that dies leaves them to be recorded). */
+  const live = createLiveCalls(db);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   /** Per-agent publishing chains, so an agent's events are stored in the order they happened. */
   const chains = new Map<number, Promise<unknown>>();
@@ -209,6 +212,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     agent.status = next.status;
     const state = next.status.state;
     const call = next.status.callId ? calls.get(next.status.callId) : undefined;
+    if (call && !call.ended) void live.keep(call);
     for (const listener of stateListeners) listener(agent, call);
     if (state === "SIGNED_OUT") agent.signOutPending = null;
     await Promise.all([
@@ -363,6 +367,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     }
     // The record first: the agent's screen reloads its call history as soon as the state changes.
     await writeRecord(db, call, { endedAt, hangupParty, outcome });
+    await live.forget(call.ctiCallId);
     const agent = call.agentUserId === null ? undefined : tenant.agents.get(call.agentUserId);
     if (agent && agent.status.callId === call.ctiCallId) {
       await apply(agent, { type: agent.status.state === "RINGING" ? "drop" : "end" });
@@ -385,6 +390,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   }
 
   return {
+    live,
     tenants,
     calls,
     answeredListeners,

@@ -38,6 +38,7 @@ import * as m350 from "#upstream/db/migrations/350-inspection-form-names-and-eva
 import * as m355 from "#upstream/db/migrations/355-queue-acw-auto-ready";
 import * as m395 from "#upstream/db/migrations/395-contact-name-key";
 import * as m396 from "#upstream/db/migrations/396-call-record-poor-quality";
+import * as m397 from "#upstream/db/migrations/397-cti-live-calls";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   "355-queue-acw-auto-ready": m355,
   "395-contact-name-key": m395,
   "396-call-record-poor-quality": m396,
+  "397-cti-live-calls": m397,
 };
 
 function migrator(db: Db): Migrator {

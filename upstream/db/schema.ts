@@ -268,6 +268,14 @@ export interface NotificationsTable {
 }
 
 /** Migration 080: when each user's real-time stream was last seen open. */
+/** A call the CTI's owner holds in memory, as it last changed (migration 397). */
+export interface CtiLiveCallsTable {
+  cti_call_id: string;
+  tenant_id: number;
+  call: Json<unknown>;
+  updated_at: Timestamp;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   tenant_id: number;
@@ -547,6 +555,7 @@ export interface Database {
   call_dialogs: CallDialogsTable;
   notifications: NotificationsTable;
   user_presence: UserPresenceTable;
+  cti_live_calls: CtiLiveCallsTable;
   flow_params: FlowParamsTable;
   task_transitions: TaskTransitionsTable;
   handoffs: HandoffsTable;

@@ -529,6 +529,50 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     await restarted.close();
   });
 
+  it("the calls of a platform that died without a word are recorded once by the one that owns next; a call that ended is not kept", async () => {
+    const liveRow = (ctiCallId: string) =>
+      platform.db.selectFrom("cti_live_calls").select("call").where("cti_call_id", "=", ctiCallId).executeTakeFirst();
+    const records = (ctiCallId: string) =>
+      platform.db
+        .selectFrom("call_records")
+        .select(["agent_user_id", "is_answer", "hangup_party", "phone"])
+        .where("cti_call_id", "=", ctiCallId)
+        .execute();
+    const died = createCti(platform.db, platform.app.notifications, cti().options);
+    await died.command(demo(), { type: "signIn" });
+    await died.command(demo(), { type: "ready" });
+    const call = await died.offerInbound(users.agent.tenantId, { phone: "13655550005", queueName: "demo-voice" });
+    await died.callAction(demo(), "answer");
+    await died.settled();
+    // Kept as answered, in the database, while the process holding it lives.
+    await until(
+      async () => ((await liveRow(call.ctiCallId))?.call as { answeredAt: number | null } | undefined)?.answeredAt != null,
+      "the answered call kept",
+    );
+    await died.stillLive();
+
+    // The process dies (no close): the next owner records its call, once.
+    const next = createCti(platform.db, platform.app.notifications, cti().options);
+    expect(await next.recordCutCalls()).toBeGreaterThanOrEqual(1);
+    expect(await records(call.ctiCallId)).toEqual([{ agent_user_id: users.agent.id, is_answer: 1, hangup_party: 4, phone: "13655550005" }]);
+    expect(await liveRow(call.ctiCallId)).toBeUndefined();
+    expect(await next.recordCutCalls()).toBe(0);
+    expect(await records(call.ctiCallId)).toHaveLength(1);
+
+    // A call that ends is recorded as it ends, and nothing of it is left to record again.
+    await next.signOutAfterRestart();
+    await next.command(demo(), { type: "signIn" });
+    await next.command(demo(), { type: "ready" });
+    const ended = await next.offerInbound(users.agent.tenantId, { phone: "13655550006", queueName: "demo-voice" });
+    await next.callAction(demo(), "answer");
+    await next.callAction(demo(), "hangup");
+    await next.settled();
+    expect(await records(ended.ctiCallId)).toHaveLength(1);
+    expect(await liveRow(ended.ctiCallId)).toBeUndefined();
+    await next.close();
+    expect(await records(ended.ctiCallId)).toHaveLength(1);
+  });
+
   it("has no simulator control routes unless SIMULATOR_CONTROL=1", async () => {
     expect((await api("admin", "POST", "/cti/simulator/offer", { phone: "13800138000" })).statusCode).toBe(404);
   });
