@@ -7,7 +7,9 @@ import { expectAccessible, PASSWORD, readyOnWorkbench, signIn } from "./support"
  */
 const AGENT = { user: "agent06", name: "郑浩", agentId: "1106" };
 
-test("an agent goes ready and the supervisor sees it live; a sign-out with a reason reaches the agent's workbench @cluster", async ({ browser }) => {
+test("an agent goes ready and the supervisor sees it live; a sign-out with a reason reaches the agent's workbench @cluster", async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   const agentContext = await browser.newContext();
   const supervisorContext = await browser.newContext();

@@ -53,5 +53,3 @@ export function createLiveCalls(db: Db) {
     },
   };
 }
-
-export type LiveCalls = ReturnType<typeof createLiveCalls>;
