@@ -3,10 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { installClientLog } from "#app/client/client-log";
 import { keepEarlyInput } from "#app/client/early-input";
-import { installChineseValidationMessages } from "#common/zod-chinese";
 
-// Forms validate as the user types with the same Chinese messages as the server's.
-installChineseValidationMessages();
 // What a hydrated screen throws reaches the platform's log (spec §7 /api/log).
 installClientLog();
 

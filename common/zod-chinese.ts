@@ -72,7 +72,7 @@ export const chineseErrorMap: ZodErrorMap = (issue, ctx) => {
   }
 };
 
-/** Installs the map for this process (each process's entry point calls it once). */
+/** Installs the map for this process (each server's entry point calls it once; in the browser, the island whose forms validate). */
 export function installChineseValidationMessages(): void {
   z.setErrorMap(chineseErrorMap);
 }

@@ -41,8 +41,7 @@ export const MqConfigSchema = z.object({
 });
 export const MqConfigResponseSchema = envelope(MqConfigSchema);
 
-/** The event name of keep-alive frames: they carry no id, so they never move the replay point. */
-export const HEARTBEAT_EVENT = "heartbeat";
+export { HEARTBEAT_EVENT } from "./realtime";
 
 /** One Server-Sent Events frame (WHATWG HTML §9.2). */
 export type SseFrame = { id?: string; event?: string; data: string; retry?: number };

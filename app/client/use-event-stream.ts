@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { RealtimeNotificationSchema, HEARTBEAT_EVENT, type RealtimeNotification } from "#contracts/events";
+import type { RealtimeNotification } from "#contracts/events";
+import { HEARTBEAT_EVENT, isNotification } from "#contracts/realtime";
 import { createEventCursor } from "./event-cursor";
 
 export type StreamStatus = "connecting" | "open" | "reconnecting" | "offline";
@@ -38,8 +39,8 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Re
       };
       next.onmessage = (message) => {
         lastSign = Date.now();
-        const parsed = RealtimeNotificationSchema.safeParse(JSON.parse(message.data));
-        if (parsed.success && cursor.accept(parsed.data)) handler.current(parsed.data);
+        const notification: unknown = JSON.parse(message.data);
+        if (isNotification(notification) && cursor.accept(notification)) handler.current(notification);
       };
       next.addEventListener(HEARTBEAT_EVENT, () => (lastSign = Date.now()));
       next.onerror = () => {

@@ -3,6 +3,7 @@ import {
   ActionDoneResponseSchema,
   MonitorAgentListResponseSchema,
   MonitorAgentStateSchema,
+  MonitorQueueStateSchema,
   MonitorGroupListResponseSchema,
   MonitorListenResponseSchema,
   MONITOR_NOTIFICATIONS,
@@ -30,8 +31,15 @@ function maskedWork<T extends { work: MonitorWork | null }>(agent: T): T {
   return agent.work ? { ...agent, work: { ...agent.work, party: maskPhone(agent.work.party) } } : agent;
 }
 
-/** A notification of the monitor's stream as the browser gets it: an agent's change with its party masked. */
+/**
+ * A notification of the monitor's stream as the browser gets it, checked here so the island needs no
+ * schema: an agent's change with its party masked, a queue's waiting calls; null when malformed.
+ */
 export function shownToSupervisor(notification: RealtimeNotification): RealtimeNotification | null {
+  if (notification.type === MONITOR_NOTIFICATIONS.queue) {
+    const queue = MonitorQueueStateSchema.safeParse(notification.payload);
+    return queue.success ? { ...notification, payload: queue.data } : null;
+  }
   if (notification.type !== MONITOR_NOTIFICATIONS.agent) return notification;
   const state = MonitorAgentStateSchema.safeParse(notification.payload);
   return state.success ? { ...notification, payload: maskedWork(state.data) } : null;

@@ -20,7 +20,12 @@ import { redirectWithToast } from "#app/server/toast.server";
 import { listQueues } from "#app/services/config.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import { forceAgentState, forceSignOut, listenToAgent, listMonitorAgents, moveAgent, whisperToAgent } from "#app/services/monitor.server";
+import { installChineseValidationMessages } from "#common/zod-chinese";
 import { Listening } from "./listening";
+
+// The only island whose forms validate in the browser, as the supervisor types: with the server's
+// Chinese messages. Installed here, not in entry.client, so no other island loads zod's error code.
+installChineseValidationMessages();
 
 export const handle: RouteHandle = { title: "坐席详情", hydrate: true };
 

@@ -1,18 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { AGENT_REASONS, labelOf, MONITOR_STATES, toneOf } from "#contracts/codes";
 import type { RealtimeNotification } from "#contracts/events";
-import {
-  levelOf,
-  liveCounts,
-  MONITOR_NOTIFICATIONS,
-  MonitorAgentStateSchema,
-  MonitorQueueStateSchema,
-  ruleKeyOf,
-  type MonitorAgent,
-  type MonitorGroup,
-  type MonitorLiveState,
-  type MonitorRule,
-} from "#contracts/monitor";
+import type { MonitorAgent, MonitorAgentState, MonitorGroup, MonitorLiveState, MonitorQueueState, MonitorRule } from "#contracts/monitor";
+import { levelOf, liveCounts, MONITOR_NOTIFICATIONS, ruleKeyOf } from "#contracts/monitor-live";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { CodeTag } from "#app/components/code-tag";
 import { FilterBar } from "#app/components/filters";
@@ -55,18 +45,19 @@ export function Monitor(props: Props) {
   }, []);
 
   const onNotification = useCallback((notification: RealtimeNotification) => {
+    // The console checked each payload before relaying it (shownToSupervisor): no schema, and no
+    // zod, in this island (decision 049).
     if (notification.type === MONITOR_NOTIFICATIONS.agent) {
-      const state = MonitorAgentStateSchema.safeParse(notification.payload);
-      if (!state.success) return;
-      const { userId } = state.data;
-      setStates((current) => (current.has(userId) ? new Map(current).set(userId, state.data) : current));
+      const state = notification.payload as MonitorAgentState;
+      const { userId } = state;
+      setStates((current) => (current.has(userId) ? new Map(current).set(userId, state) : current));
       setRows((current) => {
         const agent = current.get(userId);
-        return agent ? new Map(current).set(userId, { ...agent, ...state.data }) : current;
+        return agent ? new Map(current).set(userId, { ...agent, ...state }) : current;
       });
     } else if (notification.type === MONITOR_NOTIFICATIONS.queue) {
-      const queue = MonitorQueueStateSchema.safeParse(notification.payload);
-      if (queue.success) setWaiting((current) => new Map(current).set(queue.data.queueName, queue.data));
+      const queue = notification.payload as MonitorQueueState;
+      setWaiting((current) => new Map(current).set(queue.queueName, queue));
     } else return;
     setUpdatedAt(notification.at);
   }, []);

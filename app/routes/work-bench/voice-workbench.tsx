@@ -1,5 +1,5 @@
 import { useLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { canDo, isIdle } from "#contracts/agent-state";
 import { AsrEventSchema, CTI_EVENTS, PhoneSnapshotSchema, type AsrEntry, type CallQualityReport, type PhoneSnapshot } from "#contracts/cti";
@@ -15,15 +15,19 @@ import { useNotifyWhileHidden, useRingNotification } from "#app/client/ring-noti
 import { useSoftphoneMedia } from "#app/client/softphone-media";
 import { useEventStream } from "#app/client/use-event-stream";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
-import { DeviceDialog, NotificationOffer } from "./device-dialog";
 import { ConclusionForms, callTitle, hasUnsavedConclusion, sharedOutbox, useCallsToConclude } from "./conclusion";
 import { KnowledgeLookup, TodayCalls } from "./panels";
 import { PhoneBar } from "./phone-bar";
 import { ScreenPop } from "./screen-pop";
-import { SmsCard } from "./sms-card";
 import { SoftphoneStatus } from "./softphone-status";
 import { PHONE_ENDPOINT, type WorkbenchData } from "./types";
 import type { PhoneActionResult } from "./workbench.server";
+
+// Parts the browser shows only later (this tab owns the phone; a call to send an SMS about, whose
+// card fetches its templates then anyway) load their code then, not with the workbench.
+const DeviceDialog = lazy(() => import("./device-dialog").then((module) => ({ default: module.DeviceDialog })));
+const NotificationOffer = lazy(() => import("./device-dialog").then((module) => ({ default: module.NotificationOffer })));
+const SmsCard = lazy(() => import("./sms-card").then((module) => ({ default: module.SmsCard })));
 
 type Panels = Pick<WorkbenchData, "pop" | "today" | "satisfaction" | "needCall" | "colleagues">;
 
@@ -223,11 +227,21 @@ export function VoiceWorkbench({ title }: { title: string }) {
         colleagues={panels.colleagues}
         refreshColleagues={refreshColleagues}
         sendTone={media.dtmf}
-        devices={ownsPhone ? <DeviceDialog devices={media.devices} notification={notification} /> : null}
+        devices={
+          ownsPhone ? (
+            <Suspense fallback={null}>
+              <DeviceDialog devices={media.devices} notification={notification} />
+            </Suspense>
+          ) : null
+        }
       />
       <audio ref={media.audio} autoPlay hidden data-testid="softphone-audio" />
       <audio ref={media.ring} hidden data-testid="softphone-ring" />
-      {ownsPhone && state !== "SIGNED_OUT" ? <NotificationOffer notification={notification} /> : null}
+      {ownsPhone && state !== "SIGNED_OUT" ? (
+        <Suspense fallback={null}>
+          <NotificationOffer notification={notification} />
+        </Suspense>
+      ) : null}
       <SoftphoneStatus
         status={media.status}
         owner={media.owner}
@@ -298,7 +312,11 @@ export function VoiceWorkbench({ title }: { title: string }) {
               {hydrated ? (
                 <ConclusionForms currentCallId={ownsCall ? callId : undefined} onCall={state === "TALKING" || state === "HOLD"} />
               ) : null}
-              {hydrated && smsCall ? <SmsCard key={smsCall.ctiCallId} call={smsCall} /> : null}
+              {hydrated && smsCall ? (
+                <Suspense fallback={null}>
+                  <SmsCard key={smsCall.ctiCallId} call={smsCall} />
+                </Suspense>
+              ) : null}
               <section className="sb-wb-card" aria-label="今日概况">
                 <h2>今日概况</h2>
                 <dl>
