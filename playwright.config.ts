@@ -14,6 +14,8 @@ export const E2E_SESSION_SECRET = "e2e-only-secret-not-used-anywhere-else";
 
 /** Test files that disturb what every other test shares: run alone, after the rest. */
 const AFTER_ALL = /media-failure\.spec\.ts/;
+/** Test files only `npm run cluster` can run (playwright.cluster.config.ts). */
+const CLUSTER_ONLY = /cluster-failover\.spec\.ts/;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -44,8 +46,8 @@ export default defineConfig({
     // Every flow with JavaScript on; flows tagged @nojs also with it off. A flow tagged @noscript
     // goes only through screens that ship no script (tests/e2e/budgets.spec.ts holds them to
     // that), where JavaScript on or off is the same page: it runs once, with JavaScript off.
-    { name: "js", grepInvert: /@noscript/, testIgnore: AFTER_ALL, use: { javaScriptEnabled: true } },
-    { name: "no-js", grep: /@nojs|@noscript/, testIgnore: AFTER_ALL, use: { javaScriptEnabled: false } },
+    { name: "js", grepInvert: /@noscript/, testIgnore: [AFTER_ALL, CLUSTER_ONLY], use: { javaScriptEnabled: true } },
+    { name: "no-js", grep: /@nojs|@noscript/, testIgnore: [AFTER_ALL, CLUSTER_ONLY], use: { javaScriptEnabled: false } },
     // Flows that disturb the whole server (the media server stopped) run once every other is done.
     { name: "after-all", testMatch: AFTER_ALL, dependencies: ["js", "no-js"], use: { javaScriptEnabled: true } },
   ],

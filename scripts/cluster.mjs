@@ -14,12 +14,17 @@ const dataDir = resolve(process.env.DATA_DIR ?? join(root, "data"), "cluster");
 const port = Number(process.env.PORT ?? 3000);
 const ports = { console: port, platform: port + 1, consoles: [port + 2, port + 3], platforms: [port + 4, port + 5], postgres: port + 6 };
 const children = new Set();
+mkdirSync(dataDir, { recursive: true });
 let stopping = false;
 
-/** Runs a program; a platform (`again`) is started again a second after it stops. */
+/**
+ * Runs a program; a platform (`again`) is started again a second after it stops. Its process id
+ * is in DATA_DIR/cluster/<name>.pid (e.g. platform-1.pid), for an operator or a test to signal it.
+ */
 function run(name, command, args, env = {}, again = false) {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: "inherit" });
   children.add(child);
+  writeFileSync(join(dataDir, `${name.replace(/\s+/g, "-")}.pid`), `${child.pid}\n`);
   child.on("exit", (code, signal) => {
     children.delete(child);
     if (stopping) return;
@@ -95,7 +100,6 @@ for (const [i, platformPort] of ports.platforms.entries()) {
 
 const sessionSecret = process.env.SESSION_SECRET ?? randomBytes(32).toString("hex");
 const backends = (name, list) => list.map((p, i) => `  server ${name}${i + 1} 127.0.0.1:${p} check inter 1s fall 1 rise 1`).join("\n");
-mkdirSync(dataDir, { recursive: true });
 const config = join(dataDir, "haproxy.cfg");
 writeFileSync(
   config,

@@ -22,7 +22,7 @@ describeDb(`platform app on ${TEST_DB}`, () => {
   it("answers /health without a token", async () => {
     const response = await platform.app.inject({ url: "/health" });
     expect(response.statusCode).toBe(200);
-    expect(HealthSchema.parse(response.json())).toEqual({ status: "ok" });
+    expect(HealthSchema.parse(response.json())).toEqual({ status: "ok", ctiOwner: true });
   });
 
   it("answers an unknown route with the 404 envelope, token or not", async () => {

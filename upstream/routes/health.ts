@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { z } from "zod";
 import type { HealthSchema } from "#contracts/health";
+import type { Ownership } from "#upstream/cluster/ownership";
 
-/** Readiness probe (design §8): answers once the app is up; public. */
-export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get("/health", async (): Promise<z.infer<typeof HealthSchema>> => ({ status: "ok" }));
+/** Readiness probe (design §8): answers once the app is up, and whether this process owns the CTI; public. */
+export const healthRoutes: FastifyPluginAsync<{ ownership: Ownership }> = async (app, { ownership }) => {
+  app.get("/health", async (): Promise<z.infer<typeof HealthSchema>> => ({ status: "ok", ctiOwner: ownership.isOwner() }));
 };
