@@ -80,19 +80,13 @@
   speedInput.value = String(speed);
   speedInput.disabled = false;
   applySpeed(speed);
-  const speedHint = root.querySelector("#sb-speed-hint");
   speedInput.addEventListener("input", () => {
-    const typed = Number.parseFloat(speedInput.value);
     speed = clamp(speedInput.value);
     window.localStorage.setItem(root.dataset.speedKey, String(speed));
     applySpeed(speed);
-    // A speed out of range shows at once as the one the audio plays at (3 reads 2), and says so;
-    // an empty or unfinished entry ("1.") waits for the change below.
-    const refused = Number.isFinite(typed) && (typed < Number(speedInput.min) || typed > Number(speedInput.max));
-    if (refused) speedInput.value = String(speed);
-    speedHint.textContent = refused ? texts.clamped.replace("{speed}", String(speed)) : texts.hint;
+    if (!speedInput.checkValidity()) speedInput.value = speed;
   });
-  // Once left, the field shows the speed the audio really plays at (an emptied field reads 1).
+  // Once typed, the field shows the speed the audio really plays at (3 reads 2).
   speedInput.addEventListener("change", () => {
     speedInput.value = String(speed);
   });

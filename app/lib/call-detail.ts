@@ -44,13 +44,6 @@ export function chooseTab(tabs: DetailTab[], asked: string | null): DetailTab | 
 /** Playback speed: 1 to 2 in steps of 0.1, default 1, stored per agent (spec §5, §9). */
 export const SPEED = { min: 1, max: 2, step: 0.1, default: 1 } as const;
 export const SPEED_HINT = "可设置1-2之间播放倍速，如1.5";
-/** What the speed field says when a typed speed is out of range, as it shows the one the audio plays at. */
-export const speedClampedText = (speed: number | string) => `播放倍速只能在1-2之间，已按${speed}倍播放`;
-/** Whether a typed speed is a number outside 1–2 (an empty or unfinished entry is not refused). */
-export const speedOutOfRange = (value: string) => {
-  const n = Number.parseFloat(value);
-  return Number.isFinite(n) && (n < SPEED.min || n > SPEED.max);
-};
 export const speedKey = (agentId: number | string) => `agent-speed-${agentId}`;
 
 /** Any input as a valid speed: clamped to 1–2 and rounded to the 0.1 step; junk is the default. */

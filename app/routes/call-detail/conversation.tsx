@@ -6,8 +6,6 @@ import {
   RECORDING_EXPORTED_TEXT,
   SPEED,
   SPEED_HINT,
-  speedClampedText,
-  speedOutOfRange,
   TABLE_MAX_HEIGHT_PX,
   UNSUPPORTED_TEXT,
   clampSpeed,
@@ -42,7 +40,6 @@ export function Conversation({
   const audioRef = useRef<HTMLAudioElement>(null);
   const [hydrated, setHydrated] = useState(false);
   const [speed, setSpeed] = useState<number>(SPEED.default);
-  const [speedNote, setSpeedNote] = useState<string | null>(null);
   const [playingMs, setPlayingMs] = useState(-1);
   const [toast, setToast] = useState<Toast | null>(null);
   const lines = callingResults.flatMap((section) => section.dialogResults);
@@ -70,7 +67,6 @@ export function Conversation({
 
   const changeSpeed = (value: string) => {
     const next = clampSpeed(value);
-    setSpeedNote(speedOutOfRange(value) ? speedClampedText(next) : null);
     setSpeed(next);
     window.localStorage.setItem(speedKey(agentId), String(next));
   };
@@ -107,13 +103,7 @@ export function Conversation({
       className="sb-conversation"
       data-call-player
       data-speed-key={speedKey(agentId)}
-      data-texts={JSON.stringify({
-        exported: RECORDING_EXPORTED_TEXT,
-        noRecording: NO_RECORDING_TEXT,
-        unsupported: UNSUPPORTED_TEXT,
-        hint: SPEED_HINT,
-        clamped: speedClampedText("{speed}"),
-      })}
+      data-texts={JSON.stringify({ exported: RECORDING_EXPORTED_TEXT, noRecording: NO_RECORDING_TEXT, unsupported: UNSUPPORTED_TEXT })}
     >
       <div className="sb-player">
         {hasRecording ? (
@@ -146,8 +136,8 @@ export function Conversation({
             className="p-inputtext p-component sb-speed"
             aria-describedby="sb-speed-hint"
           />
-          <small id="sb-speed-hint" className="sb-muted" aria-live="polite">
-            {speedNote ?? SPEED_HINT}
+          <small id="sb-speed-hint" className="sb-muted">
+            {SPEED_HINT}
           </small>
           {hydrated ? (
             <button
