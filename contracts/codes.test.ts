@@ -25,4 +25,19 @@ describe("status colours are owned by the code tables", () => {
     }
     expect(clashes).toEqual([]);
   });
+
+  it("gives each state of a table its own colour, so no two states of one list look alike", () => {
+    const shared: string[] = [];
+    for (const [name, table] of tables) {
+      if (!table.some((entry) => entry.tone)) continue;
+      const labelByTone = new Map<codes.Tone, string>();
+      for (const entry of table) {
+        const tone = codes.toneOf(table, entry.code);
+        const seen = labelByTone.get(tone);
+        if (seen !== undefined && seen !== entry.label) shared.push(`${name}: ${seen} and ${entry.label} are both ${tone}`);
+        labelByTone.set(tone, entry.label);
+      }
+    }
+    expect(shared).toEqual([]);
+  });
 });

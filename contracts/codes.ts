@@ -5,7 +5,12 @@
  */
 import type { Role } from "./uaa";
 
-export type Tone = "success" | "danger" | "warning" | "info" | "none";
+/**
+ * A code's colour. The five meanings (success green, danger red, warning amber, info blue, none
+ * grey) come first; the hues after them let every state of a table have its own colour (a table
+ * has up to eleven), while a label keeps one colour in every table (contracts/codes.test.ts).
+ */
+export type Tone = "success" | "danger" | "warning" | "info" | "none" | "indigo" | "violet" | "teal" | "pink" | "olive" | "brown";
 
 /** A code table: the codes in display order, each with its label (and tone where it has one). */
 export type CodeTable<C extends string | number> = ReadonlyArray<{ code: C; label: string; tone?: Tone }>;
@@ -101,12 +106,12 @@ export const QC_ACCESS_SCOPES: CodeTable<string> = [
 export const INTENT_LABELS: CodeTable<string> = [
   { code: "CONFIRM", label: "确认办理", tone: "success" },
   { code: "NO_INTENTION", label: "无意向", tone: "danger" },
-  { code: "HAS_INTENTION", label: "有意向", tone: "success" },
+  { code: "HAS_INTENTION", label: "有意向", tone: "teal" },
   { code: "ASK_HOW", label: "询问如何办理", tone: "info" },
-  { code: "ASK_FEE", label: "询问费用", tone: "info" },
-  { code: "CHANGE_INSTALMENTS", label: "更改分期数", tone: "info" },
+  { code: "ASK_FEE", label: "询问费用", tone: "indigo" },
+  { code: "CHANGE_INSTALMENTS", label: "更改分期数", tone: "violet" },
   { code: "AGREED_NO_KEY", label: "同意未按键", tone: "warning" },
-  { code: "HUNG_UP_SECOND_CONFIRM", label: "二次确认挂机", tone: "warning" },
+  { code: "HUNG_UP_SECOND_CONFIRM", label: "二次确认挂机", tone: "brown" },
 ];
 
 /** Spec §3 call kind. */
@@ -128,14 +133,14 @@ export const OUTCOME_CODES: CodeTable<string> = [
   { code: "EndOfTheCall", label: "人工接通", tone: "success" },
   { code: "NoAnswer", label: "未接听", tone: "warning" },
   { code: "ToHumanNoAnswer", label: "转人工流失", tone: "danger" },
-  { code: "ToHumanGiveUp", label: "转人工放弃", tone: "danger" },
-  { code: "RobotNoAnswer", label: "呼损（机器人溢出）", tone: "danger" },
+  { code: "ToHumanGiveUp", label: "转人工放弃", tone: "pink" },
+  { code: "RobotNoAnswer", label: "呼损（机器人溢出）", tone: "brown" },
   { code: "NoIntention", label: "无意向（已接通）", tone: "none" },
-  { code: "GiveUp", label: "坐席放弃（直呼人工）", tone: "danger" },
-  { code: "CustomerGiveUp", label: "客户放弃", tone: "warning" },
-  { code: "ToSurveyRobotNoAnswer", label: "转满意度机器人未接", tone: "warning" },
-  { code: "ToSurveyRobotGiveUp", label: "转满意度机器人放弃", tone: "warning" },
-  { code: "EndOfTheSurveyCall", label: "满意度调查完成", tone: "success" },
+  { code: "GiveUp", label: "坐席放弃（直呼人工）", tone: "violet" },
+  { code: "CustomerGiveUp", label: "客户放弃", tone: "olive" },
+  { code: "ToSurveyRobotNoAnswer", label: "转满意度机器人未接", tone: "indigo" },
+  { code: "ToSurveyRobotGiveUp", label: "转满意度机器人放弃", tone: "info" },
+  { code: "EndOfTheSurveyCall", label: "满意度调查完成", tone: "teal" },
 ];
 
 /** Result codes (callResult, SIP-style) with names; the tone follows spec §4 (resultCodeTone). */
@@ -173,14 +178,14 @@ export const hangupPartyLabel = (code: number | null | undefined) => labelOf(HAN
 
 /** Spec §4 task batch status. */
 export const BATCH_STATUSES: CodeTable<number> = [
-  { code: 13, label: "准备中", tone: "info" },
+  { code: 13, label: "准备中", tone: "indigo" },
   { code: 14, label: "准备失败", tone: "danger" },
-  { code: 2, label: "调度中", tone: "success" },
-  { code: 11, label: "休息中（时段间隔）", tone: "info" },
-  { code: 12, label: "休息中（周期未到）", tone: "info" },
+  { code: 2, label: "调度中", tone: "info" },
+  { code: 11, label: "休息中（时段间隔）", tone: "teal" },
+  { code: 12, label: "休息中（周期未到）", tone: "olive" },
   { code: 3, label: "已暂停", tone: "warning" },
   { code: 4, label: "已完成", tone: "success" },
-  { code: 5, label: "已超时", tone: "danger" },
+  { code: 5, label: "已超时", tone: "pink" },
   { code: 6, label: "已取消", tone: "none" },
 ];
 
@@ -193,14 +198,14 @@ export const IMPORT_STATUSES: CodeTable<string> = [
 
 /** Spec §4 call status (4 and 7 are both cancelled, for different reasons). */
 export const CALL_STATUSES: CodeTable<number> = [
-  { code: 0, label: "等待呼叫", tone: "info" },
+  { code: 0, label: "等待呼叫", tone: "indigo" },
   { code: 1, label: "呼叫中", tone: "info" },
   { code: 2, label: "未接通", tone: "danger" },
   { code: 3, label: "呼叫完成", tone: "success" },
   { code: 4, label: "已取消（批次取消）", tone: "none" },
-  { code: 5, label: "异常终止", tone: "danger" },
-  { code: 6, label: "黑名单（未呼叫）", tone: "none" },
-  { code: 7, label: "已取消（超出调度时间）", tone: "none" },
+  { code: 5, label: "异常终止", tone: "brown" },
+  { code: 6, label: "黑名单（未呼叫）", tone: "violet" },
+  { code: 7, label: "已取消（超出调度时间）", tone: "teal" },
 ];
 
 /** Spec §4 campaign type (-1 and 4 are both manual direct dial). */
@@ -236,8 +241,8 @@ export const SCHEDULE_CYCLES: CodeTable<number> = [
 
 /** Campaign state (spec: "values not shown"; ours). */
 export const CAMPAIGN_STATES: CodeTable<number> = [
-  { code: 0, label: "未启动", tone: "info" },
-  { code: 1, label: "运行中", tone: "success" },
+  { code: 0, label: "未启动", tone: "indigo" },
+  { code: 1, label: "运行中", tone: "info" },
   { code: 2, label: "已暂停", tone: "warning" },
   { code: 3, label: "已完成", tone: "success" },
   { code: 4, label: "已取消", tone: "none" },
@@ -299,9 +304,9 @@ export const AGENT_STATES: CodeTable<string> = [
   { code: "READY", label: "就绪", tone: "success" },
   { code: "NOT_READY", label: "未就绪", tone: "warning" },
   { code: "RINGING", label: "振铃中", tone: "info" },
-  { code: "TALKING", label: "通话中", tone: "success" },
-  { code: "HOLD", label: "保持中", tone: "warning" },
-  { code: "ACW", label: "话后整理", tone: "info" },
+  { code: "TALKING", label: "通话中", tone: "violet" },
+  { code: "HOLD", label: "保持中", tone: "brown" },
+  { code: "ACW", label: "话后整理", tone: "teal" },
 ];
 
 /** Reasons an agent gives for not being ready (the issue names these four). */
@@ -544,7 +549,7 @@ export const CALL_QUALITY_ISSUES: CodeTable<(typeof CALL_QUALITY_ISSUE_CODES)[nu
 
 export const MONITOR_STATES: CodeTable<string> = [
   ...AGENT_STATES.filter((s) => s.code !== "SIGNED_OUT"),
-  { code: "ON_CHAT", label: "会话中", tone: "success" },
+  { code: "ON_CHAT", label: "会话中", tone: "indigo" },
   { code: "LOST", label: "失联", tone: "danger" },
   { code: "SIGNED_OUT", label: "已签出", tone: "none" },
 ];

@@ -424,6 +424,10 @@ export const PERFORMANCE_SORTS = [
   "inspected",
   "passRate",
   "satisfaction",
+  "chats",
+  "replies",
+  "chatMs",
+  "avgChatMs",
 ] as const;
 export const PerformanceQuerySchema = z.object({
   startTime: z.coerce.number().int().nonnegative().optional(),
@@ -450,6 +454,11 @@ export const PerformanceRowSchema = z.object({
   passRate: z.number().nullable(),
   /** Percent of rated calls rated 4 or 5; null when none was rated. */
   satisfaction: z.number().nullable(),
+  /** A text agent's chat sessions served (begun in the period), their replies in them, and the sessions' length. */
+  chats: z.number().int(),
+  replies: z.number().int(),
+  chatMs: z.number().int(),
+  avgChatMs: z.number().int(),
 });
 export type PerformanceRow = z.infer<typeof PerformanceRowSchema>;
 export const PerformanceResponseSchema = envelope(page(PerformanceRowSchema).extend({ queues: z.array(z.string()) }));

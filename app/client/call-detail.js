@@ -84,6 +84,7 @@
     speed = clamp(speedInput.value);
     window.localStorage.setItem(root.dataset.speedKey, String(speed));
     applySpeed(speed);
+    if (!speedInput.checkValidity()) speedInput.value = speed;
   });
   // Once typed, the field shows the speed the audio really plays at (3 reads 2).
   speedInput.addEventListener("change", () => {

@@ -92,13 +92,15 @@ export function CallListScreen({ title, kind, path: pathname, exportPath }: Prop
             pathname={pathname}
             search={search}
           />
-          <DataTable<CallRecordRow>
-            caption={`${title}列表`}
-            rowKey="callId"
-            indexOffset={(loaded.pageNo - 1) * loaded.pageSize}
-            emptyMessage="没有符合条件的通话记录"
-            config={{ list: loaded.page.list, total: loaded.page.total, eleItem: columns, attributes: { index: true } }}
-          />
+          <div className="sb-dense-table">
+            <DataTable<CallRecordRow>
+              caption={`${title}列表`}
+              rowKey="callId"
+              indexOffset={(loaded.pageNo - 1) * loaded.pageSize}
+              emptyMessage="没有符合条件的通话记录"
+              config={{ list: loaded.page.list, total: loaded.page.total, eleItem: columns, attributes: { index: true } }}
+            />
+          </div>
           <Paginator
             total={loaded.page.total}
             estimated={loaded.page.estimated}
@@ -143,13 +145,27 @@ function PastEndNotice({
 function callColumns(kind: CallListKind, pathname: string, search: string): Column<CallRecordRow>[] {
   const tag = (table: CodeTable<string | number>, code: string | number | null) =>
     code === null ? "-" : <CodeTag tone={toneOf(table, code)}>{labelOf(table, code)}</CodeTag>;
+  // Thirteen columns did not fit a laptop (通话时长 and 坐席 were off the table's right edge):
+  // the call kind goes under the campaign type, 未接通 into 通话时长, and the time's hour under its date.
   const columns: Array<Column<CallRecordRow> | false> = [
-    { prop: "callTime", label: "呼叫时间", type: "datetime", minWidth: 150 },
-    { prop: "phone", label: "电话号码", minWidth: 130, render: (row) => maskPhone(row.phone) },
+    {
+      prop: "callTime",
+      label: "呼叫时间",
+      render: (row) => {
+        const [date, time] = String(formatCell("datetime", row.callTime)).split(" ");
+        return (
+          <>
+            <div className="sb-nowrap">{date}</div>
+            <div className="sb-nowrap">{time}</div>
+          </>
+        );
+      },
+    },
+    { prop: "phone", label: "电话号码", type: "code", render: (row) => maskPhone(row.phone) },
     {
       prop: "campaignName",
       label: "活动名称",
-      minWidth: 140,
+      minWidth: 120,
       // Filters the list by that campaign: the campaign filter without a campaign catalogue.
       render: (row) =>
         row.campaignId && row.campaignName ? (
@@ -162,26 +178,23 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
     },
     {
       prop: "campaignType",
-      label: "活动类型",
-      render: (row) => (row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)),
+      // An inbound call has no call kind and no outbound result: nothing, not 上传呼叫.
+      label: kind === "inbound" ? "活动类型" : "活动/呼叫类型",
+      render: (row) => (
+        <>
+          {row.campaignType === null ? "-" : labelOf(CAMPAIGN_TYPES, row.campaignType)}
+          {kind !== "inbound" && row.direction !== "inbound" ? <div className="sb-muted">{labelOf(CALL_KINDS, row.callKind)}</div> : null}
+        </>
+      ),
     },
-    // An inbound call has no call kind and no outbound result: "-", not 上传呼叫.
-    kind !== "inbound" && {
-      prop: "callKind",
-      label: "呼叫类型",
-      render: (row) => (row.direction === "inbound" ? "-" : labelOf(CALL_KINDS, row.callKind)),
-    },
-    { prop: "isAnswer", label: "是否接通", render: (row) => tag(CONNECTED_FLAGS, row.isAnswer) },
     kind !== "inbound" && {
       prop: "outboundResult",
       label: "外呼结果",
-      minWidth: 120,
       render: (row) => (row.direction === "inbound" ? "-" : tag(OUTCOME_CODES, row.outboundResult)),
     },
     {
       prop: "callResult",
       label: "结果码",
-      minWidth: 130,
       render: (row) => (
         <>
           <CodeTag tone={resultCodeTone(row.callResult)}>{`${row.callResult} ${row.callResultName}`}</CodeTag>
@@ -190,12 +203,12 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
       ),
     },
     { prop: "intent", label: "意向标签", render: (row) => (row.intent ? labelOf(INTENT_LABELS, row.intent) : "-") },
-    // A call never answered was never talked on: its 通话时长 is "-" whatever the platform counted.
+    // A call never answered was never talked on: its 通话时长 says 未接通, whatever the platform counted.
     {
       prop: "callDuration",
       label: "通话时长",
       type: "second",
-      render: (row) => (row.isAnswer === 1 ? formatCell("second", row.callDuration) : "-"),
+      render: (row) => (row.isAnswer === 1 ? formatCell("second", row.callDuration) : tag(CONNECTED_FLAGS, row.isAnswer)),
     },
     { prop: "agentName", label: "坐席", type: "content", maxChars: 8 },
     {

@@ -21,16 +21,15 @@ describe("code colours (spec §2, §4)", () => {
     });
   });
 
-  it("gives every outcome code a label and one of the four tones", () => {
+  it("gives every outcome code a label and a colour of its own", () => {
     expect(codesOf(OUTCOME_CODES)).toHaveLength(11);
-    for (const code of codesOf(OUTCOME_CODES)) {
-      expect(labelOf(OUTCOME_CODES, code)).not.toBe("未知");
-      expect(["success", "danger", "warning", "none"]).toContain(toneOf(OUTCOME_CODES, code));
-    }
+    for (const code of codesOf(OUTCOME_CODES)) expect(labelOf(OUTCOME_CODES, code)).not.toBe("未知");
+    expect(new Set(codesOf(OUTCOME_CODES).map((code) => toneOf(OUTCOME_CODES, code))).size).toBe(11);
   });
 
   it("renders PrimeReact tags, 'none' as the neutral secondary tag", () => {
     expect(renderToStaticMarkup(<CodeTag tone="danger">空号</CodeTag>)).toBe('<span class="p-tag p-component p-tag-danger">空号</span>');
     expect(renderToStaticMarkup(<CodeTag tone="none">无意向</CodeTag>)).toContain("p-tag-secondary");
+    expect(renderToStaticMarkup(<CodeTag tone="indigo">未启动</CodeTag>)).toContain("p-tag-indigo");
   });
 });

@@ -31,7 +31,7 @@ export function FilterBar({
         <button type="submit" className="p-button">
           <i className="pi pi-search" aria-hidden="true" /> 查询
         </button>
-        <a href={resetHref} className="p-button p-button-outlined">
+        <a href={resetHref} className="p-button p-button-secondary p-button-outlined">
           重置
         </a>
       </div>

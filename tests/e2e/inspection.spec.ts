@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { choosePageSize, expectAccessible, holdHydration, signIn, signOut } from "./support";
+import { choosePageSize, expectAccessible, holdHydration, platformPost, platformToken, signIn, signOut } from "./support";
 
 /**
  * The inspection screens (/inspectionSuccess, /achievement, /access), as these tests use them.
@@ -160,6 +160,48 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await expect(page.getByText("申诉通过")).toBeVisible();
   await expect(page.getByRole("list").filter({ hasText: "处理质检申诉" })).toContainText("复听确认客户同意办理");
   await expectAccessible(page);
+});
+
+/** A figure of the only row of 我的业绩, by its column's name. */
+async function ownFigure(page: Page, column: string): Promise<number> {
+  const table = page.getByRole("table", { name: "坐席业绩" });
+  const headers = (await table.locator("thead th").allTextContents()).map((text) => text.trim());
+  const index = headers.findIndex((text) => text.startsWith(column));
+  expect(index, `the column ${column} among ${headers.join("、")}`).toBeGreaterThanOrEqual(0);
+  return Number.parseInt((await table.locator("tbody tr").first().locator("td").nth(index).textContent())!, 10);
+}
+
+test("我的业绩: a text agent reads their chats, a voice agent their calls, on screen and in the CSV @nojs", async ({ page, request }) => {
+  await signIn(page, "agent");
+  await page.goto("/achievement");
+  await expect(page.getByRole("heading", { name: "我的业绩", level: 1 })).toBeVisible();
+  const voice = page.getByRole("table", { name: "坐席业绩" });
+  await expect(voice.getByRole("columnheader", { name: /通话量/ })).toBeVisible();
+  await expect(voice.getByRole("columnheader", { name: /会话量/ })).toHaveCount(0);
+  await signOut(page);
+
+  // 刘洋's chats as the platform counts them, read before and after the screen (a test beside this
+  // one may serve a chat meanwhile): the screen shows figures between the two.
+  const token = await platformToken(request, "chat");
+  const platformFigures = async () => (await platformPost(request, token, "/ccb/agent/performance", {})).list[0];
+  const before = await platformFigures();
+  await signIn(page, "chat");
+  await page.goto("/achievement");
+  const table = page.getByRole("table", { name: "坐席业绩" });
+  await expect(table.getByRole("columnheader", { name: /通话量/ })).toHaveCount(0);
+  const chats = await ownFigure(page, "会话量");
+  const replies = await ownFigure(page, "回复数");
+  const after = await platformFigures();
+  expect(before.chats, "the demo's chats").toBeGreaterThan(0);
+  expect(chats).toBeGreaterThanOrEqual(before.chats);
+  expect(chats).toBeLessThanOrEqual(after.chats);
+  expect(replies).toBeGreaterThanOrEqual(before.replies);
+  expect(replies).toBeLessThanOrEqual(after.replies);
+  await expect(table.locator("tbody tr").first()).toContainText(/\d+秒/);
+  await expect(page.getByText(/平均会话时长 = 会话时长 ÷ 会话量/)).toBeVisible();
+  await expectAccessible(page);
+  const csv = await (await page.request.get("/achievement/export")).text();
+  expect(csv.split("\r\n")[0]).toBe('\uFEFF"坐席","坐席组","会话量","回复数","会话时长(秒)","平均会话时长(秒)"');
 });
 
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {

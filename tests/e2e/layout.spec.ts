@@ -75,7 +75,7 @@ test("the phone's menu opens as a drawer over the page and its links lead on, wi
 
 /** What a user would see wrong with the page as it is now, in words. */
 async function layoutProblems(page: Page, size: string): Promise<string[]> {
-  const problems = await page.evaluate(() => {
+  const problems = await page.evaluate((size) => {
     const found: string[] = [];
     const width = window.innerWidth;
     const page = document.scrollingElement!;
@@ -103,8 +103,56 @@ async function layoutProblems(page: Page, size: string): Promise<string[]> {
         }
       });
     }
+    // Every filter bar ends with 查询 (primary) and 重置 (secondary): one size, and 重置 a button, not link-coloured.
+    for (const actions of document.querySelectorAll(".sb-filter-actions")) {
+      const [search, reset] = [...actions.children] as HTMLElement[];
+      if (search.textContent?.trim() !== "查询") continue; // a form of its own (预览), not a list's filters
+      const looks = (element: HTMLElement) => {
+        const style = getComputedStyle(element);
+        return `${Math.round(element.getBoundingClientRect().height)}px ${style.fontSize} ${style.fontWeight}`;
+      };
+      if (reset?.textContent?.trim() !== "重置") found.push("a filter bar has no 重置");
+      else {
+        if (looks(search) !== looks(reset)) found.push(`查询 (${looks(search)}) and 重置 (${looks(reset)}) differ in size`);
+        const link = getComputedStyle(document.querySelector("#main a:not(.p-button)") ?? document.body).color;
+        const style = getComputedStyle(reset);
+        if (style.color === link || style.textDecorationLine !== "none") found.push(`重置 looks like a link (${style.color})`);
+      }
+    }
+    // On a phone a list's text column keeps a few characters a line (the table scrolls in its box instead).
+    if (size === "phone")
+      for (const cell of document.querySelectorAll<HTMLElement>(
+        ".p-datatable-tbody > tr > td:not(.p-selection-column, .sb-index-column, .sb-actions-column)",
+      )) {
+        const text = cell.textContent?.trim() ?? "";
+        const em = Number.parseFloat(getComputedStyle(cell).fontSize);
+        if (text.length >= 4 && cell.getBoundingClientRect().width < 5 * em) {
+          found.push(`「${text}」 is squeezed to ${Math.round(cell.getBoundingClientRect().width)}px`);
+          break;
+        }
+      }
+    // On a laptop a list's every column is in its box, not scrolled away behind the row's action.
+    if (size === "laptop")
+      for (const table of document.querySelectorAll(".p-datatable-wrapper"))
+        if (table.scrollWidth > table.clientWidth + 1)
+          found.push(`「${table.querySelector("caption")?.textContent}」 is ${table.scrollWidth - table.clientWidth}px wider than its box`);
+    // A status column: a code table's states, each its own colour, so two states never look alike
+    // (spec §4 alone gives the result codes their colours by range: 404 and 5xx red, others blue).
+    for (const table of document.querySelectorAll(".p-datatable-wrapper")) {
+      const headers = [...table.querySelectorAll(":scope > table > .p-datatable-thead th")].map((th) => th.textContent?.trim() ?? "");
+      const labelByColour = new Map<string, string>();
+      for (const tag of table.querySelectorAll(":scope > table > .p-datatable-tbody td .p-tag")) {
+        const column = headers[(tag.closest("td") as HTMLTableCellElement).cellIndex];
+        if (column === "结果码") continue;
+        const label = tag.textContent?.trim() ?? "";
+        const key = `${column} ${getComputedStyle(tag).backgroundColor}`;
+        const seen = labelByColour.get(key);
+        if (seen !== undefined && seen !== label) found.push(`「${seen}」 and 「${label}」 of ${column} have one colour`);
+        labelByColour.set(key, label);
+      }
+    }
     return found;
-  });
+  }, size);
   if (size === "phone") {
     const menu = page.getByRole("navigation", { name: "主菜单" });
     if (await menu.isVisible()) problems.push("the menu is open after the page loaded");
@@ -199,6 +247,17 @@ async function expectPhoneBarFits(page: Page, state: string, primary: string | R
   expect(rows, `the phone bar's rows while ${state}`).toBeLessThanOrEqual(2);
   const box = (await bar.boundingBox())!;
   expect(box.width, `the phone bar's width while ${state}`).toBeLessThanOrEqual(PHONE.width);
+  // The controls' row reaches the bar's border alike on both sides: the control it cuts is cut
+  // by the border, not some way short of it, where it looked broken.
+  const edges = await bar.evaluate((section) => {
+    const row = section.querySelector(".sb-phonebar-controls")!.getBoundingClientRect();
+    const outer = section.getBoundingClientRect();
+    return { left: Math.round(row.left - outer.left), right: Math.round(outer.right - row.right) };
+  });
+  expect(
+    Math.abs(edges.left - edges.right),
+    `the controls' row from the bar's edges while ${state}: ${JSON.stringify(edges)}`,
+  ).toBeLessThanOrEqual(1);
   if (primary !== null) {
     const action = bar.getByRole("button", { name: primary }).and(bar.locator(".sb-primary-action"));
     await expect(action, `the action that matters while ${state}`).toBeEnabled();

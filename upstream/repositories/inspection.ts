@@ -888,8 +888,36 @@ export async function agentPerformance(db: Db, tenantId: number, viewer: Viewer,
     .where("started_at", "<=", to)
     .groupBy("user_id")
     .execute();
+  // A text agent's work: the chat sessions they served that began in the period, their replies in
+  // them, and how long the sessions lasted (an open one up to now).
+  const chats = await db
+    .selectFrom("chat_sessions")
+    .select([
+      "agent_user_id",
+      sql<number>`count(*)`.as("chats"),
+      sql<number>`coalesce(sum(extract(epoch from (coalesce(closed_at, now()) - created_at)) * 1000), 0)`.as("ms"),
+    ])
+    .where("tenant_id", "=", tenantId)
+    .where("agent_user_id", "in", ids)
+    .where("created_at", ">=", from)
+    .where("created_at", "<=", to)
+    .groupBy("agent_user_id")
+    .execute();
+  const replies = await db
+    .selectFrom("chat_messages")
+    .innerJoin("chat_sessions", "chat_sessions.id", "chat_messages.session_id")
+    .select(["chat_sessions.agent_user_id", sql<number>`count(*)`.as("replies")])
+    .where("chat_sessions.tenant_id", "=", tenantId)
+    .where("chat_sessions.agent_user_id", "in", ids)
+    .where("chat_sessions.created_at", ">=", from)
+    .where("chat_sessions.created_at", "<=", to)
+    .where("chat_messages.role", "=", "agent")
+    .groupBy("chat_sessions.agent_user_id")
+    .execute();
   const byAgent = new Map(calls.map((c) => [c.agent_user_id, c]));
   const acwBy = new Map(acw.map((a) => [a.user_id, Math.round(Number(a.ms))]));
+  const chatsBy = new Map(chats.map((c) => [c.agent_user_id, c]));
+  const repliesBy = new Map(replies.map((r) => [r.agent_user_id, Number(r.replies)]));
   const list = people.map((p): PerformanceRow => {
     const c = byAgent.get(p.id);
     const n = (v: unknown) => Number(v ?? 0);
@@ -898,6 +926,9 @@ export async function agentPerformance(db: Db, tenantId: number, viewer: Viewer,
     const acwMs = acwBy.get(p.id) ?? 0;
     const inspected = n(c?.inspected);
     const rated = n(c?.rated);
+    const chat = chatsBy.get(p.id);
+    const chatCount = n(chat?.chats);
+    const chatMs = Math.round(n(chat?.ms));
     return {
       agentId: p.id,
       agentName: p.real_name,
@@ -913,6 +944,10 @@ export async function agentPerformance(db: Db, tenantId: number, viewer: Viewer,
       passed: n(c?.passed),
       passRate: inspected > 0 ? Math.round((1000 * n(c?.passed)) / inspected) / 10 : null,
       satisfaction: rated > 0 ? Math.round((1000 * n(c?.satisfied)) / rated) / 10 : null,
+      chats: chatCount,
+      replies: repliesBy.get(p.id) ?? 0,
+      chatMs,
+      avgChatMs: chatCount > 0 ? Math.round(chatMs / chatCount) : 0,
     };
   });
   const sign = query.order === "asc" ? 1 : -1;

@@ -25,7 +25,7 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
 
   beforeAll(async () => {
     platform = await testPlatform();
-    for (const account of ["admin", "agent", "supervisor", "other-admin"]) tokens[account] = await loginAs(platform.app, account);
+    for (const account of ["admin", "agent", "chat", "supervisor", "other-admin"]) tokens[account] = await loginAs(platform.app, account);
     demoTenant = (await platform.db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow()).id;
     for (const u of await platform.db.selectFrom("users").select(["id", "user_name"]).execute()) ids[u.user_name] = u.id;
   });
@@ -358,5 +358,51 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     const own = PerformanceResponseSchema.parse((await inject("agent", "POST", "/ccb/agent/performance", {})).json()).data!.list;
     expect(own.map((r) => r.agentId)).toEqual([ids.agent]);
     expect(await refusal(await inject("supervisor", "POST", "/ccb/agent/performance", { sort: "drop" }), 400)).toBe("排序字段无效");
+  });
+
+  it("reports a text agent's chats: the sessions they served in the period, their replies and the sessions' length", async () => {
+    const startTime = Date.parse("2031-03-01T00:00:00Z");
+    const session = (key: string, created: string, closed: string | null, agent = ids.chat) =>
+      platform.db
+        .insertInto("chat_sessions")
+        .values({
+          tenant_id: demoTenant,
+          session_key: key,
+          queue_name: "demo-text",
+          state: closed ? "closed" : "active",
+          agent_user_id: agent,
+          customer_name: "测试客户",
+          customer_phone: "13800000000",
+          customer_channel: "web",
+          customer_region: "上海",
+          created_at: new Date(created),
+          closed_at: closed ? new Date(closed) : null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+    const first = await session("perf-1", "2031-03-01T02:00:00Z", "2031-03-01T02:01:30Z");
+    const second = await session("perf-2", "2031-03-01T03:00:00Z", "2031-03-01T03:00:30Z");
+    await session("perf-before", "2031-02-27T03:00:00Z", "2031-02-27T03:10:00Z"); // before the period
+    await session("perf-other", "2031-03-01T04:00:00Z", "2031-03-01T04:10:00Z", ids.agent); // another agent's
+    const message = (sessionId: number, role: "user" | "agent") =>
+      ({
+        tenant_id: demoTenant,
+        session_id: Number(sessionId),
+        role,
+        content: "您好",
+        created_at: new Date("2031-03-01T02:00:10Z"),
+      }) as const;
+    await platform.db
+      .insertInto("chat_messages")
+      .values([message(first.id, "user"), message(first.id, "agent"), message(first.id, "agent"), message(second.id, "agent")])
+      .execute();
+    try {
+      const body = { startTime, endTime: startTime + 86_400_000 };
+      const own = PerformanceResponseSchema.parse((await inject("chat", "POST", "/ccb/agent/performance", body)).json()).data!.list;
+      expect(own.map((r) => r.agentId)).toEqual([ids.chat]);
+      expect(own[0]).toMatchObject({ chats: 2, replies: 3, chatMs: 120_000, avgChatMs: 60_000, calls: 0 });
+    } finally {
+      await platform.db.deleteFrom("chat_sessions").where("session_key", "like", "perf-%").execute();
+    }
   });
 });

@@ -1,23 +1,37 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
+import type { PerformanceRow } from "#contracts/inspection";
 import { requireAccess } from "#app/server/access.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { agentPerformance } from "#app/services/inspection.server";
 import { AchievementQuerySchema, performanceQuery } from "./query.server";
 
-const COLUMNS = [
-  "坐席",
-  "坐席组",
-  "通话量",
-  "接通量",
-  "通话时长(秒)",
-  "平均处理时长(秒)",
-  "话后整理(秒)",
-  "处理成功",
-  "处理失败",
-  "已质检",
-  "质检合格",
-  "质检合格率(%)",
-  "满意度(%)",
+type Row = PerformanceRow;
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/** The CSV's columns: a header and its value; a text agent's own figures are their chats. */
+const COMMON: Array<[string, (r: Row) => string | number | null]> = [
+  ["坐席", (r) => r.agentName],
+  ["坐席组", (r) => r.queueName],
+];
+const VOICE: typeof COMMON = [
+  ["通话量", (r) => r.calls],
+  ["接通量", (r) => r.connected],
+  ["通话时长(秒)", (r) => seconds(r.talkMs)],
+  ["平均处理时长(秒)", (r) => seconds(r.avgHandleMs)],
+  ["话后整理(秒)", (r) => seconds(r.acwMs)],
+  ["处理成功", (r) => r.succeeded],
+  ["处理失败", (r) => r.failed],
+  ["已质检", (r) => r.inspected],
+  ["质检合格", (r) => r.passed],
+  ["质检合格率(%)", (r) => r.passRate],
+  ["满意度(%)", (r) => r.satisfaction],
+];
+const CHAT: typeof COMMON = [
+  ["会话量", (r) => r.chats],
+  ["回复数", (r) => r.replies],
+  ["会话时长(秒)", (r) => seconds(r.chatMs)],
+  ["平均会话时长(秒)", (r) => seconds(r.avgChatMs)],
 ];
 
 /** A cell as CSV: quoted, and a leading =, +, - or @ defused so a spreadsheet does not run it. */
@@ -29,31 +43,14 @@ function cell(value: string | number | null): string {
 
 /** The performance table as CSV (UTF-8 with a BOM, so spreadsheet programs read the Chinese). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { caller } = await requireAccess(request);
+  const { caller, user } = await requireAccess(request);
   const { start, end, body } = performanceQuery(parseListQuery(request, AchievementQuerySchema));
   const page = await agentPerformance(caller, body);
-  const s = (ms: number) => Math.round(ms / 1000);
+  const chat = user.role === "agent" && user.workType === TEXT_AGENT_WORK_TYPE;
+  const columns = [...COMMON, ...(chat ? CHAT : VOICE)];
   const lines = [
-    COLUMNS.map(cell).join(","),
-    ...page.list.map((r) =>
-      [
-        r.agentName,
-        r.queueName,
-        r.calls,
-        r.connected,
-        s(r.talkMs),
-        s(r.avgHandleMs),
-        s(r.acwMs),
-        r.succeeded,
-        r.failed,
-        r.inspected,
-        r.passed,
-        r.passRate,
-        r.satisfaction,
-      ]
-        .map(cell)
-        .join(","),
-    ),
+    columns.map(([header]) => cell(header)).join(","),
+    ...page.list.map((r) => columns.map(([, value]) => cell(value(r))).join(",")),
   ];
   return new Response(`\uFEFF${lines.join("\r\n")}\r\n`, {
     headers: {

@@ -2,7 +2,8 @@ import { flattenMenu, isPathAllowed } from "#app/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { PerformanceRow } from "#contracts/inspection";
-import { DataTable, type SortOrder } from "#app/components/data-table";
+import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
+import { DataTable, type Column, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -21,7 +22,7 @@ export const handle: RouteHandle = { title: (data) => (data as { title?: string 
  * Agent performance (decision 018): per agent for a period and group — calls, connected, talk
  * time, average handle time, after-call work, conclusions, inspection pass rate, satisfaction.
  * Sorted by column links, exported as CSV; each agent opens their inspected calls. An agent sees
- * only their own row. No JavaScript.
+ * only their own row; a text agent sees their chats instead of calls. No JavaScript.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user, menu } = await requireAccess(request);
@@ -34,13 +35,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = { ...performance, list: rows };
   // Each agent row opens their inspected calls, for those whose menu has the inspection list.
   const title = flattenMenu(menu).find((item) => item.url === "/achievement")?.name ?? SCREEN_TITLES["/achievement"];
-  return { title, query, start, end, page, agent: user.role === "agent", canInspect: isPathAllowed("/inspectionSuccess", menu) };
+  const agent = user.role === "agent";
+  const chat = agent && user.workType === TEXT_AGENT_WORK_TYPE;
+  return { title, query, start, end, page, agent, chat, canInspect: isPathAllowed("/inspectionSuccess", menu) };
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${value}%`);
 
+/** A voice agent's figures: their calls, after-call work, conclusions, inspections and ratings. */
+const VOICE_COLUMNS: Column<PerformanceRow>[] = [
+  { prop: "calls", label: "通话量", sortable: true },
+  { prop: "connected", label: "接通量", sortable: true },
+  { prop: "talkMs", label: "通话时长", sortable: true, type: "second" },
+  { prop: "avgHandleMs", label: "平均处理时长", sortable: true, type: "second" },
+  { prop: "acwMs", label: "话后整理", sortable: true, type: "second" },
+  { prop: "succeeded", label: "处理成功", sortable: true },
+  { prop: "failed", label: "处理失败", sortable: true },
+  { prop: "inspected", label: "已质检", sortable: true },
+  { prop: "passRate", label: "质检合格率", sortable: true, render: (r) => percent(r.passRate) },
+  { prop: "satisfaction", label: "满意度", sortable: true, render: (r) => percent(r.satisfaction) },
+];
+/** A text agent's figures: the chats they served, their replies, the chats' length. */
+const CHAT_COLUMNS: Column<PerformanceRow>[] = [
+  { prop: "chats", label: "会话量", sortable: true },
+  { prop: "replies", label: "回复数", sortable: true },
+  { prop: "chatMs", label: "会话时长", sortable: true, type: "second" },
+  { prop: "avgChatMs", label: "平均会话时长", sortable: true, type: "second" },
+];
+
 export default function Achievement() {
-  const { title, query, start, end, page, agent, canInspect } = useLoaderData<typeof loader>();
+  const { title, query, start, end, page, agent, chat, canInspect } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const params = (change: Record<string, string>) => {
     const next = new URLSearchParams(search);
@@ -85,34 +109,29 @@ export default function Achievement() {
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="order" value={query.order} />
       </FilterBar>
-      <DataTable<PerformanceRow>
-        caption="坐席业绩"
-        rowKey="agentId"
-        emptyMessage="该时段没有坐席数据"
-        sort={{ prop: query.sort, order: query.order }}
-        sortHref={sortHref}
-        config={{
-          list: page.list,
-          total: page.total,
-          eleItem: [
-            { prop: "agentName", label: "坐席", render: (r) => (canInspect ? <a href={calls(r)}>{r.agentName}</a> : r.agentName) },
-            { prop: "queueName", label: "坐席组", type: "code" },
-            { prop: "calls", label: "通话量", sortable: true },
-            { prop: "connected", label: "接通量", sortable: true },
-            { prop: "talkMs", label: "通话时长", sortable: true, type: "second" },
-            { prop: "avgHandleMs", label: "平均处理时长", sortable: true, type: "second" },
-            { prop: "acwMs", label: "话后整理", sortable: true, type: "second" },
-            { prop: "succeeded", label: "处理成功", sortable: true },
-            { prop: "failed", label: "处理失败", sortable: true },
-            { prop: "inspected", label: "已质检", sortable: true },
-            { prop: "passRate", label: "质检合格率", sortable: true, render: (r) => percent(r.passRate) },
-            { prop: "satisfaction", label: "满意度", sortable: true, render: (r) => percent(r.satisfaction) },
-          ],
-        }}
-      />
+      <div className="sb-dense-table">
+        <DataTable<PerformanceRow>
+          caption="坐席业绩"
+          rowKey="agentId"
+          emptyMessage="该时段没有坐席数据"
+          sort={{ prop: query.sort, order: query.order }}
+          sortHref={sortHref}
+          config={{
+            list: page.list,
+            total: page.total,
+            eleItem: [
+              { prop: "agentName", label: "坐席", render: (r) => (canInspect ? <a href={calls(r)}>{r.agentName}</a> : r.agentName) },
+              { prop: "queueName", label: "坐席组", type: "code" },
+              ...(chat ? CHAT_COLUMNS : VOICE_COLUMNS),
+            ],
+          }}
+        />
+      </div>
       <Paginator total={page.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
       <p className="sb-hint">
-        统计 {start} 至 {end}。平均处理时长 =（通话时长 + 话后整理）÷ 接通量；质检合格 = 影响不为负面；满意度 = 评价 4 分及以上的占比。
+        {chat
+          ? `统计 ${start} 至 ${end} 开始的会话。会话时长从客户发起到会话结束；平均会话时长 = 会话时长 ÷ 会话量。`
+          : `统计 ${start} 至 ${end}。平均处理时长 =（通话时长 + 话后整理）÷ 接通量；质检合格 = 影响不为负面；满意度 = 评价 4 分及以上的占比。`}
       </p>
     </Screen>
   );

@@ -147,13 +147,6 @@ export default function KnowledgeBaseConfig() {
             ) : null}
 
             {nodeError ? <Notice tone="error">{nodeError}</Notice> : null}
-            <PostButton
-              formId="kb-batch"
-              formClassName="sb-table-toolbar"
-              fields={{ intent: "node.batchDelete" }}
-              label="批量删除所选"
-              className="p-button p-button-danger p-button-outlined"
-            />
             <DataTable<KnowledgeNode>
               caption="知识列表"
               rowKey="id"
@@ -164,16 +157,24 @@ export default function KnowledgeBaseConfig() {
                 total: nodes.total,
                 attributes: { selection: true },
                 eleItem: [
-                  { prop: "question", label: "问题", minWidth: 120, render: (n) => <strong>{n.question}</strong> },
+                  { prop: "question", label: "问题", minWidth: 150, render: (n) => <strong>{n.question}</strong> },
                   { prop: "answer", label: "答案（快捷回复内容）", type: "content", maxChars: 40, minWidth: 200 },
                   { prop: "labels", label: "标签", render: (n) => (n.labels.length ? n.labels.join("、") : "—") },
-                  ...(group ? [] : [{ prop: "groupName" as const, label: "分组" }]),
+                  ...(group ? [] : [{ prop: "groupName" as const, label: "分组", type: "code" as const }]),
                   { prop: "state", label: "状态", render: (n) => <CodeLabel table={KNOWLEDGE_STATES} code={n.state} /> },
                   { prop: "usageCount", label: "使用次数" },
                   { prop: "updatedAt", label: "更新时间", type: "datetime", minWidth: 150 },
                   { prop: "id", label: "操作", render: (n) => <NodeActions node={n} query={query} /> },
                 ],
               }}
+            />
+            {/* Below the rows it acts on, away from the form's 保存 above the list. */}
+            <PostButton
+              formId="kb-batch"
+              formClassName="sb-table-toolbar"
+              fields={{ intent: "node.batchDelete" }}
+              label="批量删除所选"
+              className="p-button p-button-danger p-button-outlined"
             />
             <Paginator total={nodes.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
           </section>

@@ -221,7 +221,7 @@ export function PhoneBar(props: {
           >
             就绪<kbd>{shortcuts.ready}</kbd>
           </button>
-          <label className="p-sr-only" htmlFor="not-ready-reason">
+          <label className="p-hidden-accessible" htmlFor="not-ready-reason">
             未就绪原因
           </label>
           <select
