@@ -6,6 +6,7 @@ import { PLATFORM_URL, platformPost, platformToken, readyOnWorkbench, signIn } f
 /**
  * Through `npm run cluster` only (playwright.cluster.config.ts; the single-server projects ignore
  * this file): the platform process that owns the CTI is killed mid-call (decisions 037 and 051).
+ * Every call in the cluster is on that process, so this runs after the other @cluster flows.
  */
 
 // 吴凡 (agent07): in the cluster's own database no other @cluster flow signs in as him.
@@ -22,7 +23,7 @@ async function ctiOwner(request: APIRequestContext, baseURL: string): Promise<nu
   return null;
 }
 
-test("@cluster the process that holds the calls is killed mid-call: another owns within seconds, the call is recorded once, the agent is told and takes the next call", async ({
+test("@cluster the process that holds the calls is killed mid-call: another owns within seconds, the call is recorded once, its result saved, the agent told and the next call taken", async ({
   page,
   request,
   baseURL,
@@ -54,11 +55,18 @@ test("@cluster the process that holds the calls is killed mid-call: another owns
   const rows = (await history.json()).data.list.filter((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
   expect(rows).toHaveLength(1);
 
+  // Its result is still asked for, and saved on the new owner.
+  const form = page.getByRole("form", { name: /通话结论/ });
+  await form.getByLabel("处理成功").check();
+  await form.getByRole("button", { name: "保存结论" }).click();
+  await expect(page.getByTestId("outbox")).toContainText("已保存");
+  const record = await request.get(`${PLATFORM_URL}/config/business/record/${ctiCallId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect((await record.json()).data).toMatchObject({ ctiCallId, callResult: 1 });
+
   // The new owner takes the next call.
-  await page.getByRole("button", { name: "签入" }).click();
-  await expect(page.getByTestId("agent-state")).toContainText("未就绪");
-  await page.getByRole("button", { name: /^就绪/ }).click();
-  await expect(page.getByTestId("agent-state")).toHaveText("就绪");
+  await readyOnWorkbench(page);
   await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139071", agentUserName: AGENT });
   await page.getByRole("button", { name: /^接听/ }).click();
   await expect(page.getByTestId("agent-state")).toContainText("通话中");
