@@ -27,8 +27,11 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
 
+  // Read again on 重试: the console or the platform may have been out for a moment (a restart, a failover).
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
+    setFailed(false);
     void readJson<{ sms?: SmsCardData | null }>(PHONE_ENDPOINT, { sms: call.ctiCallId }).then((answer) => {
       if (!live) return;
       if (answer?.sms) setData(answer.sms);
@@ -37,7 +40,7 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
     return () => {
       live = false;
     };
-  }, [call.ctiCallId]);
+  }, [call.ctiCallId, attempt]);
 
   const post = (id: string, preview: boolean) =>
     postAction<{ sms?: SmsAnswer }>(PHONE_ENDPOINT, csrf, "sms", {
@@ -75,7 +78,15 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
   };
 
   let body;
-  if (failed) body = <p>短信模板加载失败，请稍后重试</p>;
+  if (failed)
+    body = (
+      <p>
+        短信模板加载失败。{" "}
+        <button type="button" className="p-button p-button-sm p-button-outlined" onClick={() => setAttempt((n) => n + 1)}>
+          重试
+        </button>
+      </p>
+    );
   else if (!data) body = <p>加载中…</p>;
   else if (!data.contact) body = <p>该号码不是联系人，不能发送短信。</p>;
   else if (data.templates.length === 0) body = <p>暂无审核通过的短信模板</p>;
