@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { z } from "zod";
 import { envelope } from "./envelope";
+import type { RealtimeNotification } from "./realtime";
 
 /**
  * A notification: a numbered, stored, replayable real-time message of the platform for an audience,
@@ -15,8 +16,8 @@ export const RealtimeNotificationSchema = z.object({
   type: z.string().min(1),
   at: z.string(),
   payload: z.unknown(),
-});
-export type RealtimeNotification = z.infer<typeof RealtimeNotificationSchema>;
+}) satisfies z.ZodType<RealtimeNotification>;
+export type { RealtimeNotification };
 
 /**
  * Whose notifications a stream carries: the caller's own (the default), or, for supervisors and

@@ -1,9 +1,10 @@
-import type { RealtimeNotification } from "./events";
-
 /**
  * The browser's side of an island's event stream, apart from the schemas of contracts/events.ts
  * (which re-exports it): an island that imports only this loads no zod for its stream (decision 049).
  */
+
+/** One notification on an event stream (RealtimeNotificationSchema in contracts/events.ts checks it). */
+export type RealtimeNotification = { id: number; type: string; at: string; payload?: unknown };
 
 /** The event name of keep-alive frames: they carry no id, so they never move the replay point. */
 export const HEARTBEAT_EVENT = "heartbeat";

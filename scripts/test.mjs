@@ -1,6 +1,6 @@
 // `npm test`: lint (ESLint, Prettier, the layers of .dependency-cruiser.cjs), type check, unit + platform (PGlite and PostgreSQL) + integration tests, then the
 // production build and end-to-end tests in Chromium. Ends with one 'N passed, N failed' line.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
@@ -16,6 +16,27 @@ function step(title, command, args, env = {}) {
   return result.status === 0;
 }
 
+/**
+ * Checks that read the code and change nothing, run at once (each is mostly one thread; the
+ * machine has two cores): each one's output is printed under its title once it ends.
+ */
+async function checks(list) {
+  const results = await Promise.all(
+    list.map(
+      ([title, command, args]) =>
+        new Promise((resolve) => {
+          const child = spawn(command, args, { cwd: root, env: process.env });
+          let output = "";
+          child.stdout.on("data", (chunk) => (output += chunk));
+          child.stderr.on("data", (chunk) => (output += chunk));
+          child.on("close", (code) => resolve({ title, ok: code === 0, output }));
+        }),
+    ),
+  );
+  for (const { title, output } of results) console.log(`\n[test] ${title}\n${output.trimEnd()}`);
+  return results.every((result) => result.ok);
+}
+
 function counts(file, read) {
   if (!existsSync(file)) return { passed: 0, failed: 0 };
   try {
@@ -28,21 +49,17 @@ function counts(file, read) {
 ensureChromium();
 for (const file of ["vitest.json", "playwright.json", "playwright-cluster.json"]) rmSync(join(cache, file), { force: true });
 
-let ok = step("lint: ESLint", bin("eslint"), ["."]);
-ok = step("lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]) && ok;
-ok =
-  step("lint: layers (dependency-cruiser)", bin("depcruise"), [
-    "app",
-    "upstream",
-    "contracts",
-    "common",
-    "tests",
-    "bench",
-    "--config",
-    ".dependency-cruiser.cjs",
-  ]) && ok;
-ok = step("lint: dead exports (knip)", bin("knip"), ["--no-progress"]) && ok;
-ok = step("type check", bin("tsc"), ["--noEmit", "-p", "."]) && ok;
+let ok = await checks([
+  ["lint: ESLint", bin("eslint"), ["."]],
+  ["lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]],
+  [
+    "lint: layers (dependency-cruiser)",
+    bin("depcruise"),
+    ["app", "upstream", "contracts", "common", "tests", "bench", "--config", ".dependency-cruiser.cjs"],
+  ],
+  ["lint: dead exports (knip)", bin("knip"), ["--no-progress"]],
+  ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
+]);
 ok =
   step("unit, platform and integration tests (vitest)", bin("vitest"), [
     "run",

@@ -107,7 +107,7 @@ export function buildApp({
   app.decorate("cti", createCti(db, app.notifications, { ...DEFAULT_CTI_OPTIONS, ...cti }));
   app.addHook("onClose", async () => app.cti.close());
 
-  app.register(healthRoutes, { ownership });
+  app.register(healthRoutes, { ownsCti: () => ownership.isOwner() });
   app.register(uaaRoutes);
   app.register(crmRoutes);
   app.register(configRoutes);
