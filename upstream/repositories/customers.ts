@@ -21,7 +21,7 @@ import {
 import { normaliseMobile } from "#contracts/outbound";
 import type { Db } from "#upstream/db";
 import { readRows } from "#upstream/domain/contact-file";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { keysetPage } from "./keyset";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";

@@ -30,7 +30,7 @@ import type { Database } from "#upstream/db/schema";
 import { writeAudit, type Actor } from "./audit-log";
 import { CALL_ROW_COLUMNS } from "./call-records";
 import { countCapped } from "./counting";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { Refused } from "#upstream/domain/refused";
 
 /**

@@ -11,7 +11,7 @@ import type {
 import { KNOWLEDGE_IMPORT_MAX_ERRORS, KNOWLEDGE_IMPORT_MAX_ROWS, KnowledgeNodeInputSchema, splitLabels } from "#contracts/knowledge";
 import { KNOWLEDGE_STATES } from "#contracts/codes";
 import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { Refused } from "#upstream/domain/refused";
 
 /**

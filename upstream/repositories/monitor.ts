@@ -4,7 +4,7 @@ import { SERVICE_LEVEL_SECONDS, type MonitorAgentState, type MonitorRule } from 
 import type { Db } from "#upstream/db";
 import { startOfCstDay } from "#upstream/domain/china-time";
 import { WorkType } from "#upstream/domain/work-type";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 
 /**
  * The agents a supervisor watches: every agent account of the tenant, with when its client last

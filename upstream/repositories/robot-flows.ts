@@ -4,7 +4,7 @@ import type { FlowDetail, FlowListQuery, FlowNode, FlowParamItem, FlowSummary, F
 import type { Db } from "#upstream/db";
 import { validateDesign } from "#upstream/domain/flow-design";
 import { listFlowParams } from "./call-records";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { likePattern } from "./knowledge";
 import { tenantQueues } from "./monitor";
 import { Refused } from "#upstream/domain/refused";

@@ -16,7 +16,7 @@ import type { Db } from "#upstream/db";
 import type { Campaign } from "#upstream/db/schema";
 import { CallStatus } from "#upstream/domain/dialer-states";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";
 

@@ -5,7 +5,8 @@ import type { Db } from "#upstream/db";
 
 import { countCapped } from "./counting";
 import { BatchStatus, CallStatus } from "#upstream/domain/dialer-states";
-import { moveBatch, moveCall, taskCallRecord, type Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
+import { moveBatch, moveCall, taskCallRecord } from "./dialing";
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 type Page = { pageNo: number; pageSize: number };

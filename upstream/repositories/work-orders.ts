@@ -16,7 +16,7 @@ import {
 import type { Db } from "#upstream/db";
 import { cstDate } from "#upstream/domain/china-time";
 import { writeAudit } from "./audit-log";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";
 

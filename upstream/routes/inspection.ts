@@ -32,7 +32,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf } from "#upstream/repositories/audit-log";
 import { callReaderOf, findCallDetail } from "#upstream/repositories/call-records";
-import type { Trx } from "#upstream/repositories/dialing";
+import type { Trx } from "#upstream/db";
 import {
   InspectionRefused,
   agentPerformance,
