@@ -1,10 +1,9 @@
 import { sql } from "kysely";
 import { MONITOR_RULE_KEYS, codesOf } from "#contracts/codes";
 import { SERVICE_LEVEL_SECONDS, type MonitorAgentState, type MonitorRule } from "#contracts/monitor";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { startOfCstDay } from "#upstream/domain/china-time";
 import { WorkType } from "#upstream/domain/work-type";
-import type { Trx } from "#upstream/db";
 
 /**
  * The agents a supervisor watches: every agent account of the tenant, with when its client last
