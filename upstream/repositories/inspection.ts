@@ -12,6 +12,7 @@ import type { Database } from "#upstream/db/schema";
 import { writeAudit, type Actor } from "./audit-log";
 import { CALL_ROW_COLUMNS } from "./call-records";
 import { countCapped } from "./counting";
+import { timeKeysetRows } from "./keyset";
 import { Refused } from "#upstream/domain/refused";
 
 /**
@@ -187,11 +188,6 @@ function filtered(db: Trx, tenantId: number, viewer: Viewer, query: Filters): Fi
   return q;
 }
 
-function parseCursor(cursor: string): [Date, number] {
-  const [time, id] = cursor.split("_").map(Number);
-  return [new Date(time), id];
-}
-
 /** A page of the inspection list, newest call first, keyset on (call_time, id) like the call lists. */
 export async function listInspections(
   db: Db,
@@ -200,34 +196,7 @@ export async function listInspections(
   query: InspectionListQuery & { campaignType?: number },
 ): Promise<InspectionPage> {
   const base = filtered(db, tenantId, viewer, query);
-  const tuple = sql`(call_records.call_time, call_records.id)`;
-  let list: RawRow[];
-  if (query.after) {
-    const [time, id] = parseCursor(query.after);
-    list = await base
-      .where(sql<boolean>`${tuple} < (${time}, ${id})`)
-      .orderBy("call_records.call_time", "desc")
-      .orderBy("call_records.id", "desc")
-      .limit(query.pageSize)
-      .execute();
-  } else if (query.before) {
-    const [time, id] = parseCursor(query.before);
-    list = (
-      await base
-        .where(sql<boolean>`${tuple} > (${time}, ${id})`)
-        .orderBy("call_records.call_time", "asc")
-        .orderBy("call_records.id", "asc")
-        .limit(query.pageSize)
-        .execute()
-    ).reverse();
-  } else {
-    list = await base
-      .orderBy("call_records.call_time", "desc")
-      .orderBy("call_records.id", "desc")
-      .limit(query.pageSize)
-      .offset((query.pageNo - 1) * query.pageSize)
-      .execute();
-  }
+  const list = await timeKeysetRows(base, "call_records.call_time", "call_records.id", query);
   const total = await countCapped(db, base.clearSelect());
   return { list: list.map(toRow), ...total };
 }
