@@ -91,6 +91,13 @@ module.exports = {
       to: { path: "^(upstream/routes|app/routes)/" },
     },
     {
+      name: "screens-stand-alone",
+      severity: "error",
+      comment: "A screen's folder imports no other screen's folder: what two screens share goes to components/, server/, client/ or lib/.",
+      from: { path: "^app/routes/([^/]+)/" },
+      to: { path: "^app/routes/", pathNot: "^app/routes/$1/" },
+    },
+    {
       name: "tests-and-bench-are-leaves",
       severity: "error",
       from: { path: "^(app|upstream|contracts|common)/", pathNot: ["\\.test\\.tsx?$", "^upstream/test-db\\.ts$"] },

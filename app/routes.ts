@@ -54,7 +54,7 @@ export default [
     route("inspectionForm/:id", "routes/inspection-form-edit/route.tsx", { id: "inspection-form-edit" }),
     route("textWorkBench", "routes/text-work-bench/route.tsx"),
     route("workBench", "routes/work-bench/route.tsx"),
-    route("workBench/ty", "routes/work-bench-ty/route.tsx"),
+    route("workBench/ty", "routes/work-bench/general.tsx"),
     route("agentTask/businessRecord", "routes/agent-task-business-record/route.tsx"),
     route("agentTask/my", "routes/agent-task-my/route.tsx"),
     route("agentTask/workOrder/:id?", "routes/agent-task-work-order/route.tsx"),
@@ -100,7 +100,7 @@ export default [
     route("robot/resources", "routes/robot-resources/route.tsx"),
     route("robot/store", "routes/robot-store/route.tsx"),
     // The agents' configuration: the list, each agent's edit form nested in it (decision 031).
-    route("robot/agent", "routes/robot-agent/route.tsx", [route(":id", "routes/robot-agent-edit/route.tsx")]),
+    route("robot/agent", "routes/robot-agent/route.tsx", [route(":id", "routes/robot-agent/edit.tsx")]),
   ]),
   route("customerProperty/export", "routes/customer-export/properties.ts"),
   route("contacts/export", "routes/customer-export/contacts.ts"),

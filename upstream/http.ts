@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
+import { Refused, type RefusalStatus } from "#upstream/domain/refused";
 
 /** The success envelope (endpoints.md): `{ code: 1, data, msg: "success" }`. */
 export type Envelope<T> = { code: typeof SUCCESS_CODE; data: T; msg: string };
@@ -15,7 +16,7 @@ export function ok<T>(data: T): Envelope<T> {
   return { code: SUCCESS_CODE, data, msg: "success" };
 }
 
-export type FailureStatus = 400 | 401 | 403 | 404 | 409 | 429 | 500;
+export type FailureStatus = RefusalStatus | 500;
 
 /** The Chinese message for each failure status when the thrower has nothing more specific. */
 export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
@@ -28,14 +29,11 @@ export const FAILURE_MESSAGES: Record<FailureStatus, string> = {
   500: "服务器内部错误",
 };
 
-/** A failure with its HTTP status; the error handler answers it as `{ code: status, msg }`. */
-export class HttpError extends Error {
-  readonly statusCode: FailureStatus;
-
-  constructor(statusCode: FailureStatus, message: string = FAILURE_MESSAGES[statusCode]) {
-    super(message);
+/** A refusal of a route or the HTTP layer (bad input, no session, not found), its message the status's own unless given. */
+export class HttpError extends Refused {
+  constructor(status: RefusalStatus, message: string = FAILURE_MESSAGES[status]) {
+    super(status, message);
     this.name = "HttpError";
-    this.statusCode = statusCode;
   }
 }
 

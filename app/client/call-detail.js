@@ -1,6 +1,6 @@
 // Progressive enhancement of the call detail (decision 032; loaded as a file with the page's
 // nonce, no framework). The recording player does what React does where the page hydrates, from
-// the markup of app/routes/call-detail/conversation.tsx: the speed input (its min and max are the
+// the markup of app/components/call-conversation.tsx: the speed input (its min and max are the
 // rule) remembered per agent, 导出录音 with its notice, a customer line seeking the recording, and
 // the line being played highlighted. Without JavaScript the native controls and 下载录音 remain.
 // The work-order card shows a chosen template's fields at once (it posts 换用此模板).

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { WORK_ORDER_STATES, codesOf } from "#contracts/codes";
 import { WORK_ORDER_NOTE_MAX, WorkOrderNoteSchema, WorkOrderRecordInputSchema } from "#contracts/work-orders";
 import { pageParam, sizeParam } from "#app/server/page-query.server";
-import { ownKeyOf } from "#app/lib/intents";
 
 const day = z
   .string()
@@ -43,4 +42,3 @@ export const INTENT_SCHEMAS = {
 
 /** The list's create form: a record of the chosen template, its fields posted as values.<key>. */
 export const CreateSchema = WorkOrderRecordInputSchema.omit({ ctiCallId: true }).extend({ intent: z.literal("create") });
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

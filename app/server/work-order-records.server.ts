@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import { WORK_ORDER_STATES, labelOf } from "#contracts/codes";
 import { requireAccess, requireActionAccess, type Access } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { idParam, pagination, parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { listUsers } from "#app/services/crm.server";
@@ -16,7 +16,7 @@ import {
   receiveWorkOrder,
 } from "#app/services/work-orders.server";
 import { checkWorkOrderValues } from "#contracts/work-orders";
-import { CreateSchema, INTENT_SCHEMAS, isIntent, WorkOrderListQuerySchema } from "./work-order-records.schema.server";
+import { CreateSchema, INTENT_SCHEMAS, WorkOrderListQuerySchema } from "./work-order-records.schema.server";
 
 /**
  * The work-order records screen, served at two places: /agentTask/workOrder (an agent's own, the
@@ -58,9 +58,7 @@ export async function workOrderAction(request: Request, id: string | undefined, 
   const { access, form } = await requireActionAccess(request);
   if (id === undefined) return createAction(access, form, base);
   const recordId = idParam(id);
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: "工单" }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, "工单");
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const back = `${base}/${recordId}`;

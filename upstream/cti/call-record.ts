@@ -4,7 +4,7 @@ import type { Db } from "#upstream/db";
 import type { NewDialogLine } from "#upstream/db/schema";
 import { RECORDING_OF, recordingDialogs } from "#upstream/domain/recordings";
 import { insertCallRecord } from "#upstream/repositories/call-records";
-import { endTaskDial } from "#upstream/repositories/task-batches";
+import { endTaskDial } from "#upstream/repositories/preview-lists";
 import type { Call, DialOutcome } from "./types";
 
 /** The simulated network's answer to a dialled number when a test has not set one: by last digit. */

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 import { sqlSpans } from "./sql-spans";
 import { PGliteDialect } from "./pglite-dialect";
@@ -9,6 +9,8 @@ import type { Database } from "./schema";
 import { sharedParsers } from "./type-parsers";
 
 export type Db = Kysely<Database>;
+/** The database or one of its transactions: what a repository function takes, so it joins its caller's transaction or runs alone. */
+export type Trx = Transaction<Database> | Db;
 export type { Database } from "./schema";
 
 export interface OpenDatabaseOptions {

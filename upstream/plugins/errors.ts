@@ -1,19 +1,16 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import { Refused } from "#upstream/domain/refused";
-import { HttpError, failure } from "#upstream/http";
+import { failure } from "#upstream/http";
 
 /**
  * Every failure leaves as `{ code: <status>, msg: <Chinese message> }` with status 400, 401, 403,
- * 404, 409 or 500, and nothing else: no stack, no internal message. A `Refused` (domain/refused.ts)
+ * 404, 409, 429 or 500, and nothing else: no stack, no internal message. A `Refused` (domain/refused.ts)
  * thrown anywhere below a route answers here with its own status and message, so no route maps
  * one. Unexpected errors are logged here.
  */
 export function errorsPlugin(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send(failure(error.statusCode, error.message));
-    }
     if (error instanceof Refused) {
       return reply.code(error.status).send(failure(error.status, error.message));
     }

@@ -1,6 +1,5 @@
 import type { Agent, AgentListQuery, AgentUpdate } from "#contracts/config";
-import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Db, Trx } from "#upstream/db";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";
 

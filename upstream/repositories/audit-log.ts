@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { AuditEntry, AuditListQuery } from "#contracts/audit";
-import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Db, Trx } from "#upstream/db";
 import { keysetPage } from "./keyset";
 
 /** Who made a change: the signed-in user of the request (null for the platform itself). */

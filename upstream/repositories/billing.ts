@@ -1,4 +1,4 @@
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 
 /** A tenant's billing account, made when it has none; says whether this call made it. */
 export async function ensureBillingAccount(db: Trx, tenantId: number): Promise<{ id: number; balanceCents: number; created: boolean }> {

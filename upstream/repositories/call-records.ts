@@ -8,6 +8,7 @@ import type { RecordFormat } from "#upstream/domain/call-export";
 import { RECORDINGS, recordingDialogs, type RecordingName } from "#upstream/domain/recordings";
 import type { Database, NewCallRecord, NewDialogLine } from "#upstream/db/schema";
 import { cappedCount, recentEstimate, totalOfPage } from "./counting";
+import { timeKeysetRows } from "./keyset";
 
 /**
  * Call records: the one writer (the dialer and the CTI write finished calls through
@@ -88,10 +89,6 @@ function scoped(db: Db, tenantId: number, scope: CallScope, filter: Filters): Re
 
 /** The keyset cursor of a row: `<callTimeMs>_<id>`. */
 export const cursorOf = (row: Pick<CallRecordRow, "callTime" | "callId">) => `${row.callTime}_${row.callId}`;
-function parseCursor(cursor: string): { time: Date; id: number } {
-  const [time, id] = cursor.split("_").map(Number);
-  return { time: new Date(time), id };
-}
 
 /** The campaign (`c`) and agent (`u`) of each record, from the record's own tenant. */
 function withNames(query: RecordsQuery) {
@@ -165,16 +162,6 @@ function toRow(row: Row): CallRecordRow {
 /** A page's rows, each also carrying the capped count of the whole list (one statement) unless its total is known. */
 const pageColumns = (db: Db, base: RecordsQuery, withTotal: boolean) =>
   rowColumns(base).$if(withTotal, (query) => query.select(cappedCount(db, base).as("matching")));
-const newestFirst = (query: ReturnType<typeof pageColumns>) =>
-  query.orderBy("call_records.call_time", "desc").orderBy("call_records.id", "desc");
-const before = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
-  const { time, id } = parseCursor(cursor);
-  return eb(eb.refTuple("call_records.call_time", "call_records.id"), "<", eb.tuple(time, id));
-};
-const after = (cursor: string) => (eb: ExpressionBuilder<Database, "call_records">) => {
-  const { time, id } = parseCursor(cursor);
-  return eb(eb.refTuple("call_records.call_time", "call_records.id"), ">", eb.tuple(time, id));
-};
 
 /**
  * One page of a call list and the total. A cursor from the previous page (`after`: the last row
@@ -185,23 +172,7 @@ export async function listCallRecords(db: Db, tenantId: number, scope: CallScope
   const base = scoped(db, tenantId, scope, filter);
   const known = recentEstimate(base);
   const page = pageColumns(db, base, !known);
-  const rows = filter.after
-    ? await newestFirst(page.where(before(filter.after)))
-        .limit(filter.pageSize)
-        .execute()
-    : filter.before
-      ? (
-          await page
-            .where(after(filter.before))
-            .orderBy("call_records.call_time", "asc")
-            .orderBy("call_records.id", "asc")
-            .limit(filter.pageSize)
-            .execute()
-        ).reverse()
-      : await newestFirst(page)
-          .limit(filter.pageSize)
-          .offset((filter.pageNo - 1) * filter.pageSize)
-          .execute();
+  const rows = await timeKeysetRows(page, "call_records.call_time", "call_records.id", filter);
   return { list: rows.map(toRow), ...(known ?? (await totalOfPage(db, base, rows))) };
 }
 

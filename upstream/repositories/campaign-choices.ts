@@ -1,9 +1,8 @@
 import { sql } from "kysely";
 import type { RobotInstance, RobotInstanceListQuery } from "#contracts/robot";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { ACTIVE_BATCH, CampaignState } from "#upstream/domain/dialer-states";
-import type { Trx } from "./dialing";
-import { findTransTemplate } from "./task-batches";
+import { findTransTemplate } from "./transfer-templates";
 
 /** What a campaign may choose: the tenant's robot instances, caller-id numbers, transfer templates and queues. */
 

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { sql } from "kysely";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { newChallengePicture } from "#upstream/domain/code-challenge";
-import type { Trx } from "./dialing";
 
 /**
  * Picture challenges (decision 024): every code request answers one first. A challenge is valid

@@ -19,9 +19,8 @@ import {
   namesColumn,
 } from "#contracts/customers";
 import { normaliseMobile } from "#contracts/outbound";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { readRows } from "#upstream/domain/contact-file";
-import type { Trx } from "./dialing";
 import { keysetPage } from "./keyset";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";

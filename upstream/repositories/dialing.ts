@@ -3,16 +3,14 @@
  * the demo seed: every batch or call move is checked against the state tables (domain/dialer-states)
  * and recorded in task_transitions; hand-offs are taken or lost; robot calls become call records.
  */
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { RESULT_CODES, callKindOf, labelOf } from "#contracts/codes";
-import type { Db } from "#upstream/db";
-import type { Campaign, Database, NewDialogLine, TaskBatch, TaskCall } from "#upstream/db/schema";
+import type { Trx } from "#upstream/db";
+import type { Campaign, NewDialogLine, TaskBatch, TaskCall } from "#upstream/db/schema";
 import { BatchStatus, batchMove, callMove } from "#upstream/domain/dialer-states";
 import type { CallOutcome } from "#upstream/domain/outcomes";
 import { conclusionFor, recordingDialogs, robotAloneRecording } from "#upstream/domain/recordings";
 import { insertCallRecord, replaceRecording } from "./call-records";
-
-export type Trx = Transaction<Database> | Db;
 
 /** Campaign types the robot dials; the others are dialled by agents. */
 export const ROBOT_DIALLED_TYPES = [1, 2];

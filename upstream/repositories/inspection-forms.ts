@@ -11,7 +11,7 @@ import {
 } from "#contracts/inspection";
 import { evaluate, type ScoreAnswer, type ScoredItem, type ScoreFormItem } from "#contracts/inspection-scoring";
 import { writeAudit, type Actor } from "./audit-log";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { InspectionRefused } from "./inspection";
 
 /**

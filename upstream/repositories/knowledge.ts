@@ -10,8 +10,7 @@ import type {
 } from "#contracts/knowledge";
 import { KNOWLEDGE_IMPORT_MAX_ERRORS, KNOWLEDGE_IMPORT_MAX_ROWS, KnowledgeNodeInputSchema, splitLabels } from "#contracts/knowledge";
 import { KNOWLEDGE_STATES } from "#contracts/codes";
-import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Db, Trx } from "#upstream/db";
 import { Refused } from "#upstream/domain/refused";
 
 /**

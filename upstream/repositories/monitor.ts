@@ -1,10 +1,9 @@
 import { sql } from "kysely";
 import { MONITOR_RULE_KEYS, codesOf } from "#contracts/codes";
 import { SERVICE_LEVEL_SECONDS, type MonitorAgentState, type MonitorRule } from "#contracts/monitor";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { startOfCstDay } from "#upstream/domain/china-time";
 import { WorkType } from "#upstream/domain/work-type";
-import type { Trx } from "./dialing";
 
 /**
  * The agents a supervisor watches: every agent account of the tenant, with when its client last
@@ -200,19 +199,24 @@ export async function saveMonitorRules(db: Trx, tenantId: number, userId: number
   }
 }
 
-/** The queues of a tenant: every agent's queue, with how many agents it has. */
-export async function listQueues(db: Db, tenantId: number): Promise<Array<{ name: string; agents: number }>> {
+/**
+ * The queues of a tenant, with how many agents each has: the queues of its users with an agent id
+ * (an administrator or supervisor with one takes calls too); a user without one is in no queue.
+ */
+export async function listQueues(db: Trx, tenantId: number): Promise<Array<{ name: string; agents: number }>> {
   const rows = await db
     .selectFrom("users")
-    .select(["default_queue_name", sql<number>`count(*) filter (where agent_id is not null)`.as("agents")])
+    .select(["default_queue_name", sql<number>`count(*)`.as("agents")])
     .where("tenant_id", "=", tenantId)
+    .where("agent_id", "is not", null)
     .groupBy("default_queue_name")
     .orderBy("default_queue_name")
     .execute();
   return rows.map((row) => ({ name: row.default_queue_name, agents: Number(row.agents) }));
 }
 
-export const tenantQueues = async (db: Db, tenantId: number) => (await listQueues(db, tenantId)).map((q) => q.name);
+/** The names of a tenant's queues. */
+export const tenantQueues = async (db: Trx, tenantId: number) => (await listQueues(db, tenantId)).map((q) => q.name);
 
 /** Moves an agent to another queue; false when no such agent is in the tenant. */
 export async function moveAgentQueue(db: Trx, tenantId: number, userId: number, queueName: string): Promise<boolean> {

@@ -1,10 +1,9 @@
 import { sql } from "kysely";
 import { FlowState, nextFlowState, versionName, type FlowAction } from "#contracts/flow-versions";
 import type { FlowDetail, FlowListQuery, FlowNode, FlowParamItem, FlowSummary, FlowVersion, FlowVersionParams } from "#contracts/robot";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { validateDesign } from "#upstream/domain/flow-design";
 import { listFlowParams } from "./call-records";
-import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 import { tenantQueues } from "./monitor";
 import { Refused } from "#upstream/domain/refused";

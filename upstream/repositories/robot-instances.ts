@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { RobotInstance, RobotInstanceInput } from "#contracts/robot";
 import { ACTIVE_BATCH, CampaignState } from "#upstream/domain/dialer-states";
 import { findRobotInstance } from "./campaign-choices";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 import { FlowRefused, serviceVersion } from "./robot-flows";
 
 /**

@@ -12,11 +12,10 @@ import type {
   WorkingDay,
 } from "#contracts/robot-resources";
 import { daysBetween } from "#contracts/robot-resources";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import type { Campaign } from "#upstream/db/schema";
 import { CallStatus } from "#upstream/domain/dialer-states";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
-import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";
 

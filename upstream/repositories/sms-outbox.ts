@@ -1,6 +1,5 @@
 import { smsSegments, type SmsMessage } from "#contracts/sms";
-import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Db, Trx } from "#upstream/db";
 import { keysetPage, type KeysetRequest } from "./keyset";
 
 export type SmsToSend = {

@@ -1,7 +1,6 @@
 import { BUILT_IN_COLUMNS, smsCount, templateVariables, type SmsTemplate, type SmsTemplateInput } from "#contracts/customers";
 import { SMS_TEMPLATE_STATES, SMS_TEMPLATE_TRANSITIONS, labelOf } from "#contracts/codes";
-import type { Db } from "#upstream/db";
-import type { Trx } from "./dialing";
+import type { Db, Trx } from "#upstream/db";
 import { CustomerRefused, listProperties } from "./customers";
 
 /** SMS templates of a tenant (decision 020): written with `${变量}`, reviewed, then sent. */

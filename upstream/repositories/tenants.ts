@@ -1,11 +1,9 @@
-import { sql, type Transaction, type Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { TenantProfile } from "#contracts/account";
-import type { Db } from "#upstream/db";
-import type { Database, NewTenant, Tenant, TenantsTable } from "#upstream/db/schema";
+import type { Db, Trx } from "#upstream/db";
+import type { NewTenant, Tenant, TenantsTable } from "#upstream/db/schema";
 
 /** A database or a transaction on it (as repositories/dialing.ts, without importing it: no cycle). */
-type Trx = Transaction<Database> | Db;
-
 type TenantUpdate = Updateable<TenantsTable>;
 
 export async function findTenant(db: Db, tenantId: number): Promise<Tenant | undefined> {

@@ -1,13 +1,10 @@
 import type { z } from "zod";
 import type { UserSummarySchema } from "#contracts/crm";
 import type { UserAuth } from "#contracts/uaa";
-import type { Transaction } from "kysely";
-import type { Db } from "#upstream/db";
-import type { Database, NewUser, User } from "#upstream/db/schema";
+import type { Db, Trx } from "#upstream/db";
+import type { NewUser, User } from "#upstream/db/schema";
 
 /** A database or a transaction on it (as repositories/dialing.ts, without importing it: no cycle). */
-type Trx = Transaction<Database> | Db;
-
 /** Who a request acts as: the contract's UserAuth plus what menus and scoping need. */
 export type AuthUser = UserAuth & { workType: number };
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { sql } from "kysely";
 import type { CodePurpose } from "#contracts/account";
-import type { Trx } from "./dialing";
+import type { Trx } from "#upstream/db";
 
 /**
  * SMS verification codes (sign-up, password reset). The rules, per mobile number unless said:

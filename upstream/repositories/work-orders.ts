@@ -13,10 +13,9 @@ import {
   type WorkOrderTemplate,
   type WorkOrderTemplateInput,
 } from "#contracts/work-orders";
-import type { Db } from "#upstream/db";
+import type { Db, Trx } from "#upstream/db";
 import { cstDate } from "#upstream/domain/china-time";
 import { writeAudit } from "./audit-log";
-import type { Trx } from "./dialing";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";
 

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { TransCallQuerySchema } from "#contracts/outbound";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
-import { callRecordsOf, callTransitions, findCall, listHandoffs } from "#upstream/repositories/task-batches";
+import { listHandoffs } from "#upstream/repositories/handoffs";
+import { callRecordsOf, callTransitions, findCall } from "#upstream/repositories/task-calls";
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 

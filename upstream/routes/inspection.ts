@@ -32,33 +32,23 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf } from "#upstream/repositories/audit-log";
 import { callReaderOf, findCallDetail } from "#upstream/repositories/call-records";
-import type { Trx } from "#upstream/repositories/dialing";
+import type { Trx } from "#upstream/db";
 import {
   InspectionRefused,
-  agentPerformance,
-  appealResult,
-  applyForCalls,
-  decideAppeal,
-  findAppeal,
   findInspection,
   inspectionBatches,
-  grantAccess,
-  inspectionHistory,
-  listAccess,
-  listCampaignChoices,
   listInspections,
-  listInspectors,
-  listQueues,
   liveStates,
-  lockCalls,
   nextLocked,
-  releaseCalls,
   releaseExpiredLocks,
-  revokeAccess,
   scopeOf,
-  scoreCall,
   type Viewer,
 } from "#upstream/repositories/inspection";
+import { grantAccess, listAccess, listCampaignChoices, listInspectors, revokeAccess } from "#upstream/repositories/inspection-access";
+import { applyForCalls, lockCalls, releaseCalls } from "#upstream/repositories/inspection-locks";
+import { agentPerformance } from "#upstream/repositories/inspection-performance";
+import { appealResult, decideAppeal, findAppeal, inspectionHistory, scoreCall } from "#upstream/repositories/inspection-scoring";
+import { tenantQueues } from "#upstream/repositories/monitor";
 import {
   activeForm,
   changeFormState,
@@ -284,7 +274,7 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
     const user = caller(request);
     const query = parseInput(PerformanceQuerySchema, request.body);
     const list = await agentPerformance(app.db, user.tenantId, viewerOf(user), query);
-    const queues = user.role === "agent" ? [] : await listQueues(app.db, user.tenantId);
+    const queues = user.role === "agent" ? [] : await tenantQueues(app.db, user.tenantId);
     return ok({ list, total: list.length, queues });
   });
 
@@ -438,7 +428,7 @@ export const inspectionRoutes: FastifyPluginAsync = async (app) => {
       list,
       total: list.length,
       inspectors: await listInspectors(app.db, user.tenantId),
-      queues: await listQueues(app.db, user.tenantId),
+      queues: await tenantQueues(app.db, user.tenantId),
       campaigns: await listCampaignChoices(app.db, user.tenantId),
     });
   });

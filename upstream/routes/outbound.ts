@@ -42,25 +42,16 @@ import {
 } from "#upstream/repositories/campaigns";
 import { failStalledImports, importBelongs, importErrors, isBlacklisted, listImports } from "#upstream/repositories/contact-imports";
 import {
-  allCalls,
-  batchTransitions,
-  batchWithCalls,
-  callRecordsOf,
   startPreviewDial,
   ownWaitingCall,
   distributeContacts,
-  findBatch,
-  findCall,
-  findTransTemplate,
-  listBatches,
-  listCalls,
-  listTransTemplates,
-  recoverBatch,
-  saveBatch,
   skipPreview,
   takeNextPreview,
   unassignedCount,
-} from "#upstream/repositories/task-batches";
+} from "#upstream/repositories/preview-lists";
+import { batchTransitions, findBatch, listBatches, recoverBatch, saveBatch } from "#upstream/repositories/task-batches";
+import { allCalls, batchWithCalls, callRecordsOf, findCall, listCalls } from "#upstream/repositories/task-calls";
+import { findTransTemplate, listTransTemplates } from "#upstream/repositories/transfer-templates";
 import { cstDate } from "#upstream/domain/dialer-states";
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });

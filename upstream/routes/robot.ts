@@ -30,7 +30,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { changeAs } from "#upstream/repositories/audit-log";
 import { listRobotInstances } from "#upstream/repositories/campaign-choices";
-import type { Trx } from "#upstream/repositories/dialing";
+import type { Trx } from "#upstream/db";
 import {
   createFlow,
   findFlow,

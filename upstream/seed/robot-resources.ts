@@ -1,4 +1,4 @@
-import type { Trx } from "#upstream/repositories/dialing";
+import type { Trx } from "#upstream/db";
 
 /**
  * The demo's robot resources (decision 030): a few regular expressions a flow matches with, a

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { FlowState } from "#contracts/flow-versions";
 import type { FlowNode } from "#contracts/robot";
-import type { Trx } from "#upstream/repositories/dialing";
+import type { Trx } from "#upstream/db";
 import { SEED_FLOW_IDS } from "./call-records";
 
 const end = (key: string, type: "transfer" | "hangup", name: string, prompt: string): FlowNode => ({

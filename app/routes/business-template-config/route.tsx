@@ -18,7 +18,7 @@ import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess, requireMenuUrl } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import {
@@ -27,7 +27,7 @@ import {
   saveWorkOrderTemplate,
   setWorkOrderTemplateStatus,
 } from "#app/services/work-orders.server";
-import { INTENT_SCHEMAS, isIntent, TemplateFormSchema } from "./schema";
+import { INTENT_SCHEMAS, TemplateFormSchema } from "./schema";
 
 const SCREEN = "/businessTemplate/template";
 const title = SCREEN_TITLES[SCREEN];
@@ -47,9 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   requireMenuUrl(access, SCREEN);
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: title }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, title);
   // A row added or removed (conform's list intents): the form again with the change, nothing saved.
   if (submission.status === undefined) return data(submission.reply());
   if (submission.status !== "success") return rejectForm(submission);

@@ -9,7 +9,6 @@ import {
   splitOptions,
   type WorkOrderFieldType,
 } from "#contracts/work-orders";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 const types = codesOf(WORK_ORDER_FIELD_TYPES) as [WorkOrderFieldType, ...WorkOrderFieldType[]];
@@ -69,4 +68,3 @@ export const INTENT_SCHEMAS = {
   "template.delete": TemplateDeleteSchema,
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

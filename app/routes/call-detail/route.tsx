@@ -28,7 +28,7 @@ import { getCallDetail } from "#app/services/contact.server";
 import { listFlowInputParams, listFlowOutputStates } from "#app/services/robot.server";
 import callDetailScript from "#app/client/call-detail.js?url";
 import { EnhancementScript } from "#app/components/enhancement-script";
-import { Conversation } from "./conversation";
+import { Conversation } from "#app/components/call-conversation";
 
 /**
  * The call-detail dialog (spec §2, §3, §9), a nested route under every call list so that it works

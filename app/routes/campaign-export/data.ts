@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAccess } from "#app/server/access.server";
 import { idParam } from "#app/server/page-query.server";
 import { exportCampaignData } from "#app/services/outbound.server";
-import { streamDownload } from "./stream";
+import { streamDownload } from "#app/server/download.server";
 
 /** GET /campaign/:id/export — the campaign's contacts and their call states as CSV. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,6 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ConfirmStep } from "#app/components/confirm";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -12,7 +10,7 @@ import type { RouteHandle } from "#app/lib/handle";
 import { idCursors } from "#app/lib/list-url";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireUploadAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { stageImport } from "#app/services/customers.server";
 import { ContactFilters } from "./contact-filters";
@@ -30,7 +28,7 @@ import {
   type Posted,
 } from "./contacts.server";
 import { ContactImport } from "./import";
-import { ContactsQuerySchema, INTENT_SCHEMAS, isIntent, type ContactsQuery } from "./schema";
+import { ContactsQuerySchema, INTENT_SCHEMAS, type ContactsQuery } from "./schema";
 import { BulkForm, GroupPanel, SmsPreview } from "./sending";
 import { SCREEN, screenHref } from "./values";
 
@@ -52,9 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } = await requireUploadAccess(request, (access, fieldsBefore, file) =>
     fieldsBefore.get("intent") === "import" ? attempt(() => stageImport(access.caller, file)) : undefined,
   );
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: title }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, title);
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const posted: Posted = {

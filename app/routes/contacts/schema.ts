@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { CONTACT_BULK_MAX, CONTACT_NAME_MAX, GROUP_NAME_MAX, IMPORT_COLUMNS_MAX, MobileSchema } from "#contracts/customers";
 import { KeysetPageSchema } from "#app/server/page-query.server";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 const ids = z
@@ -68,4 +67,3 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

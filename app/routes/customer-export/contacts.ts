@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAccess } from "#app/server/access.server";
 import { exportContacts } from "#app/services/customers.server";
-import { streamDownload } from "../campaign-export/stream";
+import { streamDownload } from "#app/server/download.server";
 
 /** GET /contacts/export?keyword=&group=&v<id>= — the filtered contacts as CSV, streamed from the platform. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -17,11 +17,11 @@ import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { deleteProperty, listProperties, reorderProperty, saveProperty, setPropertyValid } from "#app/services/customers.server";
-import { INTENT_SCHEMAS, isIntent, PropertyFormSchema } from "./schema";
+import { INTENT_SCHEMAS, PropertyFormSchema } from "./schema";
 
 const SCREEN = "/customerProperty";
 const title = SCREEN_TITLES[SCREEN];
@@ -39,9 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: title }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, title);
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const { caller } = access;

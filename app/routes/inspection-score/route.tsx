@@ -36,7 +36,7 @@ import {
   appealInspection,
   decideAppeal,
 } from "#app/services/inspection.server";
-import { Conversation } from "../call-detail/conversation";
+import { Conversation } from "#app/components/call-conversation";
 import type { Evaluation, InspectionScore } from "#contracts/inspection";
 import { evaluate, NOT_APPLICABLE, type ScoreAnswer, type ScoreFormItem } from "#contracts/inspection-scoring";
 import { EvaluationView } from "./evaluation";

@@ -1,6 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { KNOWLEDGE_STATES } from "#contracts/codes";
 import type { KnowledgeNode } from "#contracts/knowledge";
@@ -17,7 +15,7 @@ import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireUploadAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { importKnowledgeNodes } from "#app/services/knowledge.server";
 import { KnowledgeGaps } from "./gaps";
@@ -28,7 +26,7 @@ import { changeGroup, changeNodes, importResult, loadKnowledge, type Posted } fr
 import { NodeActions } from "./node-actions";
 import { NodeForm } from "./node-form";
 import { KnowledgeScreenQuerySchema, type KnowledgeScreenQuery } from "./query.server";
-import { INTENT_SCHEMAS, isIntent, NodeImportSchema } from "./schema";
+import { INTENT_SCHEMAS, NodeImportSchema } from "./schema";
 
 const title = SCREEN_TITLES[SCREEN];
 export const handle: RouteHandle = { title };
@@ -51,9 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const query = KnowledgeScreenQuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
   const current: Partial<KnowledgeScreenQuery> = query.success ? query.data : {};
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: "知识库配置" }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, "知识库配置");
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const posted: Posted = {

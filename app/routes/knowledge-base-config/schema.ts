@@ -6,7 +6,6 @@ import {
   KNOWLEDGE_LABELS_PER_NODE,
   splitLabels,
 } from "#contracts/knowledge";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 
@@ -63,4 +62,3 @@ export const INTENT_SCHEMAS = {
   "node.import": NodeImportSchema,
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

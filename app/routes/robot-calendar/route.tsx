@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getZodConstraint } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -24,7 +24,7 @@ import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { selectCampaigns } from "#app/services/outbound.server";
@@ -36,7 +36,7 @@ import {
   saveFestival,
   saveWorkingWeek,
 } from "#app/services/robot-resources.server";
-import { FestivalFormSchema, INTENT_SCHEMAS, WorkingFormSchema, isIntent } from "./schema";
+import { FestivalFormSchema, INTENT_SCHEMAS, WorkingFormSchema } from "./schema";
 
 const SCREEN = "/robot/calendar";
 const title = ROBOT_RESOURCE_TITLES.calendar;
@@ -63,9 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  const intent = form.get("intent");
-  if (!isIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: title }, { status: 400 });
-  const submission = parseWithZod(form, { schema: INTENT_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, title);
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   const { caller } = access;

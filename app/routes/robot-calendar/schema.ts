@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { FestivalFieldsSchema, WorkingCalendarInputSchema, checkFestivalRange } from "#contracts/robot-resources";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = z.coerce.number({ invalid_type_error: "节假日不存在" }).int().positive("节假日不存在");
 
@@ -18,4 +17,3 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

@@ -1,6 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { FLOW_VERSION_STATES } from "#contracts/codes";
@@ -17,12 +15,12 @@ import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { rejectForm } from "#app/server/forms.server";
+import { parseIntent, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { AddNodeForm } from "./add-node-form";
 import { editDesign, loadDesign } from "./design.server";
 import { NodeForm } from "./node-form";
-import { DESIGN_SCHEMAS, isDesignIntent } from "./schema";
+import { DESIGN_SCHEMAS } from "./schema";
 
 export const handle: RouteHandle = { title: ROBOT_TITLES.design };
 const VersionQuerySchema = z.object({ version: z.coerce.number().int().positive().optional() });
@@ -36,9 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
-  const intent = form.get("intent");
-  if (!isDesignIntent(intent)) throw data({ message: "请求参数错误", status: 400, what: ROBOT_TITLES.design }, { status: 400 });
-  const submission = parseWithZod(form, { schema: DESIGN_SCHEMAS[intent] });
+  const { submission } = parseIntent(form, DESIGN_SCHEMAS, ROBOT_TITLES.design);
   if (submission.status !== "success") return rejectForm(submission);
   return editDesign(access.caller, id, submission.value, (errors, status) => rejectForm(submission, errors, status));
 }

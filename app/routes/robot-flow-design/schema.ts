@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { FlowNodeKeySchema, FlowNodeSchema, type FlowNode } from "#contracts/robot";
-import { ownKeyOf } from "#app/lib/intents";
 
 /** Rows a node form offers (more routes than this: save, and the form offers empty rows again). */
 export const INTENT_ROWS = 4;
@@ -106,4 +105,3 @@ export const DESIGN_SCHEMAS = {
   "node.first": NodeFirstSchema,
 } as const;
 export type DesignIntent = keyof typeof DESIGN_SCHEMAS;
-export const isDesignIntent = ownKeyOf(DESIGN_SCHEMAS);

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { RegexTestInputSchema, RobotRegexInputSchema } from "#contracts/robot-resources";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = z.coerce.number({ invalid_type_error: "正则表达式不存在" }).int().positive("正则表达式不存在");
 
@@ -27,4 +26,3 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

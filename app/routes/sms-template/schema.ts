@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { SmsTemplateInputSchema } from "#contracts/customers";
-import { ownKeyOf } from "#app/lib/intents";
 
 const id = (message: string) => z.coerce.number({ required_error: message, invalid_type_error: message }).int().positive(message);
 
@@ -28,4 +27,3 @@ export const INTENT_SCHEMAS = {
   }),
 } as const;
 export type Intent = keyof typeof INTENT_SCHEMAS;
-export const isIntent = ownKeyOf(INTENT_SCHEMAS);

@@ -11,7 +11,7 @@ import { formatDateTime } from "#app/lib/chat-format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { listChatBusinessRecords } from "#app/services/chat.server";
-import { ListResults, readListQuery, type Column } from "#app/routes/text-call/chat-table";
+import { ListResults, readListQuery, type Column } from "#app/components/chat-table";
 
 const title = SCREEN_TITLES["/text/businessRecord"];
 export const handle: RouteHandle = { title };

@@ -13,7 +13,7 @@ import { maskPhone } from "#app/lib/format";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { listChatSessions } from "#app/services/chat.server";
-import { ListResults, readListQuery, type Column } from "./chat-table";
+import { ListResults, readListQuery, type Column } from "#app/components/chat-table";
 
 const title = SCREEN_TITLES["/text/call"];
 export const handle: RouteHandle = { title };

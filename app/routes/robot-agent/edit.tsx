@@ -17,8 +17,8 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getAgent, updateAgent } from "#app/services/config.server";
-import { LOGOUT_REASON_PARAM, listSearch, withLogoutReason } from "#app/routes/robot-agent/list-search";
-import type { loader as listLoader } from "#app/routes/robot-agent/route";
+import { LOGOUT_REASON_PARAM, listSearch, withLogoutReason } from "./list-search";
+import type { loader as listLoader } from "./route";
 import { logoutAccount } from "#app/services/crm.server";
 
 const SCREEN = "/robot/agent";

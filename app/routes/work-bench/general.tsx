@@ -4,8 +4,8 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { PHONE_BAR_STYLESHEET } from "#app/client/softphone";
-import { VoiceWorkbench } from "#app/routes/work-bench/voice-workbench";
-import { loadWorkbench } from "#app/routes/work-bench/workbench.server";
+import { VoiceWorkbench } from "./voice-workbench";
+import { loadWorkbench } from "./workbench.server";
 
 // The general-purpose voice workbench: the same phone bar and screen pop under its own title.
 const title = SCREEN_TITLES["/workBench/ty"];
