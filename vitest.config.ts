@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { allAliases } from "./aliases.mjs";
 
@@ -7,6 +8,9 @@ import { allAliases } from "./aliases.mjs";
 export default defineConfig({
   resolve: { alias: allAliases },
   test: {
+    // Two files at a time on a two-core machine: vitest's default (one fewer than the cores) runs
+    // them one by one there, and the files mostly wait on their databases.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The console's and the platform's JSON logs stay out of the test output (common/observability/log.ts).
     env: { LOG_LEVEL: "silent" },
     projects: [

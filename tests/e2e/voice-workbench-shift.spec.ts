@@ -50,7 +50,11 @@ test("an agent's hour: twenty calls back to back, each result saved once on its 
 
   /** Offers the n-th call to the hour's queue; it rings at the agent. */
   async function ring(n: number): Promise<string> {
-    const { ctiCallId } = await platform("POST", "/cti/simulator/offer", { phone: phoneOf(n), queueName: SHIFT_QUEUE });
+    const { ctiCallId } = await platform("POST", "/cti/simulator/offer", {
+      phone: phoneOf(n),
+      queueName: SHIFT_QUEUE,
+      agentUserName: AGENT,
+    });
     await expect.poll(async () => (await platform("GET", "/cti/api/agent")).call?.ctiCallId).toBe(ctiCallId);
     return ctiCallId;
   }
@@ -187,7 +191,7 @@ test("no whole mobile number reaches a hydrating page, its endpoint or its strea
   await page.waitForTimeout(500);
   const offered = await request.post(`${PLATFORM_URL}/cti/simulator/offer`, {
     headers,
-    data: { phone: "13900005555", queueName: SHIFT_QUEUE },
+    data: { phone: "13900005555", queueName: SHIFT_QUEUE, agentUserName: AGENT },
   });
   const { ctiCallId } = (await offered.json()).data;
   const stream = await streamed;
