@@ -433,6 +433,8 @@ export const PerformanceQuerySchema = z.object({
   startTime: z.coerce.number().int().nonnegative().optional(),
   endTime: z.coerce.number().int().nonnegative().optional(),
   queue: z.string().trim().max(60).optional(),
+  /** Voice agents (any work type but text) or text agents (TEXT_AGENT_WORK_TYPE); both when absent. */
+  workType: z.coerce.number({ invalid_type_error: "坐席类型无效" }).int("坐席类型无效").optional(),
   sort: z.enum(PERFORMANCE_SORTS, { errorMap: () => ({ message: "排序字段无效" }) }).default("calls"),
   order: z.enum(["asc", "desc"], { errorMap: () => ({ message: "排序方向无效" }) }).default("desc"),
 });

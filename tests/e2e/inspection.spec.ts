@@ -204,6 +204,34 @@ test("我的业绩: a text agent reads their chats, a voice agent their calls, o
   expect(csv.split("\r\n")[0]).toBe('\uFEFF"坐席","坐席组","会话量","回复数","会话时长(秒)","平均会话时长(秒)"');
 });
 
+test("坐席业绩: the team's voice agents by their calls, its text agents by their chats, on screen and in the CSV @nojs", async ({
+  page,
+}) => {
+  await signIn(page, "supervisor");
+  await page.goto("/achievement");
+  const table = page.getByRole("table", { name: "坐席业绩" });
+  await expect(page.getByLabel("坐席类型")).toHaveValue("1");
+  await expect(table.getByRole("columnheader", { name: /通话量/ })).toBeVisible();
+  await expect(table).toContainText("张伟");
+  await expect(table).not.toContainText("刘洋");
+
+  await page.getByLabel("坐席类型").selectOption({ label: "文本" });
+  await page.getByRole("button", { name: "查询" }).click();
+  await expect(page).toHaveURL(/workType=3/);
+  await expect(table.getByRole("columnheader", { name: /会话量/ })).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: /通话量/ })).toHaveCount(0);
+  await expect(table).toContainText("刘洋");
+  await expect(table).not.toContainText("张伟");
+  // The demo's text agent has served chats: the team view reads them, not a row of zeros.
+  const row = table.locator("tbody tr").filter({ hasText: "刘洋" });
+  const chats = Number.parseInt((await row.locator("td").nth(2).textContent())!, 10);
+  expect(chats).toBeGreaterThan(0);
+  await expectAccessible(page);
+  const csv = await (await page.request.get((await page.getByRole("link", { name: "导出 CSV" }).getAttribute("href"))!)).text();
+  expect(csv.split("\r\n")[0]).toBe('\uFEFF"坐席","坐席组","会话量","回复数","会话时长(秒)","平均会话时长(秒)"');
+  expect(csv).toContain("刘洋");
+});
+
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
   test.setTimeout(45_000);
   const reversed = "/inspectionSuccess?start=2026-11-25&end=2026-11-20";

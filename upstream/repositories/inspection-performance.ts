@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
 import { type PerformanceQuery, type PerformanceRow } from "#contracts/inspection";
 import type { Db } from "#upstream/db";
 import type { Viewer } from "./inspection";
@@ -16,6 +17,9 @@ export async function agentPerformance(db: Db, tenantId: number, viewer: Viewer,
     .where("role", "=", "agent");
   if (viewer.role === "agent") agents = agents.where("id", "=", viewer.id);
   if (query.queue) agents = agents.where("default_queue_name", "=", query.queue);
+  if (query.workType !== undefined) {
+    agents = agents.where("work_type", query.workType === TEXT_AGENT_WORK_TYPE ? "=" : "<>", TEXT_AGENT_WORK_TYPE);
+  }
   const people = await agents.execute();
   if (people.length === 0) return [];
   const ids = people.map((p) => p.id);

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { QC_CHECKING, QC_UNCHECKED } from "#contracts/codes";
+import { QC_CHECKING, QC_UNCHECKED, TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
 import { FailureSchema } from "#contracts/envelope";
 import {
   InspectionDetailResponseSchema,
@@ -358,6 +358,17 @@ describeDb(`quality inspection on ${TEST_DB}`, () => {
     const own = PerformanceResponseSchema.parse((await inject("agent", "POST", "/ccb/agent/performance", {})).json()).data!.list;
     expect(own.map((r) => r.agentId)).toEqual([ids.agent]);
     expect(await refusal(await inject("supervisor", "POST", "/ccb/agent/performance", { sort: "drop" }), 400)).toBe("排序字段无效");
+  });
+
+  it("reports one kind of agent when asked: voice agents or text agents", async () => {
+    const rows = async (workType: number) =>
+      PerformanceResponseSchema.parse((await inject("supervisor", "POST", "/ccb/agent/performance", { workType })).json()).data!.list;
+    const voice = (await rows(1)).map((r) => r.agentId);
+    const text = (await rows(TEXT_AGENT_WORK_TYPE)).map((r) => r.agentId);
+    expect(voice).toContain(ids.agent);
+    expect(voice).not.toContain(ids.chat);
+    expect(text).toContain(ids.chat);
+    expect(text).not.toContain(ids.agent);
   });
 
   it("reports a text agent's chats: the sessions they served in the period, their replies and the sessions' length", async () => {

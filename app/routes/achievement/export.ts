@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
 import type { PerformanceRow } from "#contracts/inspection";
 import { requireAccess } from "#app/server/access.server";
 import { parseListQuery } from "#app/server/page-query.server";
@@ -44,9 +43,8 @@ function cell(value: string | number | null): string {
 /** The performance table as CSV (UTF-8 with a BOM, so spreadsheet programs read the Chinese). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user } = await requireAccess(request);
-  const { start, end, body } = performanceQuery(parseListQuery(request, AchievementQuerySchema));
+  const { start, end, chat, body } = performanceQuery(parseListQuery(request, AchievementQuerySchema), user);
   const page = await agentPerformance(caller, body);
-  const chat = user.role === "agent" && user.workType === TEXT_AGENT_WORK_TYPE;
   const columns = [...COMMON, ...(chat ? CHAT : VOICE)];
   const lines = [
     columns.map(([header]) => cell(header)).join(","),
@@ -55,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return new Response(`\uFEFF${lines.join("\r\n")}\r\n`, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="achievement-${start}-${end}.csv"`,
+      "Content-Disposition": `attachment; filename="achievement-${chat ? "text" : "voice"}-${start}-${end}.csv"`,
       "Cache-Control": "no-store",
     },
   });

@@ -2,7 +2,8 @@ import { flattenMenu, isPathAllowed } from "#app/lib/access";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { PerformanceRow } from "#contracts/inspection";
-import { TEXT_AGENT_WORK_TYPE } from "#contracts/codes";
+import { WORK_TYPES } from "#contracts/codes";
+import { CodeSelect } from "#app/components/code-select";
 import { DataTable, type Column, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
@@ -27,7 +28,7 @@ export const handle: RouteHandle = { title: (data) => (data as { title?: string 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller, user, menu } = await requireAccess(request);
   const query = parseListQuery(request, AchievementQuerySchema);
-  const { start, end, body } = performanceQuery(query);
+  const { start, end, workType, chat, sort, body } = performanceQuery(query, user);
   const performance = await agentPerformance(caller, body);
   // A floor of hundreds of agents: the sorted rows a page at a time (a 500-row table took the
   // browser half a second of layout on a phone).
@@ -36,8 +37,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Each agent row opens their inspected calls, for those whose menu has the inspection list.
   const title = flattenMenu(menu).find((item) => item.url === "/achievement")?.name ?? SCREEN_TITLES["/achievement"];
   const agent = user.role === "agent";
-  const chat = agent && user.workType === TEXT_AGENT_WORK_TYPE;
-  return { title, query, start, end, page, agent, chat, canInspect: isPathAllowed("/inspectionSuccess", menu) };
+  return {
+    title,
+    query: { ...query, sort },
+    start,
+    end,
+    workType,
+    page,
+    agent,
+    chat,
+    canInspect: isPathAllowed("/inspectionSuccess", menu),
+  };
 }
 
 const percent = (value: number | null) => (value === null ? "—" : `${value}%`);
@@ -64,7 +74,7 @@ const CHAT_COLUMNS: Column<PerformanceRow>[] = [
 ];
 
 export default function Achievement() {
-  const { title, query, start, end, page, agent, chat, canInspect } = useLoaderData<typeof loader>();
+  const { title, query, start, end, workType, page, agent, chat, canInspect } = useLoaderData<typeof loader>();
   const { pathname, search } = useLocation();
   const params = (change: Record<string, string>) => {
     const next = new URLSearchParams(search);
@@ -79,7 +89,11 @@ export default function Achievement() {
     <Screen
       title={title}
       actions={
-        <a className="p-button p-button-outlined" href={`/achievement/export?${params({ start, end })}`} download>
+        <a
+          className="p-button p-button-outlined"
+          href={`/achievement/export?${params({ start, end, workType: String(workType) })}`}
+          download
+        >
           导出 CSV
         </a>
       }
@@ -93,6 +107,9 @@ export default function Achievement() {
           <label htmlFor="ach-end">结束日期</label>
           <input id="ach-end" name="end" type="date" required defaultValue={end} className="p-inputtext" />
         </div>
+        {agent ? null : (
+          <CodeSelect id="ach-work-type" name="workType" label="坐席类型" table={WORK_TYPES} defaultValue={String(workType)} />
+        )}
         {agent ? null : (
           <div className="sb-field">
             <label htmlFor="ach-queue">坐席组</label>
