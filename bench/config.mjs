@@ -108,20 +108,21 @@ const KB = 1000;
  * same in all of them: React, Remix and our shell (decision 049).
  */
 export const JS_BUDGETS = {
-  // The voice workbench: 141,530 bytes measured (admin, 18 calls today); the SMS card and the
-  // devices dialog load when first shown.
-  "/workBench": 144 * KB,
-  "/workBench/ty": 144 * KB,
-  // The text workbench: 128,520 bytes measured with no chat open; each open chat adds its messages.
-  "/textWorkBench": 131.5 * KB,
+  // The voice workbench: 123,902 bytes measured (admin); the SMS card and the devices dialog load
+  // when first shown; no zod, the console checks what it relays and answers (decision 054).
+  "/workBench": 126.5 * KB,
+  "/workBench/ty": 126.5 * KB,
+  // The text workbench: 113,367 bytes measured with no chat open; each open chat adds its messages.
+  "/textWorkBench": 116 * KB,
   // The inspection scoring view: the same player, and the score form's keys and draft. 110,809 bytes measured.
   "/inspectionSuccess/:id": 112.5 * KB,
-  // The live monitor: no zod since its island imports no schema (decision 049). 109,641 bytes
+  // The live monitor: no zod since its island imports no schema (decision 049). 109,707 bytes
   // measured on the demo data; 113.8 KB on the bench's platform, whose floor of 500 more agents
   // each has its live state in the loader data (the queues' counts).
   "/monitor/agent": 115 * KB,
-  // An agent's page: its forms validate as the supervisor types (conform, zod); listening is live. 133,156 bytes measured.
-  "/monitor/agent/:userId": 135.5 * KB,
+  // An agent's page: its forms (conform) are checked by their action, no zod (decision 054);
+  // listening is live. 115,016 bytes measured.
+  "/monitor/agent/:userId": 117.5 * KB,
 };
 /**
  * Pages that hydrate nothing but load one small script that only enhances a form that works

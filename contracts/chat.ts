@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { envelope, page, PaginationSchema } from "./envelope";
+import { CHAT_EVENT, MAX_MESSAGE_LENGTH, MESSAGE_EMPTY, MESSAGE_TOO_LONG } from "./workbench-live";
 
 /**
  * The chat service (`/chat`, spec §7 "Chat"; decision 008 for the paths spec.md does not list).
@@ -14,11 +15,6 @@ export type ChatRole = z.infer<typeof ChatRoleSchema>;
 /** waiting: in the queue, nobody joined; active: an agent serves it; closed: recorded, read-only. */
 export const ChatStateSchema = z.enum(["waiting", "active", "closed"]);
 export type ChatState = z.infer<typeof ChatStateSchema>;
-
-/** Spec §4 bad input: a message is 1 to 2000 characters. */
-export const MAX_MESSAGE_LENGTH = 2000;
-export const MESSAGE_EMPTY = "请输入消息内容";
-export const MESSAGE_TOO_LONG = `消息不能超过${MAX_MESSAGE_LENGTH}个字符`;
 
 export const ChatDialogSchema = z.object({
   id: z.string(),
@@ -107,19 +103,14 @@ export const QuickReplySchema = z.object({ id: z.number().int(), title: z.string
 export type QuickReply = z.infer<typeof QuickReplySchema>;
 export const QuickReplyListResponseSchema = envelope(z.object({ list: z.array(QuickReplySchema) }));
 
-/**
- * The `chat.*` events the platform publishes to the assigned agent (through /events/api/stream):
- * a session added to the agent, dialogs appended to one, and one leaving the agent's list.
- */
-export const CHAT_EVENT = {
-  add: "chat.session.add",
-  update: "chat.session.update",
-  close: "chat.session.close",
-  supervisor: "chat.supervisor",
-} as const;
+/** The `chat.*` events' payloads (CHAT_EVENT), checked by the console before it relays them. */
+export { CHAT_EVENT };
 export const ChatAddPayloadSchema = z.object({ session: ChatSessionSchema });
+export type ChatAddPayload = z.infer<typeof ChatAddPayloadSchema>;
 export const ChatUpdatePayloadSchema = z.object({ sessionId: z.string(), role: ChatRoleSchema, dialogs: z.array(ChatDialogSchema) });
+export type ChatUpdatePayload = z.infer<typeof ChatUpdatePayloadSchema>;
 export const ChatClosePayloadSchema = z.object({ sessionId: z.string() });
+export type ChatClosePayload = z.infer<typeof ChatClosePayloadSchema>;
 
 /** Simulator control (only when the platform runs with SIMULATOR_CONTROL=1): a customer arrives or writes. */
 export const SimulatedCustomerInputSchema = z.object({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AGENT_STATE_CODES, type AgentStateCode } from "./agent-state";
 import { CALL_QUALITY_ISSUE_CODES, codesOf, DIAL_OUTCOMES } from "./codes";
 import { envelope, page } from "./envelope";
+import { CTI_EVENTS, DIALABLE_PHONE } from "./workbench-live";
 
 /**
  * The CTI service of the platform (`/cti/api/...`, decision 007): the agent's phone state and
@@ -62,9 +63,10 @@ export const PhoneSnapshotResponseSchema = envelope(PhoneSnapshotSchema);
 /** Said to an agent whose call the platform ended because the media server failed. */
 export const MEDIA_LOST_MESSAGE = "语音服务器故障，本次通话已中断。请填写通话结果，稍后可回拨客户。";
 
-/** Event types on the bus: the whole phone state after each change, and live transcript lines. */
-export const CTI_EVENTS = { state: "cti.state", asr: "cti.asr", supervisor: "cti.supervisor" } as const;
+/** The bus's event types (CTI_EVENTS) and their payloads, checked by the console before it relays them. */
+export { CTI_EVENTS };
 export const AsrEventSchema = z.object({ ctiCallId: z.string(), entry: AsrEntrySchema });
+export type AsrEvent = z.infer<typeof AsrEventSchema>;
 
 /** POST /cti/api/agent/state */
 export const StateCommandSchema = z.discriminatedUnion("command", [
@@ -78,8 +80,6 @@ export const StateCommandSchema = z.discriminatedUnion("command", [
 export const CALL_ACTIONS = ["answer", "hangup", "hold", "resume", "mute", "unmute"] as const;
 export type CallAction = (typeof CALL_ACTIONS)[number];
 
-/** Mainland mobile (optional +86/0086) or a landline with area code; what the dial pad accepts. */
-export const DIALABLE_PHONE = /^(?:(?:\+|00)86)?1[3-9]\d{9}$|^0\d{2,3}-?\d{7,8}$/;
 export const DialRequestSchema = z.object({ phone: z.string().trim().regex(DIALABLE_PHONE, "请输入正确的电话号码") });
 export const TransferRequestSchema = z.object({ target: z.enum(["agent", "queue"]), to: z.string().trim().min(1, "请选择转接目标") });
 export const ConsultRequestSchema = z.object({ agentId: z.string().trim().min(1, "请选择咨询坐席") });

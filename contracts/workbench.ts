@@ -91,12 +91,6 @@ export const SatisfactionTodayResponseSchema = envelope(
 /** GET /contact/campaign/dialog/list?ctiCallId= — the dialogue lines of a finished call, as ASR entries. */
 export const DialogListResponseSchema = envelope(page(AsrEntrySchema));
 
-/** Business fields the conclusion form carries besides result, intent and remark (ours). */
-export const BUSINESS_FIELDS = [
-  { name: "businessType", label: "业务类型" },
-  { name: "callbackDate", label: "回访日期" },
-] as const;
-
 export const REMARK_MAX = 500;
 
 /**

@@ -1,3 +1,4 @@
+import { FilterSelect, namedChoices } from "./code-select";
 import { FilterBar } from "./filters";
 import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import {
@@ -228,25 +229,6 @@ function callColumns(kind: CallListKind, pathname: string, search: string): Colu
   return columns.filter((c): c is Column<CallRecordRow> => c !== false);
 }
 
-type Option = { value: string | number; label: string };
-const optionsOf = (table: CodeTable<string | number>): Option[] => table.map((e) => ({ value: e.code, label: e.label }));
-
-function Select({ name, label, options, value }: { name: string; label: string; options: Option[]; value?: string }) {
-  return (
-    <div className="sb-field">
-      <label htmlFor={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className="p-inputtext p-component">
-        <option value="">全部</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 function CallFilters({
   kind,
   values,
@@ -282,18 +264,19 @@ function CallFilters({
           className="p-inputtext p-component"
         />
       </div>
-      <Select
+      <FilterSelect
+        id="filter-result"
         name="result"
         label="结果码"
-        options={RESULT_CODES.map((e) => ({ value: e.code, label: `${e.code} ${e.label}` }))}
+        table={RESULT_CODES.map((e) => ({ code: e.code, label: `${e.code} ${e.label}` }))}
         value={values.result}
       />
-      {kind !== "inbound" ? <Select name="outcome" label="外呼结果" options={optionsOf(OUTCOME_CODES)} value={values.outcome} /> : null}
-      <Select name="answered" label="是否接通" options={optionsOf(CONNECTED_FLAGS)} value={values.answered} />
-      {kind !== "inbound" ? <Select name="kind" label="呼叫类型" options={optionsOf(CALL_KINDS)} value={values.kind} /> : null}
-      {agents ? (
-        <Select name="agent" label="坐席" options={agents.map((a) => ({ value: a.id, label: a.name }))} value={values.agent} />
+      {kind !== "inbound" ? (
+        <FilterSelect id="filter-outcome" name="outcome" label="外呼结果" table={OUTCOME_CODES} value={values.outcome} />
       ) : null}
+      <FilterSelect id="filter-answered" name="answered" label="是否接通" table={CONNECTED_FLAGS} value={values.answered} />
+      {kind !== "inbound" ? <FilterSelect id="filter-kind" name="kind" label="呼叫类型" table={CALL_KINDS} value={values.kind} /> : null}
+      {agents ? <FilterSelect id="filter-agent" name="agent" label="坐席" table={namedChoices(agents)} value={values.agent} /> : null}
       {values.campaign ? (
         <div className="sb-field">
           <span className="sb-field-label">活动</span>

@@ -33,5 +33,25 @@ export function CodeSelect<C extends string | number>({
   );
 }
 
+/** A list's filter (inside a `FilterBar`): a table's entries after 全部, which filters nothing. */
+export function FilterSelect<C extends string | number>({
+  id,
+  name,
+  label,
+  table,
+  value,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  table: CodeTable<C>;
+  /** The filter's value in the URL, if any. */
+  value: string | number | null | undefined;
+}) {
+  return <CodeSelect id={id} name={name} label={label} table={table} defaultValue={value == null ? "" : String(value)} empty="全部" />;
+}
+
 /** Named records (groups, campaigns, templates) as a `CodeSelect` table: the id chosen, the name shown. */
 export const namedChoices = (records: ReadonlyArray<{ id: number; name: string }>) => records.map((r) => ({ code: r.id, label: r.name }));
+/** Plain names (queues) as a `CodeSelect` table: the name is both what is chosen and what is shown. */
+export const nameChoices = (names: ReadonlyArray<string>) => names.map((name) => ({ code: name, label: name }));

@@ -3,6 +3,7 @@ import { useActionData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, labelOf } from "#contracts/codes";
 import { WORK_ORDER_NOTE_MAX, isWorkOrderOpen, nextWorkOrderStates, type WorkOrderRecord } from "#contracts/work-orders";
+import { CodeSelect, FilterSelect, namedChoices } from "#app/components/code-select";
 import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
@@ -54,40 +55,10 @@ function WorkOrderList({ title, base, loaded }: { title: string; base: string; l
           <label htmlFor="wo-keyword">编号或标题</label>
           <input id="wo-keyword" name="keyword" type="search" maxLength={50} defaultValue={query.keyword ?? ""} className="p-inputtext" />
         </div>
-        <div className="sb-field">
-          <label htmlFor="wo-template">模板</label>
-          <select id="wo-template" name="templateId" defaultValue={query.templateId ?? ""} className="p-inputtext">
-            <option value="">全部</option>
-            {templates.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="sb-field">
-          <label htmlFor="wo-state">状态</label>
-          <select id="wo-state" name="state" defaultValue={query.state ?? ""} className="p-inputtext">
-            <option value="">全部</option>
-            {WORK_ORDER_STATES.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="wo-template" name="templateId" label="模板" table={namedChoices(templates)} value={query.templateId} />
+        <FilterSelect id="wo-state" name="state" label="状态" table={WORK_ORDER_STATES} value={query.state} />
         {me.canReassign ? (
-          <div className="sb-field">
-            <label htmlFor="wo-owner">处理人</label>
-            <select id="wo-owner" name="ownerId" defaultValue={query.ownerId ?? ""} className="p-inputtext">
-              <option value="">全部</option>
-              {users.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect id="wo-owner" name="ownerId" label="处理人" table={namedChoices(users)} value={query.ownerId} />
         ) : (
           <div className="sb-field sb-field-check">
             <input id="wo-mine" name="mine" type="checkbox" value="1" defaultChecked={query.mine === "1"} />
@@ -168,17 +139,14 @@ function CreateForm({
       </h2>
       <form method="get" action={base} className="sb-inline-forms" aria-label="选择工单模板">
         <input type="hidden" name="create" value="1" />
-        <div className="sb-field">
-          <label htmlFor="wo-create-template-choice">工单模板</label>
-          <select id="wo-create-template-choice" name="template" defaultValue={template?.id ?? ""} className="p-inputtext">
-            <option value="">不使用模板</option>
-            {enabled.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CodeSelect
+          id="wo-create-template-choice"
+          name="template"
+          label="工单模板"
+          table={namedChoices(enabled)}
+          defaultValue={template ? String(template.id) : ""}
+          empty="不使用模板"
+        />
         <button type="submit" className="p-button p-button-outlined">
           选择模板
         </button>

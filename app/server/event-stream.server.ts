@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { eventFrame, formatSse, HEARTBEAT_EVENT, type RealtimeNotification, type StreamScope } from "#contracts/events";
 import type { Access } from "./access.server";
 import { streamNotifications } from "#app/services/events.server";
@@ -20,6 +21,22 @@ export type StreamOf = {
   scope?: StreamScope;
   shown?: (notification: RealtimeNotification) => RealtimeNotification | null;
 };
+
+/**
+ * A stream's `shown` that checks each notification's payload with its type's schema: the parsed
+ * payload goes on, a malformed one does not; a type without a schema goes on as it is (the island
+ * reads none). The island reading the stream takes payloads as they come and loads no schema
+ * (decision 054).
+ */
+export function checkedPayloads(schemas: Readonly<Record<string, z.ZodTypeAny>>) {
+  const byType = new Map(Object.entries(schemas));
+  return (notification: RealtimeNotification): RealtimeNotification | null => {
+    const schema = byType.get(notification.type);
+    if (!schema) return notification;
+    const parsed = schema.safeParse(notification.payload);
+    return parsed.success ? { ...notification, payload: parsed.data } : null;
+  };
+}
 
 /**
  * The browser's event stream for an island: the platform's notifications of this user (or of the

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseIntent } from "./forms.server";
+import { parseWithZod } from "@conform-to/zod";
+import { parseIntent, rejectForm } from "./forms.server";
 
 const SCHEMAS = { rename: z.object({ intent: z.literal("rename"), name: z.string({ required_error: "请输入名称" }) }) };
 const form = (fields: Record<string, string>) => {
@@ -44,5 +45,26 @@ describe("parseIntent", () => {
 
   it("refuses a form without an intent", async () => {
     expect((await refusal(() => parseIntent(form({ name: "销售组" }), SCHEMAS, "坐席组"))).status).toBe(400);
+  });
+});
+
+describe("rejectForm", () => {
+  const SignIn = z.object({ username: z.string(), password: z.string({ required_error: "请输入密码" }) });
+  const reply = (answer: ReturnType<typeof rejectForm>) =>
+    answer as unknown as { init: { status: number }; data: { initialValue?: Record<string, unknown>; error?: Record<string, string[]> } };
+
+  it("answers 400 with every value typed and its errors", () => {
+    const answer = reply(rejectForm(parseWithZod(form({ username: "王芳" }), { schema: SignIn })));
+    expect(answer.init.status).toBe(400);
+    expect(answer.data.initialValue).toEqual({ username: "王芳" });
+    expect(answer.data.error).toEqual({ password: ["请输入密码"] });
+  });
+
+  it("never sends a hidden field back, with the status and message given", () => {
+    const submission = parseWithZod(form({ username: "王芳", password: "错误的密码" }), { schema: SignIn });
+    const answer = reply(rejectForm(submission, { formErrors: ["用户名或密码错误"], hideFields: ["password"] }, 401));
+    expect(answer.init.status).toBe(401);
+    expect(answer.data.initialValue).toEqual({ username: "王芳" });
+    expect(answer.data.error).toEqual({ "": ["用户名或密码错误"] });
   });
 });

@@ -26,10 +26,13 @@ export function parseIntent<Schemas extends Record<string, z.ZodTypeAny>>(form: 
   return { intent: known, submission: parseWithZod(form, { schema: schemas[known] }) };
 }
 
-/** Bad input: a 400 whose body is the submission's reply, so the form shows what was typed and why. */
+/**
+ * Bad input: a 400 whose body is the submission's reply, so the form shows what was typed and why;
+ * `hideFields` are left out of what comes back (a password is never sent back to the page).
+ */
 export function rejectForm<Schema, Output>(
   submission: Submission<Schema, string[], Output>,
-  errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
+  errors?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] },
   status = 400,
 ) {
   return data(submission.reply(errors) as SubmissionResult<string[]>, { status });

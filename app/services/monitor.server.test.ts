@@ -25,4 +25,10 @@ describe("shownToSupervisor: what the monitor's island gets, checked by the cons
     expect(shownToSupervisor({ id: 3, type: "monitor.queue", at, payload: { queueName: "demo-voice", waiting: "2" } })).toBeNull();
     expect(shownToSupervisor({ id: 4, type: "monitor.agent", at, payload: { userId: "3" } })).toBeNull();
   });
+
+  it("passes a listened call's line and drops a malformed one", () => {
+    const line = { kind: "call", id: "cti-1", role: "customer", content: "我想查账单", at };
+    expect(shownToSupervisor({ id: 5, type: "monitor.line", at, payload: line })?.payload).toEqual(line);
+    expect(shownToSupervisor({ id: 6, type: "monitor.line", at, payload: { ...line, role: "boss" } })).toBeNull();
+  });
 });

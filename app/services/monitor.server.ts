@@ -5,6 +5,7 @@ import {
   MonitorAgentStateSchema,
   MonitorQueueStateSchema,
   MonitorGroupListResponseSchema,
+  MonitorLineSchema,
   MonitorListenResponseSchema,
   MONITOR_NOTIFICATIONS,
   MonitorRulesResponseSchema,
@@ -32,13 +33,18 @@ function maskedWork<T extends { work: MonitorWork | null }>(agent: T): T {
 }
 
 /**
- * A notification of the monitor's stream as the browser gets it, checked here so the island needs no
- * schema: an agent's change with its party masked, a queue's waiting calls; null when malformed.
+ * A notification of the monitor's stream as the browser gets it, checked here so the islands need no
+ * schema: an agent's change with its party masked, a queue's waiting calls, a listened call's or
+ * chat's line; null when malformed.
  */
 export function shownToSupervisor(notification: RealtimeNotification): RealtimeNotification | null {
   if (notification.type === MONITOR_NOTIFICATIONS.queue) {
     const queue = MonitorQueueStateSchema.safeParse(notification.payload);
     return queue.success ? { ...notification, payload: queue.data } : null;
+  }
+  if (notification.type === MONITOR_NOTIFICATIONS.line) {
+    const line = MonitorLineSchema.safeParse(notification.payload);
+    return line.success ? { ...notification, payload: line.data } : null;
   }
   if (notification.type !== MONITOR_NOTIFICATIONS.agent) return notification;
   const state = MonitorAgentStateSchema.safeParse(notification.payload);

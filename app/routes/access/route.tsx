@@ -1,3 +1,4 @@
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -12,6 +13,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { useIntentForm } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -82,7 +84,7 @@ export default function AccessScreen() {
   const { pathname } = useLocation();
   const refusal = result && "initialValue" in result ? result : undefined;
   const confirm = result && "confirm" in result ? result.confirm : undefined;
-  const typed = (name: string) => (refusal?.initialValue?.[name] === undefined ? "" : String(refusal.initialValue[name]));
+  const [grantForm, grant] = useIntentForm("grant", result);
 
   return (
     <Screen title={title}>
@@ -94,12 +96,12 @@ export default function AccessScreen() {
       {refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
       <p className="sb-hint">管理员可以质检全部通话；主管只能领取和质检授权给他的坐席组或外呼活动的通话。</p>
       {admin ? (
-        <form method="post" className="sb-inline-forms" aria-label="授予质检权限">
+        <form method="post" {...getFormProps(grantForm)} className="sb-inline-forms" aria-label="授予质检权限">
           <CsrfInput />
           <input type="hidden" name="intent" value="grant" />
           <div className="sb-field">
             <label htmlFor="acc-user">质检员</label>
-            <select id="acc-user" name="userId" required defaultValue={typed("userId")} className="p-inputtext">
+            <select id="acc-user" name="userId" required defaultValue={String(grant.userId.initialValue ?? "")} className="p-inputtext">
               <option value="">请选择</option>
               {access.inspectors
                 .filter((i) => i.role !== "admin")
@@ -112,7 +114,7 @@ export default function AccessScreen() {
           </div>
           <div className="sb-field">
             <label htmlFor="acc-target">坐席组或外呼活动</label>
-            <select id="acc-target" name="target" required defaultValue={typed("target")} className="p-inputtext">
+            <select id="acc-target" name="target" required defaultValue={String(grant.target.initialValue ?? "")} className="p-inputtext">
               <option value="">请选择</option>
               <optgroup label="坐席组">
                 {access.queues.map((q) => (

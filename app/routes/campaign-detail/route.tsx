@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -30,7 +31,8 @@ import {
 } from "#app/services/outbound.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { firstError } from "#app/components/form-field";
+import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { refusalOf, useIntentForm } from "#app/components/intent-form";
 import { maskPhone } from "#app/lib/format";
 import { contactsToCampaign, listGroups } from "#app/services/customers.server";
 import { CAMPAIGN_GROUP_MAX } from "#contracts/customers";
@@ -127,8 +129,12 @@ export default function CampaignDetail() {
   const { campaign, template, batches, imports, groups, query } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   // A refusal names its form by the intent it was posted with; an import answers its outcome.
-  const refusal = result && "initialValue" in result ? result : undefined;
-  const errorOf = (intent: string) => (refusal?.initialValue?.intent === intent ? firstError(refusal) : null);
+  const errorOf = (intent: string) => {
+    const refusal = refusalOf(result, intent);
+    return refusal ? firstError(refusal) : null;
+  };
+  const [ratioForm, ratio] = useIntentForm("ratio", result, { ratio: String(campaign.ratio) });
+  const [groupForm, group] = useIntentForm("group", result);
   const imported = result && "imported" in result ? result.imported : undefined;
   const fromGroup = result && "fromGroup" in result ? result.fromGroup : undefined;
   const { pathname, search } = useLocation();
@@ -197,29 +203,20 @@ export default function CampaignDetail() {
         <h2 id="ratio-title" className="sb-section-title">
           外呼比例
         </h2>
-        <form method="post" className="sb-inline-forms">
+        <form method="post" {...getFormProps(ratioForm)} className="sb-inline-forms">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="intent" value="ratio" />
-          <div className="sb-field">
-            <label htmlFor="ratio">外呼比例（0.1–5）</label>
+          <FormErrors id={ratioForm.errorId} errors={ratioForm.errors} />
+          <Field field={ratio.ratio} label="外呼比例（0.1–5）">
             <input
-              id="ratio"
-              name="ratio"
-              type="number"
+              {...getInputProps(ratio.ratio, { type: "number" })}
               step="0.1"
               min="0.1"
               max="5"
               required
-              className={`p-inputtext${errorOf("ratio") ? " p-invalid" : ""}`}
-              defaultValue={refusal?.initialValue?.intent === "ratio" ? String(refusal.initialValue.ratio ?? "") : campaign.ratio}
-              aria-describedby={errorOf("ratio") ? "ratio-error" : undefined}
+              className={inputClass(ratio.ratio)}
             />
-            {errorOf("ratio") ? (
-              <small id="ratio-error" className="p-error">
-                {errorOf("ratio")}
-              </small>
-            ) : null}
-          </div>
+          </Field>
           <button type="submit" className="p-button">
             保存比例
           </button>
@@ -271,17 +268,15 @@ export default function CampaignDetail() {
         ) : null}
         <h3 id="group-source-title">从联系人分组导入</h3>
         {groups.length > 0 ? (
-          <form method="post" className="sb-inline-forms" aria-labelledby="group-source-title">
+          <form method="post" {...getFormProps(groupForm)} className="sb-inline-forms" aria-labelledby="group-source-title">
             <AuthenticityTokenInput name="csrf" />
             <input type="hidden" name="intent" value="group" />
             <div className="sb-field">
-              <label htmlFor="source-group">联系人分组</label>
+              <label htmlFor={group.groupId.id}>联系人分组</label>
               <select
-                id="source-group"
-                name="groupId"
+                {...getSelectProps(group.groupId)}
                 required
-                className={`p-inputtext${errorOf("group") ? " p-invalid" : ""}`}
-                defaultValue={refusal?.initialValue?.intent === "group" ? String(refusal.initialValue.groupId ?? "") : ""}
+                className={inputClass(group.groupId)}
                 aria-describedby="group-source-hint"
               >
                 <option value="">请选择</option>

@@ -1,14 +1,10 @@
-import { cursorOfRow } from "#app/lib/list-url";
+import { cursorOfRow, withParams } from "#app/lib/list-url";
 
 export const SCREEN = "/inspectionSuccess";
 
 /** The export link of the list as filtered now (every page of it, so no page, size or cursor). */
-export function exportHref(search: string, format: "csv" | "xlsx") {
-  const params = new URLSearchParams(search);
-  for (const key of ["page", "size", "after", "before"]) params.delete(key);
-  params.set("format", format);
-  return `${SCREEN}/export?${params}`;
-}
+export const exportHref = (search: string, format: "csv" | "xlsx") =>
+  withParams(`${SCREEN}/export`, search, { page: undefined, size: undefined, format });
 
 /** A posted field's values (one value or several) as the form sent them back. */
 export const typedList = (value: unknown) =>

@@ -1,3 +1,5 @@
+import { DEFAULT_PAGE_SIZE } from "#contracts/paging";
+import { withParams } from "#app/lib/list-url";
 import type { KnowledgeScreenQuery } from "./query.server";
 
 export const SCREEN = "/knowledgeBase/config";
@@ -7,12 +9,6 @@ export function screenHref(
   query: Partial<KnowledgeScreenQuery>,
   change: Partial<Record<keyof KnowledgeScreenQuery, string | number | undefined>> = {},
 ) {
-  const params = new URLSearchParams();
-  const merged: Record<string, unknown> = { group: query.group, keyword: query.keyword, state: query.state, size: query.size, ...change };
-  for (const [key, value] of Object.entries(merged)) {
-    if (value === undefined || value === "" || (key === "size" && value === 20)) continue;
-    params.set(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${SCREEN}?${search}` : SCREEN;
+  const merged = { group: query.group, keyword: query.keyword, state: query.state, size: query.size, ...change };
+  return withParams(SCREEN, "", { ...merged, size: merged.size === DEFAULT_PAGE_SIZE ? undefined : merged.size });
 }

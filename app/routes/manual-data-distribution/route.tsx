@@ -5,6 +5,7 @@ import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { z } from "zod";
 import { AGENT_DIALLED_CAMPAIGN_TYPES, CAMPAIGN_TYPES, labelOf } from "#contracts/codes";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
+import { CodeSelect } from "#app/components/code-select";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { Screen } from "#app/components/screen";
@@ -97,16 +98,13 @@ export default function DataDistribution() {
   return (
     <Screen title={title}>
       <form method="get" className="sb-filters" aria-label="选择活动">
-        <div className="sb-field">
-          <label htmlFor="campaign">活动</label>
-          <select id="campaign" name="campaignId" className="p-inputtext" defaultValue={campaign?.id ?? ""}>
-            {campaigns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}（{labelOf(CAMPAIGN_TYPES, c.type)}）
-              </option>
-            ))}
-          </select>
-        </div>
+        <CodeSelect
+          id="campaign"
+          name="campaignId"
+          label="活动"
+          table={campaigns.map((c) => ({ code: c.id, label: `${c.name}（${labelOf(CAMPAIGN_TYPES, c.type)}）` }))}
+          defaultValue={campaign ? String(campaign.id) : ""}
+        />
         <button type="submit" className="p-button">
           查看
         </button>

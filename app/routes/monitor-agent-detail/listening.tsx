@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import type { RealtimeNotification } from "#contracts/events";
-import { MONITOR_NOTIFICATIONS, MonitorAgentStateSchema, MonitorLineSchema, type MonitorLine, type MonitorWork } from "#contracts/monitor";
+import type { MonitorAgentState, MonitorLine, MonitorWork } from "#contracts/monitor";
+import { MONITOR_NOTIFICATIONS } from "#contracts/monitor-live";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
 import { formatTime, maskPhone } from "#app/lib/format";
 
@@ -22,17 +23,17 @@ export function Listening({
 }) {
   const [listened, setListened] = useState(initial);
   const { work, lines } = listened;
+  // Payloads come as the console checked them (shownToSupervisor): the island loads no schema.
   const onNotification = useCallback(
     (notification: RealtimeNotification) => {
       if (notification.type === MONITOR_NOTIFICATIONS.agent) {
-        const state = MonitorAgentStateSchema.safeParse(notification.payload);
-        if (!state.success || state.data.userId !== agentUserId) return;
+        const state = notification.payload as MonitorAgentState;
+        if (state.userId !== agentUserId) return;
         // The agent moved on to another call or chat (or to none): its lines start anew.
-        setListened((current) => (current.work?.id === state.data.work?.id ? current : { work: state.data.work, lines: [] }));
+        setListened((current) => (current.work?.id === state.work?.id ? current : { work: state.work, lines: [] }));
       } else if (notification.type === MONITOR_NOTIFICATIONS.line) {
-        const line = MonitorLineSchema.safeParse(notification.payload);
-        if (!line.success) return;
-        setListened((current) => (current.work?.id === line.data.id ? { ...current, lines: [...current.lines, line.data] } : current));
+        const line = notification.payload as MonitorLine;
+        setListened((current) => (current.work?.id === line.id ? { ...current, lines: [...current.lines, line] } : current));
       }
     },
     [agentUserId],

@@ -1,11 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { AGENT_REASONS, FORCED_STATES, labelOf, MONITOR_STATES, NOT_READY_REASONS, toneOf } from "#contracts/codes";
-import { AgentChangeSchema, ForcedLogoutSchema, ForcedStateSchema, WhisperSchema } from "#contracts/monitor";
 import { CodeTag } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -20,23 +18,10 @@ import { redirectWithToast } from "#app/server/toast.server";
 import { listQueues } from "#app/services/config.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import { forceAgentState, forceSignOut, listenToAgent, listMonitorAgents, moveAgent, whisperToAgent } from "#app/services/monitor.server";
-import { installChineseValidationMessages } from "#common/zod-chinese";
 import { Listening } from "./listening";
-
-// The only island whose forms validate in the browser, as the supervisor types: with the server's
-// Chinese messages. Installed here, not in entry.client, so no other island loads zod's error code.
-installChineseValidationMessages();
+import { ActionSchema, type ActionInput, type Intent } from "./schema.server";
 
 export const handle: RouteHandle = { title: "坐席详情", hydrate: true };
-
-/** The four actions of this page; each form names its intent, and each needs a reason. */
-const ActionSchema = z.discriminatedUnion("intent", [
-  ForcedLogoutSchema.omit({ agentUserId: true }).extend({ intent: z.literal("signOut") }),
-  ForcedStateSchema.omit({ agentUserId: true }).extend({ intent: z.literal("state") }),
-  AgentChangeSchema.omit({ agentUserId: true }).extend({ intent: z.literal("move") }),
-  WhisperSchema.omit({ agentUserId: true }).extend({ intent: z.literal("whisper") }),
-]);
-type Intent = z.infer<typeof ActionSchema>["intent"];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
@@ -132,7 +117,7 @@ export default function AgentDetail() {
             {(fields) => (
               <>
                 <Field field={fields.command} label="目标状态">
-                  <select {...getSelectProps(fields.command)} className={inputClass(fields.command)}>
+                  <select {...getSelectProps(fields.command)} required className={inputClass(fields.command)}>
                     <option value="">请选择</option>
                     {FORCED_STATES.map((s) => (
                       <option key={s.code} value={s.code}>
@@ -158,7 +143,7 @@ export default function AgentDetail() {
         <ActionForm intent="move" title="调整队列" lastResult={lastResult("move")} submit="调整">
           {(fields) => (
             <Field field={fields.queueName} label="目标队列">
-              <select {...getSelectProps(fields.queueName)} className={inputClass(fields.queueName)}>
+              <select {...getSelectProps(fields.queueName)} required className={inputClass(fields.queueName)}>
                 <option value="">请选择</option>
                 {queues
                   .filter((q) => q.name !== agent.queueName)
@@ -174,7 +159,7 @@ export default function AgentDetail() {
         <ActionForm intent="whisper" title="密语" lastResult={lastResult("whisper")} submit="发送密语" noReason>
           {(fields) => (
             <Field field={fields.content} label="密语内容（仅该坐席可见）">
-              <textarea {...getTextareaProps(fields.content)} rows={3} maxLength={500} className={inputClass(fields.content)} />
+              <textarea {...getTextareaProps(fields.content)} rows={3} required maxLength={500} className={inputClass(fields.content)} />
             </Field>
           )}
         </ActionForm>
@@ -183,9 +168,13 @@ export default function AgentDetail() {
   );
 }
 
-type ActionFields = ReturnType<typeof useForm<z.input<typeof ActionSchema>>>[1];
+type ActionFields = ReturnType<typeof useForm<ActionInput>>[1];
 
-/** One action as a form of its own: its fields, a required reason, and its errors with the values typed. */
+/**
+ * One action as a form of its own: its fields, a required reason, and its errors with the values
+ * typed. The action checks it (the browser only what the fields' attributes say): posted through
+ * Remix's `<Form>`, its errors come back without a reload.
+ */
 function ActionForm({
   intent,
   title,
@@ -201,13 +190,7 @@ function ActionForm({
   noReason?: boolean;
   children: (fields: ActionFields) => React.ReactNode;
 }) {
-  const [form, fields] = useForm<z.input<typeof ActionSchema>>({
-    id: `action-${intent}`,
-    lastResult,
-    constraint: getZodConstraint(ActionSchema),
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ActionSchema }),
-  });
+  const [form, fields] = useForm<ActionInput>({ id: `action-${intent}`, lastResult });
   return (
     <section className="sb-section" aria-labelledby={`${form.id}-title`}>
       <h2 id={`${form.id}-title`} className="sb-section-title">
@@ -220,7 +203,7 @@ function ActionForm({
         {children(fields)}
         {noReason ? null : (
           <Field field={fields.reason} label="原因">
-            <input {...getInputProps(fields.reason, { type: "text" })} maxLength={200} className={inputClass(fields.reason)} />
+            <input {...getInputProps(fields.reason, { type: "text" })} required maxLength={200} className={inputClass(fields.reason)} />
           </Field>
         )}
         <button type="submit" className={`p-button${intent === "signOut" ? " p-button-danger" : ""}`}>

@@ -4,6 +4,7 @@ import type { RealtimeNotification } from "#contracts/events";
 import type { MonitorAgent, MonitorAgentState, MonitorGroup, MonitorLiveState, MonitorQueueState, MonitorRule } from "#contracts/monitor";
 import { levelOf, liveCounts, MONITOR_NOTIFICATIONS, ruleKeyOf } from "#contracts/monitor-live";
 import { STREAM_STATUS_LABELS, useEventStream } from "#app/client/use-event-stream";
+import { FilterSelect, nameChoices } from "#app/components/code-select";
 import { CodeTag } from "#app/components/code-tag";
 import { FilterBar } from "#app/components/filters";
 import { Paginator } from "#app/components/paginator";
@@ -186,28 +187,8 @@ function LevelText({ level }: { level: "none" | "warning" | "critical" }) {
 function Filters({ query, queues }: { query: MonitorQuery; queues: string[] }) {
   return (
     <FilterBar label="筛选坐席" resetHref="/monitor/agent">
-      <div className="sb-field">
-        <label htmlFor="filter-queue">队列</label>
-        <select id="filter-queue" name="queueName" className="p-inputtext" defaultValue={query.queueName ?? ""}>
-          <option value="">全部</option>
-          {queues.map((q) => (
-            <option key={q} value={q}>
-              {q}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="sb-field">
-        <label htmlFor="filter-state">状态</label>
-        <select id="filter-state" name="state" className="p-inputtext" defaultValue={query.state ?? ""}>
-          <option value="">全部</option>
-          {MONITOR_STATES.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect id="filter-queue" name="queueName" label="队列" table={nameChoices(queues)} value={query.queueName} />
+      <FilterSelect id="filter-state" name="state" label="状态" table={MONITOR_STATES} value={query.state} />
       <div className="sb-field">
         <label htmlFor="filter-name">坐席姓名或工号</label>
         <input id="filter-name" name="name" className="p-inputtext" defaultValue={query.name ?? ""} maxLength={32} />

@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { ROLES, WORK_TYPES, codesOf, labelOf } from "#contracts/codes";
 import { QUEUE_NAME_MAX, type Agent } from "#contracts/config";
+import { FilterSelect, nameChoices } from "#app/components/code-select";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice, FilterBar } from "#app/components/filters";
@@ -59,28 +60,14 @@ export default function RobotAgents() {
             <label htmlFor="agent-search">姓名或工号</label>
             <input id="agent-search" name="name" type="search" maxLength={30} defaultValue={query.name ?? ""} className="p-inputtext" />
           </div>
-          <div className="sb-field">
-            <label htmlFor="agent-type">类型</label>
-            <select id="agent-type" name="workType" defaultValue={query.workType ?? ""} className="p-inputtext">
-              <option value="">全部</option>
-              {WORK_TYPES.map((type) => (
-                <option key={type.code} value={type.code}>
-                  {type.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="sb-field">
-            <label htmlFor="agent-queue">默认队列</label>
-            <select id="agent-queue" name="queueName" defaultValue={query.queueName ?? ""} className="p-inputtext">
-              <option value="">全部</option>
-              {queues.map((queue) => (
-                <option key={queue.name} value={queue.name}>
-                  {queue.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect id="agent-type" name="workType" label="类型" table={WORK_TYPES} value={query.workType} />
+          <FilterSelect
+            id="agent-queue"
+            name="queueName"
+            label="默认队列"
+            table={nameChoices(queues.map((q) => q.name))}
+            value={query.queueName}
+          />
         </FilterBar>
         {missingPage ? (
           <Notice tone="info">

@@ -13,6 +13,7 @@ import {
   type TaskDispatch,
   type WorkingDay,
 } from "#contracts/robot-resources";
+import { CodeSelect, namedChoices } from "#app/components/code-select";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions } from "#app/components/row-actions";
@@ -166,17 +167,15 @@ function DispatchPreview({
         拨打时段预览（未来{DISPATCH_DAYS}天）
       </h2>
       <form method="get" className="sb-filters" aria-label="按外呼活动预览拨打时段">
-        <div className="sb-field">
-          <label htmlFor="dispatch-campaign">外呼活动</label>
-          <select id="dispatch-campaign" name="campaign" defaultValue={chosen ?? ""} className="p-inputtext" required>
-            <option value="">请选择</option>
-            {campaigns.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CodeSelect
+          id="dispatch-campaign"
+          name="campaign"
+          label="外呼活动"
+          table={namedChoices(campaigns)}
+          defaultValue={chosen === undefined ? "" : String(chosen)}
+          empty="请选择"
+          required
+        />
         <div className="sb-filter-actions">
           <button type="submit" className="p-button">
             预览

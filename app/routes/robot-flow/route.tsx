@@ -1,14 +1,16 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { FLOW_VERSION_STATES, codesOf } from "#contracts/codes";
 import { FLOW_NAME_MAX, FlowNewInputSchema, type FlowSummary } from "#contracts/robot";
+import { FilterSelect } from "#app/components/code-select";
 import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
-import { firstError } from "#app/components/form-field";
+import { Field, inputClass } from "#app/components/form-field";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { FilterBar } from "#app/components/filters";
@@ -54,41 +56,29 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function RobotFlows() {
   const { query, flows } = useLoaderData<typeof loader>();
-  const refusal = useActionData<typeof action>();
+  const lastResult = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const error = refusal ? firstError(refusal) : null;
-  const typed = (name: string) => (refusal?.initialValue?.[name] as string | undefined) ?? "";
+  const [form, fields] = useForm({ id: "flow-new", lastResult });
   return (
     <Screen title={title}>
       <section aria-labelledby="flow-new-title" className="sb-section">
         <h2 id="flow-new-title" className="sb-section-title">
           新建流程
         </h2>
-        <form method="post" className="sb-inline-forms">
+        <form method="post" {...getFormProps(form)} className="sb-inline-forms">
           <CsrfInput />
           <input type="hidden" name="intent" value="flow.create" />
-          <div className="sb-field">
-            <label htmlFor="flow-name">流程名称</label>
+          <Field field={fields.name} label="流程名称">
             <input
-              id="flow-name"
-              name="name"
+              {...getInputProps(fields.name, { type: "text" })}
               required
               maxLength={FLOW_NAME_MAX}
-              defaultValue={typed("name")}
-              className={`p-inputtext${error ? " p-invalid" : ""}`}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "flow-name-error" : undefined}
+              className={inputClass(fields.name)}
             />
-            {error ? (
-              <small id="flow-name-error" className="p-error">
-                {error}
-              </small>
-            ) : null}
-          </div>
-          <div className="sb-field">
-            <label htmlFor="flow-description">说明</label>
-            <input id="flow-description" name="description" maxLength={200} defaultValue={typed("description")} className="p-inputtext" />
-          </div>
+          </Field>
+          <Field field={fields.description} label="说明">
+            <input {...getInputProps(fields.description, { type: "text" })} maxLength={200} className={inputClass(fields.description)} />
+          </Field>
           <button type="submit" className="p-button">
             新建
           </button>
@@ -111,17 +101,7 @@ export default function RobotFlows() {
               className="p-inputtext"
             />
           </div>
-          <div className="sb-field">
-            <label htmlFor="flow-state">含有状态的版本</label>
-            <select id="flow-state" name="state" defaultValue={query.state ?? ""} className="p-inputtext">
-              <option value="">全部</option>
-              {FLOW_VERSION_STATES.map((s) => (
-                <option key={s.code} value={s.code}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect id="flow-state" name="state" label="含有状态的版本" table={FLOW_VERSION_STATES} value={query.state} />
         </FilterBar>
         <DataTable<FlowSummary>
           caption="流程列表"

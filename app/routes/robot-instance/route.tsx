@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import type { RobotInstance } from "#contracts/robot";
+import { FilterSelect, namedChoices } from "#app/components/code-select";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
@@ -43,17 +44,7 @@ export default function RobotInstances() {
           <label htmlFor="robot-search">按名称搜索</label>
           <input id="robot-search" name="name" type="search" maxLength={64} defaultValue={query.name ?? ""} className="p-inputtext" />
         </div>
-        <div className="sb-field">
-          <label htmlFor="robot-flow">运行的流程</label>
-          <select id="robot-flow" name="flowId" defaultValue={query.flowId ?? ""} className="p-inputtext">
-            <option value="">全部</option>
-            {flows.map((flow) => (
-              <option key={flow.id} value={flow.id}>
-                {flow.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="robot-flow" name="flowId" label="运行的流程" table={namedChoices(flows)} value={query.flowId} />
       </FilterBar>
       <DataTable<RobotInstance>
         caption="机器人列表"

@@ -3,6 +3,7 @@ import { useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { SMS_KINDS, SMS_STATUSES, labelOf } from "#contracts/codes";
 import type { SmsMessage } from "#contracts/sms";
+import { FilterSelect } from "#app/components/code-select";
 import { CodeLabel } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
@@ -45,17 +46,7 @@ export default function SmsOutbox() {
   return (
     <Screen title={title}>
       <FilterBar label="筛选短信" search resetHref={SCREEN}>
-        <div className="sb-field">
-          <label htmlFor="outbox-status">状态</label>
-          <select id="outbox-status" name="status" defaultValue={query.status ?? ""} className="p-inputtext">
-            <option value="">全部</option>
-            {SMS_STATUSES.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="outbox-status" name="status" label="状态" table={SMS_STATUSES} value={query.status} />
         <div className="sb-field">
           <label htmlFor="outbox-phone">手机号</label>
           <input id="outbox-phone" name="phone" maxLength={20} defaultValue={query.phone ?? ""} className="p-inputtext" />

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_LENGTH, MESSAGE_EMPTY, MESSAGE_TOO_LONG, type QuickReply } from "#contracts/chat";
+import type { QuickReply } from "#contracts/chat";
+import { MAX_MESSAGE_LENGTH, MESSAGE_EMPTY, MESSAGE_TOO_LONG } from "#contracts/workbench-live";
 import type { WorkbenchSession } from "#app/client/chat-sessions";
 import { formatTime } from "#app/lib/chat-format";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ChatBusinessRecordSchema, type ChatBusinessRecord } from "#contracts/chat";
+import type { ChatBusinessRecord } from "#contracts/chat";
 import { CALL_RESULTS, CHAT_BUSINESS_CATEGORIES } from "#contracts/codes";
 import { CodeSelect } from "#app/components/code-select";
 import type { WorkbenchSession } from "#app/client/chat-sessions";
@@ -51,18 +51,17 @@ export function BusinessRecordForm(props: {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
         setSaving(true);
-        const answer = await postAction(CHAT_ACTIONS, props.csrf, "record", {
+        const answer = await postAction<ChatBusinessRecord>(CHAT_ACTIONS, props.csrf, "record", {
           sessionId: props.sessionId,
           category: String(form.get("category") ?? ""),
           result: String(form.get("result") ?? ""),
           remark: String(form.get("remark") ?? ""),
         });
         setSaving(false);
-        const saved = answer.ok ? ChatBusinessRecordSchema.safeParse(answer.result) : null;
-        if (saved?.success) {
-          props.onSaved(saved.data);
+        if (answer.ok) {
+          props.onSaved(answer.result);
           setMessage({ ok: true, text: "业务记录已保存" });
-        } else setMessage({ ok: false, text: answer.ok ? "保存失败，请稍后重试" : answer.error });
+        } else setMessage({ ok: false, text: answer.error });
       }}
     >
       <h2 id="sb-chat-record-title" className="sb-chat-heading">

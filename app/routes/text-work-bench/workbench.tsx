@@ -1,18 +1,17 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
-import {
-  CHAT_EVENT,
-  ChatAddPayloadSchema,
-  ChatClosePayloadSchema,
-  ChatSessionSchema,
-  ChatUpdatePayloadSchema,
-  type ChatBusinessRecord,
-  type ChatSession,
-  type ChatSessionSummary,
-  type QuickReply,
+import type {
+  ChatAddPayload,
+  ChatBusinessRecord,
+  ChatClosePayload,
+  ChatSession,
+  ChatSessionSummary,
+  ChatUpdatePayload,
+  QuickReply,
 } from "#contracts/chat";
 import type { RealtimeNotification } from "#contracts/events";
-import { SupervisorNoticeSchema, type SupervisorNotice } from "#contracts/monitor";
+import type { SupervisorNotice } from "#contracts/monitor";
+import { CHAT_EVENT } from "#contracts/workbench-live";
 import type { WorkOrderTemplate } from "#contracts/work-orders";
 import { ConfirmDialog } from "#app/components/confirm-dialog";
 import { WorkOrderCard, type LinkedWorkOrder } from "#app/components/work-order-form";
@@ -114,20 +113,12 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
     dispatch({ type: "add", session: toWorkbench(session) });
   };
 
+  // Payloads come as the console checked them (shownToChatAgent): the island loads no schema.
   const onNotification = (event: RealtimeNotification) => {
-    if (event.type === CHAT_EVENT.add) {
-      const payload = ChatAddPayloadSchema.safeParse(event.payload);
-      if (payload.success) addSession(payload.data.session);
-    } else if (event.type === CHAT_EVENT.update) {
-      const payload = ChatUpdatePayloadSchema.safeParse(event.payload);
-      if (payload.success) dispatch({ type: "update", ...payload.data });
-    } else if (event.type === CHAT_EVENT.supervisor) {
-      const payload = SupervisorNoticeSchema.safeParse(event.payload);
-      if (payload.success) setSupervisorNotice(payload.data);
-    } else if (event.type === CHAT_EVENT.close) {
-      const payload = ChatClosePayloadSchema.safeParse(event.payload);
-      if (payload.success) dispatch({ type: "close", sessionId: payload.data.sessionId });
-    }
+    if (event.type === CHAT_EVENT.add) addSession((event.payload as ChatAddPayload).session);
+    else if (event.type === CHAT_EVENT.update) dispatch({ type: "update", ...(event.payload as ChatUpdatePayload) });
+    else if (event.type === CHAT_EVENT.supervisor) setSupervisorNotice(event.payload as SupervisorNotice);
+    else if (event.type === CHAT_EVENT.close) dispatch({ type: "close", sessionId: (event.payload as ChatClosePayload).sessionId });
   };
   const status = useEventStream(CHAT_EVENTS, startId, onNotification);
 
@@ -163,12 +154,11 @@ export function TextWorkbench({ startId, sessions: loaded, waiting: loadedWaitin
   const reportNoMatch = useCallback((keyword: string) => void postAction(CHAT_ACTIONS, csrf, "noReply", { keyword }), [csrf]);
 
   const joinSession = async (sessionId: string) => {
-    const answer = await postAction(CHAT_ACTIONS, csrf, "join", { sessionId });
-    const session = answer.ok ? ChatSessionSchema.safeParse(answer.result) : null;
-    if (session?.success) {
-      addSession(session.data);
+    const answer = await postAction<ChatSession>(CHAT_ACTIONS, csrf, "join", { sessionId });
+    if (answer.ok) {
+      addSession(answer.result);
       setWaiting((list) => list.filter((s) => s.sessionId !== sessionId));
-    } else setNotice(answer.ok || answer.status === 0 ? "接入会话失败，请稍后重试" : answer.error);
+    } else setNotice(answer.status === 0 ? "接入会话失败，请稍后重试" : answer.error);
   };
 
   // Ending a session with a reply still being typed, or with no business record saved, is asked

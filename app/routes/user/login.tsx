@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
@@ -10,6 +10,7 @@ import { authenticator, SignInRefused } from "#app/server/auth.server";
 import { PageErrorBoundary } from "#app/components/error-boundary";
 import type { RouteHandle } from "#app/lib/handle";
 import { useRootData } from "#app/root";
+import { rejectForm } from "#app/server/forms.server";
 import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
 import { isUpstreamError } from "#app/services/upstream.server";
 import { commitSignedIn, getSignedIn, safeRedirectTo } from "#app/server/session.server";
@@ -21,6 +22,8 @@ const LoginSchema = z.object({
   password: z.string({ required_error: "请输入密码" }).min(1, "请输入密码").max(128, "密码不能超过128个字符"),
   redirectTo: z.string().optional(),
 });
+/** Never sent back to the page, whatever the answer. */
+const HIDDEN = ["password"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectTo(new URL(request.url).searchParams.get("redirectTo"));
@@ -39,10 +42,10 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     // A stale form (its token expired) is shown again with the username, ready to resubmit.
     if (!isUpstreamError(error)) throw error;
-    return data(submission.reply({ formErrors: [error.data.message], hideFields: ["password"] }), { status: 403 });
+    return rejectForm(submission, { formErrors: [error.data.message], hideFields: HIDDEN }, 403);
   }
   if (submission.status !== "success") {
-    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+    return rejectForm(submission, { hideFields: HIDDEN });
   }
   try {
     // Failed sign-ins are throttled by the platform (per account and address, shared by every console).
@@ -52,10 +55,10 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (error instanceof SignInRefused) {
-      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: error.status });
+      return rejectForm(submission, { formErrors: [error.message], hideFields: HIDDEN }, error.status);
     }
     if (isUpstreamError(error)) {
-      return data(submission.reply({ formErrors: [error.data.message], hideFields: ["password"] }), { status: error.data.status });
+      return rejectForm(submission, { formErrors: [error.data.message], hideFields: HIDDEN }, error.data.status);
     }
     throw error;
   }

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { z } from "zod";
 import { ChangePasswordSchema } from "#contracts/account";
@@ -11,7 +10,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
 import type { RouteHandle } from "#app/lib/handle";
 import { callerFor, requireUser } from "#app/server/access.server";
-import { attempt } from "#app/server/forms.server";
+import { attempt, rejectForm } from "#app/server/forms.server";
 import { readPostedForm, requireCsrf } from "#app/server/security.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { changePassword } from "#app/services/account.server";
@@ -35,10 +34,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readPostedForm(request);
   await requireCsrf(request, form);
   const submission = parseWithZod(form, { schema: PasswordFormSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
+  if (submission.status !== "success") return rejectForm(submission, { hideFields: HIDDEN });
   const { oldPassword, newPassword } = submission.value;
   const changed = await attempt(() => changePassword(callerFor(auth, request), { oldPassword, newPassword }));
-  if (!changed.ok) return data(submission.reply({ formErrors: [changed.message], hideFields: HIDDEN }), { status: changed.status });
+  if (!changed.ok) return rejectForm(submission, { formErrors: [changed.message], hideFields: HIDDEN }, changed.status);
   return redirectWithToast("/", "密码已修改，其他设备上的登录已退出");
 }
 

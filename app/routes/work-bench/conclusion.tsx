@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, INTENT_LABELS, labelOf } from "#contracts/codes";
-import { BUSINESS_FIELDS } from "#contracts/workbench";
+import { BUSINESS_FIELDS } from "#contracts/workbench-live";
 import {
   createConclusionOutbox,
   type CallToConclude,

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { AGENT_REASONS, AGENT_STATES, CALL_ORIGIN_LABELS, NOT_READY_REASONS, labelOf, toneOf } from "#contracts/codes";
-import { DIALABLE_PHONE, type PhoneSnapshot } from "#contracts/cti";
+import type { PhoneSnapshot } from "#contracts/cti";
+import { DIALABLE_PHONE } from "#contracts/workbench-live";
 import { maskPhone } from "#app/lib/format";
 import { takeEarlyText } from "#app/client/early-input";
 import { softphone } from "#app/client/softphone";

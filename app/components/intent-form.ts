@@ -1,0 +1,20 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
+
+/**
+ * The action's answer when it refused a form (a `rejectForm` reply), and only when that form was
+ * posted with `intent`, if given: a screen of several forms shows a refusal on the one posted.
+ */
+export function refusalOf(result: unknown, intent?: string): SubmissionResult<string[]> | undefined {
+  if (!result || typeof result !== "object" || !("initialValue" in result)) return undefined;
+  const refusal = result as SubmissionResult<string[]>;
+  return intent === undefined || refusal.initialValue?.intent === intent ? refusal : undefined;
+}
+
+/**
+ * conform's `useForm` for the form of one intent on a screen of several: what was typed and why it
+ * was refused come back to that form only (kept in a module of its own, so islands that do not use
+ * it do not load conform).
+ */
+export function useIntentForm(intent: string, result: unknown, defaultValue?: Record<string, string>) {
+  return useForm({ id: intent, lastResult: refusalOf(result, intent), defaultValue });
+}
