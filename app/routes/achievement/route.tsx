@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useLocation } from "@remix-run/react";
 import type { PerformanceRow } from "#contracts/inspection";
 import { WORK_TYPES } from "#contracts/codes";
-import { CodeSelect } from "#app/components/code-select";
+import { CodeSelect, FilterSelect, nameChoices } from "#app/components/code-select";
 import { DataTable, type Column, type SortOrder } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Paginator } from "#app/components/paginator";
@@ -110,19 +110,7 @@ export default function Achievement() {
         {agent ? null : (
           <CodeSelect id="ach-work-type" name="workType" label="坐席类型" table={WORK_TYPES} defaultValue={String(workType)} />
         )}
-        {agent ? null : (
-          <div className="sb-field">
-            <label htmlFor="ach-queue">坐席组</label>
-            <select id="ach-queue" name="queue" defaultValue={query.queue ?? ""} className="p-inputtext">
-              <option value="">全部</option>
-              {page.queues.map((q) => (
-                <option key={q} value={q}>
-                  {q}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
+        {agent ? null : <FilterSelect id="ach-queue" name="queue" label="坐席组" table={nameChoices(page.queues)} value={query.queue} />}
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="order" value={query.order} />
       </FilterBar>
