@@ -107,6 +107,35 @@ async function recordedCall(request: APIRequestContext, token: string, ctiCallId
   return wav!;
 }
 
+/** Each agent signs in on their page, which the test listens to, and is ready on the workbench. */
+async function readyToListen(...agents: Array<[Page, string]>) {
+  for (const [page, user] of agents) {
+    await listenOnPage(page);
+    await signIn(page, user);
+    await readyOnWorkbench(page);
+  }
+}
+
+/** Signs the agents' phones out, so the file can run again on the same platform. */
+async function signOutPhones(request: APIRequestContext, ...tokens: string[]) {
+  for (const token of tokens) await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+}
+
+/** Chooses a ready colleague as the target of a transfer or a consultation (the list is read when focused). */
+async function chooseColleague(page: Page, name: string) {
+  const target = page.getByLabel("转接/咨询目标");
+  await target.focus();
+  await expect(target.locator("option", { hasText: `${name}（就绪）` })).toHaveCount(1);
+  await target.selectOption({ label: `${name}（就绪）` });
+}
+
+/** The agent answers the call ringing on the workbench and hears the customer. */
+async function answerAndHear(page: Page) {
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+}
+
 const remoteEnded = (page: Page) =>
   page.evaluate(
     () =>
@@ -249,14 +278,7 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
   const colleagueToken = await platformToken(request, COLLEAGUE);
   const colleagueContext = await browser.newContext();
   const colleague = await colleagueContext.newPage();
-  for (const [screen, user] of [
-    [page, AGENT],
-    [colleague, COLLEAGUE],
-  ] as const) {
-    await listenOnPage(screen);
-    await signIn(screen, user);
-    await readyOnWorkbench(screen);
-  }
+  await readyToListen([page, AGENT], [colleague, COLLEAGUE]);
   try {
     // A robot hands the customer over: after the robot's part, the customer is heard.
     const call = await platformPost(request, token, "/cti/simulator/offer", {
@@ -264,15 +286,10 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
       agentUserName: AGENT,
       transcript: [{ segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "我要找人工", gender: 1 }],
     });
-    await expect(page.getByTestId("agent-state")).toContainText("振铃中");
     await expect(page.getByRole("region", { name: "对话记录" })).toContainText("我要找人工");
-    await page.getByRole("button", { name: /^接听/ }).click();
-    await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+    await answerAndHear(page);
 
-    const target = page.getByLabel("转接/咨询目标");
-    await target.focus();
-    await expect(target.locator("option", { hasText: "蒋涛（就绪）" })).toHaveCount(1);
-    await target.selectOption({ label: "蒋涛（就绪）" });
+    await chooseColleague(page, "蒋涛");
     await page.getByRole("button", { name: "转接", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "已转接给 蒋涛" })).toBeVisible();
     await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
@@ -285,8 +302,7 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
     await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
     await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
   } finally {
-    for (const who of [token, colleagueToken])
-      await platformPost(request, who, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+    await signOutPhones(request, token, colleagueToken);
     await colleagueContext.close();
   }
 });
@@ -305,24 +321,12 @@ test("a consultation carries the two agents' voices to each other with the custo
   const colleague = await (await colleagueBrowser.newContext({ baseURL, locale: "zh-CN", timezoneId: "Asia/Shanghai" })).newPage();
   const heardBy = (screen: Page, tones: number[]) => expect.poll(() => hearsTones(screen, tones), { timeout: 30_000, intervals: [250] });
   try {
-    for (const [screen, user] of [
-      [page, ASKING],
-      [colleague, CONSULTED],
-    ] as const) {
-      await listenOnPage(screen);
-      await signIn(screen, user);
-      await readyOnWorkbench(screen);
-    }
+    await readyToListen([page, ASKING], [colleague, CONSULTED]);
     const call = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139003", agentUserName: ASKING });
-    await expect(page.getByTestId("agent-state")).toContainText("振铃中");
-    await page.getByRole("button", { name: /^接听/ }).click();
-    await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+    await answerAndHear(page);
 
     // The agent consults the colleague: the customer is held, the two agents hear each other.
-    const target = page.getByLabel("转接/咨询目标");
-    await target.focus();
-    await expect(target.locator("option", { hasText: "韩梅（就绪）" })).toHaveCount(1);
-    await target.selectOption({ label: "韩梅（就绪）" });
+    await chooseColleague(page, "韩梅");
     await page.getByRole("button", { name: "咨询", exact: true }).click();
     await expect(colleague.getByTestId("agent-state")).toContainText("振铃中");
     await colleague.getByRole("button", { name: /^接听/ }).click();
@@ -336,6 +340,18 @@ test("a consultation carries the two agents' voices to each other with the custo
     await expect(consultation).toContainText("三方通话中");
     await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, true]);
     await heardBy(page, [COLLEAGUE_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, true]);
+    // Two seconds of the conference reach the customer (100 packets of 20 ms on the customer's leg, the page's first).
+    const sentToCustomer = () =>
+      page.evaluate(async () => {
+        let packets = 0;
+        const customerLeg = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections[0];
+        (await customerLeg.getStats()).forEach((entry: { type: string; packetsSent?: number }) => {
+          if (entry.type === "outbound-rtp") packets += entry.packetsSent ?? 0;
+        });
+        return packets;
+      });
+    const conferenceFrom = await sentToCustomer();
+    await expect.poll(sentToCustomer, { timeout: 15_000 }).toBeGreaterThan(conferenceFrom + 100);
     // Mute silences the agent only; hold silences the customer only.
     await page.getByRole("button", { name: "静音" }).click();
     await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([false, true]);
@@ -354,8 +370,10 @@ test("a consultation carries the two agents' voices to each other with the custo
     await heardBy(colleague, [CUSTOMER_TONE_HZ, AGENT_TONE_HZ]).toEqual([true, false]);
     await expect(colleague.getByTestId("agent-state")).toContainText("通话中");
 
-    // The customer's leg to the first agent, as recorded: in the conference the customer heard both agents.
+    // The customer's leg to the first agent, as recorded: the customer heard the colleague (only the
+    // conference's mix sends it there) and, in the same moments, the agent.
     const wav = await recordedCall(request, token, call.ctiCallId);
+    expect(windowsWithTones(wav, 1, [COLLEAGUE_TONE_HZ]), "100 ms windows with the colleague").toBeGreaterThanOrEqual(10);
     expect(windowsWithTones(wav, 1, [AGENT_TONE_HZ, COLLEAGUE_TONE_HZ]), "100 ms windows with both agents").toBeGreaterThanOrEqual(10);
     expect(windowsWithTones(wav, 0, [CUSTOMER_TONE_HZ]), "the customer talked").toBeGreaterThanOrEqual(10);
 
@@ -363,8 +381,7 @@ test("a consultation carries the two agents' voices to each other with the custo
     await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
     await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
   } finally {
-    for (const who of [token, colleagueToken])
-      await platformPost(request, who, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+    await signOutPhones(request, token, colleagueToken);
     await colleagueBrowser.close();
   }
 });
