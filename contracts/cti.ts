@@ -38,9 +38,13 @@ export const PhoneCallSchema = z.object({
   dtmf: z.string(),
   /**
    * A consultation on this call, as the viewing agent sees it: `asking` for the agent who holds
-   * the customer and called the colleague, not for the colleague; `colleague` is the other one.
+   * the customer and called the colleague, not for the colleague; `colleague` is the other one,
+   * `sipUser` the other one's softphone (real voice: the asking agent's softphone calls it, the
+   * colleague's takes that call only from it; decision 052).
    */
-  consult: z.object({ colleague: z.string(), state: z.enum(["ringing", "talking", "conference"]), asking: z.boolean() }).nullable(),
+  consult: z
+    .object({ colleague: z.string(), sipUser: z.string(), state: z.enum(["ringing", "talking", "conference"]), asking: z.boolean() })
+    .nullable(),
 });
 export type PhoneCall = z.infer<typeof PhoneCallSchema>;
 

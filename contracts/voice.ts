@@ -25,4 +25,13 @@ export const SipAccessSchema = z.discriminatedUnion("mode", [
   }),
 ]);
 export type SipAccess = z.infer<typeof SipAccessSchema>;
+
+/**
+ * An agent's SIP user: unique across tenants, and nothing a caller could guess a colleague's
+ * password from. Kamailio lets an agent call only another agent of its own tenant (decision 052),
+ * which it reads from this form.
+ */
+export const sipUserOf = (tenantId: number, userId: number) => `t${tenantId}u${userId}`;
+/** Whether a SIP user is an agent's (else: the customers' phone line). */
+export const isAgentSipUser = (user: string) => /^t\d+u\d+$/.test(user);
 export const SipAccessResponseSchema = envelope(SipAccessSchema);

@@ -32,16 +32,19 @@ export function missingVoiceParts() {
  * The ports of one start, from `base` (VOICE_PORT, else the console's port + 10): SIP over
  * WebSocket (TCP) and over UDP share base, rtpengine's control base+1, the customers' phone line
  * base+2 (baresip also takes base+3 for SIP over TLS) and its control base+4. RTP uses
- * 40000–40999 (rtpengine the lower half).
+ * `rtp` (VOICE_RTP_PORTS, default 40000-40999; rtpengine the lower half), so that starts beside
+ * each other can keep their media apart.
  */
-export function voicePorts(base) {
+export function voicePorts(base, rtp = "40000-40999") {
+  const [low, high] = rtp.split("-").map(Number);
+  const middle = Math.floor((low + high) / 2);
   return {
     sip: base,
     rtpengine: base + 1,
     customerSip: base + 2,
     customerControl: base + 4,
-    rtp: [40000, 40499],
-    customerRtp: [40500, 40999],
+    rtp: [low, middle],
+    customerRtp: [middle + 1, high],
   };
 }
 
@@ -124,17 +127,32 @@ request_route {
 	if (is_method("CANCEL")) { if (t_check_trans()) { rtpengine_delete(); route(RELAY); } exit; }
 	t_check_trans();
 
-	# New calls come only from the platform's phone line (the CTI dials the agent); a softphone
-	# places no call of its own.
-	if ($proto == "ws" || $proto == "wss" || !is_method("INVITE")) { sl_send_reply("403", "Calls are placed by the platform"); exit; }
+	# New calls come from the platform's phone line (the CTI dials the agent) and, for a
+	# consultation, from an agent's softphone to a colleague's (decision 052).
+	if (!is_method("INVITE")) { sl_send_reply("403", "Calls are placed by the platform"); exit; }
+	if ($proto == "ws" || $proto == "wss") route(AGENT_CALL);
 	record_route();
-	# The platform names the CTI call in the request URI; the softphone reads it from a header.
+	# The platform names the CTI call in the request URI; the softphone reads it from a header
+	# that only this server writes.
+	remove_hf("X-Cti-Call");
 	if ($(ru{uri.param,cti}) != "") append_hf("X-Cti-Call: $(ru{uri.param,cti})\\r\\n");
 	if (!lookup("location")) { sl_send_reply("480", "Temporarily Unavailable"); exit; }
 	route(MEDIA);
 	t_on_reply("REPLY");
 	t_on_failure("FAIL");
 	route(RELAY);
+}
+
+# A softphone calls only another agent of its own tenant (both users read t<tenant>u<user>), as
+# the user its credentials name; lookup then finds the colleague only if registered.
+route[AGENT_CALL] {
+	if (!autheph_check("$fd")) { auth_challenge("$fd", "0"); exit; }
+	if (!autheph_check_from()) { sl_send_reply("403", "Forbidden"); exit; }
+	consume_credentials();
+	if (!($rU =~ "^t[0-9]+u[0-9]+$") || $rU == $fU || $(rU{s.select,0,u}) != $(fU{s.select,0,u})) {
+		sl_send_reply("403", "Agents call only colleagues of their tenant");
+		exit;
+	}
 }
 
 route[RELAY] {
@@ -147,6 +165,12 @@ route[RELAY] {
 # G.711 A-law (the phone line offers only it), so the recording needs no transcoding.
 route[MEDIA] {
 	if (!has_body("application/sdp")) return;
+	# Two agents' browsers (a consultation): WebRTC on both sides; not recorded (the call's
+	# recording is the customer's leg, which in a conference carries both agents).
+	if ($fU =~ "^t[0-9]+u[0-9]+$" && $tU =~ "^t[0-9]+u[0-9]+$") {
+		rtpengine_manage("trust-address replace-origin replace-session-connection ICE=force UDP/TLS/RTP/SAVPF SDES-off rtcp-mux-offer");
+		return;
+	}
 	if ($proto == "ws" || $proto == "wss") {
 		rtpengine_manage("trust-address replace-origin replace-session-connection ICE=remove RTP/AVP rtcp-mux-demux record-call=on");
 	} else {
@@ -293,7 +317,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
     log(`[start] voice: simulated media (real voice needs the Debian packages ${missing.join(", ")}; see README, Real voice)`);
     return null;
   }
-  const ports = voicePorts(Number(process.env.VOICE_PORT ?? basePort));
+  const ports = voicePorts(Number(process.env.VOICE_PORT ?? basePort), process.env.VOICE_RTP_PORTS);
   // Generated afresh at each start, beside the data (a start killed outright leaves nothing elsewhere).
   const dir = join(dataDir, "voice-run");
   rmSync(dir, { recursive: true, force: true });

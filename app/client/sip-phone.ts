@@ -2,7 +2,8 @@ import { C, UA, WebSocketInterface } from "jssip";
 import type { PeerConnectionEvent, RTCSession } from "jssip/lib/RTCSession";
 import type { RTCSessionEvent } from "jssip/lib/UA";
 import type { PhoneSnapshot } from "#contracts/cti";
-import type { SipAccess } from "#contracts/voice";
+import { isAgentSipUser, type SipAccess } from "#contracts/voice";
+import { createCallMix, mixOf, type CallMix } from "./call-mix";
 
 type Credentials = Extract<SipAccess, { mode: "sip" }>;
 
@@ -26,7 +27,9 @@ export const ICE_GATHERING_CAP_MS = 1_000;
  * registers over WebSocket with the platform's short-lived credentials and carries the audio of
  * the calls the CTI puts through. It never decides anything about a call: the platform's phone
  * line calls it, naming the CTI call (X-Cti-Call), and it answers, holds, mutes and leaves as
- * the phone state it is given (`follow`) says.
+ * the phone state it is given (`follow`) says. In a consultation the asking agent's softphone
+ * calls the colleague's, once the phone state says the colleague answered, and mixes the three
+ * (decision 052).
  */
 export function createSipPhone(
   credentials: Credentials,
@@ -81,20 +84,21 @@ export function createSipPhone(
     }
   }
   ua.on("newRTCSession", ({ originator, session, request }: RTCSessionEvent) => {
-    const ctiCallId = originator === "remote" ? request.getHeader("X-Cti-Call") : "";
+    // A call this phone places (to a consulted colleague) is looked after where it is placed.
+    if (originator === "local") return;
+    const ctiCallId = request.getHeader("X-Cti-Call");
     if (!ctiCallId) {
       session.terminate({ status_code: 488 });
+      return;
+    }
+    if (isAgentSipUser(request.from.uri.user) && !consultedBy(ctiCallId, request.from.uri.user)) {
+      session.terminate({ status_code: 403 });
       return;
     }
     end(sessions.get(ctiCallId));
     sessions.set(ctiCallId, session);
     session.on("peerconnection", ({ peerconnection }: PeerConnectionEvent) => playRemote(peerconnection));
-    let capped: (() => void) | null = null;
-    session.on("icecandidate", ({ ready }) => {
-      if (capped === ready) return;
-      capped = ready;
-      setTimeout(ready, ICE_GATHERING_CAP_MS);
-    });
+    capIceGathering(session);
     const forget = () => {
       if (sessions.get(ctiCallId) === session) sessions.delete(ctiCallId);
       // JsSIP stops the microphone it opened; one switched to during the call is ours to stop.
@@ -104,6 +108,27 @@ export function createSipPhone(
     session.on("failed", forget);
     session.on("confirmed", () => apply());
     apply();
+  });
+
+  /** A colleague's call is taken only for the consultation the phone state names, from the agent who asks. */
+  function consultedBy(ctiCallId: string, sipUser: string): boolean {
+    const consult = phone?.call?.ctiCallId === ctiCallId ? phone.call.consult : null;
+    return !!consult && !consult.asking && consult.sipUser === sipUser;
+  }
+
+  function capIceGathering(session: RTCSession) {
+    let capped: (() => void) | null = null;
+    session.on("icecandidate", ({ ready }) => {
+      if (capped === ready) return;
+      capped = ready;
+      setTimeout(ready, ICE_GATHERING_CAP_MS);
+    });
+  }
+
+  /** The chosen microphone if it is there, else the default (an ideal, not an exact, device). */
+  const callMedia = () => ({
+    mediaConstraints: { audio: microphone ? { deviceId: microphone } : true, video: false },
+    pcConfig: { iceServers: credentials.iceServers },
   });
 
   function playRemote(connection: RTCPeerConnection) {
@@ -126,23 +151,63 @@ export function createSipPhone(
       if ((state === "TALKING" || state === "HOLD") && !session.isEstablished() && !session.isEnded() && session.direction === "incoming") {
         if (!answering.has(session)) {
           answering.add(session);
-          // The chosen microphone if it is there, else the default (an ideal, not an exact, device).
-          const constraints = { audio: microphone ? { deviceId: microphone } : true, video: false };
-          session.answer({ mediaConstraints: constraints, pcConfig: { iceServers: credentials.iceServers } });
+          session.answer(callMedia());
         }
       }
       if (state !== "RINGING" && state !== "TALKING" && state !== "HOLD") {
         end(session);
         continue;
       }
+      // While mixed with a consultation, the mix carries hold and mute.
+      if (consultation?.mix) continue;
       // Hold silences both ways; mute silences the agent.
       const held = state === "HOLD";
       const connection = session.connection as RTCPeerConnection | undefined;
       for (const sender of connection?.getSenders() ?? []) if (sender.track) sender.track.enabled = !held && !phone?.agent.muted;
       for (const receiver of connection?.getReceivers() ?? []) receiver.track.enabled = !held;
     }
+    followConsultation();
   }
   const answering = new WeakSet<RTCSession>();
+
+  /** The asking agent's call to the consulted colleague (named by CTI call and colleague), and the mix once it is up. */
+  let consultation: { key: string; session: RTCSession; mix: CallMix | null } | null = null;
+  /** Consultations already called: one that ended or failed is not called again. */
+  const called = new Set<string>();
+
+  /** Calls the colleague once the phone state says they answered; hangs up when it no longer names them. */
+  function followConsultation() {
+    const call = phone?.call;
+    const consult = call?.consult;
+    const live = phone?.agent.state === "TALKING" || phone?.agent.state === "HOLD";
+    const key = live && consult?.asking && consult.state !== "ringing" ? `${call!.ctiCallId} ${consult.sipUser}` : null;
+    if (consultation && consultation.key !== key) end(consultation.session);
+    if (key && !consultation && !called.has(key)) callColleague(call!.ctiCallId, consult!.sipUser, key);
+    if (phone && consultation?.mix) consultation.mix.follow(mixOf(phone));
+  }
+
+  function callColleague(ctiCallId: string, sipUser: string, key: string) {
+    called.add(key);
+    const domain = credentials.uri.slice(credentials.uri.indexOf("@") + 1);
+    // Kamailio names the CTI call to the colleague's softphone from the request URI, as for the phone line's calls.
+    const session = ua.call(`sip:${sipUser}@${domain};cti=${ctiCallId}`, callMedia());
+    const leg: NonNullable<typeof consultation> = { key, session, mix: null };
+    consultation = leg;
+    capIceGathering(session);
+    session.on("confirmed", () => {
+      leg.mix = createCallMix(sessions.get(ctiCallId)?.connection as RTCPeerConnection | undefined, session.connection, audio);
+      apply();
+    });
+    const forget = () => {
+      leg.mix?.close();
+      leg.mix = null;
+      if (consultation === leg) consultation = null;
+      // The customer's leg carries hold and mute by itself again.
+      queueMicrotask(apply);
+    };
+    session.on("ended", forget);
+    session.on("failed", forget);
+  }
 
   function end(session: RTCSession | undefined) {
     if (session && !session.isEnded()) session.terminate();
@@ -184,6 +249,7 @@ export function createSipPhone(
       return session?.isEstablished() ? (session.connection as RTCPeerConnection) : undefined;
     },
     stop() {
+      end(consultation?.session);
       for (const session of sessions.values()) end(session);
       ua.stop();
     },

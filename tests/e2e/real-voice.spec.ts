@@ -1,7 +1,18 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { chromium, expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { PLATFORM_URL, platformPost, platformToken, readyOnWorkbench, signIn } from "./support";
-import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, voiceLaunchOptions } from "./voice-ear";
+import {
+  AGENT_TONE_HZ,
+  COLLEAGUE_TONE_HZ,
+  CUSTOMER_TONE_HZ,
+  hears,
+  hearsTones,
+  launchOptionsWithTone,
+  listenOnPage,
+  loudest,
+  silent,
+  voiceLaunchOptions,
+} from "./voice-ear";
 
 /**
  * Real voice (decision 036): the e2e server runs Kamailio, rtpengine and the customers' phone line
@@ -15,6 +26,9 @@ import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, silent, 
 const AGENT = "agent01";
 // 蒋涛 (agent12): the colleague a call is transferred to, signed in by this file alone.
 const COLLEAGUE = "agent12";
+// 沈冰 (agent13) consults 韩梅 (agent14): signed in by this file alone.
+const ASKING = "agent13";
+const CONSULTED = "agent14";
 
 test.use({ launchOptions: voiceLaunchOptions });
 
@@ -52,6 +66,29 @@ function longestQuiet(wav: Buffer, channel: 0 | 1, level = 0.01): number {
   return longest;
 }
 
+/**
+ * How many 100 ms windows of one channel of a 16-bit stereo WAV hold every one of `tones` (each
+ * at least 3 % of the window's energy, Goertzel per window, the window not silent). A recorded
+ * tone is far from pure (packets placed by capture time): a lone one measures 10-50 %.
+ */
+function windowsWithTones(wav: Buffer, channel: 0 | 1, tones: number[]): number {
+  const rate = wav.readUInt32LE(24);
+  const size = rate / 10;
+  let count = 0;
+  for (let start = 44 + channel * 2; start + size * 4 <= wav.length; start += size * 4) {
+    const samples = Array.from({ length: size }, (_, i) => wav.readInt16LE(start + i * 4) / 32768);
+    const energy = samples.reduce((sum, x) => sum + x * x, 0) / size;
+    const share = (hz: number) => {
+      const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
+      let [s1, s2] = [0, 0];
+      for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
+      return (s1 * s1 + s2 * s2 - k * s1 * s2) / (size * size) / energy;
+    };
+    if (energy > 1e-4 && tones.every((hz) => share(hz) > 0.03)) count++;
+  }
+  return count;
+}
+
 /** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
 async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
   let wav: Buffer | null = null;
@@ -68,6 +105,35 @@ async function recordedCall(request: APIRequestContext, token: string, ctiCallId
     )
     .toBe(true);
   return wav!;
+}
+
+/** Each agent signs in on their page, which the test listens to, and is ready on the workbench. */
+async function readyToListen(...agents: Array<[Page, string]>) {
+  for (const [page, user] of agents) {
+    await listenOnPage(page);
+    await signIn(page, user);
+    await readyOnWorkbench(page);
+  }
+}
+
+/** Signs the agents' phones out, so the file can run again on the same platform. */
+async function signOutPhones(request: APIRequestContext, ...tokens: string[]) {
+  for (const token of tokens) await platformPost(request, token, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+}
+
+/** Chooses a ready colleague as the target of a transfer or a consultation (the list is read when focused). */
+async function chooseColleague(page: Page, name: string) {
+  const target = page.getByLabel("转接/咨询目标");
+  await target.focus();
+  await expect(target.locator("option", { hasText: `${name}（就绪）` })).toHaveCount(1);
+  await target.selectOption({ label: `${name}（就绪）` });
+}
+
+/** The agent answers the call ringing on the workbench and hears the customer. */
+async function answerAndHear(page: Page) {
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
 }
 
 const remoteEnded = (page: Page) =>
@@ -212,14 +278,7 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
   const colleagueToken = await platformToken(request, COLLEAGUE);
   const colleagueContext = await browser.newContext();
   const colleague = await colleagueContext.newPage();
-  for (const [screen, user] of [
-    [page, AGENT],
-    [colleague, COLLEAGUE],
-  ] as const) {
-    await listenOnPage(screen);
-    await signIn(screen, user);
-    await readyOnWorkbench(screen);
-  }
+  await readyToListen([page, AGENT], [colleague, COLLEAGUE]);
   try {
     // A robot hands the customer over: after the robot's part, the customer is heard.
     const call = await platformPost(request, token, "/cti/simulator/offer", {
@@ -227,15 +286,10 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
       agentUserName: AGENT,
       transcript: [{ segmentId: 0, thisRole: 3, nluResult: null, dialogContent: "我要找人工", gender: 1 }],
     });
-    await expect(page.getByTestId("agent-state")).toContainText("振铃中");
     await expect(page.getByRole("region", { name: "对话记录" })).toContainText("我要找人工");
-    await page.getByRole("button", { name: /^接听/ }).click();
-    await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 30_000, intervals: [250] }).toBe(true);
+    await answerAndHear(page);
 
-    const target = page.getByLabel("转接/咨询目标");
-    await target.focus();
-    await expect(target.locator("option", { hasText: "蒋涛（就绪）" })).toHaveCount(1);
-    await target.selectOption({ label: "蒋涛（就绪）" });
+    await chooseColleague(page, "蒋涛");
     await page.getByRole("button", { name: "转接", exact: true }).click();
     await expect(page.getByRole("status").filter({ hasText: "已转接给 蒋涛" })).toBeVisible();
     await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
@@ -248,8 +302,86 @@ test("a robot hand-off carries the customer audio; transferred to a colleague it
     await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
     await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
   } finally {
-    for (const who of [token, colleagueToken])
-      await platformPost(request, who, "/cti/api/agent/state", { command: "signOut" }).catch(() => undefined);
+    await signOutPhones(request, token, colleagueToken);
     await colleagueContext.close();
+  }
+});
+
+test("a consultation carries the two agents' voices to each other with the customer held; a conference brings in the customer, hold and mute keep their meaning; handed over, the colleague keeps the customer's audio", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  expect(missingVoiceParts(), "real voice needs the Debian packages .ci/run installs").toEqual([]);
+  test.setTimeout(180_000);
+  const token = await platformToken(request, ASKING);
+  const colleagueToken = await platformToken(request, CONSULTED);
+  // The colleague's microphone plays its own tone, so it has a browser of its own.
+  const colleagueBrowser = await chromium.launch(launchOptionsWithTone(COLLEAGUE_TONE_HZ));
+  const colleague = await (await colleagueBrowser.newContext({ baseURL, locale: "zh-CN", timezoneId: "Asia/Shanghai" })).newPage();
+  const heardBy = (screen: Page, tones: number[]) => expect.poll(() => hearsTones(screen, tones), { timeout: 30_000, intervals: [250] });
+  try {
+    await readyToListen([page, ASKING], [colleague, CONSULTED]);
+    const call = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139003", agentUserName: ASKING });
+    await answerAndHear(page);
+
+    // The agent consults the colleague: the customer is held, the two agents hear each other.
+    await chooseColleague(page, "韩梅");
+    await page.getByRole("button", { name: "咨询", exact: true }).click();
+    await expect(colleague.getByTestId("agent-state")).toContainText("振铃中");
+    await colleague.getByRole("button", { name: /^接听/ }).click();
+    const consultation = page.getByRole("group", { name: "咨询" });
+    await expect(consultation).toContainText("咨询 韩梅：通话中");
+    await heardBy(page, [COLLEAGUE_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, false]);
+    await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, false]);
+
+    // All three: the colleague hears the customer and the agent, the agent both others.
+    await consultation.getByRole("button", { name: "三方通话" }).click();
+    await expect(consultation).toContainText("三方通话中");
+    await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, true]);
+    await heardBy(page, [COLLEAGUE_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, true]);
+    // Two seconds of the conference reach the customer (100 packets of 20 ms on the customer's leg, the page's first).
+    const sentToCustomer = () =>
+      page.evaluate(async () => {
+        let packets = 0;
+        const customerLeg = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections[0];
+        (await customerLeg.getStats()).forEach((entry: { type: string; packetsSent?: number }) => {
+          if (entry.type === "outbound-rtp") packets += entry.packetsSent ?? 0;
+        });
+        return packets;
+      });
+    const conferenceFrom = await sentToCustomer();
+    await expect.poll(sentToCustomer, { timeout: 15_000 }).toBeGreaterThan(conferenceFrom + 100);
+    // Mute silences the agent only; hold silences the customer only.
+    await page.getByRole("button", { name: "静音" }).click();
+    await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([false, true]);
+    await page.getByRole("button", { name: "取消静音" }).click();
+    await page.getByRole("button", { name: "保持" }).click();
+    await expect(page.getByTestId("agent-state")).toContainText("保持中");
+    await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, false]);
+    await heardBy(page, [COLLEAGUE_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, false]);
+    await page.getByRole("button", { name: "恢复" }).click();
+    await heardBy(colleague, [AGENT_TONE_HZ, CUSTOMER_TONE_HZ]).toEqual([true, true]);
+
+    // The agent hands the customer over and leaves: their call ends, the colleague hears the customer.
+    await consultation.getByRole("button", { name: "完成转接" }).click();
+    await expect(page.getByTestId("agent-state")).toContainText("话后整理");
+    await expect.poll(() => remoteEnded(page), { timeout: 15_000 }).toBe(true);
+    await heardBy(colleague, [CUSTOMER_TONE_HZ, AGENT_TONE_HZ]).toEqual([true, false]);
+    await expect(colleague.getByTestId("agent-state")).toContainText("通话中");
+
+    // The customer's leg to the first agent, as recorded: the customer heard the colleague (only the
+    // conference's mix sends it there) and, in the same moments, the agent.
+    const wav = await recordedCall(request, token, call.ctiCallId);
+    expect(windowsWithTones(wav, 1, [COLLEAGUE_TONE_HZ]), "100 ms windows with the colleague").toBeGreaterThanOrEqual(10);
+    expect(windowsWithTones(wav, 1, [AGENT_TONE_HZ, COLLEAGUE_TONE_HZ]), "100 ms windows with both agents").toBeGreaterThanOrEqual(10);
+    expect(windowsWithTones(wav, 0, [CUSTOMER_TONE_HZ]), "the customer talked").toBeGreaterThanOrEqual(10);
+
+    await platformPost(request, token, `/cti/simulator/call/${call.ctiCallId}/hangup`);
+    await expect(colleague.getByTestId("agent-state")).toContainText("话后整理");
+    await expect.poll(() => remoteEnded(colleague), { timeout: 15_000 }).toBe(true);
+  } finally {
+    await signOutPhones(request, token, colleagueToken);
+    await colleagueBrowser.close();
   }
 });

@@ -10,8 +10,9 @@ import { baseURL } from "../../playwright.config";
  * agent01 real-voice, agent02 robot-agents, agent03 customers, agent04 voice-workbench-shift,
  * agent05 voice-workbench (time zone), agent06 monitor and operations (own platform),
  * agent07 work-orders, agent08/agent09 monitor without JavaScript (js/no-js project), agent10 softphone,
- * agent11 layout (the phone bar), agent12 real-voice (the colleague a call is transferred to). A call a test offers rings at its own agent (`agentUserName`, a
- * direct line), never at whoever of the queue happens to be ready.
+ * agent11 layout (the phone bar), agent12 real-voice (the colleague a call is transferred to),
+ * agent13/agent14 real-voice (consultation and conference). A call a test offers rings at its own
+ * agent (`agentUserName`, a direct line), never at whoever of the queue happens to be ready.
  */
 export const PASSWORD = "Switchboard@2026";
 

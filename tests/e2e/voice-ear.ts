@@ -10,22 +10,29 @@ import { toneWav } from "../../scripts/voice-servers.mjs";
  */
 export const AGENT_TONE_HZ = 880;
 export const CUSTOMER_TONE_HZ = 440;
-const agentTone = join(tmpdir(), `switchboard-agent-tone-${AGENT_TONE_HZ}.wav`);
-writeFileSync(agentTone, toneWav(AGENT_TONE_HZ, 30, 48_000));
+/** A second agent's microphone (a consulted colleague), in a browser of its own. */
+export const COLLEAGUE_TONE_HZ = 660;
 
-export const voiceLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--use-fake-ui-for-media-stream",
-    "--use-fake-device-for-media-stream",
-    `--use-file-for-fake-audio-capture=${agentTone}`,
-    "--autoplay-policy=no-user-gesture-required",
-    "--allow-loopback-in-peer-connection",
-  ],
-};
+/** Chromium whose fake microphone plays a tone of `hz` (the flag is the browser's, so one tone per browser). */
+export function launchOptionsWithTone(hz: number) {
+  const tone = join(tmpdir(), `switchboard-agent-tone-${hz}.wav`);
+  writeFileSync(tone, toneWav(hz, 30, 48_000));
+  return {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${tone}`,
+      "--autoplay-policy=no-user-gesture-required",
+      "--allow-loopback-in-peer-connection",
+    ],
+  };
+}
+
+export const voiceLaunchOptions = launchOptionsWithTone(AGENT_TONE_HZ);
 
 /**
  * Prepares the test's ear on the agent's pages: Chrome's echo cancellation, noise suppression and
@@ -69,13 +76,16 @@ export const sending = (page: Page) =>
     return { microphone: sender?.track?.label ?? "", live: sender?.track?.readyState === "live", packets };
   });
 
-/** The loudest frequency the page hears now on the softphone's remote stream (WebAudio analyser). */
-export const loudest = (page: Page) =>
-  page.evaluate(() => {
+/**
+ * What the page hears now on the softphone's stream (WebAudio analyser): the loudest frequency,
+ * and the level (dB) at each of `tones`.
+ */
+const listen = (page: Page, tones: number[] = []) =>
+  page.evaluate((tones) => {
     const w = window as unknown as { ear?: { analyser: AnalyserNode; rate: number; stream: MediaStream } };
     const audio = document.querySelector<HTMLAudioElement>("[data-testid=softphone-audio]");
     const stream = audio?.srcObject as MediaStream | null;
-    if (!stream) return { hz: 0, db: -Infinity };
+    if (!stream) return { hz: 0, db: -Infinity, levels: tones.map(() => -Infinity) };
     if (w.ear?.stream !== stream) {
       const context = new AudioContext();
       void context.resume();
@@ -84,12 +94,23 @@ export const loudest = (page: Page) =>
       context.createMediaStreamSource(stream).connect(analyser);
       w.ear = { analyser, rate: context.sampleRate, stream };
     }
-    const bins = new Float32Array(w.ear.analyser.frequencyBinCount);
-    w.ear.analyser.getFloatFrequencyData(bins);
+    const { analyser, rate } = w.ear;
+    const bins = new Float32Array(analyser.frequencyBinCount);
+    analyser.getFloatFrequencyData(bins);
     let top = 1;
     for (let i = 2; i < bins.length; i++) if (bins[i] > bins[top]) top = i;
-    return { hz: (top * w.ear.rate) / w.ear.analyser.fftSize, db: bins[top] };
-  });
+    const levels = tones.map((hz) => bins[Math.round((hz * analyser.fftSize) / rate)]);
+    return { hz: (top * rate) / analyser.fftSize, db: bins[top], levels };
+  }, tones);
+
+/** The loudest frequency the page hears now on the softphone's remote stream. */
+export const loudest = async (page: Page) => {
+  const { hz, db } = await listen(page);
+  return { hz, db };
+};
+
+/** Which of `tones` the page hears now (each clearly above the noise), in the same order. */
+export const hearsTones = async (page: Page, tones: number[]) => (await listen(page, tones)).levels.map((db) => db > -70);
 
 export const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
 /** Nothing at all: the loudest frequency is far below any tone. */

@@ -56,6 +56,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     snapshot,
     publicCall,
     publish,
+    announce,
     apply,
     dispatch,
     resultSaved,
@@ -93,6 +94,8 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     call.consult = null;
     call.agentUserId = colleague.userId;
     await apply(agent, { type: "end" });
+    // The colleague's state is the same, but the customer is theirs now (the media puts them through).
+    announce(colleague);
     await publish(colleague, CTI_EVENTS.state, snapshot(colleague));
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { pickAgent, signedOut, transition, type AgentCommand } from "#contracts/agent-state";
 import { CTI_EVENTS, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
 import { MONITOR_NOTIFICATIONS, type MonitorAgentState, type MonitorQueueState, type SupervisorNotice } from "#contracts/monitor";
+import { sipUserOf } from "#contracts/voice";
 import type { Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { NotificationBus } from "#upstream/notifications/bus";
@@ -105,8 +106,9 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
   function consultSeenBy(call: Call, viewer: Agent): PhoneCall["consult"] {
     if (!call.consult) return null;
     const asking = viewer.userId !== call.consult.agentUserId;
-    const other = tenantOf(call.tenantId).agents.get(asking ? call.consult.agentUserId : (call.agentUserId ?? -1));
-    return { colleague: other?.name ?? "", state: call.consult.state, asking };
+    const otherId = asking ? call.consult.agentUserId : (call.agentUserId ?? -1);
+    const other = tenantOf(call.tenantId).agents.get(otherId);
+    return { colleague: other?.name ?? "", sipUser: sipUserOf(call.tenantId, otherId), state: call.consult.state, asking };
   }
 
   /** Runs `step` after the agent's earlier ones, so what is stored about an agent keeps its order. */
@@ -200,6 +202,12 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
       .execute();
   }
 
+  /** Tells the state listeners where an agent is now (also when a call changed hands but their state did not). */
+  function announce(agent: Agent): void {
+    const call = agent.status.callId ? calls.get(agent.status.callId) : undefined;
+    for (const listener of stateListeners) listener(agent, call);
+  }
+
   /** Applies a command or fails with its Chinese reason; persists and publishes the new state. */
   async function apply(agent: Agent, command: AgentCommand): Promise<void> {
     // Each state starts strictly after the last, so the phone bar can tell a stale snapshot by its `since`.
@@ -213,7 +221,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     const state = next.status.state;
     const call = next.status.callId ? calls.get(next.status.callId) : undefined;
     if (call && !call.ended) void live.keep(call);
-    for (const listener of stateListeners) listener(agent, call);
+    announce(agent);
     if (state === "SIGNED_OUT") agent.signOutPending = null;
     await Promise.all([
       publish(agent, CTI_EVENTS.state, snapshot(agent)),
@@ -403,6 +411,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     snapshot,
     publicCall,
     publish,
+    announce,
     apply,
     dispatch,
     resultSaved,

@@ -183,11 +183,13 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     // A consultation: the customer is held and the colleague's phone rings with the customer's screen.
     const consulting = await phone("admin", "POST", "/cti/api/call/consult", { agentId });
     expect(consulting.agent.state).toBe("HOLD");
-    expect(consulting.call!.consult).toEqual({ colleague: "张伟", state: "ringing", asking: true });
+    // Each side's softphone is named to the other (real voice: the asking agent's calls the colleague's).
+    const sipUser = (who: string) => `t${users[who].tenantId}u${users[who].id}`;
+    expect(consulting.call!.consult).toEqual({ colleague: "张伟", sipUser: sipUser("agent"), state: "ringing", asking: true });
     const asked = await phone("agent", "GET", "/cti/api/agent");
     expect(asked.agent.state).toBe("RINGING");
     expect(asked.call).toMatchObject({ ctiCallId: call.ctiCallId, phone: "13912345678" });
-    expect(asked.call!.consult).toEqual({ colleague: "王建国", state: "ringing", asking: false });
+    expect(asked.call!.consult).toEqual({ colleague: "王建国", sipUser: sipUser("admin"), state: "ringing", asking: false });
     expect((await api("admin", "POST", "/cti/api/call/consult/transfer")).json()).toMatchObject({ code: 400, msg: "被咨询坐席尚未接听" });
     expect((await api("admin", "POST", "/cti/api/call/transfer", { target: "agent", to: agentId })).json()).toMatchObject({
       code: 400,
@@ -203,6 +205,7 @@ describeDb(`the CTI service on ${TEST_DB}`, () => {
     expect(conference.call!.consult!.state).toBe("conference");
     expect((await phone("agent", "GET", "/cti/api/agent")).call!.consult).toEqual({
       colleague: "王建国",
+      sipUser: sipUser("admin"),
       state: "conference",
       asking: false,
     });

@@ -20,6 +20,8 @@ export const SALES_TEAM: ReadonlyArray<readonly [string, string]> = [
   ["agent10", "褚红"],
   ["agent11", "卫东"],
   ["agent12", "蒋涛"],
+  ["agent13", "沈冰"],
+  ["agent14", "韩梅"],
 ];
 
 /** Starts the demo tenant's sales team (when the demo data is there); answers it, to stop it. */

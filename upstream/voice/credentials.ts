@@ -1,9 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { SipAccess } from "#contracts/voice";
+import { sipUserOf, type SipAccess } from "#contracts/voice";
 import type { VoiceSettings } from "./settings";
-
-/** An agent's SIP user: unique across tenants, and nothing a caller could guess a colleague's password from. */
-export const sipUserOf = (tenantId: number, userId: number) => `t${tenantId}u${userId}`;
 
 /**
  * Short-lived SIP credentials for one agent, in the form Kamailio's auth_ephemeral checks: the

@@ -1,9 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { sipUserOf } from "#contracts/voice";
 import type { Agent, Call } from "#upstream/cti/types";
 import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
-import { sipUserOf } from "./credentials";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
 import { watchMediaServer } from "./media-server";
 import { agentFacingPort, pcapToWav } from "./recording";

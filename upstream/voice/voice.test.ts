@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { issueSipAccess, sipUserOf } from "./credentials";
+import { isAgentSipUser, sipUserOf } from "#contracts/voice";
+import { issueSipAccess } from "./credentials";
 import { agentFacingPort, pcapToWav } from "./recording";
 import { readVoiceSettings, type VoiceSettings } from "./settings";
 
@@ -28,6 +29,9 @@ describe("SIP credentials (Kamailio auth_ephemeral)", () => {
     expect(issueSipAccess(settings, 3, 43, now)).not.toMatchObject({ password: access.password });
     expect(issueSipAccess({ ...settings, secret: "other" }, 3, 42, now)).not.toMatchObject({ password: access.password });
     expect(sipUserOf(1, 5)).not.toBe(sipUserOf(15, 0));
+    // An agent's SIP user is told from the phone line's (a softphone takes a colleague's call only in a consultation).
+    expect(isAgentSipUser(sipUserOf(3, 42))).toBe(true);
+    expect(["customer", "t3u", "13900139000", "t3u42x"].filter(isAgentSipUser)).toEqual([]);
   });
 
   it("are issued only when the SIP servers are configured", () => {
