@@ -149,8 +149,8 @@ export function createSipPhone(
   ua.start();
   return {
     /**
-     * The pre-call test's check of the SIP server (decision 053): registers again now; true once
-     * the server accepted it, false if it refused or did not answer within `ms`.
+     * The pre-call test's check of the SIP server (decision 053): the phone registers anew; false
+     * if the server refused or did not answer within `ms`.
      */
     checkRegistration(ms: number): Promise<boolean> {
       return new Promise((resolve) => {
@@ -165,7 +165,14 @@ export function createSipPhone(
         const timer = setTimeout(no, ms);
         ua.on("registered", yes);
         ua.on("registrationFailed", no);
-        if (ua.isConnected()) ua.register();
+        if (!ua.isConnected()) return;
+        // A registration anew, answered now: JsSIP says "registered" only when it was not, so a
+        // registered phone unregisters first (no call rings meanwhile: the agent is not ready).
+        if (!ua.isRegistered()) ua.register();
+        else {
+          ua.once("unregistered", () => ua.register());
+          ua.unregister();
+        }
       });
     },
     answerTestCall: testCalls.answer,
