@@ -96,6 +96,22 @@ export const SOAK = {
     { path: "/audit", account: "admin" },
   ],
 };
+/**
+ * Real voice (opt-in: `npm run bench -- --only=voice`, bench/sections/voice.mjs): `calls` calls
+ * one after another for the setup times (BENCH_VOICE_CALLS), then concurrent calls ramped through
+ * `levels` (BENCH_VOICE_LEVELS, comma-separated) each held `holdSeconds`. Its own platform,
+ * console and SIP servers listen from PORT_BASE + 10 (console), + 11 (platform), + 12 (control)
+ * and + 13 (SIP, rtpengine, phone line: five ports); its RTP ports are `rtpPorts`, apart from an
+ * e2e run's default 40000-40999.
+ */
+export const VOICE = {
+  calls: Number(process.env.BENCH_VOICE_CALLS ?? 50),
+  quickCalls: 10,
+  levels: (process.env.BENCH_VOICE_LEVELS ?? "5,10,15,20,25,30,35,40").split(",").map(Number),
+  holdSeconds: 10,
+  rtpPorts: process.env.BENCH_VOICE_RTP_PORTS ?? "41000-41999",
+  ports: { console: PORT_BASE + 10, platform: PORT_BASE + 11, control: PORT_BASE + 12, voice: PORT_BASE + 13 },
+};
 export const benchSupervisor = (i) => `bench-supervisor-${String(i + 1).padStart(2, "0")}`;
 export const benchAgent = (i) => `bench-agent-${String(i + 1).padStart(3, "0")}`;
 

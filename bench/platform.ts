@@ -10,6 +10,7 @@ import { WorkType } from "#upstream/domain/work-type";
 import { DEMO_PASSWORD, seedDemo } from "#upstream/seed/demo";
 import { readSettings } from "#upstream/settings";
 import { createAgentPopulation, type AgentPopulation } from "#upstream/simulators/agent-population";
+import { readVoiceSettings } from "#upstream/voice/settings";
 import { benchAgent, benchSupervisor, MONITOR } from "./config.mjs";
 
 /**
@@ -19,7 +20,9 @@ import { benchAgent, benchSupervisor, MONITOR } from "./config.mjs";
  * - on BENCH_CONTROL_PORT (loopback, outside the API and its auth): `/record` then `/recorded`,
  *   the platform calls one page view makes, so they can be replayed alone (upstream overhead);
  *   `/publish`, events published through the real bus, each stamped with the moment it was
- *   handed to the bus, at a steady rate (event latency).
+ *   handed to the bus, at a steady rate (event latency);
+ * - the voice section's run: real media when given the SIP servers' settings (VOICE_SIP_*, as
+ *   scripts/voice-servers.mjs writes them), with SIMULATOR_CONTROL=1 to place calls.
  * Run as `node --import tsx bench/platform.ts` with UPSTREAM_PORT, BENCH_CONTROL_PORT and DATA_DIR.
  */
 const settings = readSettings(process.env);
@@ -72,7 +75,15 @@ if (agents > 0) {
     .execute();
 }
 
-const app = buildApp({ db, clientId: settings.clientId, clientSecret: settings.clientSecret, logger: { level: "warn" } });
+const app = buildApp({
+  db,
+  clientId: settings.clientId,
+  clientSecret: settings.clientSecret,
+  logger: { level: "warn" },
+  cti: { ringMs: settings.ringSeconds * 1_000 },
+  simulatorControl: settings.simulatorControl,
+  voice: readVoiceSettings(process.env),
+});
 // Planner statistics as upstream/server.ts keeps them.
 await keepStatistics(db, (error) => app.log.error(error, "refreshing planner statistics failed"));
 

@@ -7,7 +7,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
-import { ACCOUNTS, EVENTS, MONITOR, PORTS, SOAK } from "./config.mjs";
+import { ACCOUNTS, EVENTS, MONITOR, PORTS, SOAK, VOICE } from "./config.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
@@ -25,6 +25,7 @@ const { contacts } = await import("./sections/contacts.mjs");
 const { inspection } = await import("./sections/inspection.mjs");
 const { soak } = await import("./sections/soak.mjs");
 const { upload } = await import("./sections/upload.mjs");
+const { voice } = await import("./sections/voice.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -42,6 +43,8 @@ const SECTIONS = [
   [`Soak (${SOAK.minutes} min)`, soak, { optIn: true }],
   // Only when asked for (--only=upload): its import runs on in the background for a minute.
   ["Upload memory (19 MB contact list)", upload, { optIn: true }],
+  // Only when asked for (--only=voice): it needs the telephony servers and runs for minutes.
+  [`Real voice (Kamailio, rtpengine, baresip; ${VOICE.calls} calls)`, voice, { optIn: true }],
 ];
 
 const quick = process.argv.includes("--quick");

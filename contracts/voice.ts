@@ -35,3 +35,18 @@ export const sipUserOf = (tenantId: number, userId: number) => `t${tenantId}u${u
 /** Whether a SIP user is an agent's (else: the customers' phone line). */
 export const isAgentSipUser = (user: string) => /^t\d+u\d+$/.test(user);
 export const SipAccessResponseSchema = envelope(SipAccessSchema);
+
+/**
+ * The workbench's pre-call test (decision 053): the platform's test call to the agent's softphone,
+ * and what the media server recorded of the agent on it once it ended: the level of the agent's
+ * voice (dBFS, null: nothing recorded) and that side as a mono WAV (base64), the loopback.
+ */
+export const PrecallStartSchema = z.object({ testId: z.string() });
+export const PrecallStartResponseSchema = envelope(PrecallStartSchema);
+export const PrecallResultSchema = z.object({
+  done: z.boolean(),
+  agentLevelDb: z.number().nullable(),
+  audio: z.string().nullable(),
+});
+export type PrecallResult = z.infer<typeof PrecallResultSchema>;
+export const PrecallResultResponseSchema = envelope(PrecallResultSchema);

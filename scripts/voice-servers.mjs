@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { startLossyMedia } from "./lossy-media.mjs";
 
 const KAMAILIO_MODULES = [
   "/usr/lib/x86_64-linux-gnu/kamailio/modules",
@@ -31,18 +32,21 @@ export function missingVoiceParts() {
 /**
  * The ports of one start, from `base` (VOICE_PORT, else the console's port + 10): SIP over
  * WebSocket (TCP) and over UDP share base, rtpengine's control base+1, the customers' phone line
- * base+2 (baresip also takes base+3 for SIP over TLS) and its control base+4. RTP uses
- * `rtp` (VOICE_RTP_PORTS, default 40000-40999; rtpengine the lower half), so that starts beside
- * each other can keep their media apart.
+ * base+2 (baresip also takes base+3 for SIP over TLS) and its control base+4; with
+ * SIMULATOR_CONTROL=1 the test-only loss relay takes base+5 (ng) and base+6 (control). RTP uses
+ * `rtpRange` (VOICE_RTP_PORTS, default 40000-40999; rtpengine the lower half), so two starts on
+ * one machine can keep their media apart.
  */
-export function voicePorts(base, rtp = "40000-40999") {
-  const [low, high] = rtp.split("-").map(Number);
+export function voicePorts(base, rtpRange = process.env.VOICE_RTP_PORTS ?? "40000-40999") {
+  const [low, high] = rtpRange.split("-").map(Number);
   const middle = Math.floor((low + high) / 2);
   return {
     sip: base,
     rtpengine: base + 1,
     customerSip: base + 2,
     customerControl: base + 4,
+    lossProxy: base + 5,
+    lossControl: base + 6,
     rtp: [low, middle],
     customerRtp: [middle + 1, high],
   };
@@ -305,10 +309,10 @@ function waitForLine(child, pattern, name, timeoutMs = 60_000) {
 
 /**
  * Starts the telephony servers if this machine has them (VOICE=sip requires them, VOICE=simulated
- * skips them). Answers null (simulated media, said once on the console) or the environment the
+ * skips them); `rtpPorts` ("low-high") overrides VOICE_RTP_PORTS. Answers null (simulated media, said once on the console) or the environment the
  * platform and the console need, and `stop()`.
  */
-export async function startVoiceServers({ basePort, dataDir, log = console.log }) {
+export async function startVoiceServers({ basePort, dataDir, log = console.log, rtpPorts = undefined }) {
   const mode = process.env.VOICE ?? "auto";
   if (mode === "simulated") return null;
   const missing = missingVoiceParts();
@@ -317,7 +321,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
     log(`[start] voice: simulated media (real voice needs the Debian packages ${missing.join(", ")}; see README, Real voice)`);
     return null;
   }
-  const ports = voicePorts(Number(process.env.VOICE_PORT ?? basePort), process.env.VOICE_RTP_PORTS);
+  const ports = voicePorts(Number(process.env.VOICE_PORT ?? basePort), rtpPorts);
   // Generated afresh at each start, beside the data (a start killed outright leaves nothing elsewhere).
   const dir = join(dataDir, "voice-run");
   rmSync(dir, { recursive: true, force: true });
@@ -329,7 +333,11 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
   const modules = KAMAILIO_MODULES.find((d) => existsSync(join(d, "websocket.so")));
   // A new secret each start: credentials issued before a restart stop working with it.
   const secret = randomBytes(24).toString("hex");
-  writeFileSync(join(dir, "kamailio.cfg"), kamailioConfig({ ports, secret, modules }), { mode: 0o600 });
+  // Tests (SIMULATOR_CONTROL=1) can put loss on the media path: Kamailio then reaches rtpengine
+  // through the loss relay (scripts/lossy-media.mjs), which passes everything on unless asked.
+  const lossControl = process.env.SIMULATOR_CONTROL === "1";
+  const kamailioPorts = lossControl ? { ...ports, rtpengine: ports.lossProxy } : ports;
+  writeFileSync(join(dir, "kamailio.cfg"), kamailioConfig({ ports: kamailioPorts, secret, modules }), { mode: 0o600 });
   writeFileSync(join(dir, "rtpengine.conf"), rtpengineConfig({ ports, recordings }));
   writeFileSync(join(dir, "customer.wav"), toneWav(CUSTOMER_TONE_HZ, 60));
   writeFileSync(join(dir, "baresip", "config"), baresipConfig({ ports, dir }));
@@ -369,9 +377,11 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
     return child;
   };
   let stopping = false;
+  let lossy = null;
 
   async function stop() {
     stopping = true;
+    lossy?.stop();
     // baresip first (its calls end cleanly), then Kamailio, then rtpengine (which writes the last recordings).
     for (const { child } of [...started].reverse()) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
@@ -385,6 +395,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
   }
   /** On a hurried exit: nothing may outlive the start. */
   function killNow() {
+    lossy?.stop();
     for (const { child } of started) if (child.exitCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
@@ -392,6 +403,8 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log }
   try {
     const rtpengine = spawnServer("rtpengine", "rtpengine", ["--config-file", join(dir, "rtpengine.conf"), "--foreground", "--log-stderr"]);
     await waitForLine(rtpengine, /Startup complete/, "rtpengine");
+    if (lossControl)
+      lossy = await startLossyMedia({ listenPort: ports.lossProxy, rtpenginePort: ports.rtpengine, controlPort: ports.lossControl });
     const kamailio = spawnServer("Kamailio", "kamailio", [
       "-f",
       join(dir, "kamailio.cfg"),

@@ -91,6 +91,7 @@ export function createSipPhone(
       session.terminate({ status_code: 488 });
       return;
     }
+    if (testCalls.take(ctiCallId, session)) return;
     if (isAgentSipUser(request.from.uri.user) && !consultedBy(ctiCallId, request.from.uri.user)) {
       session.terminate({ status_code: 403 });
       return;
@@ -213,8 +214,38 @@ export function createSipPhone(
     if (session && !session.isEnded()) session.terminate();
   }
 
+  const testCalls = precallTestCalls(() => ({ audio: microphone ? { deviceId: microphone } : true, video: false }), credentials);
+
   ua.start();
   return {
+    /**
+     * The pre-call test's check of the SIP server (decision 053): the phone registers anew; false
+     * if the server refused or did not answer within `ms`.
+     */
+    checkRegistration(ms: number): Promise<boolean> {
+      return new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          ua.off("registered", yes);
+          ua.off("registrationFailed", no);
+          resolve(ok);
+        };
+        const yes = () => done(true);
+        const no = () => done(false);
+        const timer = setTimeout(no, ms);
+        ua.on("registered", yes);
+        ua.on("registrationFailed", no);
+        if (!ua.isConnected()) return;
+        // A registration anew, answered now: JsSIP says "registered" only when it was not, so a
+        // registered phone unregisters first (no call rings meanwhile: the agent is not ready).
+        if (!ua.isRegistered()) ua.register();
+        else {
+          ua.once("unregistered", () => ua.register());
+          ua.unregister();
+        }
+      });
+    },
+    answerTestCall: testCalls.answer,
     follow(snapshot: PhoneSnapshot) {
       phone = snapshot;
       if (snapshot.call) known.add(snapshot.call.ctiCallId);
@@ -257,3 +288,58 @@ export function createSipPhone(
 }
 
 export type SipPhone = ReturnType<typeof createSipPhone>;
+
+/** JsSIP waits for ICE gathering to complete; the softphone sends its SDP ICE_GATHERING_CAP_MS after the first candidate. */
+function capIceGathering(session: RTCSession) {
+  let capped: (() => void) | null = null;
+  session.on("icecandidate", ({ ready }) => {
+    if (capped === ready) return;
+    capped = ready;
+    setTimeout(ready, ICE_GATHERING_CAP_MS);
+  });
+}
+
+/** The CTI call id of the pre-call test's calls (upstream/voice/precall.ts): no CTI call has it. */
+const TEST_CALL_PREFIX = "test-";
+
+/**
+ * The pre-call test's calls (decision 053): the platform's phone line calls the softphone naming
+ * `test-<id>`. A test arms the softphone before asking the platform (the call may arrive before
+ * the platform's answer does); the armed test answers the next test call and gets its remote
+ * stream. A test call when none is armed is refused; it never becomes one of the CTI's calls.
+ */
+function precallTestCalls(constraints: () => MediaStreamConstraints, credentials: Credentials) {
+  let armed: ((ctiCallId: string, session: RTCSession) => void) | null = null;
+  return {
+    /** True when the incoming call was a test call (answered here, or refused). */
+    take(ctiCallId: string, session: RTCSession): boolean {
+      if (!ctiCallId.startsWith(TEST_CALL_PREFIX)) return false;
+      if (armed) armed(ctiCallId, session);
+      else session.terminate({ status_code: 480 });
+      return true;
+    },
+    /** Answers the next test call within `ms`: the id it names, its session and the line's audio; null if none came or it failed. */
+    answer(ms: number): Promise<{ id: string; session: RTCSession; stream: MediaStream } | null> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => finish(null), ms);
+        const finish = (answer: { id: string; session: RTCSession; stream: MediaStream } | null) => {
+          clearTimeout(timer);
+          armed = null;
+          resolve(answer);
+        };
+        armed = (ctiCallId, session) => {
+          armed = null;
+          const id = ctiCallId.slice(TEST_CALL_PREFIX.length);
+          session.on("peerconnection", ({ peerconnection }: PeerConnectionEvent) =>
+            peerconnection.addEventListener("track", (event) =>
+              finish({ id, session, stream: event.streams[0] ?? new MediaStream([event.track]) }),
+            ),
+          );
+          session.on("failed", () => finish(null));
+          capIceGathering(session);
+          session.answer({ mediaConstraints: constraints(), pcConfig: { iceServers: credentials.iceServers } });
+        };
+      });
+    },
+  };
+}

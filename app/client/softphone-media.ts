@@ -32,6 +32,8 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
   latest.current = phone;
   const [status, setStatus] = useState<SipPhoneStatus | null>(null);
   const [owner, setOwner] = useState<PhoneOwner>(null);
+  /** Whether the platform has SIP servers (null: not known yet). */
+  const [mode, setMode] = useState<SipAccess["mode"] | null>(null);
   const takeOver = useRef<() => void>(() => undefined);
   const agentId = phone.agent.agentId;
 
@@ -41,6 +43,7 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
     const readAccess = async () => {
       // As the platform's contract says (the console parsed it): the island loads no schema.
       const access = (await readJson<{ sip?: SipAccess }>(endpoint, { sip: "1" }))?.sip;
+      if (access && !stopped) setMode(access.mode);
       return access?.mode === "sip" ? access : null;
     };
     // The credentials read to learn whether there is a phone at all serve its first registration
@@ -152,6 +155,9 @@ export function useSoftphoneMedia(endpoint: string, phone: PhoneSnapshot) {
     takeOver: useCallback(() => takeOver.current(), []),
     dtmf: useCallback((digit: string) => sip.current?.dtmf(digit), []),
     connection: useCallback(() => sip.current?.connection(), []),
+    mode,
+    /** The SIP phone of this tab, if it owns one now (the pre-call test drives it). */
+    sipPhone: useCallback(() => sip.current, []),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type CallQualityReport,
   type ConsultStep,
 } from "#contracts/cti";
-import { SipAccessResponseSchema } from "#contracts/voice";
+import { PrecallResultResponseSchema, PrecallStartResponseSchema, SipAccessResponseSchema } from "#contracts/voice";
 import { call, requireData, type Caller } from "./upstream.server";
 
 /** The platform's CTI service (`/cti/api`, decision 007): the agent's phone state and call control. */
@@ -64,5 +64,23 @@ export async function getSipAccess(caller: Caller) {
   return requireData(
     await call({ path: "/cti/api/agent/sip", schema: SipAccessResponseSchema, what: "获取软电话凭证", caller }),
     "获取软电话凭证",
+  );
+}
+
+/** The pre-call test (decision 053): the platform calls the agent's softphone with a test call. */
+export async function startPrecallTest(caller: Caller) {
+  const what = "开始通话测试";
+  return requireData(
+    await call({ method: "POST", path: "/cti/api/agent/sip/test", json: {}, schema: PrecallStartResponseSchema, what, caller }),
+    what,
+  );
+}
+
+/** What the media server recorded of the agent on a test call, once it has ended. */
+export async function getPrecallResult(caller: Caller, testId: string) {
+  const what = "获取通话测试结果";
+  return requireData(
+    await call({ path: `/cti/api/agent/sip/test/${encodeURIComponent(testId)}`, schema: PrecallResultResponseSchema, what, caller }),
+    what,
   );
 }

@@ -23,10 +23,10 @@ export function startNode(name, args, env, log) {
 
 /**
  * The bench platform (through tsx, its control listener on `ports.control`) and the console's
- * production build in front of it, each healthy before this returns. `platformEnv` adds to the
- * platform's environment; `nodeArgs(name)` gives node options per server (profiling).
+ * production build in front of it, each healthy before this returns. `platformEnv` and `consoleEnv`
+ * add to each one's environment; `nodeArgs(name)` gives node options per server (profiling).
  */
-export async function startServers({ ports, dataDir, platformEnv = {}, nodeArgs = () => [], log }) {
+export async function startServers({ ports, dataDir, platformEnv = {}, consoleEnv = {}, nodeArgs = () => [], log }) {
   const urls = {
     platformUrl: `http://127.0.0.1:${ports.platform}`,
     consoleUrl: `http://127.0.0.1:${ports.console}`,
@@ -54,6 +54,7 @@ export async function startServers({ ports, dataDir, platformEnv = {}, nodeArgs 
       UPSTREAM_URL: urls.platformUrl,
       SESSION_SECRET: randomBytes(32).toString("hex"),
       COOKIE_SECURE: "0",
+      ...consoleEnv,
     },
     log,
   );

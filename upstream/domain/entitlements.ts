@@ -157,6 +157,8 @@ export const ROUTE_ENTITLEMENTS: Readonly<Record<string, Entitlement>> = {
   "GET /cti/api/agents": screens(VOICE),
   "GET /cti/api/agent/calls/today": screens(VOICE),
   "GET /cti/api/agent/sip": screens(VOICE),
+  "POST /cti/api/agent/sip/test": screens(VOICE),
+  "GET /cti/api/agent/sip/test/:testId": screens(VOICE),
   "POST /cti/api/call/dial": screens(VOICE, "manual_preview"),
   "POST /cti/api/call/transfer": screens(VOICE),
   "POST /cti/api/call/consult": screens(VOICE),

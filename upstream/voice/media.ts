@@ -6,6 +6,7 @@ import type { Agent, Call } from "#upstream/cti/types";
 import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
 import { watchMediaServer } from "./media-server";
+import { createTestCalls } from "./precall";
 import { agentFacingPort, pcapToWav } from "./recording";
 import type { VoiceSettings } from "./settings";
 
@@ -40,6 +41,8 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const byAgent = new Map<number, Leg>();
   let sequence = 0;
   const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
+  // The workbench's pre-call test calls the agent on the same line (decision 053).
+  const testCalls = createTestCalls(settings, line, recordingOf, (error, message) => app.log.error(error, message));
 
   function end(leg: Leg) {
     leg.ending = true;
@@ -72,6 +75,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   }
 
   function onLineEvent(event: LineEvent) {
+    if (testCalls.onLineEvent(event)) return;
     const leg = legs.get(event.uri);
     if (!leg) return;
     if (event.type === "established") [leg.established, leg.sipCallId] = [true, event.sipCallId];
@@ -162,6 +166,7 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   const stopFollowing = app.cti.onAgentState(follow);
   return {
     recording,
+    testCalls,
     /** The keys the customer heard on a call so far (RFC 2833 events reaching the customer's phone). */
     heardKeys: (ctiCallId: string) => heardKeys.get(ctiCallId) ?? "",
     stop() {

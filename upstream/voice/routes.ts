@@ -5,6 +5,7 @@ import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { issueSipAccess } from "./credentials";
 import { startSipMedia } from "./media";
+import { precallRoutes } from "./precall";
 import type { VoiceSettings } from "./settings";
 
 const CallParamsSchema = z.object({ ctiCallId: z.string().min(1).max(100) });
@@ -21,8 +22,9 @@ export function voice(app: FastifyInstance, settings: VoiceSettings | null, simu
     await app.cti.status({ id: user.id, tenantId: user.tenantId });
     return ok<SipAccess>(settings ? issueSipAccess(settings, user.tenantId, user.id) : { mode: "simulated" });
   });
-  if (!settings) return;
   let media: ReturnType<typeof startSipMedia> | null = null;
+  precallRoutes(app, () => media?.testCalls ?? null);
+  if (!settings) return;
   app.addHook("onReady", async () => {
     media = startSipMedia(app, settings);
   });

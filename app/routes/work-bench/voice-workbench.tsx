@@ -28,6 +28,7 @@ import type { PhoneActionResult } from "./workbench.server";
 // card fetches its templates then anyway) load their code then, not with the workbench.
 const DeviceDialog = lazy(() => import("./device-dialog").then((module) => ({ default: module.DeviceDialog })));
 const NotificationOffer = lazy(() => import("./device-dialog").then((module) => ({ default: module.NotificationOffer })));
+const PrecallTest = lazy(() => import("./precall-test").then((module) => ({ default: module.PrecallTest })));
 const SmsCard = lazy(() => import("./sms-card").then((module) => ({ default: module.SmsCard })));
 
 type Panels = Pick<WorkbenchData, "pop" | "today" | "satisfaction" | "needCall" | "colleagues">;
@@ -231,6 +232,13 @@ export function VoiceWorkbench({ title }: { title: string }) {
           ownsPhone ? (
             <Suspense fallback={null}>
               <DeviceDialog devices={media.devices} notification={notification} />
+              <PrecallTest
+                state={state}
+                csrf={csrf}
+                sipPhone={media.sipPhone}
+                microphone={media.devices.usable.microphone?.deviceId}
+                speaker={media.devices.usable.speaker?.deviceId}
+              />
             </Suspense>
           ) : null
         }
@@ -252,6 +260,11 @@ export function VoiceWorkbench({ title }: { title: string }) {
         reportPoorCall={reportPoorCall}
         notices={media.devices.missing}
       />
+      {media.mode === "simulated" ? (
+        <p className="sb-softphone-activity" data-testid="precall-unavailable">
+          通话测试不可用：当前为模拟语音（平台未配置语音服务器），没有真实的通话声音可测。
+        </p>
+      ) : null}
       <SupervisorNoticeBanner notice={supervisorNotice} onDismiss={() => setSupervisorNotice(null)} />
       <ConfirmDialog
         open={confirmHangup}

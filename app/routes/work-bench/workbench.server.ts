@@ -114,6 +114,8 @@ export async function readPhone(access: Access, url: URL) {
   if (keyword !== null) return { knowledge: await workbench.searchKnowledge(access.caller, keyword.trim().slice(0, 50)) };
   if (url.searchParams.has("colleagues")) return { colleagues: await cti.listColleagues(access.caller) };
   if (url.searchParams.has("sip")) return { sip: await cti.getSipAccess(access.caller) };
+  const precall = url.searchParams.get("precall");
+  if (precall !== null) return { precall: await cti.getPrecallResult(access.caller, precall.trim().slice(0, 100)) };
   const smsCall = url.searchParams.get("sms");
   if (smsCall !== null) {
     const number = await numberOfCall(access.caller, smsCall.trim().slice(0, 100));
@@ -147,6 +149,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("workOrder"), values: z.string().max(40_000).default("{}").transform(json) }).passthrough(),
   z.object({ intent: z.literal("sms") }).merge(SmsForCallSchema),
   z.object({ intent: z.literal("quality"), report: z.string().max(2_000).transform(json).pipe(CallQualityReportSchema) }),
+  z.object({ intent: z.literal("precall") }),
 ]);
 
 /**
@@ -188,6 +191,8 @@ async function runPhoneAction(access: Access, form: FormData) {
       return { phone: await cti.sendDtmf(caller, input.digits) };
     case "quality":
       return { quality: await cti.reportCallQuality(caller, input.report) };
+    case "precall":
+      return { precall: await cti.startPrecallTest(caller) };
     case "autoAnswer":
       return { autoAnswer: await workbench.setAutoAnswer(caller, input.autoAnswer === "true") };
     case "workOrder": {
