@@ -11,8 +11,8 @@ import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, voiceLaunchOptions } fr
  * statistics, the quality badge warns, and the call is marked poor for supervisors.
  */
 
-// 冯雪 (agent08) of the sales queue: no other test signs in as her.
-const AGENT = "agent08";
+// 杨帆 (agent15) of the sales queue: no other test signs in as him.
+const AGENT = "agent15";
 const LOSS_CONTROL = `http://127.0.0.1:${voicePorts(Number(process.env.VOICE_PORT ?? Number(new URL(baseURL).port) + 10)).lossControl}`;
 
 test.use({ launchOptions: voiceLaunchOptions });

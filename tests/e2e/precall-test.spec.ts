@@ -10,8 +10,8 @@ import { AGENT_TONE_HZ, listenOnPage, voiceLaunchOptions } from "./voice-ear";
  * reached; with simulated media it is not offered, and says why.
  */
 
-// 陈刚 (agent09) of the sales queue: no other test signs in as him.
-const AGENT = "agent09";
+// 朱琳 (agent16) of the sales queue: no other test signs in as her.
+const AGENT = "agent16";
 
 test.use({ launchOptions: voiceLaunchOptions });
 test.describe.configure({ mode: "serial" });

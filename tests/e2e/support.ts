@@ -11,7 +11,7 @@ import { baseURL } from "../../playwright.config";
  * agent05 voice-workbench (time zone), agent06 monitor and operations (own platform),
  * agent07 work-orders, agent08/agent09 monitor without JavaScript (js/no-js project), agent10 softphone,
  * agent11 layout (the phone bar), agent12 real-voice (the colleague a call is transferred to),
- * agent13/agent14 real-voice (consultation and conference). A call a test offers rings at its own
+ * agent13/agent14 real-voice (consultation and conference), agent15 media-loss, agent16 precall-test. A call a test offers rings at its own
  * agent (`agentUserName`, a direct line), never at whoever of the queue happens to be ready.
  */
 export const PASSWORD = "Switchboard@2026";

@@ -22,6 +22,8 @@ export const SALES_TEAM: ReadonlyArray<readonly [string, string]> = [
   ["agent12", "蒋涛"],
   ["agent13", "沈冰"],
   ["agent14", "韩梅"],
+  ["agent15", "杨帆"],
+  ["agent16", "朱琳"],
 ];
 
 /** Starts the demo tenant's sales team (when the demo data is there); answers it, to stop it. */
