@@ -5,7 +5,7 @@ import type pg from "pg";
 import type { RealtimeNotification } from "#contracts/events";
 import type { StreamScope } from "#contracts/events";
 import { RevocationSchema, type Revocation } from "#contracts/uaa";
-import { poolOf, type Db, type Trx } from "#upstream/db";
+import { poolOf, type Db } from "#upstream/db";
 import { HttpError } from "#upstream/http";
 import type { AuthUser } from "#upstream/repositories/users";
 import { notificationDeliveryLag } from "#upstream/observability/metrics";
@@ -57,7 +57,7 @@ const REVOCATION_CHANNEL = "switchboard_revocations";
 const RELISTEN_MS = 1_000;
 /**
  * On PostgreSQL a notification's id is taken under this transaction advisory lock, held until the
- * row commits: ids then become visible in their order, whichever process or connection took them.
+ * row commits (one statement): ids then become visible in their order, whichever process or connection took them.
  * A stream's cursor (Last-Event-ID, a page's start) means "everything up to here" only so.
  */
 const PUBLISH_LOCK = 35_036;
@@ -108,9 +108,9 @@ export function createNotificationBus(db: Db) {
     return subscription.queueName ? query.where("queue_name", "=", subscription.queueName) : query;
   };
 
-  const insertRow = (into: Trx, audience: Audience, type: string, payload: unknown) => {
+  const insertRow = (audience: Audience, type: string, payload: unknown) => {
     const forUser = "userId" in audience;
-    return into
+    return db
       .insertInto("notifications")
       .values({
         tenant_id: audience.tenantId,
@@ -177,19 +177,24 @@ export function createNotificationBus(db: Db) {
   const bus = {
     async publish(audience: Audience, type: string, payload: unknown): Promise<RealtimeNotification> {
       if (!shared) {
-        const row = await insertRow(db, audience, type, payload);
+        const row = await insertRow(audience, type, payload);
         deliver(row);
         return toNotification(row);
       }
-      // The NOTIFY goes out when the row commits; this process's streams get it from catchUp, in order.
-      const row = await db.transaction().execute(async (trx) => {
-        await sql`SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(trx);
-        const inserted = await insertRow(trx, audience, type, payload);
-        await sql`SELECT pg_notify(${PG_CHANNEL}, ${origin})`.execute(trx);
-        return inserted;
-      });
+      // One statement, so the lock is held for no round trip: the lock, then the id (the row comes
+      // out of the locked select), the NOTIFY sent at commit, the lock gone at commit. This
+      // process's streams get the row from catchUp, in order.
+      const forUser = "userId" in audience;
+      const { rows } = await sql<Row>`
+        WITH stored AS (
+          INSERT INTO notifications (tenant_id, user_id, audience, queue_name, type, payload)
+          SELECT ${audience.tenantId}, ${forUser ? audience.userId : null}, ${forUser ? "user" : "tenant"},
+                 ${forUser ? null : (audience.queueName ?? null)}, ${type}, ${JSON.stringify(payload ?? {})}::jsonb
+          FROM (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})) AS locked
+          RETURNING id, type, payload, created_at, tenant_id, user_id, queue_name)
+        SELECT stored.*, pg_notify(${PG_CHANNEL}, ${origin}) FROM stored`.execute(db);
       await catchUpLogged();
-      return toNotification(row);
+      return toNotification(rows[0]!);
     },
 
     /** Every notification of a subscription after `afterId`, oldest first. */
