@@ -7,6 +7,9 @@ const FAILOVER = /cluster-failover\.spec\.ts/;
 
 export default defineConfig({
   ...base,
+  // Five servers, PostgreSQL and HAProxy share the machine with the browsers: a flow takes longer
+  // than on the single console (a test's own setTimeout still wins).
+  timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: ".cache/playwright-cluster.json" }]],
   projects: [
     { name: "cluster", grep: /@cluster/, testIgnore: FAILOVER, use: { javaScriptEnabled: true } },

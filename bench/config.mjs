@@ -2,9 +2,10 @@
 // line here; adding a section is one entry in SECTIONS of bench/run.mjs.
 
 /**
- * Ports of a bench run (3170–3179, or ten from BENCH_PORT_BASE, so two runs on one machine do not
- * collide): console, platform and its bench control listener, the static ceiling, the plain-React
- * server, and the scale section's own platform with its control listener.
+ * Ports of a bench run (3170–3186, or seventeen from BENCH_PORT_BASE, so two runs on one machine do
+ * not collide): console, platform and its bench control listener, the static ceiling, the
+ * plain-React server, the scale section's own platform with its control listener, and the
+ * cluster section's `npm run cluster` (its PORT; it takes seven).
  */
 export const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 3170);
 export const PORTS = {
@@ -15,6 +16,7 @@ export const PORTS = {
   scalePlatform: PORT_BASE + 4,
   control: PORT_BASE + 5,
   scaleControl: PORT_BASE + 6,
+  cluster: PORT_BASE + 10,
 };
 
 /** The list page of the SSR throughput section and the account that opens it (BENCH_LIST_PATH, BENCH_LIST_ACCOUNT). */
@@ -57,6 +59,13 @@ export const INSPECTION = { records: 1_000_000, exportRows: 100_000 };
 
 /** Event latency: connected voice agents (seeded by bench/platform.ts), each with its own signed-in event stream. */
 export const EVENTS = { agents: 200 };
+
+/**
+ * The cluster (opt-in, bench/sections/cluster.mjs): agents signed in half on each console, each with
+ * its event stream; one event per agent every `eventPeriodMs`, `rounds` times (quick: one); then
+ * `revocations` sign-outs on one console, each timed to its refusal everywhere else.
+ */
+export const CLUSTER = { agents: 2_000, eventPeriodMs: 10_000, rounds: 3, revocations: 20 };
 
 /**
  * The live monitor: a floor of simulated agents (the platform's agent population over the bench
@@ -184,6 +193,8 @@ export const TARGETS = {
   xlsxRowsPerSec: 60_000,
   exportRssMb: 256,
   eventP99Ms: 300,
+  /** Event latency at the cluster's 2,000 agents (bench/sections/cluster.mjs). */
+  clusterEventP99Ms: 50,
   importSeconds: 30,
   /** The inspection list's export of 100,000 rows, CSV or XLSX. */
   inspectionExportSeconds: 10,

@@ -1,17 +1,16 @@
 import path from "node:path";
-import { randomBytes, scryptSync } from "node:crypto";
 import { createServer } from "node:http";
 import { performance } from "node:perf_hooks";
 import { buildApp } from "#upstream/app";
 import { openDatabase } from "#upstream/db";
 import { migrateToLatest } from "#upstream/db/migrate";
 import { keepStatistics } from "#upstream/db/statistics";
-import { WorkType } from "#upstream/domain/work-type";
-import { DEMO_PASSWORD, seedDemo } from "#upstream/seed/demo";
+import { seedDemo } from "#upstream/seed/demo";
 import { readSettings } from "#upstream/settings";
 import { createAgentPopulation, type AgentPopulation } from "#upstream/simulators/agent-population";
 import { readVoiceSettings } from "#upstream/voice/settings";
-import { benchAgent, benchSupervisor, MONITOR } from "./config.mjs";
+import { addBenchAccounts } from "./accounts";
+import { MONITOR } from "./config.mjs";
 
 /**
  * The reference platform as `npm run bench` runs it: the same app as upstream/server.ts, plus
@@ -35,45 +34,7 @@ await migrateToLatest(db);
 await seedDemo(db);
 
 const agents = Number(process.env.BENCH_AGENTS ?? 0);
-if (agents > 0) {
-  const tenant = await db.selectFrom("tenants").select("id").where("code", "=", "demo").executeTakeFirstOrThrow();
-  // One cheap hash for all (the stored hash carries its own cost): 200 sign-ins at the product's
-  // cost would take half a minute, and these accounts exist for one run.
-  const salt = randomBytes(16);
-  const key = scryptSync(DEMO_PASSWORD.normalize("NFKC"), salt, 64, { N: 1024, r: 8, p: 1 });
-  const passwordHash = ["scrypt", 1024, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
-  await db
-    .insertInto("users")
-    .values(
-      Array.from({ length: agents }, (_, i) => ({
-        tenant_id: tenant.id,
-        user_name: benchAgent(i),
-        real_name: `压测坐席${i + 1}`,
-        password_hash: passwordHash,
-        role: "agent" as const,
-        work_type: WorkType.voice,
-        agent_id: String(9000 + i),
-        default_queue_name: MONITOR.queue,
-      })),
-    )
-    .execute();
-  await db
-    .insertInto("users")
-    .values(
-      Array.from({ length: MONITOR.supervisors }, (_, i) => ({
-        tenant_id: tenant.id,
-        user_name: benchSupervisor(i),
-        real_name: `压测主管${i + 1}`,
-        password_hash: passwordHash,
-        role: "supervisor" as const,
-        work_type: WorkType.voice,
-        // Every account signs in with an agent config (the console reads it at sign-in).
-        agent_id: String(8000 + i),
-        default_queue_name: MONITOR.queue,
-      })),
-    )
-    .execute();
-}
+if (agents > 0) await addBenchAccounts(db, { agents, supervisors: MONITOR.supervisors });
 
 const app = buildApp({
   db,

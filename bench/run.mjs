@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --only=<section>]`: builds if needed, starts its own platform (bench/platform.ts) and
-// console (the production build) on ports 3170–3179 (BENCH_PORT_BASE moves them) with a throwaway DATA_DIR, runs every
+// console (the production build) on ports 3170–3176 (BENCH_PORT_BASE moves them; the opt-in cluster section adds its own at +10 … +16) with a throwaway DATA_DIR, runs every
 // section, prints one table and writes it to bench/RESULTS.md. --quick stays under 2 minutes
 // (shorter load runs, one Lighthouse run per page, no 1M-record scale run), the full run under 20.
 import { execFileSync } from "node:child_process";
@@ -7,7 +7,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, totalmem, tmpdir } from "node:os";
 import { join } from "node:path";
 import { register } from "tsx/esm/api";
-import { ACCOUNTS, EVENTS, MONITOR, PORTS, SOAK, VOICE } from "./config.mjs";
+import { ACCOUNTS, CLUSTER, EVENTS, MONITOR, PORTS, SOAK, VOICE } from "./config.mjs";
 import { signIn } from "./lib/http.mjs";
 import { startServers, stopAll } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
@@ -26,6 +26,7 @@ const { inspection } = await import("./sections/inspection.mjs");
 const { soak } = await import("./sections/soak.mjs");
 const { upload } = await import("./sections/upload.mjs");
 const { voice } = await import("./sections/voice.mjs");
+const { cluster } = await import("./sections/cluster.mjs");
 
 /** The sections in the order they run and print; a new section is one line here. */
 const SECTIONS = [
@@ -45,6 +46,8 @@ const SECTIONS = [
   ["Upload memory (19 MB contact list)", upload, { optIn: true }],
   // Only when asked for (--only=voice): it needs the telephony servers and runs for minutes.
   [`Real voice (Kamailio, rtpengine, baresip; ${VOICE.calls} calls)`, voice, { optIn: true }],
+  // Only when asked for (--only=cluster): it starts `npm run cluster` of its own, and none of the servers above.
+  [`Cluster (${CLUSTER.agents} agents; revocation)`, cluster, { optIn: true, ownServers: true }],
 ];
 
 const quick = process.argv.includes("--quick");
@@ -54,6 +57,7 @@ const mode = quick
   ? { seconds: 5, warmUp: 1, lighthouseRuns: 1, eventRounds: 5 }
   : { seconds: 20, warmUp: 3, lighthouseRuns: 3, eventRounds: 30 };
 
+const selected = SECTIONS.filter(([, fn, options]) => (only ? fn.name === only : !options?.optIn));
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), "switchboard-bench-"));
 const log = createWriteStream(join(tmp, "servers.log"));
@@ -64,17 +68,19 @@ const results = [];
 /** Each section's wall time, printed under the table: the full run is to finish in 20 minutes. */
 const timings = [];
 try {
-  const { platformUrl, consoleUrl, controlUrl, platform, consoleProcess } = await startServers({
-    ports: PORTS,
-    dataDir: join(tmp, "data"),
-    platformEnv: { BENCH_AGENTS: String(Math.max(EVENTS.agents, MONITOR.agents)), AGENT_SIMULATOR: "0" },
-    log,
-  });
+  const servers = selected.some(([, , options]) => !options?.ownServers)
+    ? await startServers({
+        ports: PORTS,
+        dataDir: join(tmp, "data"),
+        platformEnv: { BENCH_AGENTS: String(Math.max(EVENTS.agents, MONITOR.agents)), AGENT_SIMULATOR: "0" },
+        log,
+      })
+    : {};
 
   const sessions = {};
-  for (const account of ACCOUNTS) sessions[account] = await signIn(consoleUrl, account);
-  const ctx = { ...mode, quick, tmp, log, consoleUrl, platformUrl, controlUrl, sessions, platform, consoleProcess };
-  for (const [title, section] of SECTIONS.filter(([, fn, options]) => (only ? fn.name === only : !options?.optIn))) {
+  if (servers.consoleUrl) for (const account of ACCOUNTS) sessions[account] = await signIn(servers.consoleUrl, account);
+  const ctx = { ...mode, quick, tmp, log, ...servers, sessions };
+  for (const [title, section] of selected) {
     const at = Date.now();
     process.stdout.write(`[bench] ${title} … `);
     try {

@@ -3,20 +3,10 @@
 // publishes one event per agent per second through its real bus (bench/platform.ts), stamped with
 // the moment it was handed to the bus; latency is that stamp to the moment the stream delivers it.
 import { performance } from "node:perf_hooks";
-import { createSseParser } from "../../contracts/events.ts";
 import { benchAgent, EVENTS, TARGETS } from "../config.mjs";
 import { signIn } from "../lib/http.mjs";
 import { rssMb } from "../lib/processes.mjs";
-
-/** The retry delay the console's stream announces (app/events.server.ts). */
-const RETRY_MS = 2_000;
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-async function inBatches(items, size, work) {
-  const out = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(work))));
-  return out;
-}
+import { followWorkbench, inBatches, percentile } from "../lib/streams.mjs";
 
 export async function events({ consoleUrl, controlUrl, eventRounds, consoleProcess }) {
   const usernames = Array.from({ length: EVENTS.agents }, (_, i) => benchAgent(i));
@@ -27,39 +17,13 @@ export async function events({ consoleUrl, controlUrl, eventRounds, consoleProce
   const abort = new AbortController();
   let connected = 0;
   let reconnects = 0;
-  // Like the workbench page's EventSource: the first stream starts from the page's last event id
-  // (0: these agents have none yet); when a stream ends, it is reopened after the server's retry
-  // delay with Last-Event-ID, so missed events are replayed (and counted, late).
-  const follow = async (cookie) => {
-    const parse = createSseParser();
-    let lastEventId = "0";
-    let first = true;
-    while (!abort.signal.aborted) {
-      try {
-        const headers = { Cookie: cookie, "Last-Event-ID": lastEventId };
-        const response = await fetch(`${consoleUrl}/workBench/events`, { headers, signal: abort.signal });
-        if (response.status !== 200) throw new Error(`event stream answered ${response.status}`);
-        for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-          const now = performance.timeOrigin + performance.now();
-          if (first) {
-            first = false;
-            connected++;
-          }
-          for (const frame of parse(chunk)) {
-            if (!frame.id) continue;
-            lastEventId = frame.id;
-            latencies.push(now - JSON.parse(frame.data).payload.sentAt);
-          }
-        }
-      } catch (error) {
-        if (abort.signal.aborted) return;
-        if (!String(error?.message).includes("terminated")) throw error;
-      }
-      if (abort.signal.aborted) return;
-      reconnects++;
-      await new Promise((r) => setTimeout(r, RETRY_MS));
-    }
-  };
+  const follow = (cookie) =>
+    followWorkbench(consoleUrl, cookie, {
+      signal: abort.signal,
+      opened: () => connected++,
+      received: (notification, at) => latencies.push(at - notification.payload.sentAt),
+      reconnected: () => reconnects++,
+    });
   const streams = cookies.map(follow);
   const failures = [];
   for (const stream of streams) stream.catch((error) => failures.push(error));

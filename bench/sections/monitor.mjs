@@ -10,8 +10,8 @@ import { createSseParser } from "../../contracts/events.ts";
 import { benchSupervisor, MONITOR, TARGETS } from "../config.mjs";
 import { signIn } from "../lib/http.mjs";
 import { cpuMs, warmLoad } from "../lib/processes.mjs";
+import { percentile } from "../lib/streams.mjs";
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consoleProcess }) {

@@ -507,8 +507,9 @@ test("a scoring form in use: weighted items, N/A and a failed 一票否决 item 
 const mark = (page: Page) => page.evaluate(() => Object.assign(window, { liveMark: true }));
 const marked = (page: Page) => page.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark === true);
 
-test("two inspectors: a call locked and scored by one changes on the other's open queue without a reload", async ({ browser }) => {
-  test.setTimeout(60_000);
+test("two inspectors: a call locked and scored by one changes on the other's open queue without a reload @cluster", async ({ browser }) => {
+  // Three pages in two contexts; about 50 s through the cluster on a loaded machine.
+  test.setTimeout(90_000);
   const watching = await browser.newContext();
   const acting = await browser.newContext();
   try {

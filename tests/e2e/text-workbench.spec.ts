@@ -51,7 +51,7 @@ async function endSession(page: Page) {
   await asked.getByRole("button", { name: "结束会话" }).click();
 }
 
-test("a text agent serves two customers at once without missing a word", async ({ page, request }) => {
+test("a text agent serves two customers at once without missing a word @cluster", async ({ page, request }) => {
   const customer = await customers(request);
   await page.goto("/textWorkBench");
   await signIn(page, "chat");

@@ -55,13 +55,24 @@ const PG_CHANNEL = "switchboard_notifications";
 const REVOCATION_CHANNEL = "switchboard_revocations";
 /** How long a lost listening connection waits before trying again. */
 const RELISTEN_MS = 1_000;
+/**
+ * On PostgreSQL a notification's id is taken under this transaction advisory lock, held until the
+ * row commits (one statement): ids then become visible in their order, whichever process or connection took them.
+ * A stream's cursor (Last-Event-ID, a page's start) means "everything up to here" only so.
+ */
+const PUBLISH_LOCK = 35_036;
+/** The most notifications one catch-up read delivers before reading again. */
+const CATCH_UP_ROWS = 1_000;
 
 /**
  * The notification bus: a notification is stored first (so it can be replayed by id), then
  * delivered to whoever listens live in this process. On PostgreSQL, where several platform
- * processes may share the database, each publish also sends `NOTIFY` with the new id; every other
- * process, listening on its own connection, reads that row and delivers it to its subscribers.
- * (PGlite is one process's database, so there is no one else to tell.)
+ * processes (and each process's pool of connections) publish at once, ids are taken in commit
+ * order (PUBLISH_LOCK) and every process delivers what was stored after the last notification it
+ * delivered, in id order (`catchUp`): after its own publish, and when another process's `NOTIFY`
+ * says there is more. Delivering each row as its own insert or NOTIFY answered let a later id
+ * overtake an earlier one, and a stream, which sends each id once and in order, then dropped the
+ * earlier. (PGlite is one process's database and one connection: its order is the insert order.)
  */
 export function createNotificationBus(db: Db) {
   const live = new EventEmitter();
@@ -97,24 +108,93 @@ export function createNotificationBus(db: Db) {
     return subscription.queueName ? query.where("queue_name", "=", subscription.queueName) : query;
   };
 
+  const insertRow = (audience: Audience, type: string, payload: unknown) => {
+    const forUser = "userId" in audience;
+    return db
+      .insertInto("notifications")
+      .values({
+        tenant_id: audience.tenantId,
+        user_id: forUser ? audience.userId : null,
+        audience: forUser ? "user" : "tenant",
+        queue_name: forUser ? null : (audience.queueName ?? null),
+        type,
+        payload: JSON.stringify(payload ?? {}),
+      })
+      .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+      .executeTakeFirstOrThrow() as Promise<Row>;
+  };
+  const newestStored = async () =>
+    Number(
+      (
+        await db
+          .selectFrom("notifications")
+          .select(sql<string>`coalesce(max(id), 0)`.as("id"))
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
+
+  // On PostgreSQL: the last id delivered here, read when the bus is made (before any stream
+  // subscribes, so none misses what follows), and one catch-up at a time.
+  let delivered: number | undefined;
+  const starting = shared
+    ? newestStored().then(
+        (id) => void (delivered ??= id),
+        (error) => console.error("notifications: reading the newest notification failed", error),
+      )
+    : undefined;
+  let catchingUp: Promise<void> | undefined;
+  let more = false;
+  /** Delivers every notification stored after the last one delivered, in id order; resolves once none is left. */
+  const catchUp = (): Promise<void> => {
+    more = true;
+    catchingUp ??= (async () => {
+      try {
+        await starting;
+        while (more) {
+          more = false;
+          delivered ??= await newestStored();
+          const rows = (await db
+            .selectFrom("notifications")
+            .select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+            .where("id", ">", delivered)
+            .orderBy("id")
+            .limit(CATCH_UP_ROWS)
+            .execute()) as Row[];
+          for (const row of rows) {
+            delivered = Number(row.id);
+            deliver(row);
+          }
+          if (rows.length === CATCH_UP_ROWS) more = true;
+        }
+      } finally {
+        catchingUp = undefined;
+      }
+    })();
+    return catchingUp;
+  };
+  const catchUpLogged = () => catchUp().catch((error) => console.error("notifications: delivering stored notifications failed", error));
+
   const bus = {
     async publish(audience: Audience, type: string, payload: unknown): Promise<RealtimeNotification> {
+      if (!shared) {
+        const row = await insertRow(audience, type, payload);
+        deliver(row);
+        return toNotification(row);
+      }
+      // One statement, so the lock is held for no round trip: the lock, then the id (the row comes
+      // out of the locked select), the NOTIFY sent at commit, the lock gone at commit. This
+      // process's streams get the row from catchUp, in order.
       const forUser = "userId" in audience;
-      const row = (await db
-        .insertInto("notifications")
-        .values({
-          tenant_id: audience.tenantId,
-          user_id: forUser ? audience.userId : null,
-          audience: forUser ? "user" : "tenant",
-          queue_name: forUser ? null : (audience.queueName ?? null),
-          type,
-          payload: JSON.stringify(payload ?? {}),
-        })
-        .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
-        .executeTakeFirstOrThrow()) as Row;
-      deliver(row);
-      if (shared) await sql`SELECT pg_notify(${PG_CHANNEL}, ${`${origin}:${row.id}`})`.execute(db);
-      return toNotification(row);
+      const { rows } = await sql<Row>`
+        WITH stored AS (
+          INSERT INTO notifications (tenant_id, user_id, audience, queue_name, type, payload)
+          SELECT ${audience.tenantId}, ${forUser ? audience.userId : null}, ${forUser ? "user" : "tenant"},
+                 ${forUser ? null : (audience.queueName ?? null)}, ${type}, ${JSON.stringify(payload ?? {})}::jsonb
+          FROM (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})) AS locked
+          RETURNING id, type, payload, created_at, tenant_id, user_id, queue_name)
+        SELECT stored.*, pg_notify(${PG_CHANNEL}, ${origin}) FROM stored`.execute(db);
+      await catchUpLogged();
+      return toNotification(rows[0]!);
     },
 
     /** Every notification of a subscription after `afterId`, oldest first. */
@@ -198,15 +278,8 @@ export function createNotificationBus(db: Db) {
           if (from !== origin && heard.success) revocations.emit("revocation", heard.data);
           return;
         }
-        const [from, id] = (message.payload ?? "").split(":");
-        if (from === origin || !id) return;
-        void db
-          .selectFrom("notifications")
-          .select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
-          .where("id", "=", Number(id))
-          .executeTakeFirst()
-          .then((row) => row && deliver(row as Row))
-          .catch((error) => console.error("notifications: reading a notification of another process failed", error));
+        // Another process stored one or more: deliver what this one has not yet (its own it delivered when publishing).
+        if (message.payload !== origin) void catchUpLogged();
       };
       const lost = (error: unknown) => {
         if (stopped || !client) return;
@@ -222,7 +295,10 @@ export function createNotificationBus(db: Db) {
           connection.on("error", lost);
           client = connection;
           await connection.query(`LISTEN ${PG_CHANNEL}; LISTEN ${REVOCATION_CHANNEL}`);
-          if (again) revocations.emit("revocation", { kind: "everything" } satisfies Revocation);
+          if (!again) return;
+          revocations.emit("revocation", { kind: "everything" } satisfies Revocation);
+          // What was stored while nobody here listened reaches the open streams now.
+          void catchUpLogged();
         } catch (error) {
           if (!again) throw error;
           if (client) lost(error);

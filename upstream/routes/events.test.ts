@@ -168,5 +168,24 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
       unsubscribe();
       await stopListening();
     });
+
+    it("a stream gets every notification two processes publish at once, each once and in order", async () => {
+      // Ids taken by several connections commit in any order: a stream that sent a later id
+      // dropped an earlier one that arrived after it (seen through the cluster as a lost chat).
+      const elsewhere = createNotificationBus(platform.db);
+      const stopListening = await elsewhere.listenAcrossProcesses();
+      // The stream's process listens to the others, as every platform process does.
+      const stopHearing = await platform.app.notifications.listenAcrossProcesses();
+      const stream = await openStream(url, users.agent.token);
+      const audience = { tenantId: users.agent.tenantId, userId: users.agent.id };
+      const sent = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => (n % 2 ? elsewhere : platform.app.notifications).publish(audience, "cti.state", { n })),
+      );
+      await until(() => stream.events.length >= sent.length, "every notification on the stream");
+      expect(stream.events.map((e) => e.id)).toEqual(sent.map((e) => e.id).sort((a, b) => a - b));
+      stream.close();
+      await stopHearing();
+      await stopListening();
+    });
   }
 });
