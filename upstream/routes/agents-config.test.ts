@@ -3,6 +3,7 @@ import { AgentConfigResponseSchema, AgentPageResponseSchema, AgentResponseSchema
 import { MenusResponseSchema, type MenuItem } from "#contracts/crm";
 import { PhoneSnapshotResponseSchema } from "#contracts/cti";
 import { FailureSchema } from "#contracts/envelope";
+import { SALES_TEAM } from "#upstream/seed/demo";
 import { bearer, describeDb, loginAs, TEST_DB, testPlatform } from "#upstream/test-db";
 import type { PreparedPlatform } from "#upstream/testing";
 import { createChatService } from "#upstream/chat/service";
@@ -44,34 +45,18 @@ describeDb(`agent administration (坐席配置) on ${TEST_DB}`, () => {
 
   it("lists the tenant's agents with filters and pages, never another tenant's", async () => {
     const all = await page();
-    expect(all.total).toBe(16);
-    expect(all.list.map((a) => a.agentId)).toEqual([
-      "1000",
-      "1001",
-      "1002",
-      "1003",
-      "1101",
-      "1102",
-      "1103",
-      "1104",
-      "1105",
-      "1106",
-      "1107",
-      "1108",
-      "1109",
-      "1110",
-      "1111",
-      "1112",
-    ]);
+    // The four demo accounts (工号 1000–1003), then the sales team (1101 on).
+    expect(all.total).toBe(4 + SALES_TEAM.length);
+    expect(all.list.map((a) => a.agentId)).toEqual(["1000", "1001", "1002", "1003", ...SALES_TEAM.map((_, i) => String(1101 + i))]);
     expect(all.list.find((a) => a.userName === "chat")).toMatchObject({ realName: "刘洋", workType: 3, defaultQueueName: "demo-text" });
     expect(all.list.map((a) => a.userName)).not.toContain("other-admin");
 
     expect((await page("?workType=3")).list.map((a) => a.userName)).toEqual(["chat"]);
-    expect((await page("?queueName=demo-sales")).total).toBe(12);
+    expect((await page("?queueName=demo-sales")).total).toBe(SALES_TEAM.length);
     expect((await page(`?name=${encodeURIComponent("张伟")}`)).list.map((a) => a.agentId)).toEqual(["1002"]);
     expect((await page("?name=110")).total).toBe(10);
-    const second = await page("?pageNo=2&pageSize=20");
-    expect(second).toMatchObject({ total: 16, list: [] });
+    const second = await page("?pageNo=2&pageSize=50");
+    expect(second).toMatchObject({ total: 4 + SALES_TEAM.length, list: [] });
     expect(await refusal(await inject("admin", "GET", "/config/agents/list?workType=2"), 400)).toContain("类型无效");
 
     const other = AgentPageResponseSchema.parse((await inject("other-admin", "GET", "/config/agents/list")).json()).data!;
