@@ -1,7 +1,7 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { expectAccessible, platformPost, platformToken, signIn } from "./support";
-import { AGENT_TONE_HZ, listenOnPage, voiceLaunchOptions } from "./voice-ear";
+import { AGENT_TONE_HZ, CUSTOMER_TONE_HZ, listenOnPage, voiceLaunchOptions } from "./voice-ear";
 
 /**
  * 通话测试 (decision 053) against the real voice servers of decision 036: it passes with the
@@ -45,7 +45,7 @@ async function runTest(page: Page) {
 
 /**
  * The share of `hz` in a 16-bit mono WAV's sound (Goertzel over 100 ms blocks, so the packets'
- * placement in time does not smear the tone; near 1 for a pure tone), over the blocks with sound.
+ * placement in time does not smear the tone; near 1 for a pure tone), in the median block with sound.
  */
 function toneShare(wav: Buffer, hz: number) {
   const rate = wav.readUInt32LE(24);
@@ -61,7 +61,9 @@ function toneShare(wav: Buffer, hz: number) {
     }
     if (energy / block > 1e-4) shares.push((2 * (s1 * s1 + s2 * s2 - k * s1 * s2)) / (block * energy));
   }
-  return shares.reduce((sum, x) => sum + x, 0) / Math.max(1, shares.length);
+  // The median block: a few blocks the media server concealed (lost packets on a loaded machine)
+  // do not outweigh the rest.
+  return shares.sort((a, b) => a - b)[Math.floor(shares.length / 2)] ?? 0;
 }
 
 test("通话测试 passes with the real servers: every step 通过, and the loopback plays the agent's own voice as the media server got it", async ({
@@ -89,7 +91,12 @@ test("通话测试 passes with the real servers: every step 通过, and the loop
   await expect(playback).toBeVisible();
   await expect(playback).toHaveAttribute("src", /^blob:/);
   expect(recorded, "the recorded voice the page got").not.toBeNull();
-  expect(toneShare(Buffer.from(recorded!, "base64"), AGENT_TONE_HZ)).toBeGreaterThan(0.5);
+  // Its 880 Hz and not the phone line's tone: the recording places packets by when they were
+  // captured, so on a loaded machine its blocks have gaps that spread the tone (shares from 0.02
+  // to 0.9 in one run), while the line's tone stays at none.
+  const loopback = Buffer.from(recorded!, "base64");
+  expect(toneShare(loopback, AGENT_TONE_HZ)).toBeGreaterThan(0.2);
+  expect(toneShare(loopback, CUSTOMER_TONE_HZ)).toBeLessThan(0.02);
   await expectAccessible(page);
   // Escape closes it; focus returns to the button.
   await page.keyboard.press("Escape");

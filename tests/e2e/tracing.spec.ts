@@ -10,10 +10,10 @@ import { signIn, startUntilReady } from "./support";
 
 /**
  * Traces (README "Running it", decision 041): this file starts its own console and platform (on
- * the e2e port + 15 and + 16) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small OTLP/HTTP
+ * the e2e port + 25 and + 26; + 10 … + 16 are the e2e console's voice servers and the tests' loss relay) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small OTLP/HTTP
  * receiver of its own, loads a page, and reads the spans both processes exported, as JSON.
  */
-const base = Number(new URL(baseURL).port) + 15;
+const base = Number(new URL(baseURL).port) + 25;
 const ports = { console: base, platform: base + 1 };
 const consoleURL = `http://localhost:${ports.console}`;
 const platformURL = `http://127.0.0.1:${ports.platform}`;
