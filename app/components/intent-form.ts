@@ -15,6 +15,6 @@ export function refusalOf(result: unknown, intent?: string): SubmissionResult<st
  * was refused come back to that form only (kept in a module of its own, so islands that do not use
  * it do not load conform).
  */
-export function useIntentForm(intent: string, result: unknown, defaultValue?: Record<string, string>) {
+export function useIntentForm(intent: string, result: unknown, defaultValue?: Record<string, string | string[]>) {
   return useForm({ id: intent, lastResult: refusalOf(result, intent), defaultValue });
 }

@@ -9,6 +9,7 @@ import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
 import { FilterBar, Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { WorkOrderValueControl } from "#app/components/work-order-form";
@@ -221,7 +222,7 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
   const { detail, users, me } = loaded;
   const { record, template, follows, call } = detail;
   const result = useActionData<SubmissionResult<string[]>>();
-  const refused = result && "initialValue" in result ? result : undefined;
+  const refused = refusalOf(result);
   const refusedIntent = refused?.initialValue?.intent;
   const errorOf = (intent: string) => (refusedIntent === intent ? firstError(refused!) : null);
   const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refused?.initialValue?.[name] ?? "") : undefined);

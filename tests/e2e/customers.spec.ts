@@ -149,7 +149,9 @@ test("a tenant sets up properties, imports contacts, groups them, sends them to 
   await page.getByLabel("手机号", { exact: true }).fill("+44 7700 900123");
   await page.getByLabel(`城市${s}（必填）`).fill("杭州");
   await page.getByRole("button", { name: "保存" }).click();
-  await expect(page.getByRole("alert")).toContainText("手机号须为中国大陆手机号");
+  // The error beside its field.
+  await expect(page.getByLabel("手机号", { exact: true })).toHaveAccessibleDescription(/^手机号须为中国大陆手机号/);
+  await expect(page.getByLabel("手机号", { exact: true })).toHaveValue("+44 7700 900123");
   await expect(page.getByLabel(`城市${s}（必填）`)).toHaveValue("杭州");
   await page.getByLabel("手机号", { exact: true }).fill(phone(4));
   await page.getByRole("button", { name: "保存" }).click();

@@ -35,7 +35,7 @@ import {
   type SmsTemplate,
 } from "#contracts/customers";
 import { csvLine, readRows } from "#upstream/domain/contact-file";
-import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
+import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart, CONTACT_FILE_LIMIT } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, changeAs, writeAudit } from "#upstream/repositories/audit-log";
 import { listCallRecords } from "#upstream/repositories/call-records";
@@ -78,9 +78,6 @@ import {
 } from "#upstream/repositories/sms-templates";
 
 export const CUSTOMER_ADMIN_ONLY = "仅管理员可以维护客户资料";
-/** 100,000 contacts with a dozen properties fit; a larger file is refused before it is read. */
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
-
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const PropertyListParamsSchema = z.object({
   tenantId: z.string().max(40),
@@ -111,7 +108,7 @@ function sendCsv(reply: FastifyReply, fileName: string, rows: AsyncIterable<Read
  * transaction.
  */
 export const customerRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
+  await app.register(multipart, spreadsheetMultipart(CONTACT_FILE_LIMIT));
 
   // ---- properties ----
 
@@ -245,7 +242,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
   app.post("/crm_v2/contacts/v1/import", async (request) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
-    const { file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    const { file } = await readSpreadsheetUpload(request, CONTACT_FILE_LIMIT);
     const name = file.name.slice(0, 120);
     try {
       return ok<ContactImportResult>(
@@ -271,7 +268,7 @@ export const customerRoutes: FastifyPluginAsync = async (app) => {
   app.post("/crm_v2/contacts/v1/import/upload", async (request) => {
     const user = requireUser(request);
     requireRole(user, ["admin"], CUSTOMER_ADMIN_ONLY);
-    const { file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    const { file } = await readSpreadsheetUpload(request, CONTACT_FILE_LIMIT);
     // Kept in the database until its mapping is chosen (any platform instance may take the next step).
     const content = await readFile(file.path).finally(() => file.remove());
     return ok<ContactImportUpload>(

@@ -3,13 +3,11 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import { readRows } from "#upstream/domain/contact-file";
 import { actorOf, writeAudit } from "#upstream/repositories/audit-log";
-import { ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
+import { ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart, CONTACT_FILE_LIMIT } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { startImport, type ImportOutcome } from "#upstream/repositories/contact-imports";
 import type { ImportResult } from "#contracts/outbound";
 
-/** 600,000 contacts with a few extra columns fit. */
-const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** A file above this (about 60,000 rows) is read in the background; so is one posted with background=1. */
 const BACKGROUND_BYTES = 2 * 1024 * 1024;
 const FieldsSchema = z.object({ campaignId: z.coerce.number().int().positive(), background: z.enum(["0", "1"]).optional() });
@@ -20,11 +18,11 @@ const FieldsSchema = z.object({ campaignId: z.coerce.number().int().positive(), 
  * status "running" and is read in the background (its progress in GET /outbound/campaign/imports).
  */
 export const fileUploadRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
+  await app.register(multipart, spreadsheetMultipart(CONTACT_FILE_LIMIT));
 
   app.post("/api/file/upload", async (request) => {
     const user = requireUser(request);
-    const { fields, file } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    const { fields, file } = await readSpreadsheetUpload(request, CONTACT_FILE_LIMIT);
     // The spooled file is removed once read (or refused): here for a small list, when the
     // background import ends for a large one.
     let keptForBackground = false;

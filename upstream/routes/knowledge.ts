@@ -16,7 +16,7 @@ import {
   type KnowledgeNode,
 } from "#contracts/knowledge";
 import { readRows } from "#upstream/domain/contact-file";
-import { HttpError, ok, parseInput, readSpreadsheetUpload } from "#upstream/http";
+import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart, KNOWLEDGE_FILE_LIMIT } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { changeAs } from "#upstream/repositories/audit-log";
 import {
@@ -41,8 +41,6 @@ import {
   useNode,
 } from "#upstream/repositories/knowledge";
 
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
-
 const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() });
 const StateParamsSchema = IdParamsSchema.extend({
   state: z.coerce
@@ -58,7 +56,7 @@ const ImportFieldsSchema = z.object({ groupId: z.coerce.number({ invalid_type_er
  * audit row in the same transaction.
  */
 export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 1, fields: 5 } });
+  await app.register(multipart, spreadsheetMultipart(KNOWLEDGE_FILE_LIMIT));
 
   // Groups
   app.get("/config/knowledge/group/agent", async (request) => {
@@ -168,7 +166,7 @@ export const knowledgeRoutes: FastifyPluginAsync = async (app) => {
 
   app.post("/config/knowledge/node/createBatch", async (request) => {
     const user = requireUser(request);
-    const { fields, file: upload } = await readSpreadsheetUpload(request, MAX_FILE_BYTES / 1024 / 1024);
+    const { fields, file: upload } = await readSpreadsheetUpload(request, KNOWLEDGE_FILE_LIMIT);
     try {
       const { groupId } = parseInput(ImportFieldsSchema, fields);
       const result = await changeAs(app.db, user, async (trx) => {

@@ -1,84 +1,78 @@
+import { getCollectionProps, getFormProps, getInputProps } from "@conform-to/react";
 import type { CustomerContact, CustomerProperty } from "#contracts/customers";
 import { CodeSelect } from "#app/components/code-select";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { refusalOf, useIntentForm } from "#app/components/intent-form";
 import { SCREEN } from "./values";
 
 /** A property's choices for `CodeSelect`. */
 export const optionTable = (options: string[]) => options.map((o) => ({ code: o, label: o }));
 
+/** The form's values of a contact: name, phone and each property's value (`v<id>`). */
+const contactValues = (contact: CustomerContact) => ({
+  id: String(contact.id),
+  name: contact.name,
+  phone: contact.phone,
+  ...Object.fromEntries(Object.entries(contact.values).map(([propertyId, value]) => [`v${propertyId}`, value])),
+});
+
 /** A contact created or edited: name, phone and a field per property (`v<id>`, a multiple choice also `m<id>`). */
 export function ContactForm({
   properties,
   editing,
-  refusal,
+  result,
   missing,
 }: {
   properties: CustomerProperty[];
   editing: CustomerContact | null;
-  refusal: { initial: Record<string, unknown>; error: string | null } | undefined;
+  /** The action's answer: a refused save comes back with what was typed. */
+  result: unknown;
   missing: boolean;
 }) {
-  if (missing && !refusal) return <Notice tone="error">要编辑的联系人不在当前页，请在列表中重新选择。</Notice>;
-  // What was typed comes back on a refusal; otherwise the contact's own values.
-  const typed = (name: string): unknown => (refusal ? refusal.initial[name] : undefined);
-  const initial = (name: string, fallback: string) => String(typed(name) ?? (refusal ? "" : fallback));
-  const id = editing?.id ?? (refusal?.initial.id ? String(refusal.initial.id) : undefined);
+  const [form, fields] = useIntentForm("contact.save", result, editing ? contactValues(editing) : undefined);
+  if (missing && !refusalOf(result, "contact.save")) return <Notice tone="error">要编辑的联系人不在当前页，请在列表中重新选择。</Notice>;
+  const id = typeof fields.id.initialValue === "string" ? fields.id.initialValue : undefined;
   return (
     <section aria-labelledby="contact-form-title" className="sb-section">
       <h2 id="contact-form-title" className="sb-section-title">
         {id ? "编辑联系人" : "新建联系人"}
       </h2>
-      <form method="post" className="sb-form-grid" aria-describedby={refusal?.error ? "contact-form-error" : undefined}>
+      <form method="post" {...getFormProps(form)} className="sb-form-grid">
         <CsrfInput />
         <input type="hidden" name="intent" value="contact.save" />
         {id ? <input type="hidden" name="id" value={id} /> : null}
-        {refusal?.error ? (
-          <div id="contact-form-error" className="p-message p-message-error sb-message" role="alert">
-            {refusal.error}
-          </div>
-        ) : null}
-        <div className="sb-field">
-          <label htmlFor="contact-name">姓名</label>
-          <input id="contact-name" name="name" maxLength={64} defaultValue={initial("name", editing?.name ?? "")} className="p-inputtext" />
-        </div>
-        <div className="sb-field">
-          <label htmlFor="contact-phone">手机号</label>
-          <input
-            id="contact-phone"
-            name="phone"
-            type="tel"
-            required
-            maxLength={20}
-            defaultValue={initial("phone", editing?.phone ?? "")}
-            className="p-inputtext"
-          />
-        </div>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.name} label="姓名">
+          <input {...getInputProps(fields.name, { type: "text" })} maxLength={64} className={inputClass(fields.name)} />
+        </Field>
+        <Field field={fields.phone} label="手机号">
+          <input {...getInputProps(fields.phone, { type: "tel" })} required maxLength={20} className={inputClass(fields.phone)} />
+        </Field>
         {properties.map((p) => {
-          const key = `v${p.id}`;
-          const own = editing?.values[String(p.id)];
+          const field = fields[`v${p.id}`]!;
           const label = `${p.name}${p.required ? "（必填）" : ""}`;
           if (p.type === "multi") {
-            const chosen = refusal ? [typed(key)].flat().map(String) : Array.isArray(own) ? own : [];
             return (
               <fieldset key={p.id} className="sb-field">
                 <legend>{label}</legend>
                 <input type="hidden" name={`m${p.id}`} value="1" />
-                {p.options.map((o) => (
-                  <label key={o}>
-                    <input type="checkbox" name={key} value={o} defaultChecked={chosen.includes(o)} /> {o}
+                {getCollectionProps(field, { type: "checkbox", options: p.options }).map(({ key, ...box }) => (
+                  <label key={key}>
+                    <input {...box} /> {box.value}
                   </label>
                 ))}
               </fieldset>
             );
           }
-          const value = initial(key, typeof own === "string" ? own : "");
+          const value = typeof field.initialValue === "string" ? field.initialValue : "";
           if (p.type === "single")
             return (
               <CodeSelect
                 key={p.id}
-                id={`contact-${key}`}
-                name={key}
+                id={field.id}
+                name={field.name}
                 label={label}
                 table={optionTable(p.options)}
                 defaultValue={value}
@@ -87,10 +81,10 @@ export function ContactForm({
             );
           return (
             <div className="sb-field" key={p.id}>
-              <label htmlFor={`contact-${key}`}>{label}</label>
+              <label htmlFor={field.id}>{label}</label>
               <input
-                id={`contact-${key}`}
-                name={key}
+                id={field.id}
+                name={field.name}
                 type={p.type === "date" ? "date" : p.type === "phone" ? "tel" : "text"}
                 inputMode={p.type === "number" ? "decimal" : undefined}
                 maxLength={200}

@@ -4,6 +4,7 @@ import { ConfirmStep } from "#app/components/confirm";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -82,8 +83,8 @@ export default function Contacts() {
   const { query, admin, properties, groups, contacts, templates, campaigns, editing, historyOf, history } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
-  const refusedIntent = refusal?.initialValue?.intent as string | undefined;
+  const refusal = refusalOf(result);
+  const refusedIntent = refusal?.initialValue?.intent;
   const error = refusal ? firstError(refusal) : null;
   const confirm = result && "confirm" in result ? (result.confirm as Confirm) : undefined;
   const imported = result && "imported" in result ? result.imported : undefined;
@@ -155,12 +156,7 @@ export default function Contacts() {
         <div className="sb-kb-main">
           <ContactFilters query={query} properties={properties} admin={admin} />
           {showForm ? (
-            <ContactForm
-              properties={properties}
-              editing={editing}
-              refusal={refusedIntent === "contact.save" ? { initial: refusal!.initialValue ?? {}, error } : undefined}
-              missing={typeof query.edit === "number" && !editing}
-            />
+            <ContactForm properties={properties} editing={editing} result={result} missing={typeof query.edit === "number" && !editing} />
           ) : null}
           <BulkForm admin={admin} groups={groups} campaigns={campaigns} templates={templates} />
           <ContactTable contacts={contacts} properties={properties} admin={admin} keyword={query.keyword} search={search} />

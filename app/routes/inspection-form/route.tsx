@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod";
-import type { SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -14,6 +13,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -78,7 +78,7 @@ export default function ScoreForms() {
   const { forms } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
-  const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
+  const refusal = refusalOf(result);
   const confirm = result && "confirm" in result ? result.confirm : undefined;
   const active = forms.find((f) => f.state === "active");
   return (

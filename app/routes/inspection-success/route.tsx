@@ -9,6 +9,7 @@ import { EnhancementScript } from "#app/components/enhancement-script";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
@@ -61,7 +62,7 @@ export default function InspectionList() {
   const { query, problem, page, inspector, userId, agents, inspectors, cursors, asOf, startId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusal = refusalOf(result);
   const confirm = result && "confirm" in result ? result.confirm : undefined;
   const bulk: (QcBulkResult & { what: string }) | undefined = result && "bulk" in result ? result.bulk : undefined;
   const error = refusal ? firstError(refusal) : null;

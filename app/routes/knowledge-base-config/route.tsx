@@ -9,6 +9,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { FilterBar, Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Paginator } from "#app/components/paginator";
 import { PostButton } from "#app/components/row-actions";
 import { Screen } from "#app/components/screen";
@@ -77,7 +78,7 @@ export default function KnowledgeBaseConfig() {
   const { query, groups, group, nodes, gaps, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusal = refusalOf(result);
   const refusedIntent = refusal?.initialValue?.intent;
   const errorOf = (intent: string) => (refusedIntent === intent ? firstError(refusal!) : null);
   const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refusal?.initialValue?.[name] ?? "") : undefined);

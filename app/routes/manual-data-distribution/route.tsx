@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
@@ -16,7 +17,8 @@ import { listUsers } from "#app/services/crm.server";
 import { distributeContacts, selectCampaigns, unassignedCount } from "#app/services/outbound.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
-import { firstError } from "#app/components/form-field";
+import { FormErrors } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 
 const title = SCREEN_TITLES["/manual/dataDistribution"];
 export const handle: RouteHandle = { title };
@@ -30,6 +32,10 @@ const QuerySchema = z.object({
  * is a supervisor's or administrator's act (the platform refuses it from an agent too), so an
  * agent sees what waits, not the form.
  */
+const MODES = [
+  { value: "even", label: "平均分配" },
+  { value: "count", label: "按数量分配" },
+];
 const DISTRIBUTORS_ONLY = "仅主管或管理员可以分配数据";
 const mayDistribute = (role: string) => role !== "agent";
 
@@ -91,10 +97,13 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function DataDistribution() {
   const { distributor, campaigns, campaign, agents, unassigned } = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>();
-  // What was typed comes back with the refusal.
-  const values = (refused?.initialValue ?? {}) as Record<string, string | string[] | undefined>;
-  const chosen = new Set([values.agent ?? []].flat().map(Number));
+  const [form, fields] = useForm<Record<string, string | string[]>>({
+    id: "distribution",
+    lastResult: refusalOf(useActionData<typeof action>()),
+    defaultValue: { mode: "even" },
+  });
+  const modes = getCollectionProps(fields.mode, { type: "radio", options: MODES.map((m) => m.value) });
+  const agentBoxes = getCollectionProps(fields.agent, { type: "checkbox", options: agents.map((agent) => String(agent.id)) });
   return (
     <Screen title={title}>
       <form method="get" className="sb-filters" aria-label="选择活动">
@@ -109,7 +118,7 @@ export default function DataDistribution() {
           查看
         </button>
       </form>
-      {refused ? <Notice tone="error">{firstError(refused)}</Notice> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
       {!distributor && campaign ? (
         <>
           <p data-testid="unassigned">
@@ -118,7 +127,7 @@ export default function DataDistribution() {
           <Notice tone="info">{DISTRIBUTORS_ONLY}，您可以在“预览外呼”中领取分配给您的数据。</Notice>
         </>
       ) : campaign ? (
-        <form method="post" className="sb-form">
+        <form method="post" {...getFormProps(form)} className="sb-form">
           <AuthenticityTokenInput name="csrf" />
           <input type="hidden" name="campaignId" value={campaign.id} />
           <p data-testid="unassigned">
@@ -126,34 +135,34 @@ export default function DataDistribution() {
           </p>
           <fieldset className="sb-fieldset">
             <legend>分配方式</legend>
-            <label>
-              <input type="radio" name="mode" value="even" defaultChecked={values.mode !== "count"} /> 平均分配
-            </label>
-            <label>
-              <input type="radio" name="mode" value="count" defaultChecked={values.mode === "count"} /> 按数量分配
-            </label>
+            {modes.map(({ key, ...radio }, i) => (
+              <label key={key}>
+                <input {...radio} /> {MODES[i]!.label}
+              </label>
+            ))}
           </fieldset>
           <fieldset className="sb-fieldset">
             <legend>坐席（按数量分配时填写每人数量）</legend>
-            {agents.map((agent) => (
-              <div key={agent.id} className="sb-inline-forms">
-                <label>
-                  <input type="checkbox" name="agent" value={agent.id} defaultChecked={chosen.has(agent.id)} /> {agent.realName}（
-                  {agent.userName}）
-                </label>
-                <label htmlFor={`count-${agent.id}`} className="p-hidden-accessible">
-                  {agent.realName}的分配数量
-                </label>
-                <input
-                  id={`count-${agent.id}`}
-                  name={`count-${agent.id}`}
-                  type="number"
-                  min={0}
-                  className="p-inputtext"
-                  defaultValue={String(values[`count-${agent.id}`] ?? "")}
-                />
-              </div>
-            ))}
+            {fields.agent.errors ? (
+              <small id={fields.agent.errorId} className="p-error">
+                {fields.agent.errors[0]}
+              </small>
+            ) : null}
+            {agents.map((agent, i) => {
+              const { key, ...box } = agentBoxes[i]!;
+              const count = fields[`count-${agent.id}`]!;
+              return (
+                <div key={key} className="sb-inline-forms">
+                  <label>
+                    <input {...box} /> {agent.realName}（{agent.userName}）
+                  </label>
+                  <label htmlFor={count.id} className="p-hidden-accessible">
+                    {agent.realName}的分配数量
+                  </label>
+                  <input {...getInputProps(count, { type: "number" })} min={0} className="p-inputtext" />
+                </div>
+              );
+            })}
           </fieldset>
           <button type="submit" className="p-button">
             分配

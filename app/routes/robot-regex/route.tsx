@@ -19,6 +19,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice, FilterBar } from "#app/components/filters";
 import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
@@ -88,13 +89,13 @@ export default function RobotRegexes() {
   const { query, regexes, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusal = refusalOf(result);
   const tested = result && "tested" in result ? result : undefined;
   const confirm = result && "confirm" in result ? result.confirm : undefined;
-  const refusedIntent = refusal?.initialValue?.intent as string | undefined;
-  const formIntent = refusedIntent === "regex.save" || refusedIntent === "regex.test";
-  const showForm = query.edit !== undefined || formIntent || tested !== undefined;
-  const rowError = refusal && !formIntent ? firstError(refusal) : null;
+  // A refused save or test comes back to the form; a refused row action above the list.
+  const formRefusal = refusalOf(result, "regex.save") ?? refusalOf(result, "regex.test");
+  const showForm = query.edit !== undefined || formRefusal !== undefined || tested !== undefined;
+  const rowError = refusal && !formRefusal ? firstError(refusal) : null;
 
   return (
     <Screen
@@ -113,7 +114,7 @@ export default function RobotRegexes() {
       {showForm ? (
         <RegexForm
           editing={editing}
-          lastResult={(formIntent ? refusal : tested?.typed) as SubmissionResult<string[]> | undefined}
+          lastResult={formRefusal ?? (tested?.typed as SubmissionResult<string[]> | undefined)}
           tested={tested?.tested}
         />
       ) : null}
@@ -180,7 +181,7 @@ function RegexForm({
       ? { id: String(editing.id), name: editing.name, pattern: editing.pattern, description: editing.description }
       : undefined,
   });
-  const editingId = editing?.id ?? (lastResult?.initialValue?.id ? String(lastResult.initialValue.id) : undefined);
+  const editingId = fields.id.initialValue;
   return (
     <section aria-labelledby="robot-regex-title" className="sb-section">
       <h2 id="robot-regex-title" className="sb-section-title">
