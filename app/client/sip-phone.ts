@@ -117,15 +117,6 @@ export function createSipPhone(
     return !!consult && !consult.asking && consult.sipUser === sipUser;
   }
 
-  function capIceGathering(session: RTCSession) {
-    let capped: (() => void) | null = null;
-    session.on("icecandidate", ({ ready }) => {
-      if (capped === ready) return;
-      capped = ready;
-      setTimeout(ready, ICE_GATHERING_CAP_MS);
-    });
-  }
-
   /** The chosen microphone if it is there, else the default (an ideal, not an exact, device). */
   const callMedia = () => ({
     mediaConstraints: { audio: microphone ? { deviceId: microphone } : true, video: false },

@@ -5,6 +5,7 @@ import { sipUserOf, type PrecallResult } from "#contracts/voice";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import type { LineEvent } from "./phone-line";
+import { emptyWav } from "./recording";
 import type { VoiceSettings } from "./settings";
 
 /** A test call the phone line still holds after this long is hung up (the browser hangs up after a few seconds). */
@@ -116,19 +117,7 @@ export function levelDb(samples: Float32Array): number {
 }
 
 function monoWav(samples: Float32Array, rate: number): Buffer {
-  const wav = Buffer.alloc(44 + samples.length * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + samples.length * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(samples.length * 2, 40);
+  const wav = emptyWav(samples.length, 1, rate);
   samples.forEach((x, i) => wav.writeInt16LE(Math.round(x * 32767), 44 + i * 2));
   return wav;
 }

@@ -51,25 +51,32 @@ export function agentFacingPort(metadata: string): number | null {
   return port ? Number(port) : null;
 }
 
+/** A 16-bit PCM WAV of `frames` frames of `channels` channels, its samples zero, to be written from byte 44. */
+export function emptyWav(frames: number, channels: number, rate: number): Buffer {
+  const bytes = frames * channels * 2;
+  const wav = Buffer.alloc(44 + bytes);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + bytes, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(channels, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * channels * 2, 28);
+  wav.writeUInt16LE(channels * 2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(bytes, 40);
+  return wav;
+}
+
 /** The stereo WAV of a recorded call: left what the customer said, right what the agent said (packets sent to `agentPort`). */
 export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
   const packets = rtpPackets(pcap);
   const start = Math.min(...packets.map((p) => p.atMs));
   const end = Math.max(...packets.map((p) => p.atMs + p.payload.length / SAMPLES_PER_MS));
   const frames = packets.length ? Math.ceil((end - start) * SAMPLES_PER_MS) : 0;
-  const wav = Buffer.alloc(44 + frames * 4);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + frames * 4, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(2, 22);
-  wav.writeUInt32LE(RATE, 24);
-  wav.writeUInt32LE(RATE * 4, 28);
-  wav.writeUInt16LE(4, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(frames * 4, 40);
+  const wav = emptyWav(frames, 2, RATE);
   for (const packet of packets) {
     const channel = packet.dstPort === agentPort ? 1 : 0;
     const first = Math.round((packet.atMs - start) * SAMPLES_PER_MS);
