@@ -38,12 +38,21 @@ async function checks(list) {
 }
 
 function counts(file, read) {
-  if (!existsSync(file)) return { passed: 0, failed: 0 };
+  if (!existsSync(file)) return { passed: 0, failed: 0, names: [] };
   try {
     return read(JSON.parse(readFileSync(file, "utf8")));
   } catch {
-    return { passed: 0, failed: 0 };
+    return { passed: 0, failed: 0, names: [] };
   }
+}
+
+/** Titles of the Playwright tests whose last try failed, walking the report's nested suites. */
+function failedSpecs(suite, names = []) {
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests ?? [])
+      if (test.status === "unexpected") names.push(`${spec.file}:${spec.line} › ${spec.title} [${test.projectName}]`);
+  for (const child of suite.suites ?? []) failedSpecs(child, names);
+  return names;
 }
 
 ensureChromium();
@@ -77,8 +86,18 @@ ok =
     "playwright.cluster.config.ts",
   ]) && ok;
 
-const unit = counts(join(cache, "vitest.json"), (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
-const playwrightCounts = (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected });
+const unit = counts(join(cache, "vitest.json"), (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests,
+  names: r.testResults.flatMap((file) =>
+    file.assertionResults.filter((test) => test.status === "failed").map((test) => `${file.name.replace(root, "")} › ${test.fullName}`),
+  ),
+}));
+const playwrightCounts = (r) => ({
+  passed: r.stats.expected + r.stats.flaky,
+  failed: r.stats.unexpected,
+  names: failedSpecs(r),
+});
 const single = counts(join(cache, "playwright.json"), playwrightCounts);
 const cluster = counts(join(cache, "playwright-cluster.json"), playwrightCounts);
 const e2e = { passed: single.passed + cluster.passed, failed: single.failed + cluster.failed };
@@ -86,6 +105,9 @@ const passed = unit.passed + e2e.passed;
 let failed = unit.failed + e2e.failed;
 // A step that failed without a failing test (type errors, a broken build) still counts as one.
 if (!ok && failed === 0) failed = 1;
+// Named again last, so that the tail of a long log (all CI keeps) says which tests failed.
+const failures = [...unit.names, ...single.names, ...cluster.names];
+if (failures.length) console.log(`\n[test] failed:\n${failures.map((name) => `  ${name}`).join("\n")}`);
 console.log(`\n[test] vitest ${unit.passed} passed, ${unit.failed} failed; playwright ${e2e.passed} passed, ${e2e.failed} failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

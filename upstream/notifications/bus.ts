@@ -96,6 +96,7 @@ export function createNotificationBus(db: Db) {
       const keys = [channelOf(row), ...(row.user_id === null && row.queue_name ? [`${channelOf(row)}|${row.queue_name}`] : [])];
       for (const key of keys) if (newest.has(key)) newest.set(key, Math.max(newest.get(key)!, Number(row.id)));
     }
+    delivered = Math.max(delivered ?? 0, Number(row.id));
     const notification = toNotification(row);
     notificationDeliveryLag.observe(Math.max(0, Date.now() - row.created_at.getTime()) / 1000);
     live.emit(channelOf(row), notification, row.queue_name);
@@ -133,15 +134,14 @@ export function createNotificationBus(db: Db) {
       )?.id ?? 0,
     );
 
-  // On PostgreSQL: the last id delivered here, read when the bus is made (before any stream
-  // subscribes, so none misses what follows), and one catch-up at a time.
+  // The last id delivered here (ids are delivered in order: on PGlite in insert order, on
+  // PostgreSQL by catchUp), first the newest stored when the bus is made, before any stream
+  // subscribes, so none misses what follows. On PostgreSQL, one catch-up at a time.
   let delivered: number | undefined;
-  const starting = shared
-    ? newestStored().then(
-        (id) => void (delivered ??= id),
-        (error) => console.error("notifications: reading the newest notification failed", error),
-      )
-    : undefined;
+  const starting = newestStored().then(
+    (id) => void (delivered ??= id),
+    (error) => console.error("notifications: reading the newest notification failed", error),
+  );
   let catchingUp: Promise<void> | undefined;
   let more = false;
   /** Delivers every notification stored after the last one delivered, in id order; resolves once none is left. */
@@ -160,10 +160,7 @@ export function createNotificationBus(db: Db) {
             .orderBy("id")
             .limit(CATCH_UP_ROWS)
             .execute()) as Row[];
-          for (const row of rows) {
-            delivered = Number(row.id);
-            deliver(row);
-          }
+          for (const row of rows) deliver(row);
           if (rows.length === CATCH_UP_ROWS) more = true;
         }
       } finally {
@@ -195,6 +192,17 @@ export function createNotificationBus(db: Db) {
         SELECT stored.*, pg_notify(${PG_CHANNEL}, ${origin}) FROM stored`.execute(db);
       await catchUpLogged();
       return toNotification(rows[0]!);
+    },
+
+    /**
+     * Where a stream subscribed here starts "from now": every notification up to this id has
+     * reached this process's subscribers, every later one will. Reading the newest stored id
+     * instead counted rows another process had committed but this one not yet delivered, and a
+     * stream starting there dropped them when they came.
+     */
+    async deliveredUpTo(): Promise<number> {
+      await starting;
+      return (delivered ??= await newestStored());
     },
 
     /** Every notification of a subscription after `afterId`, oldest first. */
@@ -268,6 +276,8 @@ export function createNotificationBus(db: Db) {
     async listenAcrossProcesses(): Promise<() => Promise<void>> {
       const pool = poolOf(db);
       if (!pool) return async () => undefined;
+      // Whatever another process publishes once this answers is delivered: the cursor is read.
+      await starting;
       let client: pg.PoolClient | null = null;
       let stopped = false;
       let retry: NodeJS.Timeout | undefined;

@@ -80,9 +80,9 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       out.write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: 2_000 }));
       void present();
       if (since === undefined) {
-        // From now: what was published since subscribing is held and goes out, even if the
-        // newest id read here already counts it.
-        const latest = await app.notifications.latestId(subscription);
+        // From now: what was delivered since subscribing is held and goes out, even if the
+        // cursor read here already counts it.
+        const latest = await app.notifications.deliveredUpTo();
         sentUpTo = Math.min(latest, ...held.map((n) => n.id - 1));
       } else for (const notification of await app.notifications.replay(subscription, since)) send(notification);
       for (const notification of held.sort((a, b) => a.id - b.id)) send(notification);
