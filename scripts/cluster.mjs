@@ -114,6 +114,9 @@ defaults
   option redispatch
   retry-on conn-failure empty-response 503
   retries 3
+  # Event streams are small frames that must leave at once: HAProxy otherwise asks the kernel to
+  # hold a frame for more data (MSG_MORE), about 200 ms, which was every event's latency here.
+  option http-no-delay
 frontend consoles
   bind 127.0.0.1:${ports.console}
   default_backend consoles

@@ -11,6 +11,7 @@
 //   console 2 refusing the cookie (its home page sends to sign-in), each platform process refusing
 //   the session's token (401) and the stream open on console 2 ending; CLUSTER.revocations trials.
 import { createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -66,6 +67,8 @@ async function eventLatency(db, consoles, rounds) {
   const signInSeconds = (performance.now() - signingIn) / 1000;
   const latencies = [];
   const abort = new AbortController();
+  // Every stream listens for the one abort (Node warns past 1,500 listeners).
+  setMaxListeners(0, abort.signal);
   let connected = 0;
   let reconnects = 0;
   const streams = [];
@@ -88,7 +91,7 @@ async function eventLatency(db, consoles, rounds) {
       }),
   );
 
-  const expected = await publishRounds(db, rounds);
+  const { published: expected, publishing } = await publishRounds(db, rounds);
   const until = Date.now() + 15_000;
   while (latencies.length < expected && Date.now() < until) await sleep(50);
   abort.abort();
@@ -102,28 +105,40 @@ async function eventLatency(db, consoles, rounds) {
     target: `p99 ≤ ${TARGETS.clusterEventP99Ms} ms`,
     met: connected === usernames.length && sorted.length === expected && p99 <= TARGETS.clusterEventP99Ms,
     command: `npm run bench -- --only=cluster (bench/sections/cluster.mjs: ${CLUSTER.agents} agents × ${rounds} events, 1 per agent per ${CLUSTER.eventPeriodMs / 1000} s)`,
-    note: `${sorted.length} of ${expected} events received, ${reconnects} reconnects${failures.length ? `; ${failures.length} streams failed: ${failures[0].message}` : ""}; ${usernames.length} sign-ins took ${signInSeconds.toFixed(0)} s`,
+    note: `${sorted.length} of ${expected} events received, ${reconnects} reconnects; a publish (lock, insert, commit) took p50 / p99 ${publishing}${failures.length ? `; ${failures.length} streams failed: ${failures[0].message}` : ""}; ${usernames.length} sign-ins took ${signInSeconds.toFixed(0)} s`,
   };
 }
 
-/** One event per bench agent per CLUSTER.eventPeriodMs, spread evenly, `rounds` times, through the platform's bus. Answers how many were published. */
+/**
+ * One event per bench agent per CLUSTER.eventPeriodMs, spread evenly, `rounds` times, through the
+ * platform's bus. Answers how many were published and how long a publish took (p50 / p99).
+ */
 async function publishRounds(db, rounds) {
   const bus = createNotificationBus(db);
   const users = await db.selectFrom("users").select(["id", "tenant_id"]).where("user_name", "like", "bench-agent-%").execute();
   const step = CLUSTER.eventPeriodMs / users.length;
   const start = performance.now();
   const pending = [];
+  const durations = [];
   let failed = 0;
   for (let round = 0; round < rounds; round++) {
     for (const [i, user] of users.entries()) {
       const wait = start + (round * users.length + i) * step - performance.now();
       if (wait > 1) await sleep(wait);
       const audience = { tenantId: user.tenant_id, userId: user.id };
-      pending.push(bus.publish(audience, "cti.bench", { sentAt: now(), round }).catch(() => failed++));
+      const sentAt = now();
+      pending.push(
+        bus.publish(audience, "cti.bench", { sentAt, round }).then(
+          () => durations.push(now() - sentAt),
+          () => failed++,
+        ),
+      );
     }
   }
   await Promise.all(pending);
-  return users.length * rounds - failed;
+  durations.sort((a, b) => a - b);
+  const publishing = durations.length ? `${percentile(durations, 50).toFixed(1)} / ${percentile(durations, 99).toFixed(1)} ms` : "none";
+  return { published: users.length * rounds - failed, publishing };
 }
 
 async function revocations(consoles, platforms, secret) {
