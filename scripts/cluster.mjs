@@ -5,7 +5,18 @@
 // that stops is started again.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -27,7 +38,10 @@ function run(name, command, args, env = {}, again = false) {
   writeFileSync(join(dataDir, `${name.replace(/\s+/g, "-")}.pid`), `${child.pid}\n`);
   child.on("exit", (code, signal) => {
     children.delete(child);
-    if (stopping) return;
+    if (stopping) {
+      if (children.size === 0) process.exit(0);
+      return;
+    }
     console.error(`[cluster] ${name} stopped (${signal ?? `exit code ${code}`})${again ? "; starting it again" : ""}`);
     if (again) setTimeout(() => stopping || run(name, command, args, env, again), 1_000);
   });
@@ -54,6 +68,15 @@ async function healthy(url) {
   throw new Error(`${url} did not become healthy`);
 }
 
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** PostgreSQL's programs run as `postgres` when this runs as root (initdb refuses root). */
 const pgBin = () => execFileSync("sh", ["-c", "ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1"]).toString().trim();
 const asPostgres = (program, args) =>
@@ -61,7 +84,18 @@ const asPostgres = (program, args) =>
     ? execFileSync("runuser", ["-u", "postgres", "--", join(pgBin(), program), ...args])
     : execFileSync(join(pgBin(), program), args);
 // Throwaway, in the system's temporary directory: as root it belongs to `postgres`, who could not reach DATA_DIR.
-const pgParent = mkdtempSync(join(tmpdir(), "switchboard-cluster-"));
+// Removed when this stops; one left by a cluster that was killed outright (its PostgreSQL gone
+// with it, 10 minutes old) is removed by the next.
+const PG_PARENT_PREFIX = "switchboard-cluster-";
+for (const name of readdirSync(tmpdir()).filter((entry) => entry.startsWith(PG_PARENT_PREFIX))) {
+  const pidFile = join(tmpdir(), name, "postgres", "postmaster.pid");
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : 0;
+  // Not one another cluster is still making (no PostgreSQL yet) or running.
+  if ((pid && isRunning(pid)) || Date.now() - statSync(join(tmpdir(), name)).mtimeMs < 600_000) continue;
+  rmSync(join(tmpdir(), name), { recursive: true, force: true });
+}
+const pgParent = mkdtempSync(join(tmpdir(), PG_PARENT_PREFIX));
+process.on("exit", () => rmSync(pgParent, { recursive: true, force: true }));
 chmodSync(pgParent, 0o755);
 const pgData = join(pgParent, "postgres");
 
