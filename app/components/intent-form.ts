@@ -1,4 +1,5 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
+import { firstError } from "./form-field";
 
 /**
  * The action's answer when it refused a form (a `rejectForm` reply), and only when that form was
@@ -8,6 +9,12 @@ export function refusalOf(result: unknown, intent?: string): SubmissionResult<st
   if (!result || typeof result !== "object" || !("initialValue" in result)) return undefined;
   const refusal = result as SubmissionResult<string[]>;
   return intent === undefined || refusal.initialValue?.intent === intent ? refusal : undefined;
+}
+
+/** The first message of the refusal the form posted with `intent` got (`refusalOf`), if any. */
+export function refusalMessageOf(result: unknown, intent?: string): string | null {
+  const refusal = refusalOf(result, intent);
+  return refusal ? firstError(refusal) : null;
 }
 
 /**
