@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { SUCCESS_CODE, type Failure } from "#contracts/envelope";
+import type { UploadLimit } from "#contracts/uploads";
 import { Refused, type RefusalStatus } from "#upstream/domain/refused";
 
 /** The success envelope (endpoints.md): `{ code: 1, data, msg: "success" }`. */
@@ -61,15 +62,6 @@ export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown): z
 
 /** An uploaded file kept on disk while it is read; `remove` lets it go (the route's job, once read). */
 export type SpooledFile = { name: string; path: string; size: number; remove: () => Promise<void> };
-
-/** An upload's limit: the file size @fastify/multipart is registered with, and the 400 past it. */
-export type UploadLimit = { bytes: number; message: string };
-const uploadLimit = (mb: number): UploadLimit => ({ bytes: mb * 1024 * 1024, message: `文件不能超过${mb}MB` });
-
-/** A contact list (a campaign's, or 联系人's import): 600,000 contacts with a few extra columns fit, or 100,000 with a dozen properties. */
-export const CONTACT_FILE_LIMIT = uploadLimit(20);
-/** A knowledge base import. */
-export const KNOWLEDGE_FILE_LIMIT = uploadLimit(2);
 
 /** @fastify/multipart's options for a route of `readSpreadsheetUpload`: one file within `limit`, a few fields. */
 export const spreadsheetMultipart = (limit: UploadLimit) => ({ limits: { fileSize: limit.bytes, files: 1, fields: 5 } });

@@ -1,6 +1,12 @@
-import type { SubmissionResult } from "@conform-to/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { useActionData, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, labelOf } from "#contracts/codes";
 import { WORK_ORDER_NOTE_MAX, isWorkOrderOpen, nextWorkOrderStates, type WorkOrderRecord } from "#contracts/work-orders";
 import { CodeSelect, FilterSelect, namedChoices } from "#app/components/code-select";
@@ -8,8 +14,8 @@ import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
 import { FilterBar, Notice } from "#app/components/filters";
-import { firstError } from "#app/components/form-field";
-import { refusalOf } from "#app/components/intent-form";
+import { Field, FormErrors, firstError } from "#app/components/form-field";
+import { refusalOf, useIntentForm } from "#app/components/intent-form";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import { WorkOrderValueControl } from "#app/components/work-order-form";
@@ -39,8 +45,8 @@ export function WorkOrderScreen({ title, base, loaded }: { title: string; base: 
 function WorkOrderList({ title, base, loaded }: { title: string; base: string; loaded: ListData }) {
   const { query, templates, page, users, me, nextNumber } = loaded;
   const { pathname, search } = useLocation();
-  const reply = useActionData<SubmissionResult<string[]>>();
-  const creating = query.create === "1" || reply?.initialValue?.intent === "create";
+  const reply = useActionData<unknown>();
+  const creating = query.create === "1" || refusalOf(reply, "create") !== undefined;
   return (
     <Screen
       title={title}
@@ -120,19 +126,17 @@ function CreateForm({
 }: {
   base: string;
   loaded: ListData;
-  reply: SubmissionResult<string[]> | undefined;
+  /** The action's answer: a refused order comes back with its template and everything typed. */
+  reply: unknown;
   nextNumber: string | null;
 }) {
+  const [form, fields] = useIntentForm("create", reply);
   const enabled = loaded.templates.filter((t) => t.status === 1);
-  const typedTemplate = Number(reply?.initialValue?.templateId) || undefined;
+  const typedTemplate = Number(fields.templateId.initialValue) || undefined;
   const template = enabled.find((t) => t.id === (loaded.query.template ?? typedTemplate)) ?? (enabled.length === 1 ? enabled[0] : null);
-  const typedValues = (reply?.initialValue?.values ?? {}) as Record<string, string>;
-  const typed = (name: string) => (reply?.initialValue?.[name] as string | undefined) ?? "";
-  const errorOf = (name: string) => reply?.error?.[name]?.[0];
-  const formError = reply?.error?.[""]?.[0];
   // A control with an error says so, and names the message under it.
-  const described = (id: string, name: string) =>
-    errorOf(name) ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
+  const described = (field: FieldMetadata<unknown>) =>
+    field.errors ? { "aria-invalid": true as const, "aria-describedby": field.errorId } : {};
   return (
     <section aria-labelledby="wo-create-title" className="sb-section">
       <h2 id="wo-create-title" className="sb-section-title">
@@ -152,42 +156,30 @@ function CreateForm({
           选择模板
         </button>
       </form>
-      <form method="post" action={base} className="sb-form" aria-label="工单内容">
+      <form method="post" action={base} {...getFormProps(form)} className="sb-form" aria-label="工单内容">
         <CsrfInput />
         <input type="hidden" name="intent" value="create" />
         {template ? <input type="hidden" name="templateId" value={template.id} /> : null}
-        {formError ? <Notice tone="error">{formError}</Notice> : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div className="sb-form-grid">
-          <CreateField id="wo-create-title-input" label="工单标题（必填）" name="title" error={errorOf("title")}>
-            <input
-              id="wo-create-title-input"
-              {...described("wo-create-title-input", "title")}
-              name="title"
-              required
-              maxLength={100}
-              defaultValue={typed("title")}
-              className="p-inputtext"
-            />
-          </CreateField>
-          <CreateField id="wo-create-content" label="工单内容" name="content" error={errorOf("content")}>
-            <textarea
-              id="wo-create-content"
-              {...described("wo-create-content", "content")}
-              name="content"
-              rows={3}
-              maxLength={2000}
-              defaultValue={typed("content")}
-              className="p-inputtextarea p-inputtext"
-            />
-          </CreateField>
+          <Field field={fields.title} label="工单标题（必填）">
+            <input {...getInputProps(fields.title, { type: "text" })} required maxLength={100} className="p-inputtext" />
+          </Field>
+          <Field field={fields.content} label="工单内容">
+            <textarea {...getTextareaProps(fields.content)} rows={3} maxLength={2000} className="p-inputtextarea p-inputtext" />
+          </Field>
           {template?.fields.map((f) => {
-            const id = `wo-create-${f.name}`;
-            const name = `values.${f.name}`;
-            const value = typedValues[f.name] ?? "";
+            const field = fields[`values.${f.name}`]!;
             return (
-              <CreateField key={f.name} id={id} label={`${f.label}${f.required ? "（必填）" : ""}`} name={name} error={errorOf(name)}>
-                <WorkOrderValueControl field={f} id={id} name={name} defaultValue={value} {...described(id, name)} />
-              </CreateField>
+              <Field key={f.name} field={field} label={`${f.label}${f.required ? "（必填）" : ""}`}>
+                <WorkOrderValueControl
+                  field={f}
+                  id={field.id}
+                  name={field.name}
+                  defaultValue={typeof field.initialValue === "string" ? field.initialValue : ""}
+                  {...described(field)}
+                />
+              </Field>
             );
           })}
         </div>
@@ -204,17 +196,73 @@ function CreateForm({
   );
 }
 
-function CreateField({ id, label, error, children }: { id: string; label: string; name: string; error?: string; children: ReactNode }) {
+/** A state the order moves to and why; a refusal (someone moved it first) keeps what was typed. */
+function FollowForm({ result, stateChoices }: { result: unknown; stateChoices: readonly number[] }) {
+  const [form, fields] = useIntentForm("follow", result);
   return (
-    <div className="sb-field">
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {error ? (
-        <small id={`${id}-error`} className="p-error">
-          {error}
-        </small>
-      ) : null}
-    </div>
+    <form method="post" {...getFormProps(form)} className="sb-form" aria-label="跟进工单">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="follow" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="sb-form-grid">
+        <Field field={fields.state} label="变更为">
+          <select {...getSelectProps(fields.state)} required className="p-inputtext">
+            <option value="">请选择</option>
+            {stateChoices.map((code) => (
+              <option key={code} value={code}>
+                {labelOf(WORK_ORDER_STATES, code)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field field={fields.note} label="跟进说明">
+          <textarea
+            {...getTextareaProps(fields.note)}
+            required
+            rows={3}
+            maxLength={WORK_ORDER_NOTE_MAX}
+            className="p-inputtextarea p-inputtext"
+          />
+        </Field>
+      </div>
+      <div className="sb-form-actions">
+        <button type="submit" className="p-button">
+          提交跟进
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The order handed to another user, with a note; a refusal keeps who was chosen and the note. */
+function ReassignForm({ result, users }: { result: unknown; users: Array<{ id: number; name: string }> }) {
+  const [form, fields] = useIntentForm("reassign", result);
+  return (
+    <form method="post" {...getFormProps(form)} className="sb-form" aria-label="转派工单">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="reassign" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <div className="sb-form-grid">
+        <Field field={fields.userId} label="转派给">
+          <select {...getSelectProps(fields.userId)} required className="p-inputtext">
+            <option value="">请选择</option>
+            {users.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field field={fields.note} label="转派说明">
+          <input {...getInputProps(fields.note, { type: "text" })} maxLength={WORK_ORDER_NOTE_MAX} className="p-inputtext" />
+        </Field>
+      </div>
+      <div className="sb-form-actions">
+        <button type="submit" className="p-button p-button-outlined">
+          转派
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -225,13 +273,12 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
   const refused = refusalOf(result);
   const refusedIntent = refused?.initialValue?.intent;
   const errorOf = (intent: string) => (refusedIntent === intent ? firstError(refused!) : null);
-  const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refused?.initialValue?.[name] ?? "") : undefined);
   const open = isWorkOrderOpen(record.state);
   const mine = record.ownerId === me.id;
   // A refused follow (a state this one no longer allows: someone else moved it first) keeps its form and what was typed.
   const canFollow = (open && (mine || me.canReassign)) || refusedIntent === "follow";
   const offered = nextWorkOrderStates(record.state);
-  const typedState = Number(typed("follow", "state"));
+  const typedState = refusedIntent === "follow" ? Number(refused?.initialValue?.state) : 0;
   const stateChoices = offered.length > 0 || !typedState ? offered : [typedState];
   return (
     <Screen
@@ -330,87 +377,11 @@ function WorkOrderDetailView({ base, loaded }: { base: string; loaded: DetailDat
           </form>
         ) : null}
         {canFollow ? (
-          <form method="post" className="sb-form" aria-label="跟进工单">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="follow" />
-            {errorOf("follow") ? <Notice tone="error">{errorOf("follow")}</Notice> : null}
-            <div className="sb-form-grid">
-              <div className="sb-field">
-                <label htmlFor="wo-follow-state">变更为</label>
-                <select id="wo-follow-state" name="state" required defaultValue={typed("follow", "state") ?? ""} className="p-inputtext">
-                  <option value="">请选择</option>
-                  {stateChoices.map((code) => (
-                    <option key={code} value={code}>
-                      {labelOf(WORK_ORDER_STATES, code)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="sb-field">
-                <label htmlFor="wo-follow-note">跟进说明</label>
-                <textarea
-                  id="wo-follow-note"
-                  name="note"
-                  required
-                  rows={3}
-                  maxLength={WORK_ORDER_NOTE_MAX}
-                  defaultValue={typed("follow", "note")}
-                  className="p-inputtextarea p-inputtext"
-                />
-              </div>
-            </div>
-            <div className="sb-form-actions">
-              <button type="submit" className="p-button">
-                提交跟进
-              </button>
-            </div>
-          </form>
+          <FollowForm result={result} stateChoices={stateChoices} />
         ) : open && !me.canReassign ? (
           <p className="sb-hint">接收工单后即可跟进。</p>
         ) : null}
-        {open && me.canReassign ? (
-          <form method="post" className="sb-form" aria-label="转派工单">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="reassign" />
-            {errorOf("reassign") ? <Notice tone="error">{errorOf("reassign")}</Notice> : null}
-            <div className="sb-form-grid">
-              <div className="sb-field">
-                <label htmlFor="wo-reassign-user">转派给</label>
-                <select
-                  id="wo-reassign-user"
-                  name="userId"
-                  required
-                  defaultValue={typed("reassign", "userId") ?? ""}
-                  className="p-inputtext"
-                >
-                  <option value="">请选择</option>
-                  {users
-                    .filter((u) => u.id !== record.ownerId)
-                    .map((u) => (
-                      <option key={u.id} value={u.id}>
-                        {u.name}
-                      </option>
-                    ))}
-                </select>
-              </div>
-              <div className="sb-field">
-                <label htmlFor="wo-reassign-note">转派说明</label>
-                <input
-                  id="wo-reassign-note"
-                  name="note"
-                  maxLength={WORK_ORDER_NOTE_MAX}
-                  defaultValue={typed("reassign", "note")}
-                  className="p-inputtext"
-                />
-              </div>
-            </div>
-            <div className="sb-form-actions">
-              <button type="submit" className="p-button p-button-outlined">
-                转派
-              </button>
-            </div>
-          </form>
-        ) : null}
+        {open && me.canReassign ? <ReassignForm result={result} users={users.filter((u) => u.id !== record.ownerId)} /> : null}
       </section>
 
       <section aria-labelledby="wo-history-title" className="sb-section">

@@ -49,7 +49,9 @@ test("a knowledge editor keeps the knowledge base: groups, nodes, search, states
   await row(page, `退货时限${suffix}`).getByRole("button", { name: /^启用/ }).click();
   await expect(row(page, `退货时限${suffix}`)).toContainText("启用");
 
-  // Batch import with a bad row: the good ones are in, the bad one is named by its row.
+  // Batch import with a bad row: the good ones are in, the bad one is named by its row. The limit
+  // told is the one the platform enforces.
+  await expect(page.getByText("CSV（UTF-8）或 XLSX 文件，不超过 2MB，")).toBeVisible();
   await importFile(
     page,
     "售后.csv",

@@ -53,10 +53,15 @@ test("an administrator takes a robot flow from draft through review to service, 
   await expect(toast(page)).toHaveText("节点「开场白」已保存");
   await expect(page.getByText("没有发现问题，可以提交审核。")).toBeVisible();
 
-  // A node added, made the start, then deleted after a confirmation: the flow is as it was.
+  // A node added, made the start, then deleted after a confirmation: the flow is as it was. A key
+  // already taken is refused in Chinese, the name typed kept.
   const add = page.getByRole("form", { name: "添加节点" });
-  await add.getByLabel("节点编号").fill("extra");
+  await add.getByLabel("节点编号").fill("ask");
   await add.getByLabel("节点名称").fill("临时节点");
+  await add.getByRole("button", { name: "添加节点" }).click();
+  await expect(add.getByText("节点编号「ask」已存在")).toBeVisible();
+  await expect(add.getByLabel("节点名称")).toHaveValue("临时节点");
+  await add.getByLabel("节点编号").fill("extra");
   await add.getByRole("button", { name: "添加节点" }).click();
   await expect(toast(page)).toContainText("已添加节点「临时节点」");
   await page.getByRole("button", { name: "将「临时节点」设为开始节点" }).click();
@@ -92,6 +97,11 @@ test("an administrator takes a robot flow from draft through review to service, 
   await versionRow(page, "v1.0").getByRole("button", { name: "提交审核 v1.0" }).click();
   await expect(toast(page)).toHaveText("已提交审核");
   await expect(versionRow(page, "v1.0")).toContainText("待审核");
+  // A reason of spaces only is refused in Chinese, what was typed kept.
+  await page.getByLabel("退回原因（必填）").fill("   ");
+  await page.getByRole("button", { name: "退回为草稿" }).click();
+  await expect(page.getByRole("form", { name: "退回审核" }).getByText("请填写退回原因")).toBeVisible();
+  await expect(page.getByLabel("退回原因（必填）")).toHaveValue("   ");
   await page.getByLabel("退回原因（必填）").fill("开场白请加上称呼");
   await page.getByRole("button", { name: "退回为草稿" }).click();
   await expect(toast(page)).toHaveText("已退回为草稿");

@@ -35,7 +35,8 @@ import {
   type SmsTemplate,
 } from "#contracts/customers";
 import { csvLine, readRows } from "#upstream/domain/contact-file";
-import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart, CONTACT_FILE_LIMIT } from "#upstream/http";
+import { CONTACT_FILE_LIMIT } from "#contracts/uploads";
+import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart } from "#upstream/http";
 import { requireRole, requireUser } from "#upstream/plugins/auth";
 import { actorOf, changeAs, writeAudit } from "#upstream/repositories/audit-log";
 import { listCallRecords } from "#upstream/repositories/call-records";

@@ -16,7 +16,8 @@ import {
   type KnowledgeNode,
 } from "#contracts/knowledge";
 import { readRows } from "#upstream/domain/contact-file";
-import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart, KNOWLEDGE_FILE_LIMIT } from "#upstream/http";
+import { KNOWLEDGE_FILE_LIMIT } from "#contracts/uploads";
+import { HttpError, ok, parseInput, readSpreadsheetUpload, spreadsheetMultipart } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import { changeAs } from "#upstream/repositories/audit-log";
 import {

@@ -1,4 +1,5 @@
 import { BUILT_IN_COLUMNS, IMPORT_TARGETS, type CustomerProperty } from "#contracts/customers";
+import { CONTACT_FILE_LIMIT } from "#contracts/uploads";
 import uploadProgress from "#app/client/upload-progress.js?url";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
@@ -24,7 +25,7 @@ export function ContactImport({
         导入联系人
       </h2>
       <p className="sb-hint">
-        CSV（UTF-8）或 XLSX 文件，不超过 20MB、10 万行。第一行为表头：姓名、手机号，以及与客户属性同名的列（
+        CSV（UTF-8）或 XLSX 文件，不超过 {CONTACT_FILE_LIMIT.mb}MB、10 万行。第一行为表头：姓名、手机号，以及与客户属性同名的列（
         {properties.map((p) => p.name).join("、") || "暂无属性"}
         ）。列名不同或有不需要的列时，上传后可设置列对应关系。已有的手机号会更新该联系人，文件中重复的手机号只取第一行。
       </p>

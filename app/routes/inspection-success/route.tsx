@@ -20,7 +20,7 @@ import { InspectionFilters } from "./filters";
 import { claimCalls, loadInspections, moveCalls, type Posted } from "./inspection.server";
 import { InspectionScreenQuerySchema, ListIntentSchema } from "./query.server";
 import { exportHref, SCREEN, typedList } from "./queue";
-import { ApplyForm, BulkForm, BulkResults } from "./queue-forms";
+import { ApplyForm, BulkForm, bulkRefusal, BulkResults } from "./queue-forms";
 import { QueueTable } from "./queue-table";
 
 const title = SCREEN_TITLES[SCREEN];
@@ -106,20 +106,10 @@ export default function InspectionList() {
 
       <InspectionFilters query={query} inspector={inspector} agents={agents} problem={problem} />
 
-      {inspector ? (
-        <ApplyForm count={refusal?.initialValue?.intent === "apply" ? String(refusal.initialValue.count ?? "") : "10"} />
-      ) : (
-        <p className="sb-hint">这里是您通话的质检结果。对结果有异议时，打开通话可申诉一次。</p>
-      )}
+      {inspector ? <ApplyForm result={result} /> : <p className="sb-hint">这里是您通话的质检结果。对结果有异议时，打开通话可申诉一次。</p>}
 
       {/* A refused bulk action keeps what was ticked: the rows and the inspectors. */}
-      {inspector ? (
-        <BulkForm
-          inspectors={inspectors}
-          typedInspectors={typedList(refusal?.initialValue?.inspectorIds)}
-          typedReason={refusal ? String(refusal.initialValue?.reason ?? "") : ""}
-        />
-      ) : null}
+      {inspector ? <BulkForm inspectors={inspectors} result={result} /> : null}
 
       <QueueTable
         page={page}
@@ -127,7 +117,7 @@ export default function InspectionList() {
         inspector={inspector}
         userId={userId}
         startId={startId}
-        selected={typedList(refusal?.initialValue?.ids)}
+        selected={typedList(bulkRefusal(result)?.initialValue?.ids)}
         emptyMessage={problem ? problem.message : query.mine ? "您当前没有质检中的通话，可以先领取" : "没有符合条件的通话"}
         cursors={cursors}
         asOf={asOf}

@@ -1,6 +1,9 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
 import type { KnowledgeGroup } from "#contracts/knowledge";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
+import { Field, inputClass } from "#app/components/form-field";
+import { useIntentForm } from "#app/components/intent-form";
 import { PostButton } from "#app/components/row-actions";
 import { screenHref } from "./href";
 import type { KnowledgeScreenQuery } from "./query.server";
@@ -10,18 +13,18 @@ export function GroupPanel({
   groups,
   group,
   query,
+  result,
   errorOf,
-  typed,
 }: {
   groups: KnowledgeGroup[];
   group: KnowledgeGroup | null;
   query: KnowledgeScreenQuery;
+  /** The action's answer: a refused new name comes back to its form with what was typed. */
+  result: unknown;
   errorOf: (intent: string) => string | null;
-  typed: (intent: string, name: string) => string | undefined;
 }) {
   const total = groups.reduce((sum, g) => sum + g.nodeCount, 0);
-  const createError = errorOf("group.create");
-  const renameError = errorOf("group.rename");
+  const [createForm, create] = useIntentForm("group.create", result);
   return (
     <nav className="sb-kb-groups" aria-labelledby="kb-groups-title">
       <h2 id="kb-groups-title" className="sb-section-title">
@@ -46,27 +49,12 @@ export function GroupPanel({
       </ul>
       <p className="sb-hint">括号内为启用数/总数。</p>
 
-      <form method="post" className="sb-form">
+      <form method="post" {...getFormProps(createForm)} className="sb-form">
         <CsrfInput />
         <input type="hidden" name="intent" value="group.create" />
-        <div className="sb-field">
-          <label htmlFor="kb-group-new">新分组名称</label>
-          <input
-            id="kb-group-new"
-            name="name"
-            maxLength={30}
-            required
-            defaultValue={typed("group.create", "name")}
-            className={`p-inputtext${createError ? " p-invalid" : ""}`}
-            aria-invalid={createError ? true : undefined}
-            aria-describedby={createError ? "kb-group-new-error" : undefined}
-          />
-          {createError ? (
-            <small id="kb-group-new-error" className="p-error">
-              {createError}
-            </small>
-          ) : null}
-        </div>
+        <Field field={create.name} label="新分组名称">
+          <input {...getInputProps(create.name, { type: "text" })} maxLength={30} required className={inputClass(create.name)} />
+        </Field>
         <button type="submit" className="p-button p-button-outlined">
           新建分组
         </button>
@@ -74,32 +62,7 @@ export function GroupPanel({
 
       {group ? (
         <>
-          <form method="post" className="sb-form">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="group.rename" />
-            <input type="hidden" name="groupId" value={group.id} />
-            <div className="sb-field">
-              <label htmlFor="kb-group-name">分组名称</label>
-              <input
-                id="kb-group-name"
-                name="name"
-                maxLength={30}
-                required
-                defaultValue={typed("group.rename", "name") ?? group.name}
-                className={`p-inputtext${renameError ? " p-invalid" : ""}`}
-                aria-invalid={renameError ? true : undefined}
-                aria-describedby={renameError ? "kb-group-name-error" : undefined}
-              />
-              {renameError ? (
-                <small id="kb-group-name-error" className="p-error">
-                  {renameError}
-                </small>
-              ) : null}
-            </div>
-            <button type="submit" className="p-button p-button-outlined">
-              重命名
-            </button>
-          </form>
+          <RenameGroup key={group.id} group={group} result={result} />
           <PostButton
             fields={{ intent: "group.delete", groupId: group.id }}
             label="删除分组"
@@ -109,5 +72,23 @@ export function GroupPanel({
         </>
       ) : null}
     </nav>
+  );
+}
+
+/** The chosen group's name, its own form per group (a link to another group starts from that one's name). */
+function RenameGroup({ group, result }: { group: KnowledgeGroup; result: unknown }) {
+  const [form, fields] = useIntentForm("group.rename", result, { name: group.name });
+  return (
+    <form method="post" {...getFormProps(form)} className="sb-form">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="group.rename" />
+      <input type="hidden" name="groupId" value={group.id} />
+      <Field field={fields.name} label="分组名称">
+        <input {...getInputProps(fields.name, { type: "text" })} maxLength={30} required className={inputClass(fields.name)} />
+      </Field>
+      <button type="submit" className="p-button p-button-outlined">
+        重命名
+      </button>
+    </form>
   );
 }

@@ -1,40 +1,47 @@
 import { KNOWLEDGE_IMPORT_COLUMNS, type KnowledgeGroup, type KnowledgeImportResult } from "#contracts/knowledge";
+import { KNOWLEDGE_FILE_LIMIT } from "#contracts/uploads";
+import { getFormProps } from "@conform-to/react";
 import { CodeSelect, namedChoices } from "#app/components/code-select";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
 import { Notice } from "#app/components/filters";
+import { FormErrors } from "#app/components/form-field";
+import { useIntentForm } from "#app/components/intent-form";
 
 /** A file of knowledge imported into a group, and the rows it refused. */
 export function KnowledgeImport({
   groups,
   groupId,
-  error,
+  result,
   imported,
 }: {
   groups: KnowledgeGroup[];
-  /** The group chosen: the one typed before a refusal, else the group shown. */
+  /** The group shown, chosen until the user picks another. */
   groupId: string;
-  error: string | null;
+  /** The action's answer: a refused import comes back with the group chosen and why. */
+  result: unknown;
   imported: KnowledgeImportResult | undefined;
 }) {
+  const [form, fields] = useIntentForm("node.import", result, { groupId });
+  const errors = [...(form.errors ?? []), ...(fields.groupId.errors ?? [])];
   return (
     <section aria-labelledby="kb-import-title" className="sb-section">
       <h2 id="kb-import-title" className="sb-section-title">
         批量导入
       </h2>
       <p className="sb-hint">
-        CSV（UTF-8）或 XLSX 文件，不超过 1MB，第一行为表头：{KNOWLEDGE_IMPORT_COLUMNS.join("、")}
+        CSV（UTF-8）或 XLSX 文件，不超过 {KNOWLEDGE_FILE_LIMIT.mb}MB，第一行为表头：{KNOWLEDGE_IMPORT_COLUMNS.join("、")}
         （问题、答案必填；标签以逗号或顿号分隔；状态填“启用”或“停用”，留空为启用）。
       </p>
-      <form method="post" encType="multipart/form-data" className="sb-inline-forms">
+      <form method="post" encType="multipart/form-data" {...getFormProps(form)} className="sb-inline-forms">
         <CsrfInput />
         <input type="hidden" name="intent" value="node.import" />
         <CodeSelect
-          id="kb-import-group"
-          name="groupId"
+          id={fields.groupId.id}
+          name={fields.groupId.name}
           label="导入到分组"
           table={namedChoices(groups)}
-          defaultValue={groupId}
+          defaultValue={String(fields.groupId.initialValue ?? "")}
           empty="请选择"
           required
         />
@@ -46,7 +53,7 @@ export function KnowledgeImport({
           上传并导入
         </button>
       </form>
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      <FormErrors id={form.errorId} errors={errors} />
       {imported ? (
         <Notice tone={imported.rejected > 0 ? "info" : "success"}>
           导入完成：成功 {imported.accepted} 条，失败 {imported.rejected} 条。

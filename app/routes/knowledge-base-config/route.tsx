@@ -81,7 +81,6 @@ export default function KnowledgeBaseConfig() {
   const refusal = refusalOf(result);
   const refusedIntent = refusal?.initialValue?.intent;
   const errorOf = (intent: string) => (refusedIntent === intent ? firstError(refusal!) : null);
-  const typed = (intent: string, name: string) => (refusedIntent === intent ? String(refusal?.initialValue?.[name] ?? "") : undefined);
   const confirm = result && "confirm" in result ? result.confirm : undefined;
   const imported = result && "imported" in result ? result.imported : undefined;
   const showForm = query.edit !== undefined || refusedIntent === "node.save";
@@ -109,7 +108,7 @@ export default function KnowledgeBaseConfig() {
       ) : null}
 
       <div className="sb-kb">
-        <GroupPanel groups={groups} group={group} query={query} errorOf={errorOf} typed={typed} />
+        <GroupPanel groups={groups} group={group} query={query} result={result} errorOf={errorOf} />
 
         <div className="sb-kb-main">
           <section aria-labelledby="kb-nodes-title" className="sb-section">
@@ -176,12 +175,7 @@ export default function KnowledgeBaseConfig() {
             <Paginator total={nodes.total} pageNo={query.page} pageSize={query.size} pathname={pathname} search={search} />
           </section>
 
-          <KnowledgeImport
-            groups={groups}
-            groupId={String(typed("node.import", "groupId") ?? query.group ?? "")}
-            error={errorOf("node.import")}
-            imported={imported}
-          />
+          <KnowledgeImport groups={groups} groupId={String(query.group ?? "")} result={result} imported={imported} />
           <KnowledgeGaps gaps={gaps} newHref={screenHref(query, { edit: "new" })} />
         </div>
       </div>

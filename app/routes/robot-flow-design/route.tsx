@@ -6,6 +6,7 @@ import { FlowState } from "#contracts/flow-versions";
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
 import { editedVersion } from "#app/components/edited-version";
+import { refusalOf } from "#app/components/intent-form";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { FlowDiagram } from "#app/components/flow-diagram";
@@ -43,13 +44,13 @@ export default function RobotFlowDesign() {
   const { design, queues } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusal = refusalOf(result);
   const confirm = result && "confirm" in result ? result.confirm : undefined;
   const { flow, version, nodes, problems, diff } = design;
   const editable = version.state === FlowState.draft;
   const problemKeys = new Set(problems.flatMap((p) => (p.nodeKey ? [p.nodeKey] : [])));
   const refusedKey = refusal?.initialValue?.intent === "node.save" ? String(refusal.initialValue.key ?? "") : null;
-  const addRefused = refusal?.initialValue?.intent === "node.add" ? refusal : undefined;
+  const addRefused = refusalOf(result, "node.add");
   const generalError = refusal && !refusedKey && !addRefused ? firstError(refusal) : null;
   const edited = editedVersion(version, refusal);
 
@@ -139,7 +140,7 @@ export default function RobotFlowDesign() {
             refusal={refusedKey === node.key ? refusal : undefined}
           />
         ))}
-        {editable ? <AddNodeForm edited={edited} refusal={addRefused} /> : null}
+        {editable ? <AddNodeForm edited={edited} result={result} /> : null}
       </section>
     </Screen>
   );

@@ -5,16 +5,16 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { z } from "zod";
 import { AUDIT_ACTIONS, FLOW_VERSION_STATES, labelOf } from "#contracts/codes";
 import { FlowState, flowActionsFor } from "#contracts/flow-versions";
-import { FLOW_REASON_MAX, FlowReturnInputSchema, type FlowDesign, type FlowVersion } from "#contracts/robot";
+import { FlowReturnInputSchema, type FlowDesign, type FlowVersion } from "#contracts/robot";
 import { CodeLabel } from "#app/components/code-tag";
 import { ConfirmStep } from "#app/components/confirm";
-import { CsrfInput } from "#app/components/csrf-input";
 import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { FlowDiff } from "#app/components/flow-diff";
 import { firstError } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_TITLES } from "#app/lib/screens";
@@ -23,6 +23,7 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getFlow, getFlowDesign, moveFlowVersion, saveFlowParams, testNlu } from "#app/services/robot.server";
+import { NluForm, ReturnForm } from "./flow-forms";
 import { FlowParams } from "./params-form";
 import { ParamsFormSchema } from "./schema";
 
@@ -103,7 +104,7 @@ export default function RobotFlowDetail() {
   const { detail, design } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const refusal = refusalOf(result);
   const refusedIntent = refusal?.initialValue?.intent;
   const error = refusal ? firstError(refusal) : null;
   const review = result && "review" in result ? result.review : undefined;
@@ -164,33 +165,7 @@ export default function RobotFlowDetail() {
             ],
           }}
         />
-        {versions.some((v) => v.state === FlowState.review) ? (
-          <form method="post" className="sb-inline-forms" aria-label="退回审核">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="return" />
-            <div className="sb-field">
-              <label htmlFor="return-reason">退回原因（必填）</label>
-              <input
-                id="return-reason"
-                name="reason"
-                required
-                maxLength={FLOW_REASON_MAX}
-                defaultValue={refusedIntent === "return" ? String(refusal?.initialValue?.reason ?? "") : ""}
-                className={`p-inputtext${refusedIntent === "return" ? " p-invalid" : ""}`}
-                aria-invalid={refusedIntent === "return" ? true : undefined}
-                aria-describedby={refusedIntent === "return" ? "return-reason-error" : undefined}
-              />
-              {refusedIntent === "return" ? (
-                <small id="return-reason-error" className="p-error">
-                  {error}
-                </small>
-              ) : null}
-            </div>
-            <button type="submit" className="p-button p-button-warning">
-              退回为草稿
-            </button>
-          </form>
-        ) : null}
+        {versions.some((v) => v.state === FlowState.review) ? <ReturnForm result={result} /> : null}
       </section>
 
       <FlowParams design={design} refusal={refusedIntent === "params" ? refusal : undefined} />
@@ -205,31 +180,7 @@ export default function RobotFlowDetail() {
             下载意图模板（Excel）
           </a>
         </p>
-        <form method="post" className="sb-inline-forms">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="nlu" />
-          <div className="sb-field">
-            <label htmlFor="nlu-sentence">客户说</label>
-            <input
-              id="nlu-sentence"
-              name="sentence"
-              required
-              maxLength={200}
-              defaultValue={nlu?.sentence ?? (refusedIntent === "nlu" ? String(refusal?.initialValue?.sentence ?? "") : "")}
-              className={`p-inputtext${refusedIntent === "nlu" ? " p-invalid" : ""}`}
-              aria-invalid={refusedIntent === "nlu" ? true : undefined}
-              aria-describedby={refusedIntent === "nlu" ? "nlu-error" : undefined}
-            />
-            {refusedIntent === "nlu" ? (
-              <small id="nlu-error" className="p-error">
-                {error}
-              </small>
-            ) : null}
-          </div>
-          <button type="submit" className="p-button p-button-outlined">
-            测试
-          </button>
-        </form>
+        <NluForm result={result} tested={nlu?.sentence} />
         {nlu ? (
           <p className="sb-nlu-result" id="nlu-result">
             节点「{nlu.nodeName}」识别为：<strong>{nlu.intentLabel}</strong>
