@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { emptyWav } from "../common/wav.mjs";
 import { startLossyMedia } from "./lossy-media.mjs";
 
 const KAMAILIO_MODULES = [
@@ -276,19 +277,7 @@ rtp_ports		${ports.customerRtp[0]}-${ports.customerRtp[1]}
 /** A mono 16-bit WAV of a sine tone (the simulated customer's voice, which tests look for by frequency). */
 export function toneWav(hz, seconds, rate = 8000, amplitude = 0.5) {
   const samples = rate * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(samples * 2, 40);
+  const wav = emptyWav(samples, 1, rate);
   for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * amplitude * 32767), 44 + i * 2);
   return wav;
 }

@@ -5,7 +5,7 @@ import { sipUserOf, type PrecallResult } from "#contracts/voice";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import type { LineEvent } from "./phone-line";
-import { emptyWav } from "./recording";
+import { emptyWav } from "#common/wav.mjs";
 import type { VoiceSettings } from "./settings";
 
 /** A test call the phone line still holds after this long is hung up (the browser hangs up after a few seconds). */

@@ -1,3 +1,5 @@
+import { emptyWav } from "#common/wav.mjs";
+
 /**
  * A call's recording from rtpengine's pcap (decision 036): the RTP each side sent, G.711 A-law
  * (the only codec the phone line offers, so both legs carry it untranscoded), decoded into a
@@ -49,25 +51,6 @@ function rtpPackets(pcap: Buffer): Packet[] {
 export function agentFacingPort(metadata: string): number | null {
   const port = /^m=audio (\d+) /m.exec(metadata)?.[1];
   return port ? Number(port) : null;
-}
-
-/** A 16-bit PCM WAV of `frames` frames of `channels` channels, its samples zero, to be written from byte 44. */
-export function emptyWav(frames: number, channels: number, rate: number): Buffer {
-  const bytes = frames * channels * 2;
-  const wav = Buffer.alloc(44 + bytes);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + bytes, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(channels, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * channels * 2, 28);
-  wav.writeUInt16LE(channels * 2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(bytes, 40);
-  return wav;
 }
 
 /** The stereo WAV of a recorded call: left what the customer said, right what the agent said (packets sent to `agentPort`). */
