@@ -1,3 +1,5 @@
+import { readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
 import { emptyWav } from "#common/wav.mjs";
 
 /**
@@ -68,4 +70,28 @@ export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
     }
   }
   return wav;
+}
+
+/** The files rtpengine wrote for one SIP call under its recording directory (metadata, the pcap), by their folder. */
+async function filesOf(recordingsDir: string, sipCallId: string) {
+  const named = async (dir: string, prefix: string) =>
+    (await readdir(path.join(recordingsDir, dir)).catch(() => [] as string[]))
+      .filter((n) => n.startsWith(prefix))
+      .map((n) => path.join(recordingsDir, dir, n));
+  return { metadata: await named("metadata", `rtpengine-meta-${sipCallId}-`), pcaps: await named("pcaps", `${sipCallId}-`) };
+}
+
+/** A SIP call's recording as a WAV, once the media server has closed it (its metadata names the end). */
+export async function readRecording(recordingsDir: string, sipCallId: string): Promise<Buffer | null> {
+  const files = await filesOf(recordingsDir, sipCallId);
+  const metadata = files.metadata[0] ? (await readFile(files.metadata[0])).toString() : undefined;
+  const port = metadata?.includes("call end time") ? agentFacingPort(metadata) : null;
+  const pcap = port && files.pcaps[0] ? await readFile(files.pcaps[0]) : null;
+  return pcap && port ? pcapToWav(pcap, port) : null;
+}
+
+/** Deletes what rtpengine wrote for a SIP call whose recording nobody keeps (a 通话测试's). */
+export async function removeRecording(recordingsDir: string, sipCallId: string): Promise<void> {
+  const files = await filesOf(recordingsDir, sipCallId);
+  await Promise.all([...files.metadata, ...files.pcaps].map((file) => rm(file, { force: true })));
 }
