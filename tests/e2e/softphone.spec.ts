@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { PLATFORM_URL, expectAccessible, platformPost, platformToken, signIn } from "./support";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENT_TONE_HZ,
@@ -266,7 +266,9 @@ test("an unreachable STUN server does not hold up answering: ICE gathering is ca
 
 /** The e2e server's TURN relay (coturn, started by scripts/voice-servers.mjs for tests), as VOICE_ICE_SERVERS would name it. */
 function testRelay() {
-  const config = readFileSync(join(process.env.E2E_DATA_DIR!, "voice-run", "turnserver.conf"), "utf8");
+  const file = join(process.env.E2E_DATA_DIR!, "voice-run", "turnserver.conf");
+  expect(existsSync(file), "the TURN relay needs Debian's coturn (turnserver), which .ci/run installs").toBe(true);
+  const config = readFileSync(file, "utf8");
   const setting = (name: string) => config.match(new RegExp(`^${name}=(.*)$`, "m"))?.[1] ?? "";
   const [username, credential] = setting("user").split(":");
   return { urls: `turn:127.0.0.1:${setting("listening-port")}?transport=udp`, username, credential };
