@@ -22,6 +22,8 @@ export const SipAccessSchema = z.discriminatedUnion("mode", [
     iceServers: z.array(
       z.object({ urls: z.union([z.string(), z.array(z.string())]), username: z.string().optional(), credential: z.string().optional() }),
     ),
+    /** "relay": media only through the TURN relays above (agents whose network allows nothing else). */
+    iceTransportPolicy: z.enum(["all", "relay"]),
   }),
 ]);
 export type SipAccess = z.infer<typeof SipAccessSchema>;

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { emptyWav } from "../common/wav.mjs";
 import { startLossyMedia } from "./lossy-media.mjs";
 
 const KAMAILIO_MODULES = [
@@ -33,7 +34,8 @@ export function missingVoiceParts() {
  * The ports of one start, from `base` (VOICE_PORT, else the console's port + 10): SIP over
  * WebSocket (TCP) and over UDP share base, rtpengine's control base+1, the customers' phone line
  * base+2 (baresip also takes base+3 for SIP over TLS) and its control base+4; with
- * SIMULATOR_CONTROL=1 the test-only loss relay takes base+5 (ng) and base+6 (control). RTP uses
+ * SIMULATOR_CONTROL=1 the test-only loss relay takes base+5 (ng) and base+6 (control), and the
+ * tests' TURN relay (coturn, when installed) listens on base+7 and relays from base+8 and base+9. RTP uses
  * `rtpRange` (VOICE_RTP_PORTS, default 40000-40999; rtpengine the lower half), so two starts on
  * one machine can keep their media apart.
  */
@@ -47,6 +49,8 @@ export function voicePorts(base, rtpRange = process.env.VOICE_RTP_PORTS ?? "4000
     customerControl: base + 4,
     lossProxy: base + 5,
     lossControl: base + 6,
+    turn: base + 7,
+    turnRelay: [base + 8, base + 9],
     rtp: [low, middle],
     customerRtp: [middle + 1, high],
   };
@@ -219,6 +223,34 @@ log-level = 6
 `;
 }
 
+/**
+ * The tests' TURN relay (decision 057): coturn on loopback with one user whose password is made
+ * for this start. It relays to rtpengine on loopback, which coturn refuses unless told
+ * (allow-loopback-peers: a test relay only, never one facing agents).
+ */
+function turnConfig({ ports, dir, user, password }) {
+  return `listening-ip=127.0.0.1
+relay-ip=127.0.0.1
+listening-port=${ports.turn}
+min-port=${ports.turnRelay[0]}
+max-port=${ports.turnRelay[1]}
+allow-loopback-peers
+lt-cred-mech
+realm=switchboard.test
+user=${user}:${password}
+fingerprint
+no-tls
+no-dtls
+no-cli
+no-tcp-relay
+no-software-attribute
+userdb=${join(dir, "turndb")}
+pidfile=${join(dir, "turnserver.pid")}
+log-file=stdout
+simple-log
+`;
+}
+
 function baresipConfig({ ports, dir }) {
   return `poll_method		epoll
 sip_listen		127.0.0.1:${ports.customerSip}
@@ -245,19 +277,7 @@ rtp_ports		${ports.customerRtp[0]}-${ports.customerRtp[1]}
 /** A mono 16-bit WAV of a sine tone (the simulated customer's voice, which tests look for by frequency). */
 export function toneWav(hz, seconds, rate = 8000, amplitude = 0.5) {
   const samples = rate * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(samples * 2, 40);
+  const wav = emptyWav(samples, 1, rate);
   for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * amplitude * 32767), 44 + i * 2);
   return wav;
 }
@@ -341,6 +361,8 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log, 
   writeFileSync(join(dir, "rtpengine.conf"), rtpengineConfig({ ports, recordings }));
   writeFileSync(join(dir, "customer.wav"), toneWav(CUSTOMER_TONE_HZ, 60));
   writeFileSync(join(dir, "baresip", "config"), baresipConfig({ ports, dir }));
+  const turn = lossControl && onPath("turnserver") ? { user: "switchboard-test", password: randomBytes(18).toString("base64url") } : null;
+  if (turn) writeFileSync(join(dir, "turnserver.conf"), turnConfig({ ports, dir, ...turn }), { mode: 0o600 });
   // The phone line does not register: it only places the calls the platform asks for.
   writeFileSync(join(dir, "baresip", "accounts"), `<sip:customer@127.0.0.1:${ports.customerSip}>;regint=0;audio_codecs=PCMA\n`);
 
@@ -418,6 +440,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log, 
     await waitForPort(ports.sip, kamailio, "Kamailio");
     const baresip = spawnServer("baresip", "baresip", ["-f", join(dir, "baresip")]);
     await waitForPort(ports.customerControl, baresip, "baresip");
+    if (turn) await waitForPort(ports.turn, spawnServer("coturn", "turnserver", ["-c", join(dir, "turnserver.conf")]), "coturn");
   } catch (error) {
     await stop();
     throw error;

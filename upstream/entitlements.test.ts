@@ -21,6 +21,7 @@ const SIP: VoiceSettings = {
   mediaControl: null,
   recordingsDir: "/tmp/none",
   iceServers: [],
+  iceTransportPolicy: "all",
 };
 
 /** The demo tenant's four kinds of user (upstream/seed/demo.ts). */

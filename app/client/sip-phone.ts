@@ -120,7 +120,7 @@ export function createSipPhone(
   /** The chosen microphone if it is there, else the default (an ideal, not an exact, device). */
   const callMedia = () => ({
     mediaConstraints: { audio: microphone ? { deviceId: microphone } : true, video: false },
-    pcConfig: { iceServers: credentials.iceServers },
+    pcConfig: peerConfig(credentials),
   });
 
   function playRemote(connection: RTCPeerConnection) {
@@ -281,6 +281,12 @@ export function createSipPhone(
 export type SipPhone = ReturnType<typeof createSipPhone>;
 
 /** JsSIP waits for ICE gathering to complete; the softphone sends its SDP ICE_GATHERING_CAP_MS after the first candidate. */
+/** The platform's STUN/TURN servers, and whether media may only go through a relay. */
+const peerConfig = (credentials: Credentials): RTCConfiguration => ({
+  iceServers: credentials.iceServers,
+  iceTransportPolicy: credentials.iceTransportPolicy,
+});
+
 function capIceGathering(session: RTCSession) {
   let capped: (() => void) | null = null;
   session.on("icecandidate", ({ ready }) => {
@@ -328,7 +334,7 @@ function precallTestCalls(constraints: () => MediaStreamConstraints, credentials
           );
           session.on("failed", () => finish(null));
           capIceGathering(session);
-          session.answer({ mediaConstraints: constraints(), pcConfig: { iceServers: credentials.iceServers } });
+          session.answer({ mediaConstraints: constraints(), pcConfig: peerConfig(credentials) });
         };
       });
     },

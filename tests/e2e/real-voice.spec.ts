@@ -10,7 +10,9 @@ import {
   launchOptionsWithTone,
   listenOnPage,
   loudest,
+  recordedCall,
   silent,
+  toneIn,
   voiceLaunchOptions,
 } from "./voice-ear";
 
@@ -31,18 +33,6 @@ const ASKING = "agent13";
 const CONSULTED = "agent14";
 
 test.use({ launchOptions: voiceLaunchOptions });
-
-/** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
-function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
-  const rate = wav.readUInt32LE(24);
-  const samples: number[] = [];
-  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) samples.push(wav.readInt16LE(at) / 32768);
-  const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
-  let [s1, s2] = [0, 0];
-  for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
-  const power = (s1 * s1 + s2 * s2 - k * s1 * s2) / Math.max(1, samples.length) ** 2;
-  return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
-}
 
 /**
  * The longest quiet stretch, in ms, between sounds in one channel of a 16-bit stereo WAV (RMS per
@@ -87,24 +77,6 @@ function windowsWithTones(wav: Buffer, channel: 0 | 1, tones: number[]): number 
     if (energy > 1e-4 && tones.every((hz) => share(hz) > 0.03)) count++;
   }
   return count;
-}
-
-/** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
-async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
-  let wav: Buffer | null = null;
-  await expect
-    .poll(
-      async () => {
-        const response = await request.get(`${PLATFORM_URL}/cti/simulator/call/${ctiCallId}/audio`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        wav = response.ok() ? await response.body() : null;
-        return wav !== null;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return wav!;
 }
 
 /** Each agent signs in on their page, which the test listens to, and is ready on the workbench. */

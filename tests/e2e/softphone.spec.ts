@@ -1,7 +1,19 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page, type WebSocketRoute } from "@playwright/test";
 import { missingVoiceParts } from "../../scripts/voice-servers.mjs";
 import { PLATFORM_URL, expectAccessible, platformPost, platformToken, signIn } from "./support";
-import { CUSTOMER_TONE_HZ, hears, listenOnPage, loudest, sending, voiceLaunchOptions } from "./voice-ear";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  AGENT_TONE_HZ,
+  CUSTOMER_TONE_HZ,
+  hears,
+  listenOnPage,
+  loudest,
+  recordedCall,
+  sending,
+  toneIn,
+  voiceLaunchOptions,
+} from "./voice-ear";
 
 /**
  * The softphone in real life (decision 043), against the real voice servers of decision 036: one
@@ -250,6 +262,60 @@ test("an unreachable STUN server does not hold up answering: ICE gathering is ca
   // Heard within 5 s of 接听, where an uncapped gathering alone takes about 10 s.
   await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 5_000, intervals: [250] }).toBe(true);
   await hangUpAndReady(page, request);
+});
+
+/** The e2e server's TURN relay (coturn, started by scripts/voice-servers.mjs for tests), as VOICE_ICE_SERVERS would name it. */
+function testRelay() {
+  const file = join(process.env.E2E_DATA_DIR!, "voice-run", "turnserver.conf");
+  expect(existsSync(file), "the TURN relay needs Debian's coturn (turnserver), which .ci/run installs").toBe(true);
+  const config = readFileSync(file, "utf8");
+  const setting = (name: string) => config.match(new RegExp(`^${name}=(.*)$`, "m"))?.[1] ?? "";
+  const [username, credential] = setting("user").split(":");
+  return { urls: `turn:127.0.0.1:${setting("listening-port")}?transport=udp`, username, credential };
+}
+
+/** The kind of local and remote candidate the page's latest call carries its media on. */
+const selectedPair = (page: Page) =>
+  page.evaluate(async () => {
+    const peer = (window as unknown as { peerConnections: RTCPeerConnection[] }).peerConnections.at(-1)!;
+    const stats = [...(await peer.getStats()).values()] as Array<Record<string, string>>;
+    const transport = stats.find((entry) => entry.type === "transport");
+    const pair = stats.find((entry) => entry.id === transport?.selectedCandidatePairId);
+    const kind = (id?: string) => stats.find((entry) => entry.id === id)?.candidateType;
+    return { local: kind(pair?.localCandidateId), remote: kind(pair?.remoteCandidateId) };
+  });
+
+test("an agent whose network allows only a TURN relay is heard and hears through it", async ({ page, context, request }) => {
+  test.setTimeout(90_000);
+  // The platform's relay, and the relay-only policy a tenant sets with VOICE_ICE_TRANSPORT_POLICY=relay
+  // (the e2e server's own policy stays "all" for every other test).
+  const relay = testRelay();
+  await context.route(/\/workBench\/phone\?.*sip=1/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (body.sip?.mode === "sip") Object.assign(body.sip, { iceServers: [relay], iceTransportPolicy: "relay" });
+    await route.fulfill({ response, json: body });
+  });
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+  const offered = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139105", agentUserName: AGENT });
+  await expect(page.getByTestId("agent-state")).toContainText("振铃中");
+  await page.getByRole("button", { name: /^接听/ }).click();
+  const answered = Date.now();
+  await expect.poll(async () => hears(await loudest(page), CUSTOMER_TONE_HZ), { timeout: 10_000, intervals: [100] }).toBe(true);
+  test.info().annotations.push({ type: "answer → customer heard through the relay (ms)", description: String(Date.now() - answered) });
+  // The media went through the relay: the agent's side of the pair is a relay candidate.
+  expect(await selectedPair(page)).toEqual({ local: "relay", remote: "host" });
+  await expect.poll(async () => (await sending(page)).packets, { timeout: 5_000 }).toBeGreaterThan(50);
+  await page.waitForTimeout(2_000);
+  await hangUpAndReady(page, request);
+  // The customer heard the agent's 880 Hz, as the media server recorded the customer's leg.
+  const wav = await recordedCall(request, token, offered.ctiCallId);
+  const heard = { own: toneIn(wav, 1, AGENT_TONE_HZ), other: toneIn(wav, 1, CUSTOMER_TONE_HZ) };
+  expect(heard.own.rms).toBeGreaterThan(0.05);
+  expect(heard.own.power).toBeGreaterThan(100 * heard.other.power);
 });
 
 const platformGet = async (request: APIRequestContext, token: string, path: string) =>

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "@playwright/test";
+import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { toneWav } from "../../scripts/voice-servers.mjs";
+import { PLATFORM_URL } from "./support";
 
 /**
  * What the real-voice e2e files share (decision 036): Chromium with a fake microphone playing an
@@ -115,3 +116,33 @@ export const hearsTones = async (page: Page, tones: number[]) => (await listen(p
 export const hears = (sound: { hz: number; db: number }, hz: number) => Math.abs(sound.hz - hz) < 15 && sound.db > -70;
 /** Nothing at all: the loudest frequency is far below any tone. */
 export const silent = (sound: { db: number }) => sound.db < -100;
+
+/** The strength of `hz` in one channel of a 16-bit stereo WAV (Goertzel), and the channel's RMS. */
+export function toneIn(wav: Buffer, channel: 0 | 1, hz: number) {
+  const rate = wav.readUInt32LE(24);
+  const samples: number[] = [];
+  for (let at = 44 + channel * 2; at + 2 <= wav.length; at += 4) samples.push(wav.readInt16LE(at) / 32768);
+  const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
+  let [s1, s2] = [0, 0];
+  for (const x of samples) [s1, s2] = [x + k * s1 - s2, s1];
+  const power = (s1 * s1 + s2 * s2 - k * s1 * s2) / Math.max(1, samples.length) ** 2;
+  return { power, rms: Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / Math.max(1, samples.length)) };
+}
+
+/** The recorded audio of the call's leg (left: the customer said, right: the customer heard), once the leg has ended. */
+export async function recordedCall(request: APIRequestContext, token: string, ctiCallId: string): Promise<Buffer> {
+  let wav: Buffer | null = null;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`${PLATFORM_URL}/cti/simulator/call/${ctiCallId}/audio`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        wav = response.ok() ? await response.body() : null;
+        return wav !== null;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return wav!;
+}

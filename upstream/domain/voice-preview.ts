@@ -1,3 +1,5 @@
+import { emptyWav } from "#common/wav.mjs";
+
 /**
  * A speaker's preview (GET /config/agent/voice/preview, decision 030): the reference platform has
  * no speech synthesiser, so a speaker is heard as a short rising three-note phrase at its own
@@ -13,21 +15,7 @@ export function previewWav(pitch: number): Buffer {
   const note = Math.round(NOTE_SECONDS * PREVIEW_SAMPLE_RATE);
   const gap = Math.round(GAP_SECONDS * PREVIEW_SAMPLE_RATE);
   const samples = STEPS.length * (note + gap);
-  const wav = Buffer.alloc(44 + samples * 2);
-  // RIFF header of a PCM file.
-  wav.write("RIFF", 0, "ascii");
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write("WAVE", 8, "ascii");
-  wav.write("fmt ", 12, "ascii");
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(PREVIEW_SAMPLE_RATE, 24);
-  wav.writeUInt32LE(PREVIEW_SAMPLE_RATE * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36, "ascii");
-  wav.writeUInt32LE(samples * 2, 40);
+  const wav = emptyWav(samples, 1, PREVIEW_SAMPLE_RATE);
   let at = 44;
   for (const step of STEPS) {
     const frequency = pitch * step;

@@ -19,5 +19,6 @@ export function issueSipAccess(settings: VoiceSettings, tenantId: number, userId
     password: createHmac("sha1", settings.secret).update(username).digest("base64"),
     expiresAt: new Date(expires * 1000).toISOString(),
     iceServers: settings.iceServers,
+    iceTransportPolicy: settings.iceTransportPolicy,
   };
 }

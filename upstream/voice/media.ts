@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sipUserOf } from "#contracts/voice";
@@ -7,7 +7,7 @@ import { VOICE_RECORDING_PREFIX } from "#upstream/domain/recordings";
 import { connectPhoneLine, type LineEvent } from "./phone-line";
 import { watchMediaServer } from "./media-server";
 import { createTestCalls } from "./precall";
-import { agentFacingPort, pcapToWav } from "./recording";
+import { readRecording, removeRecording } from "./recording";
 import type { VoiceSettings } from "./settings";
 
 /** One SIP call of the phone line to an agent's softphone, for one CTI call. */
@@ -42,7 +42,13 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
   let sequence = 0;
   const line = connectPhoneLine(settings.customerControl, onLineEvent, (message) => app.log.warn(message));
   // The workbench's pre-call test calls the agent on the same line (decision 053).
-  const testCalls = createTestCalls(settings, line, recordingOf, (error, message) => app.log.error(error, message));
+  const recordingOf = (sipCallId: string) => readRecording(settings.recordingsDir, sipCallId);
+  const testCalls = createTestCalls(
+    settings,
+    line,
+    { read: recordingOf, remove: (sipCallId) => removeRecording(settings.recordingsDir, sipCallId) },
+    (error, message) => app.log.error(error, message),
+  );
 
   function end(leg: Leg) {
     leg.ending = true;
@@ -90,18 +96,6 @@ export function startSipMedia(app: FastifyInstance, settings: VoiceSettings) {
     // The line dropped while the agent talked: for the CTI, the customer hung up.
     const ended = leg.ending ? Promise.resolve() : app.cti.customerHangup(leg.tenantId, leg.ctiCallId).catch(() => undefined);
     void ended.then(() => keepRecording(leg, event.sipCallId)).catch((error) => app.log.error(error, "keeping a call's recording failed"));
-  }
-
-  /** A SIP call's recording as a WAV, once the media server has closed it (its metadata names the end). */
-  async function recordingOf(sipCallId: string): Promise<Buffer | null> {
-    const file = async (dir: string, prefix: string) => {
-      const name = (await readdir(path.join(settings.recordingsDir, dir)).catch(() => [])).find((n) => n.startsWith(prefix));
-      return name ? readFile(path.join(settings.recordingsDir, dir, name)) : null;
-    };
-    const metadata = (await file("metadata", `rtpengine-meta-${sipCallId}-`))?.toString();
-    const port = metadata?.includes("call end time") ? agentFacingPort(metadata) : null;
-    const pcap = port ? await file("pcaps", `${sipCallId}-`) : null;
-    return pcap && port ? pcapToWav(pcap, port) : null;
   }
 
   /**

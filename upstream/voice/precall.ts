@@ -5,7 +5,7 @@ import { sipUserOf, type PrecallResult } from "#contracts/voice";
 import { HttpError, ok, parseInput } from "#upstream/http";
 import { requireUser } from "#upstream/plugins/auth";
 import type { LineEvent } from "./phone-line";
-import { emptyWav } from "./recording";
+import { emptyWav } from "#common/wav.mjs";
 import type { VoiceSettings } from "./settings";
 
 /** A test call the phone line still holds after this long is hung up (the browser hangs up after a few seconds). */
@@ -36,7 +36,8 @@ type PhoneLine = { dial(uri: string): Promise<unknown>; hangup(uri: string): Pro
 export function createTestCalls(
   settings: VoiceSettings,
   line: PhoneLine,
-  recordingOf: (sipCallId: string) => Promise<Buffer | null>,
+  /** The media server's recording of a SIP call (null until written), and its removal: a test call's is read once, never kept. */
+  recordings: { read: (sipCallId: string) => Promise<Buffer | null>; remove: (sipCallId: string) => Promise<void> },
   log: (error: unknown, message: string) => void,
 ) {
   const tests = new Map<string, TestCall>();
@@ -73,13 +74,15 @@ export function createTestCalls(
     return true;
   }
 
-  /** The agent's side of the test call's recording, once the media server has written it. */
+  /** The agent's side of the test call's recording, once the media server has written it; then the recording goes. */
   async function readBack(test: TestCall) {
     let wav: Buffer | null = null;
     for (let attempt = 0; attempt < 50 && !wav; attempt++) {
-      wav = await recordingOf(test.sipCallId);
+      wav = await recordings.read(test.sipCallId);
       if (!wav) await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // Removed before the result is told: nobody keeps a test call's recording (the agent's voice).
+    await recordings.remove(test.sipCallId).catch((error) => log(error, "removing a test call's recording failed"));
     const agent = wav ? channelOf(wav, 1) : null;
     test.result = {
       done: true,

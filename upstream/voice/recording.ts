@@ -1,3 +1,7 @@
+import { readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { emptyWav } from "#common/wav.mjs";
+
 /**
  * A call's recording from rtpengine's pcap (decision 036): the RTP each side sent, G.711 A-law
  * (the only codec the phone line offers, so both legs carry it untranscoded), decoded into a
@@ -51,25 +55,6 @@ export function agentFacingPort(metadata: string): number | null {
   return port ? Number(port) : null;
 }
 
-/** A 16-bit PCM WAV of `frames` frames of `channels` channels, its samples zero, to be written from byte 44. */
-export function emptyWav(frames: number, channels: number, rate: number): Buffer {
-  const bytes = frames * channels * 2;
-  const wav = Buffer.alloc(44 + bytes);
-  wav.write("RIFF", 0);
-  wav.writeUInt32LE(36 + bytes, 4);
-  wav.write("WAVEfmt ", 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(channels, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * channels * 2, 28);
-  wav.writeUInt16LE(channels * 2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write("data", 36);
-  wav.writeUInt32LE(bytes, 40);
-  return wav;
-}
-
 /** The stereo WAV of a recorded call: left what the customer said, right what the agent said (packets sent to `agentPort`). */
 export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
   const packets = rtpPackets(pcap);
@@ -85,4 +70,28 @@ export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
     }
   }
   return wav;
+}
+
+/** The files rtpengine wrote for one SIP call under its recording directory (metadata, the pcap), by their folder. */
+async function filesOf(recordingsDir: string, sipCallId: string) {
+  const named = async (dir: string, prefix: string) =>
+    (await readdir(path.join(recordingsDir, dir)).catch(() => [] as string[]))
+      .filter((n) => n.startsWith(prefix))
+      .map((n) => path.join(recordingsDir, dir, n));
+  return { metadata: await named("metadata", `rtpengine-meta-${sipCallId}-`), pcaps: await named("pcaps", `${sipCallId}-`) };
+}
+
+/** A SIP call's recording as a WAV, once the media server has closed it (its metadata names the end). */
+export async function readRecording(recordingsDir: string, sipCallId: string): Promise<Buffer | null> {
+  const files = await filesOf(recordingsDir, sipCallId);
+  const metadata = files.metadata[0] ? (await readFile(files.metadata[0])).toString() : undefined;
+  const port = metadata?.includes("call end time") ? agentFacingPort(metadata) : null;
+  const pcap = port && files.pcaps[0] ? await readFile(files.pcaps[0]) : null;
+  return pcap && port ? pcapToWav(pcap, port) : null;
+}
+
+/** Deletes what rtpengine wrote for a SIP call whose recording nobody keeps (a 通话测试's). */
+export async function removeRecording(recordingsDir: string, sipCallId: string): Promise<void> {
+  const files = await filesOf(recordingsDir, sipCallId);
+  await Promise.all([...files.metadata, ...files.pcaps].map((file) => rm(file, { force: true })));
 }

@@ -16,6 +16,8 @@ export type VoiceSettings = {
   recordingsDir: string;
   /** STUN/TURN servers handed to browsers (VOICE_ICE_SERVERS, JSON), none on loopback. */
   iceServers: Array<{ urls: string | string[]; username?: string; credential?: string }>;
+  /** "relay" (VOICE_ICE_TRANSPORT_POLICY): browsers send media only through the TURN relays of iceServers. */
+  iceTransportPolicy: "all" | "relay";
 };
 
 /** The voice settings from the environment, or null: the simulated media. */
@@ -31,5 +33,6 @@ export function readVoiceSettings(env: Record<string, string | undefined>): Voic
     mediaControl: env.VOICE_MEDIA_CONTROL || null,
     recordingsDir: env.VOICE_RECORDINGS_DIR ?? "",
     iceServers: env.VOICE_ICE_SERVERS ? (JSON.parse(env.VOICE_ICE_SERVERS) as VoiceSettings["iceServers"]) : [],
+    iceTransportPolicy: env.VOICE_ICE_TRANSPORT_POLICY === "relay" ? "relay" : "all",
   };
 }

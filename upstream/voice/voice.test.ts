@@ -14,6 +14,7 @@ const settings: VoiceSettings = {
   mediaControl: null,
   recordingsDir: "/tmp/none",
   iceServers: [],
+  iceTransportPolicy: "all",
 };
 
 describe("SIP credentials (Kamailio auth_ephemeral)", () => {
@@ -44,7 +45,19 @@ describe("SIP credentials (Kamailio auth_ephemeral)", () => {
         VOICE_CUSTOMER_CONTROL: "127.0.0.1:1",
         VOICE_ICE_SERVERS: '[{"urls":"turn:turn.example.com","username":"u","credential":"c"}]',
       }),
-    ).toMatchObject({ wsUrl: "wss://sip.example.com", credentialSeconds: 3_600, iceServers: [{ urls: "turn:turn.example.com" }] });
+    ).toMatchObject({
+      wsUrl: "wss://sip.example.com",
+      credentialSeconds: 3_600,
+      iceServers: [{ urls: "turn:turn.example.com" }],
+      iceTransportPolicy: "all",
+    });
+  });
+
+  it("hand a relay-only policy to the softphone when VOICE_ICE_TRANSPORT_POLICY says relay", () => {
+    const env = { VOICE_SIP_WS_URL: "wss://s", VOICE_SIP_DOMAIN: "s", VOICE_SIP_SECRET: "x", VOICE_CUSTOMER_CONTROL: "127.0.0.1:1" };
+    const relayOnly = readVoiceSettings({ ...env, VOICE_ICE_TRANSPORT_POLICY: "relay" })!;
+    expect(issueSipAccess(relayOnly, 1, 5)).toMatchObject({ iceTransportPolicy: "relay" });
+    expect(readVoiceSettings({ ...env, VOICE_ICE_TRANSPORT_POLICY: "nonsense" })?.iceTransportPolicy).toBe("all");
   });
 });
 

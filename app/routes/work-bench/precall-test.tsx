@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from "react";
-import { createPortal } from "react-dom";
+import { useRef, useState } from "react";
 import { PrecallResultSchema, PrecallStartSchema } from "#contracts/voice";
 import type { AgentStateCode } from "#contracts/agent-state";
 import { postAction, readJson } from "#app/client/island";
 import { runPrecallTest, verdictOf, type Step } from "#app/client/precall-test";
 import type { SipPhone } from "#app/client/sip-phone";
+import { PhoneBarDialog } from "./phone-bar-dialog";
 import { PHONE_ENDPOINT } from "./types";
 
 const STATUS_TEXT = { waiting: "待测试", running: "测试中…", passed: "通过", failed: "失败", skipped: "未进行" } as const;
@@ -24,24 +24,13 @@ type Props = {
 /**
  * 通话测试 (decision 053): a modal dialog from the phone bar that checks, in under 30 s, the
  * microphone, the call speaker, the SIP server, media through the media server and a loopback of
- * the agent's own voice, with a verdict per step. Escape closes it and focus returns to the button;
- * a test in progress goes on and its results stay.
+ * the agent's own voice, with a verdict per step. Closing it leaves a test in progress going on
+ * and its results stay.
  */
 export function PrecallTest({ state, csrf, sipPhone, microphone, speaker }: Props) {
-  const [open, setOpen] = useState(false);
   const [steps, setSteps] = useState<Step[]>([]);
   const [running, setRunning] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
   const player = useRef<HTMLAudioElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (open && element && !element.open) element.showModal();
-    if (!open && element?.open) {
-      element.close();
-      button.current?.focus();
-    }
-  }, [open]);
 
   const busy = BUSY.has(state);
   const start = async () => {
@@ -66,73 +55,38 @@ export function PrecallTest({ state, csrf, sipPhone, microphone, speaker }: Prop
   const verdict = running ? "" : verdictOf(steps);
 
   return (
-    <>
+    <PhoneBarDialog label="通话测试" title="通话测试">
+      <p>
+        检查麦克风、扬声器、语音服务器和媒体服务器，约 20
+        秒。平台会呼叫本软电话并播放测试音，请在测试时对着麦克风说几句话，最后会回放您的声音。
+      </p>
+      {busy ? <p id="precall-busy">就绪或通话中不能测试（可能有来电），请先置为未就绪。</p> : null}
       <button
-        ref={button}
         type="button"
-        className="p-button p-button-outlined p-button-sm"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => setOpen(true)}
+        className="p-button p-button-sm"
+        onClick={() => void start()}
+        disabled={running || busy}
+        aria-describedby={busy ? "precall-busy" : undefined}
       >
-        通话测试
+        {running ? "测试中…" : "开始测试"}
       </button>
-      {createPortal(
-        <dialog
-          ref={dialog}
-          className="sb-confirm sb-device-dialog"
-          aria-labelledby="precall-title"
-          onCancel={(event) => {
-            event.preventDefault();
-            setOpen(false);
-          }}
-        >
-          <h2 id="precall-title">通话测试</h2>
-          <p>
-            检查麦克风、扬声器、语音服务器和媒体服务器，约 20
-            秒。平台会呼叫本软电话并播放测试音，请在测试时对着麦克风说几句话，最后会回放您的声音。
-          </p>
-          {busy ? <p id="precall-busy">就绪或通话中不能测试（可能有来电），请先置为未就绪。</p> : null}
-          <button
-            type="button"
-            className="p-button p-button-sm"
-            onClick={() => void start()}
-            disabled={running || busy}
-            aria-describedby={busy ? "precall-busy" : undefined}
-          >
-            {running ? "测试中…" : "开始测试"}
-          </button>
-          {steps.length > 0 ? (
-            <ol className="sb-precall-steps" aria-label="测试步骤">
-              {steps.map((step) => (
-                <li key={step.key} data-testid={`precall-${step.key}`} data-status={step.status}>
-                  <strong>
-                    {step.label}：{STATUS_TEXT[step.status]}
-                  </strong>{" "}
-                  <span>{step.detail}</span>
-                </li>
-              ))}
-            </ol>
-          ) : null}
-          <p role="status" data-testid="precall-verdict" className={verdict.startsWith("通话测试未通过") ? "sb-phonebar-error" : undefined}>
-            {verdict}
-          </p>
-          <audio
-            ref={player}
-            controls
-            hidden={!verdict.startsWith("通话测试通过")}
-            data-testid="precall-playback"
-            aria-label="您的声音回放"
-          />
-          <div className="sb-inline-forms">
-            <button type="button" className="p-button" onClick={() => setOpen(false)}>
-              关闭
-            </button>
-          </div>
-        </dialog>,
-        document.body,
-      )}
-    </>
+      {steps.length > 0 ? (
+        <ol className="sb-precall-steps" aria-label="测试步骤">
+          {steps.map((step) => (
+            <li key={step.key} data-testid={`precall-${step.key}`} data-status={step.status}>
+              <strong>
+                {step.label}：{STATUS_TEXT[step.status]}
+              </strong>{" "}
+              <span>{step.detail}</span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <p role="status" data-testid="precall-verdict" className={verdict.startsWith("通话测试未通过") ? "sb-phonebar-error" : undefined}>
+        {verdict}
+      </p>
+      <audio ref={player} controls hidden={!verdict.startsWith("通话测试通过")} data-testid="precall-playback" aria-label="您的声音回放" />
+    </PhoneBarDialog>
   );
 }
 
