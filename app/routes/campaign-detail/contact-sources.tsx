@@ -1,5 +1,4 @@
 import { getFormProps, getSelectProps } from "@conform-to/react";
-import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { IMPORT_STATUSES } from "#contracts/codes";
 import { CAMPAIGN_GROUP_MAX } from "#contracts/customers";
@@ -11,20 +10,33 @@ import { inputClass } from "#app/components/form-field";
 import { refusalMessageOf, useIntentForm } from "#app/components/intent-form";
 import { maskPhone } from "#app/lib/format";
 import uploadProgress from "#app/client/upload-progress.js?url";
-import type { action, loader } from "./route";
+import type { contactsToCampaign, listGroups } from "#app/services/customers.server";
+import type { listCampaignImports, uploadContacts } from "#app/services/outbound.server";
 
 /**
  * Where a campaign's contacts come from: a CSV or XLSX list (its outcome with the refused rows),
  * a contact group, and the imports so far with their progress.
  */
-export function ContactSources() {
-  const { campaign, groups, imports } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const campaignId = campaign.id;
+export function ContactSources({
+  campaignId,
+  groups,
+  imports,
+  result,
+  imported,
+  fromGroup,
+}: {
+  campaignId: number;
+  groups: Awaited<ReturnType<typeof listGroups>>;
+  imports: Awaited<ReturnType<typeof listCampaignImports>>;
+  /** The action's answer, for a refusal of the import or group form. */
+  result: unknown;
+  /** A list file's outcome, with its refused rows. */
+  imported?: Awaited<ReturnType<typeof uploadContacts>>;
+  /** A contact group's outcome, with the members refused. */
+  fromGroup?: Awaited<ReturnType<typeof contactsToCampaign>>;
+}) {
   const errorOf = (intent: string) => refusalMessageOf(result, intent);
   const [groupForm, group] = useIntentForm("group", result);
-  const imported = result && "imported" in result ? result.imported : undefined;
-  const fromGroup = result && "fromGroup" in result ? result.fromGroup : undefined;
   return (
     <>
       <form method="post" encType="multipart/form-data" className="sb-inline-forms" data-upload-progress>

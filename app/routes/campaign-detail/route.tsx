@@ -123,7 +123,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CampaignDetail() {
-  const { campaign, template, batches, query } = useLoaderData<typeof loader>();
+  const { campaign, template, batches, imports, groups, query } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   // A refusal names its form by the intent it was posted with; an import answers its outcome.
   const errorOf = (intent: string) => refusalMessageOf(result, intent);
@@ -218,7 +218,14 @@ export default function CampaignDetail() {
         <h2 id="import-title" className="sb-section-title">
           导入名单
         </h2>
-        <ContactSources />
+        <ContactSources
+          campaignId={campaign.id}
+          groups={groups}
+          imports={imports}
+          result={result}
+          imported={result && "imported" in result ? result.imported : undefined}
+          fromGroup={result && "fromGroup" in result ? result.fromGroup : undefined}
+        />
       </section>
 
       <section aria-labelledby="batches-title" className="sb-section">
