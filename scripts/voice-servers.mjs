@@ -91,6 +91,8 @@ loadmodule "websocket.so"
 loadmodule "rtpengine.so"
 
 modparam("usrloc", "db_mode", 0)
+# A contact whose WebSocket has closed (a tab reloaded or closed) is dropped, not kept until it expires.
+modparam("usrloc", "handle_lost_tcp", 1)
 modparam("registrar", "max_expires", 600)
 modparam("rr", "enable_double_rr", 1)
 modparam("rr", "append_fromtag", 1)
@@ -115,7 +117,10 @@ request_route {
 		if (!autheph_check_to()) { sl_send_reply("403", "Forbidden"); exit; }
 		consume_credentials();
 		fix_nated_register();
-		if (!save("location")) sl_reply_error();
+		# One phone per agent (the tab that owns it, decision 043): a registration replaces the
+		# agent's earlier ones. Kept side by side, a dozen stale tabs' contacts left the INVITE no
+		# room (12 branches at most) and the call failed with 500.
+		if (!save("location", "0x04")) sl_reply_error();
 		exit;
 	}
 	if (is_method("INVITE|SUBSCRIBE|UPDATE|REFER")) add_contact_alias();
