@@ -5,13 +5,16 @@ import { emptyWav } from "#common/wav.mjs";
 /**
  * A call's recording from rtpengine's pcap (decision 036): the RTP each side sent, G.711 A-law
  * (the only codec the phone line offers, so both legs carry it untranscoded), decoded into a
- * stereo WAV every browser plays: the customer on the left, the agent on the right, each packet
- * placed at the time it was captured.
+ * stereo WAV every browser plays: the customer on the left, the agent on the right. Each stream
+ * starts at the time its first packet was captured; its packets follow by their RTP timestamps,
+ * so the jitter of their arrival adds no gaps or overlaps to the sound.
  */
 
 const RATE = 8_000;
 const SAMPLES_PER_MS = RATE / 1000;
 const PCMA = 8;
+/** How far RTP time may stray from capture time (1 s) before a stream is placed anew. */
+const MAX_DRIFT_SAMPLES = RATE;
 
 /** ITU-T G.711 A-law to 16-bit linear. */
 function alaw(byte: number): number {
@@ -22,7 +25,7 @@ function alaw(byte: number): number {
   return a & 0x80 ? magnitude : -magnitude;
 }
 
-type Packet = { atMs: number; dstPort: number; payload: Buffer };
+type Packet = { atMs: number; dstPort: number; ssrc: number; timestamp: number; payload: Buffer };
 
 /** The A-law RTP packets of a pcap (raw IP or Ethernet link), with capture time and destination port. */
 function rtpPackets(pcap: Buffer): Packet[] {
@@ -44,7 +47,7 @@ function rtpPackets(pcap: Buffer): Packet[] {
     if (rtp.length < 12 || rtp[0] >> 6 !== 2 || (rtp[1] & 0x7f) !== PCMA) continue;
     let header = 12 + (rtp[0] & 0x0f) * 4;
     if (rtp[0] & 0x10) header += 4 + rtp.readUInt16BE(header + 2) * 4;
-    packets.push({ atMs, dstPort: udp.readUInt16BE(2), payload: rtp.subarray(header) });
+    packets.push({ atMs, dstPort: udp.readUInt16BE(2), ssrc: rtp.readUInt32BE(8), timestamp: rtp.readUInt32BE(4), payload: rtp.subarray(header) });
   }
   return packets;
 }
@@ -59,15 +62,27 @@ export function agentFacingPort(metadata: string): number | null {
 export function pcapToWav(pcap: Buffer, agentPort: number): Buffer {
   const packets = rtpPackets(pcap);
   const start = Math.min(...packets.map((p) => p.atMs));
-  const end = Math.max(...packets.map((p) => p.atMs + p.payload.length / SAMPLES_PER_MS));
-  const frames = packets.length ? Math.ceil((end - start) * SAMPLES_PER_MS) : 0;
-  const wav = emptyWav(frames, 2, RATE);
-  for (const packet of packets) {
-    const channel = packet.dstPort === agentPort ? 1 : 0;
-    const first = Math.round((packet.atMs - start) * SAMPLES_PER_MS);
-    for (let i = 0; i < packet.payload.length && first + i < frames; i++) {
-      wav.writeInt16LE(alaw(packet.payload[i]), 44 + (first + i) * 4 + channel * 2);
+  // Each packet's first sample, counted from `start`: its stream's first capture, then RTP time.
+  const streams = new Map<string, { sample: number; timestamp: number }>();
+  const placed = packets.map((packet) => {
+    const key = `${packet.dstPort}/${packet.ssrc}`;
+    const captured = Math.round((packet.atMs - start) * SAMPLES_PER_MS);
+    let stream = streams.get(key);
+    // The 32-bit timestamps' difference, signed (a packet reordered before the first comes earlier).
+    let first = stream ? stream.sample + ((packet.timestamp - stream.timestamp) | 0) : captured;
+    // A stream whose timestamps jump (a sender that restarted its clock) starts again where it was captured.
+    if (!stream || Math.abs(first - captured) > MAX_DRIFT_SAMPLES) {
+      stream = { sample: captured, timestamp: packet.timestamp };
+      streams.set(key, stream);
+      first = captured;
     }
+    return { packet, first: Math.max(0, first) };
+  });
+  const frames = placed.length ? Math.max(...placed.map(({ packet, first }) => first + packet.payload.length)) : 0;
+  const wav = emptyWav(frames, 2, RATE);
+  for (const { packet, first } of placed) {
+    const channel = packet.dstPort === agentPort ? 1 : 0;
+    for (let i = 0; i < packet.payload.length; i++) wav.writeInt16LE(alaw(packet.payload[i]), 44 + (first + i) * 4 + channel * 2);
   }
   return wav;
 }

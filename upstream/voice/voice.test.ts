@@ -61,13 +61,14 @@ describe("SIP credentials (Kamailio auth_ephemeral)", () => {
   });
 });
 
-/** A pcap (raw IP link) of A-law RTP packets: [capture ms, destination port, payload]. */
-function pcapOf(packets: Array<[number, number, Buffer]>): Buffer {
+/** A pcap (raw IP link) of A-law RTP packets: [capture ms, destination port, payload, RTP timestamp (0 if not given)], one stream per port. */
+function pcapOf(packets: Array<[number, number, Buffer, number?]>): Buffer {
   const header = Buffer.alloc(24);
   header.writeUInt32LE(0xa1b2c3d4, 0);
   header.writeUInt32LE(101, 20);
-  const records = packets.map(([ms, port, payload]) => {
+  const records = packets.map(([ms, port, payload, timestamp = 0]) => {
     const rtp = Buffer.concat([Buffer.from([0x80, 8, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]), payload]);
+    rtp.writeUInt32BE(timestamp, 4);
     const ip = Buffer.alloc(28 + rtp.length);
     ip[0] = 0x45;
     ip[9] = 17;
@@ -85,7 +86,7 @@ function pcapOf(packets: Array<[number, number, Buffer]>): Buffer {
 }
 
 describe("a call's recording", () => {
-  it("puts what the customer sent on the left and what the agent sent on the right, at the time captured", () => {
+  it("puts what the customer sent on the left and what the agent sent on the right, each from the time its first packet was captured", () => {
     // G.711 A-law: 0xaa is the loudest positive sample (+32256), 0x2a the loudest negative, 0xd5 near silence (+8).
     const wav = pcapToWav(
       pcapOf([
@@ -105,6 +106,35 @@ describe("a call's recording", () => {
     expect(right(0)).toBe(0);
     expect(left(160)).toBe(0);
     expect(right(160)).toBe(-32256);
+  });
+
+  it("places a stream's later packets by their RTP time, so late or early arrivals leave no gap or overlap", () => {
+    const wav = pcapToWav(
+      pcapOf([
+        [1_000_000, 6000, Buffer.alloc(160, 0xaa), 5_000],
+        // 35 ms after the first, though it follows it: placed right after it, not 15 ms later.
+        [1_000_035, 6000, Buffer.alloc(160, 0x2a), 5_160],
+        // Arrived before the one that precedes it: still placed before it.
+        [1_000_050, 6000, Buffer.alloc(160, 0xd5), 5_480],
+        [1_000_051, 6000, Buffer.alloc(160, 0xaa), 5_320],
+      ]),
+      6000,
+    );
+    const right = (i: number) => wav.readInt16LE(46 + i * 4);
+    expect((wav.length - 44) / 4).toBe(640);
+    expect([right(0), right(159), right(160), right(319), right(320), right(480)]).toEqual([32256, 32256, -32256, -32256, 32256, 8]);
+  });
+
+  it("places a stream anew where it was captured when its RTP time jumps, never stretching the file", () => {
+    const wav = pcapToWav(
+      pcapOf([
+        [1_000_000, 6000, Buffer.alloc(160, 0xaa), 5_000],
+        [1_000_020, 6000, Buffer.alloc(160, 0x2a), 4_000_000_000],
+      ]),
+      6000,
+    );
+    expect((wav.length - 44) / 4).toBe(320);
+    expect(wav.readInt16LE(46 + 160 * 4)).toBe(-32256);
   });
 
   it("knows the agent's side by the port rtpengine offered the agent", () => {
