@@ -195,6 +195,9 @@ test("the phone bar keeps to two rows on a phone, in every state of the phone", 
   await page.goto("/workBench");
   const state = page.getByTestId("agent-state");
   await expect(page.getByTestId("connection")).toHaveText("已连接");
+  // The bar is whole once the softphone's own controls (loaded after the page) are in: a Tab walk
+  // started before they come would miss them.
+  await expect(page.getByRole("region", { name: "电话条" }).getByRole("button", { name: "通话测试" })).toBeVisible();
   try {
     await expectPhoneBarFits(page, "签出", "签入");
     await page.getByRole("button", { name: "签入" }).click();

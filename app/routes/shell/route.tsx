@@ -39,8 +39,8 @@ export default function Shell() {
       </a>
       {/* Below 768px the menu is a drawer over the page, closed on every load (the remembered state
           is the desktop's): a checkbox and its labels open it, so it works without JavaScript. */}
-      <input type="checkbox" id="sb-drawer" className="sb-switch sb-drawer-switch" autoComplete="off" />
       <header className="sb-topbar">
+        <input type="checkbox" id="sb-drawer" className="sb-switch sb-drawer-switch" autoComplete="off" />
         <label htmlFor="sb-drawer" className="sb-drawer-toggle p-button p-button-text p-button-icon-only" title="菜单">
           <i className="pi pi-bars" aria-hidden="true" />
           <span className="p-hidden-accessible">菜单</span>
