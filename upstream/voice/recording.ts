@@ -47,7 +47,13 @@ function rtpPackets(pcap: Buffer): Packet[] {
     if (rtp.length < 12 || rtp[0] >> 6 !== 2 || (rtp[1] & 0x7f) !== PCMA) continue;
     let header = 12 + (rtp[0] & 0x0f) * 4;
     if (rtp[0] & 0x10) header += 4 + rtp.readUInt16BE(header + 2) * 4;
-    packets.push({ atMs, dstPort: udp.readUInt16BE(2), ssrc: rtp.readUInt32BE(8), timestamp: rtp.readUInt32BE(4), payload: rtp.subarray(header) });
+    packets.push({
+      atMs,
+      dstPort: udp.readUInt16BE(2),
+      ssrc: rtp.readUInt32BE(8),
+      timestamp: rtp.readUInt32BE(4),
+      payload: rtp.subarray(header),
+    });
   }
   return packets;
 }
