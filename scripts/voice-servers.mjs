@@ -4,10 +4,10 @@
 // stopped in the reverse order. Without them (or VOICE=simulated) calls keep the simulated media.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { emptyWav } from "../common/wav.mjs";
+import { emptyWav, wavHeader } from "../common/wav.mjs";
 import { startLossyMedia } from "./lossy-media.mjs";
 
 const KAMAILIO_MODULES = [
@@ -287,6 +287,23 @@ export function toneWav(hz, seconds, rate = 8000, amplitude = 0.5) {
   return wav;
 }
 
+/**
+ * The simulated customer's voice as baresip plays it to every call: an hour of `hz` (a whole
+ * number, so one second holds whole cycles and repeats seamlessly). baresip 1.0 ends a call when
+ * its file source runs out, so this is how long a call with real audio can last; a minute cut
+ * every call at 60 s as if the customer had hung up.
+ */
+export function writeCustomerVoice(file, hz, seconds = 3600) {
+  const second = toneWav(hz, 1).subarray(44);
+  const fd = openSync(file, "w");
+  try {
+    writeSync(fd, wavHeader(seconds * 8000, 1, 8000));
+    for (let i = 0; i < seconds; i++) writeSync(fd, second);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const CUSTOMER_TONE_HZ = 440;
 
 function waitForPort(port, child, name, timeoutMs = 60_000) {
@@ -364,7 +381,7 @@ export async function startVoiceServers({ basePort, dataDir, log = console.log, 
   const kamailioPorts = lossControl ? { ...ports, rtpengine: ports.lossProxy } : ports;
   writeFileSync(join(dir, "kamailio.cfg"), kamailioConfig({ ports: kamailioPorts, secret, modules }), { mode: 0o600 });
   writeFileSync(join(dir, "rtpengine.conf"), rtpengineConfig({ ports, recordings }));
-  writeFileSync(join(dir, "customer.wav"), toneWav(CUSTOMER_TONE_HZ, 60));
+  writeCustomerVoice(join(dir, "customer.wav"), CUSTOMER_TONE_HZ);
   writeFileSync(join(dir, "baresip", "config"), baresipConfig({ ports, dir }));
   const turn = lossControl && onPath("turnserver") ? { user: "switchboard-test", password: randomBytes(18).toString("base64url") } : null;
   if (turn) writeFileSync(join(dir, "turnserver.conf"), turnConfig({ ports, dir, ...turn }), { mode: 0o600 });
