@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toneWav, writeCustomerVoice } from "../scripts/voice-servers.mjs";
+import { CUSTOMER_VOICE_SECONDS, toneWav, writeCustomerVoice } from "../scripts/voice-servers.mjs";
 import { emptyWav } from "./wav.mjs";
 
 describe("the one WAV writer", () => {
@@ -28,19 +28,20 @@ describe("the one WAV writer", () => {
     expect(tone.readInt16LE(44 + 2 * 5)).toBeGreaterThan(15_000);
   });
 
-  it("gives the simulated customer an hour of voice, its tone unbroken from one second to the next", () => {
+  it("gives the simulated customer ten minutes of voice, its tone unbroken from one second to the next", () => {
     const dir = mkdtempSync(join(tmpdir(), "switchboard-wav-"));
     try {
       const file = join(dir, "customer.wav");
       writeCustomerVoice(file, 440);
       const wav = readFileSync(file);
-      // baresip ends a call when this file ends: an hour, not the minute that cut every call at 60 s.
-      expect(wav.readUInt32LE(40) / 2 / wav.readUInt32LE(24)).toBe(3600);
-      expect(wav.length).toBe(44 + 3600 * 8_000 * 2);
+      // baresip ends a call when this file ends: ten minutes, not the minute that cut every call at 60 s.
+      expect(CUSTOMER_VOICE_SECONDS).toBe(600);
+      expect(wav.readUInt32LE(40) / 2 / wav.readUInt32LE(24)).toBe(600);
+      expect(wav.length).toBe(44 + 600 * 8_000 * 2);
       // Across the seam between two seconds, the samples go on as one sine would.
       const at = (i: number) => wav.readInt16LE(44 + i * 2);
       const sine = (i: number) => Math.round(Math.sin((2 * Math.PI * 440 * i) / 8_000) * 0.5 * 32767);
-      for (const i of [7_998, 7_999, 8_000, 8_001, 3_599 * 8_000 + 3]) expect(at(i)).toBe(sine(i));
+      for (const i of [7_998, 7_999, 8_000, 8_001, 599 * 8_000 + 3]) expect(at(i)).toBe(sine(i));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

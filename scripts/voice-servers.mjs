@@ -287,13 +287,16 @@ export function toneWav(hz, seconds, rate = 8000, amplitude = 0.5) {
   return wav;
 }
 
+export const CUSTOMER_VOICE_SECONDS = 600;
+
 /**
- * The simulated customer's voice as baresip plays it to every call: an hour of `hz` (a whole
+ * The simulated customer's voice as baresip plays it to every call: ten minutes of `hz` (a whole
  * number, so one second holds whole cycles and repeats seamlessly). baresip 1.0 ends a call when
- * its file source runs out, so this is how long a call with real audio can last; a minute cut
- * every call at 60 s as if the customer had hung up.
+ * its file source runs out (a minute cut every call at 60 s, as if the customer had hung up), and
+ * it reads the whole file into memory for each call: 9.6 MB a call at ten minutes (an hour took
+ * 58 MB), so this is how long a call with the simulated line's audio lasts.
  */
-export function writeCustomerVoice(file, hz, seconds = 3600) {
+export function writeCustomerVoice(file, hz, seconds = CUSTOMER_VOICE_SECONDS) {
   const second = toneWav(hz, 1).subarray(44);
   const fd = openSync(file, "w");
   try {
