@@ -1,9 +1,10 @@
-import type { SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { FlowState } from "#contracts/flow-versions";
 import { FLOW_PARAMS_MAX, type FlowDesign, type FlowParamItem } from "#contracts/robot";
 import { CsrfInput } from "#app/components/csrf-input";
 import { EditedVersionInputs, editedVersion } from "#app/components/edited-version";
-import { FormErrors } from "#app/components/form-field";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { useIntentForm } from "#app/components/intent-form";
 import { BLANK_PARAM_ROWS, PARAM_KINDS, paramField } from "./schema";
 
 /**
@@ -14,6 +15,7 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
   const { version } = design;
   const lists = { input: design.params, state: design.states };
   const editable = version.state === FlowState.draft;
+  const [form, fields] = useIntentForm("params", refusal, paramValues(lists));
   // A refused edit keeps its rows on the page even when the version is no longer a draft (409).
   const showForm = editable || refusal !== undefined;
   return (
@@ -27,13 +29,20 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
         {editable ? "清空一行即删除该参数。" : "只有草稿可以修改，请先复制为新草稿。"}
       </p>
       {showForm ? (
-        <form method="post" aria-label="编辑流程参数">
+        <form method="post" {...getFormProps(form)} aria-label="编辑流程参数">
           <CsrfInput />
           <input type="hidden" name="intent" value="params" />
           <EditedVersionInputs edited={editedVersion(version, refusal)} />
-          <FormErrors id="params-form-error" errors={refusal?.error?.[""] ?? undefined} />
+          <FormErrors id={form.errorId} errors={form.errors} />
           {PARAM_KINDS.map(({ kind, label }) => (
-            <ParamRows key={kind} kind={kind} label={label} items={lists[kind]} refusal={refusal} />
+            <ParamRows
+              key={kind}
+              kind={kind}
+              label={label}
+              items={lists[kind]}
+              typed={refusal?.initialValue ?? undefined}
+              fields={fields}
+            />
           ))}
           {editable ? (
             <button type="submit" className="p-button">
@@ -56,55 +65,47 @@ function ParamRows({
   kind,
   label,
   items,
-  refusal,
+  typed,
+  fields,
 }: {
   kind: string;
   label: string;
   items: FlowParamItem[];
-  refusal: SubmissionResult<string[]> | undefined;
+  typed: Record<string, unknown> | undefined;
+  fields: ReturnType<typeof useIntentForm>[1];
 }) {
-  const typed = refusal?.initialValue as Record<string, unknown> | undefined;
   // Rows as posted when refused (so nothing typed is lost), else the version's and blank ones.
-  const posted = typed
-    ? Array.from({ length: FLOW_PARAMS_MAX }, (_, i) => i).filter(
-        (i) => typed[paramField(kind, "Name", i)] !== undefined || typed[paramField(kind, "Variable", i)] !== undefined,
-      )
-    : [];
+  const posted = Array.from({ length: FLOW_PARAMS_MAX }, (_, i) => i).filter(
+    (i) => typed?.[paramField(kind, "Name", i)] !== undefined || typed?.[paramField(kind, "Variable", i)] !== undefined,
+  );
   const count = Math.min(FLOW_PARAMS_MAX, Math.max(items.length + BLANK_PARAM_ROWS, (posted.at(-1) ?? -1) + 1));
   return (
     <fieldset className="sb-params">
       <legend>{label}</legend>
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className="sb-inline-forms">
-          {(["Name", "Variable"] as const).map((field) => {
-            const name = paramField(kind, field, i);
-            const error = refusal?.error?.[name]?.[0];
-            const value = typed ? String(typed[name] ?? "") : field === "Name" ? (items[i]?.name ?? "") : (items[i]?.variable ?? "");
+          {(["Name", "Variable"] as const).map((part) => {
+            const field = fields[paramField(kind, part, i)];
             return (
-              <div className="sb-field" key={field}>
-                <label htmlFor={name}>
-                  {label}
-                  {i + 1} {field === "Name" ? "名称" : "变量名"}
-                </label>
-                <input
-                  id={name}
-                  name={name}
-                  defaultValue={value}
-                  maxLength={30}
-                  className={`p-inputtext${error ? " p-invalid" : ""}`}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${name}-error` : undefined}
-                />
-                {error ? (
-                  <small id={`${name}-error`} className="p-error">
-                    {error}
-                  </small>
-                ) : null}
-              </div>
+              <Field key={part} field={field} label={`${label}${i + 1} ${part === "Name" ? "名称" : "变量名"}`}>
+                <input {...getInputProps(field, { type: "text" })} maxLength={30} className={inputClass(field)} />
+              </Field>
             );
           })}
         </div>
       ))}
     </fieldset>
+  );
+}
+
+/** The version's rows as the form names them: what the form shows before anything is posted. */
+function paramValues(lists: Record<string, FlowParamItem[]>): Record<string, string> {
+  return Object.fromEntries(
+    PARAM_KINDS.flatMap(({ kind }) =>
+      lists[kind].flatMap((item, i) => [
+        [paramField(kind, "Name", i), item.name],
+        [paramField(kind, "Variable", i), item.variable],
+      ]),
+    ),
   );
 }
