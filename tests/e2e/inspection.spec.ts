@@ -118,12 +118,21 @@ test("an inspection day: apply, score by keyboard with a draft, next, bad input,
   await signIn(page, "agent");
   await page.goto("/inspectionSuccess");
   await expect(calls(page)).toBeVisible();
-  await calls(page)
-    .getByRole("link", { name: /^查看通话/ })
-    .first()
-    .click();
-  const appealed = page.url();
+  const appealed = new URL(
+    (await calls(page)
+      .getByRole("link", { name: /^查看通话/ })
+      .first()
+      .getAttribute("href"))!,
+    page.url(),
+  ).href;
+  // Opened afresh and typed in before it hydrates (a slow link, a loaded machine): the reason is
+  // still there once it has.
+  const hydrateAppeal = await holdHydration(page);
+  await page.goto(appealed);
   await page.getByLabel(/申诉理由/).fill("客户在通话最后明确同意办理");
+  hydrateAppeal();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
+  await expect(page.getByLabel(/申诉理由/)).toHaveValue("客户在通话最后明确同意办理");
   await page.getByRole("button", { name: "提交申诉" }).click();
   await expect(toast(page, "申诉已提交，等待质检员处理")).toBeVisible();
   await expect(page.getByText("申诉中")).toBeVisible();
