@@ -137,6 +137,18 @@ describe("a call's recording", () => {
     expect(wav.readInt16LE(46 + 160 * 4)).toBe(-32256);
   });
 
+  it("turns a call of over an hour into its recording (more packets than a function's arguments may hold)", () => {
+    const packets = Array.from({ length: 400_000 }, (_, i): [number, number, Buffer, number] => [
+      1_000_000 + i * 10,
+      6000,
+      Buffer.alloc(1, 0xaa),
+      i * 80,
+    ]);
+    const wav = pcapToWav(pcapOf(packets), 6000);
+    expect((wav.length - 44) / 4).toBe(399_999 * 80 + 1);
+    expect(wav.readInt16LE(46 + 399_999 * 80 * 4)).toBe(32256);
+  });
+
   it("knows the agent's side by the port rtpengine offered the agent", () => {
     expect(agentFacingPort("SDP mode: offer\n\nv=0\nm=audio 40012 UDP/TLS/RTP/SAVPF 8 101\n")).toBe(40012);
     expect(agentFacingPort("no sdp")).toBeNull();
