@@ -112,6 +112,14 @@ async function readyForCalls(page: Page) {
   await expect(state).toHaveText("就绪");
 }
 
+/** The agent on the workbench, the test's ear on the page, signed in (签入) and ready with the softphone registered. */
+async function readyOnWorkbench(page: Page, context: BrowserContext) {
+  await listenOnPage(context);
+  await signIn(page, AGENT);
+  await openWorkbench(page);
+  await readyForCalls(page);
+}
+
 async function answerAndHear(page: Page, request: APIRequestContext, token: string, phone: string) {
   const offered = await platformPost(request, token, "/cti/simulator/offer", { phone, agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
@@ -222,10 +230,7 @@ for (const [seconds, phone] of [
   }) => {
     test.setTimeout(60_000 + seconds * 1000);
     const link = await sipLink(context);
-    await listenOnPage(context);
-    await signIn(page, AGENT);
-    await openWorkbench(page);
-    await readyForCalls(page);
+    await readyOnWorkbench(page, context);
     const took = await outage(page, link, seconds, "软电话已就绪");
     test.info().annotations.push({ type: "re-registered after (ms)", description: String(took) });
     await expect(page.getByTestId("connection")).toHaveText("已连接", { timeout: 15_000 });
@@ -245,10 +250,7 @@ for (const [seconds, phone] of [
   }) => {
     test.setTimeout(60_000 + seconds * 1000);
     const link = await sipLink(context);
-    await listenOnPage(context);
-    await signIn(page, AGENT);
-    await openWorkbench(page);
-    await readyForCalls(page);
+    await readyOnWorkbench(page, context);
     await answerAndHear(page, request, token, phone);
     await expect(page.getByTestId("call-quality")).toContainText("通话质量：良好", { timeout: 10_000 });
     await expect(page.getByTestId("call-quality")).toContainText("MOS 4.");
@@ -273,10 +275,7 @@ test("an unreachable STUN server does not hold up answering: ICE gathering is ca
     if (body.sip?.mode === "sip") body.sip.iceServers = [{ urls: "stun:192.0.2.1:3478" }];
     await route.fulfill({ response, json: body });
   });
-  await listenOnPage(context);
-  await signIn(page, AGENT);
-  await openWorkbench(page);
-  await readyForCalls(page);
+  await readyOnWorkbench(page, context);
   await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139104", agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
@@ -317,10 +316,7 @@ test("an agent whose network allows only a TURN relay is heard and hears through
     if (body.sip?.mode === "sip") Object.assign(body.sip, { iceServers: [relay], iceTransportPolicy: "relay" });
     await route.fulfill({ response, json: body });
   });
-  await listenOnPage(context);
-  await signIn(page, AGENT);
-  await openWorkbench(page);
-  await readyForCalls(page);
+  await readyOnWorkbench(page, context);
   const offered = await platformPost(request, token, "/cti/simulator/offer", { phone: "13900139105", agentUserName: AGENT });
   await expect(page.getByTestId("agent-state")).toContainText("振铃中");
   await page.getByRole("button", { name: /^接听/ }).click();
@@ -354,10 +350,7 @@ test("the agent chooses microphone, speaker and ringer; the choice stays after a
   request,
 }) => {
   test.setTimeout(120_000);
-  await listenOnPage(context);
-  await signIn(page, AGENT);
-  await openWorkbench(page);
-  await readyForCalls(page);
+  await readyOnWorkbench(page, context);
 
   // Chromium's fake devices: three inputs, three outputs.
   const devicesButton = page.getByRole("button", { name: "设备" });
