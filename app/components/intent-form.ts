@@ -1,4 +1,4 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
 import { firstError } from "./form-field";
 
 /**
@@ -24,4 +24,19 @@ export function refusalMessageOf(result: unknown, intent?: string): string | nul
  */
 export function useIntentForm(intent: string, result: unknown, defaultValue?: Record<string, string | string[]>) {
   return useForm({ id: intent, lastResult: refusalOf(result, intent), defaultValue });
+}
+
+/**
+ * `useIntentForm` for one of several forms of the same intent, one per item (a flow's nodes), told
+ * apart by the `key` each posts: a refusal comes back to the form it was posted from only, with
+ * what was typed in it (lists and rows too: `fields.x.getFieldList()`).
+ */
+export function useKeyedIntentForm<Schema extends Record<string, unknown>>(
+  intent: string,
+  key: string,
+  result: unknown,
+  defaultValue?: DefaultValue<Schema>,
+) {
+  const refusal = refusalOf(result, intent);
+  return useForm<Schema>({ id: `${intent}-${key}`, lastResult: refusal?.initialValue?.key === key ? refusal : undefined, defaultValue });
 }

@@ -122,6 +122,8 @@ test("a new customer signs up with the SMS code, fills in the company and lands 
   await page.getByRole("button", { name: "注册", exact: true }).click();
   await expect(page.getByText("密码须同时包含字母和数字")).toBeVisible();
   await expect(page.getByLabel("公司名称")).toHaveValue(company);
+  await expect(page.getByLabel("手机号")).toHaveValue(mobile);
+  await expect(page.getByLabel("密码", { exact: true })).toHaveValue("");
 
   await fillSignUp(page, { code: await codeSentTo(request, mobile), company });
   await expect(page).toHaveURL(/\/user\/fillInformation$/);
@@ -240,6 +242,15 @@ test("a reset answers unknown and known numbers alike, ends every session and ta
     await page.getByLabel("确认新密码").fill(password);
     await page.getByRole("button", { name: "重置密码", exact: true }).click();
   };
+  // The new password typed twice differently is refused; the number is kept, the passwords are not.
+  await page.getByLabel("短信验证码").fill(code);
+  await page.getByLabel("新密码", { exact: true }).fill("Renewed2026");
+  await page.getByLabel("确认新密码").fill("Renewed2027");
+  await page.getByRole("button", { name: "重置密码", exact: true }).click();
+  await expect(page.getByText("两次输入的密码不一致")).toBeVisible();
+  await expect(page.getByLabel("手机号")).toHaveValue(mobile);
+  await expect(page.getByLabel("新密码", { exact: true })).toHaveValue("");
+  await expect(page.getByLabel("确认新密码")).toHaveValue("");
   await reset("Renewed2026");
   await expect(page.getByRole("status")).toContainText("密码已重置");
   await expectAccessible(page);
@@ -280,6 +291,13 @@ test("a password change needs the current password and ends the user's other ses
   };
   await change("NotMine2026", "Changed2026");
   await expect(page.getByRole("alert")).toContainText("当前密码不正确");
+  // Refused, no password typed comes back to the page.
+  for (const label of ["当前密码", "新密码", "确认新密码"]) await expect(page.getByLabel(label, { exact: true })).toHaveValue("");
+  await page.getByLabel("当前密码").fill(PASSWORD);
+  await page.getByLabel("新密码", { exact: true }).fill("Changed2026");
+  await page.getByLabel("确认新密码").fill("Changed2027");
+  await page.getByRole("button", { name: "保存新密码" }).click();
+  await expect(page.getByText("两次输入的密码不一致")).toBeVisible();
   await change(PASSWORD, "Changed2026");
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("status")).toContainText("密码已修改");

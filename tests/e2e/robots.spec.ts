@@ -53,6 +53,24 @@ test("an administrator takes a robot flow from draft through review to service, 
   await expect(toast(page)).toHaveText("节点「开场白」已保存");
   await expect(page.getByText("没有发现问题，可以提交审核。")).toBeVisible();
 
+  // A refused node edit (a keyword over 20 characters) is told on its row, every row as typed kept.
+  const ask = node(page, /询问意向/);
+  const keywords = (row: number) => ask.getByRole("textbox", { name: `关键词 ${row}（逗号分隔，留空用默认）` });
+  const intent = (row: number) => ask.getByRole("combobox", { name: `意图 ${row}`, exact: true });
+  await keywords(2).fill("不需要，请问这个套餐每个月到底需要多少钱才能办理呢");
+  await intent(3).selectOption("ASK_FEE");
+  await keywords(3).fill("多少钱");
+  await ask.getByRole("combobox", { name: "意图 3 去向" }).selectOption("agent");
+  await ask.getByRole("button", { name: /^保存节点/ }).click();
+  await expect(ask.getByText("关键词不能超过20个字符")).toBeVisible();
+  await expect(keywords(2)).toHaveValue("不需要，请问这个套餐每个月到底需要多少钱才能办理呢");
+  await expect(intent(1)).toHaveValue("CONFIRM");
+  await expect(intent(3)).toHaveValue("ASK_FEE");
+  await expect(keywords(3)).toHaveValue("多少钱");
+  await expect(ask.getByRole("combobox", { name: "意图 3 去向" })).toHaveValue("agent");
+  await expect(intent(4)).toHaveValue("");
+  await expectAccessible(page);
+
   // A node added, made the start, then deleted after a confirmation: the flow is as it was. A key
   // already taken is refused in Chinese, the name typed kept.
   const add = page.getByRole("form", { name: "添加节点" });

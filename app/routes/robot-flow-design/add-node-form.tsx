@@ -9,14 +9,14 @@ import { useIntentForm } from "#app/components/intent-form";
 
 /** A node added at the end of a draft: its key, type and name; what was typed comes back on a refusal. */
 export function AddNodeForm({ edited, result }: { edited: EditedVersion; result: unknown }) {
-  const [form, fields] = useIntentForm("node.add", result, { type: "speak" });
+  const [form, fields] = useIntentForm("node.add", result, { type: "speak", ...edited });
   const keyErrors = fields.key.errors ? ` ${fields.key.errorId}` : "";
   return (
     <form method="post" {...getFormProps(form)} className="sb-inline-forms" aria-labelledby="node-add-title">
       <h3 id="node-add-title">添加节点</h3>
       <CsrfInput />
       <input type="hidden" name="intent" value="node.add" />
-      <EditedVersionInputs edited={edited} />
+      <EditedVersionInputs versionId={fields.versionId} updatedAt={fields.updatedAt} />
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field field={fields.key} label="节点编号">
         <input

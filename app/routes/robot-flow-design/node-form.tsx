@@ -1,15 +1,17 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { INTENT_LABELS, FLOW_NODE_TYPES } from "#contracts/codes";
 import { FLOW_PROMPT_MAX, type FlowNode } from "#contracts/robot";
 import { CsrfInput } from "#app/components/csrf-input";
 import { EditedVersionInputs, type EditedVersion } from "#app/components/edited-version";
-import { Notice } from "#app/components/filters";
-import { firstError } from "#app/components/form-field";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { useKeyedIntentForm } from "#app/components/intent-form";
 import { PostButton } from "#app/components/row-actions";
-import { BRANCH_ROWS, INTENT_ROWS } from "./schema";
+import { nodeFormValue, type NodeFormValue } from "./node-edits";
 
-type Refusal = { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null> | null };
-
-/** A node of the flow: its fields and routes (read-only unless the version is a draft), made the first or deleted. */
+/**
+ * A node of the flow: its fields and routes (read-only unless the version is a draft), made the
+ * first or deleted. A refused save comes back with every field and row as typed.
+ */
 export function NodeForm({
   node,
   first,
@@ -17,7 +19,7 @@ export function NodeForm({
   queues,
   edited,
   editable,
-  refusal,
+  result,
 }: {
   node: FlowNode;
   first: boolean;
@@ -25,106 +27,77 @@ export function NodeForm({
   queues: string[];
   edited: EditedVersion;
   editable: boolean;
-  refusal: Refusal | undefined;
+  result: unknown;
 }) {
-  const id = (field: string) => `node-${node.key}-${field}`;
-  const typed = refusal?.initialValue as Record<string, string> | undefined;
-  const value = (field: string, fallback: string) => (typed ? (typed[field] ?? "") : fallback);
-  const errorOf = (field: string) => refusal?.error?.[field]?.[0] ?? null;
-  const invalid = (field: string) =>
-    errorOf(field)
-      ? { "aria-invalid": true as const, "aria-describedby": `${id(field)}-error`, className: "p-inputtext p-invalid" }
-      : { className: "p-inputtext" };
-  const errorText = (field: string) =>
-    errorOf(field) ? (
-      <small id={`${id(field)}-error`} className="p-error">
-        {errorOf(field)}
-      </small>
-    ) : null;
-  const targets = (field: string, current: string, label: string) => (
-    <div className="sb-field">
-      <label htmlFor={id(field)}>{label}</label>
-      <select id={id(field)} name={field} defaultValue={value(field, current)} disabled={!editable} {...invalid(field)}>
+  const [form, fields] = useKeyedIntentForm<NodeFormValue & EditedVersion>("node.save", node.key, result, {
+    ...nodeFormValue(node),
+    ...edited,
+  });
+  // What the node is as saved decides which fields it has (a type changed shows its fields once saved).
+  const type = node.type;
+  const targets = (field: FieldMetadata<string>, label: string) => (
+    <Field field={field} label={label}>
+      <select {...getSelectProps(field)} disabled={!editable} className={inputClass(field)}>
         <option value="">（未设置）</option>
         {nodes
-          .filter((n) => n.key !== node.key || node.type === "listen")
+          .filter((n) => n.key !== node.key || type === "listen")
           .map((n) => (
             <option key={n.key} value={n.key}>
               {n.name}（{n.key}）
             </option>
           ))}
-        {current && !nodes.some((n) => n.key === current) ? <option value={current}>不存在的节点「{current}」</option> : null}
+        {field.initialValue && !nodes.some((n) => n.key === field.initialValue) ? (
+          <option value={field.initialValue}>不存在的节点「{field.initialValue}」</option>
+        ) : null}
       </select>
-      {errorText(field)}
-    </div>
+    </Field>
   );
-  const type = node.type;
   return (
-    <fieldset id={`node-${node.key}`} className="sb-flow-node" aria-labelledby={id("legend")}>
-      <legend id={id("legend")}>
+    <fieldset id={`node-${node.key}`} className="sb-flow-node" aria-labelledby={`node-${node.key}-legend`}>
+      <legend id={`node-${node.key}-legend`}>
         {first ? "【开始】" : ""}
         {node.name}（{node.key}）
       </legend>
-      <form method="post" className="sb-form-grid">
+      <form method="post" {...getFormProps(form)} className="sb-form-grid">
         <CsrfInput />
         <input type="hidden" name="intent" value="node.save" />
-        <EditedVersionInputs edited={edited} />
+        <EditedVersionInputs versionId={fields.versionId} updatedAt={fields.updatedAt} />
         <input type="hidden" name="key" value={node.key} />
-        {refusal && firstError(refusal as never) && !Object.keys(refusal.error ?? {}).some((k) => k && errorOf(k)) ? (
-          <Notice tone="error">{firstError(refusal as never)}</Notice>
-        ) : null}
-        <div className="sb-field">
-          <label htmlFor={id("type")}>类型</label>
-          <select id={id("type")} name="type" defaultValue={value("type", type)} disabled={!editable} {...invalid("type")}>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.type} label="类型">
+          <select {...getSelectProps(fields.type)} disabled={!editable} className={inputClass(fields.type)}>
             {FLOW_NODE_TYPES.map((t) => (
               <option key={t.code} value={t.code}>
                 {t.label}
               </option>
             ))}
           </select>
-          {errorText("type")}
-        </div>
-        <div className="sb-field">
-          <label htmlFor={id("name")}>节点名称</label>
+        </Field>
+        <Field field={fields.name} label="节点名称">
           <input
-            id={id("name")}
-            name="name"
+            {...getInputProps(fields.name, { type: "text" })}
             maxLength={30}
-            defaultValue={value("name", node.name)}
             readOnly={!editable}
-            {...invalid("name")}
+            className={inputClass(fields.name)}
           />
-          {errorText("name")}
-        </div>
+        </Field>
         {type !== "branch" ? (
-          <div className="sb-field sb-kb-wide">
-            <label htmlFor={id("prompt")}>
-              话术（可用 {"{变量名}"} 插入流程入参，如 {"{customerName}"}）
-            </label>
-            <textarea
-              id={id("prompt")}
-              name="prompt"
-              rows={2}
-              maxLength={FLOW_PROMPT_MAX}
-              defaultValue={value("prompt", node.prompt)}
-              readOnly={!editable}
-              {...invalid("prompt")}
-              className={`p-inputtextarea ${invalid("prompt").className}`}
-            />
-            {errorText("prompt")}
+          <div className="sb-kb-wide">
+            <Field field={fields.prompt} label={`话术（可用 {变量名} 插入流程入参，如 {customerName}）`}>
+              <textarea
+                {...getTextareaProps(fields.prompt)}
+                rows={2}
+                maxLength={FLOW_PROMPT_MAX}
+                readOnly={!editable}
+                className={`p-inputtextarea ${inputClass(fields.prompt)}`}
+              />
+            </Field>
           </div>
         ) : null}
-        {type === "speak" ? targets("next", node.next, "下一节点") : null}
+        {type === "speak" ? targets(fields.next, "下一节点") : null}
         {type === "transfer" ? (
-          <div className="sb-field">
-            <label htmlFor={id("queueName")}>转人工队列</label>
-            <select
-              id={id("queueName")}
-              name="queueName"
-              defaultValue={value("queueName", node.queueName ?? "")}
-              disabled={!editable}
-              {...invalid("queueName")}
-            >
+          <Field field={fields.queueName} label="转人工队列">
+            <select {...getSelectProps(fields.queueName)} disabled={!editable} className={inputClass(fields.queueName)}>
               <option value="">机器人分配的队列（未分配时用活动的队列）</option>
               {[...new Set([...queues, ...(node.queueName ? [node.queueName] : [])])].map((queue) => (
                 <option key={queue} value={queue}>
@@ -132,24 +105,16 @@ export function NodeForm({
                 </option>
               ))}
             </select>
-            {errorText("queueName")}
-          </div>
+          </Field>
         ) : null}
         {type === "listen" ? (
           <>
-            {Array.from({ length: INTENT_ROWS }, (_, i) => {
-              const route = node.intents[i];
+            {fields.intents.getFieldList().map((item, i) => {
+              const row = item.getFieldset();
               return (
-                <div key={i} className="sb-flow-route" role="group" aria-label={`意图 ${i + 1}`}>
-                  <div className="sb-field">
-                    <label htmlFor={id(`intent${i}`)}>意图 {i + 1}</label>
-                    <select
-                      id={id(`intent${i}`)}
-                      name={`intent${i}`}
-                      defaultValue={value(`intent${i}`, route?.intent ?? "")}
-                      disabled={!editable}
-                      {...invalid(`intent${i}`)}
-                    >
+                <div key={item.key} className="sb-flow-route" role="group" aria-label={`意图 ${i + 1}`}>
+                  <Field field={row.intent} label={`意图 ${i + 1}`}>
+                    <select {...getSelectProps(row.intent)} disabled={!editable} className={inputClass(row.intent)}>
                       <option value="">（不用）</option>
                       {INTENT_LABELS.map((intent) => (
                         <option key={intent.code} value={intent.code}>
@@ -157,60 +122,44 @@ export function NodeForm({
                         </option>
                       ))}
                     </select>
-                    {errorText(`intent${i}`)}
-                  </div>
-                  <div className="sb-field">
-                    <label htmlFor={id(`keywords${i}`)}>关键词 {i + 1}（逗号分隔，留空用默认）</label>
-                    <input
-                      id={id(`keywords${i}`)}
-                      name={`keywords${i}`}
-                      defaultValue={value(`keywords${i}`, route?.keywords.join("，") ?? "")}
-                      readOnly={!editable}
-                      {...invalid(`keywords${i}`)}
-                    />
-                    {errorText(`keywords${i}`)}
-                  </div>
-                  {targets(`intentNext${i}`, route?.next ?? "", `意图 ${i + 1} 去向`)}
+                  </Field>
+                  <Field field={row.keywords} label={`关键词 ${i + 1}（逗号分隔，留空用默认）`}>
+                    <input {...getInputProps(row.keywords, { type: "text" })} readOnly={!editable} className={inputClass(row.keywords)} />
+                  </Field>
+                  {targets(row.next, `意图 ${i + 1} 去向`)}
                 </div>
               );
             })}
-            {targets("otherNext", node.otherNext, "未识别时去向")}
+            {targets(fields.otherNext, "未识别时去向")}
           </>
         ) : null}
         {type === "branch" ? (
           <>
-            {Array.from({ length: BRANCH_ROWS }, (_, i) => {
-              const route = node.branches[i];
+            {fields.branches.getFieldList().map((item, i) => {
+              const row = item.getFieldset();
               return (
-                <div key={i} className="sb-flow-route" role="group" aria-label={`条件 ${i + 1}`}>
-                  <div className="sb-field">
-                    <label htmlFor={id(`variable${i}`)}>条件 {i + 1} 变量</label>
+                <div key={item.key} className="sb-flow-route" role="group" aria-label={`条件 ${i + 1}`}>
+                  <Field field={row.variable} label={`条件 ${i + 1} 变量`}>
                     <input
-                      id={id(`variable${i}`)}
-                      name={`variable${i}`}
+                      {...getInputProps(row.variable, { type: "text" })}
                       maxLength={30}
-                      defaultValue={value(`variable${i}`, route?.variable ?? "")}
                       readOnly={!editable}
-                      {...invalid(`variable${i}`)}
+                      className={inputClass(row.variable)}
                     />
-                    {errorText(`variable${i}`)}
-                  </div>
-                  <div className="sb-field">
-                    <label htmlFor={id(`value${i}`)}>条件 {i + 1} 等于</label>
+                  </Field>
+                  <Field field={row.value} label={`条件 ${i + 1} 等于`}>
                     <input
-                      id={id(`value${i}`)}
-                      name={`value${i}`}
+                      {...getInputProps(row.value, { type: "text" })}
                       maxLength={50}
-                      defaultValue={value(`value${i}`, route?.value ?? "")}
                       readOnly={!editable}
-                      className="p-inputtext"
+                      className={inputClass(row.value)}
                     />
-                  </div>
-                  {targets(`branchNext${i}`, route?.next ?? "", `条件 ${i + 1} 去向`)}
+                  </Field>
+                  {targets(row.next, `条件 ${i + 1} 去向`)}
                 </div>
               );
             })}
-            {targets("otherNext", node.otherNext, "其他情况去向")}
+            {targets(fields.otherNext, "其他情况去向")}
           </>
         ) : null}
         {editable ? (

@@ -49,9 +49,9 @@ export default function RobotFlowDesign() {
   const { flow, version, nodes, problems, diff } = design;
   const editable = version.state === FlowState.draft;
   const problemKeys = new Set(problems.flatMap((p) => (p.nodeKey ? [p.nodeKey] : [])));
-  const refusedKey = refusal?.initialValue?.intent === "node.save" ? String(refusal.initialValue.key ?? "") : null;
-  const addRefused = refusalOf(result, "node.add");
-  const generalError = refusal && !refusedKey && !addRefused ? firstError(refusal) : null;
+  // A node's save or an added node is refused on its form; the page shows any other refusal.
+  const onForm = refusalOf(result, "node.save") ?? refusalOf(result, "node.add");
+  const generalError = refusal && !onForm ? firstError(refusal) : null;
   const edited = editedVersion(version, refusal);
 
   return (
@@ -137,7 +137,7 @@ export default function RobotFlowDesign() {
             queues={queues}
             edited={edited}
             editable={editable}
-            refusal={refusedKey === node.key ? refusal : undefined}
+            result={result}
           />
         ))}
         {editable ? <AddNodeForm edited={edited} result={result} /> : null}

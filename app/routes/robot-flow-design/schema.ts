@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { FlowNodeKeySchema, FlowNodeSchema, type FlowNode } from "#contracts/robot";
-
-/** Rows a node form offers (more routes than this: save, and the form offers empty rows again). */
-export const INTENT_ROWS = 4;
-export const BRANCH_ROWS = 3;
+import { nodeOfForm } from "./node-edits";
 
 const text = z.string().trim().optional().default("");
 
@@ -13,7 +10,7 @@ const EditedShape = {
   updatedAt: z.string().min(1).max(40),
 };
 
-/** One node as its form posts it: flat fields, routes as numbered rows (empty rows are ignored). */
+/** One node as its form posts it (`NodeFormValue`): flat fields, routes as rows, made a node by `nodeOfForm`. */
 export const NodeFormSchema = z
   .object({
     intent: z.literal("node.save"),
@@ -25,56 +22,16 @@ export const NodeFormSchema = z
     next: text,
     otherNext: text,
     queueName: text,
-    ...Object.fromEntries(
-      Array.from({ length: INTENT_ROWS }, (_, i) => [
-        [`intent${i}`, text],
-        [`keywords${i}`, text],
-        [`intentNext${i}`, text],
-      ]).flat(),
-    ),
-    ...Object.fromEntries(
-      Array.from({ length: BRANCH_ROWS }, (_, i) => [
-        [`variable${i}`, text],
-        [`value${i}`, text],
-        [`branchNext${i}`, text],
-      ]).flat(),
-    ),
+    intents: z.array(z.object({ intent: text, keywords: text, next: text })).default([]),
+    branches: z.array(z.object({ variable: text, value: text, next: text })).default([]),
   })
   .transform((form, ctx): { intent: "node.save"; versionId: number; updatedAt: string; node: FlowNode } => {
-    const row = form as unknown as Record<string, string>;
-    const node = FlowNodeSchema.safeParse({
-      key: form.key,
-      type: form.type,
-      name: form.name,
-      prompt: form.prompt,
-      next: form.next,
-      otherNext: form.otherNext,
-      queueName: form.type === "transfer" && form.queueName ? form.queueName : undefined,
-      intents: Array.from({ length: INTENT_ROWS }, (_, i) => i)
-        .filter((i) => row[`intent${i}`])
-        .map((i) => ({
-          intent: row[`intent${i}`],
-          keywords: row[`keywords${i}`].split(/[,，、\s]+/).filter(Boolean),
-          next: row[`intentNext${i}`],
-        })),
-      branches: Array.from({ length: BRANCH_ROWS }, (_, i) => i)
-        .filter((i) => row[`variable${i}`])
-        .map((i) => ({ variable: row[`variable${i}`], value: row[`value${i}`], next: row[`branchNext${i}`] })),
-    });
-    if (!node.success) {
-      for (const issue of node.error.issues) {
-        const [first, index, field] = issue.path;
-        const path =
-          first === "intents"
-            ? [field === "keywords" ? `keywords${index}` : `intent${index}`]
-            : first === "branches"
-              ? [`variable${index}`]
-              : [String(first)];
-        ctx.addIssue({ code: "custom", path, message: issue.message });
-      }
+    const read = nodeOfForm(form);
+    if ("issues" in read) {
+      for (const { path, message } of read.issues) ctx.addIssue({ code: "custom", path, message });
       return z.NEVER;
     }
-    return { intent: "node.save", versionId: form.versionId, updatedAt: form.updatedAt, node: node.data };
+    return { intent: "node.save", versionId: form.versionId, updatedAt: form.updatedAt, node: read.node };
   });
 
 export const NodeAddSchema = z.object({

@@ -15,7 +15,7 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
   const { version } = design;
   const lists = { input: design.params, state: design.states };
   const editable = version.state === FlowState.draft;
-  const [form, fields] = useIntentForm("params", refusal, paramValues(lists));
+  const [form, fields] = useIntentForm("params", refusal, { ...paramValues(lists), ...editedVersion(version) });
   // A refused edit keeps its rows on the page even when the version is no longer a draft (409).
   const showForm = editable || refusal !== undefined;
   return (
@@ -32,7 +32,7 @@ export function FlowParams({ design, refusal }: { design: FlowDesign; refusal: S
         <form method="post" {...getFormProps(form)} aria-label="编辑流程参数">
           <CsrfInput />
           <input type="hidden" name="intent" value="params" />
-          <EditedVersionInputs edited={editedVersion(version, refusal)} />
+          <EditedVersionInputs versionId={fields.versionId} updatedAt={fields.updatedAt} />
           <FormErrors id={form.errorId} errors={form.errors} />
           {PARAM_KINDS.map(({ kind, label }) => (
             <ParamRows

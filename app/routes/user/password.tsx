@@ -2,9 +2,8 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { z } from "zod";
 import { ChangePasswordSchema } from "#contracts/account";
-import { AccountCard, PasswordRules } from "#app/components/account-card";
+import { AccountCard } from "#app/components/account-card";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
@@ -14,13 +13,13 @@ import { attempt, rejectForm } from "#app/server/forms.server";
 import { readPostedForm, requireCsrf } from "#app/server/security.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { changePassword } from "#app/services/account.server";
+import { withConfirmedPassword } from "./confirmed-password";
+import { NewPasswordFields } from "./new-password";
 
 const title = "修改密码";
 export const handle: RouteHandle = { title };
 
-const PasswordFormSchema = ChangePasswordSchema.extend({
-  confirm: z.string({ required_error: "请再次输入新密码" }).min(1, "请再次输入新密码"),
-}).refine((form) => form.newPassword === form.confirm, { path: ["confirm"], message: "两次输入的密码不一致" });
+const PasswordFormSchema = withConfirmedPassword(ChangePasswordSchema, "newPassword");
 const HIDDEN = ["oldPassword", "newPassword", "confirm"];
 
 /** Any signed-in user, for their own account (no menu entitlement needed). */
@@ -50,7 +49,6 @@ export default function Password() {
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordFormSchema }),
   });
-  const rulesId = `${fields.newPassword.id}-rules`;
   return (
     <AccountCard title={title}>
       <Form method="post" {...getFormProps(form)} className="sb-form">
@@ -63,22 +61,7 @@ export default function Password() {
             autoComplete="current-password"
           />
         </Field>
-        <Field field={fields.newPassword} label="新密码">
-          <input
-            {...getInputProps(fields.newPassword, { type: "password" })}
-            className={inputClass(fields.newPassword)}
-            autoComplete="new-password"
-            aria-describedby={fields.newPassword.errors ? `${fields.newPassword.errorId} ${rulesId}` : rulesId}
-          />
-        </Field>
-        <PasswordRules id={rulesId} />
-        <Field field={fields.confirm} label="确认新密码">
-          <input
-            {...getInputProps(fields.confirm, { type: "password" })}
-            className={inputClass(fields.confirm)}
-            autoComplete="new-password"
-          />
-        </Field>
+        <NewPasswordFields password={fields.newPassword} confirm={fields.confirm} />
         <p className="sb-hint">修改后，您在其他设备上的登录将退出。</p>
         <button type="submit" className="p-button sb-login-submit">
           保存新密码
