@@ -1,4 +1,4 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
 import { firstError } from "./form-field";
 
 /**
@@ -24,4 +24,19 @@ export function refusalMessageOf(result: unknown, intent?: string): string | nul
  */
 export function useIntentForm(intent: string, result: unknown, defaultValue?: Record<string, string | string[]>) {
   return useForm({ id: intent, lastResult: refusalOf(result, intent), defaultValue });
+}
+
+/**
+ * `useIntentForm` for a form that posts any of `intents` (a button each: 测试 or 计算字数 before
+ * 保存; the first names the form) and whose values may be rows (`Schema`, the schema's input: a
+ * template's fields, a week's days, read with getFieldList and getFieldset): what any of them got
+ * back, refused or tried, comes back to it.
+ */
+export function useIntentsForm<Schema extends Record<string, unknown> = Record<string, string | string[]>>(
+  intents: readonly [string, ...string[]],
+  result: unknown,
+  defaultValue?: NoInfer<DefaultValue<Schema>>,
+) {
+  const lastResult = intents.map((intent) => refusalOf(result, intent)).find((reply) => reply !== undefined);
+  return useForm<Schema>({ id: intents[0], lastResult, defaultValue });
 }
