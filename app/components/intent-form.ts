@@ -40,3 +40,18 @@ export function useKeyedIntentForm<Schema extends Record<string, unknown>>(
   const refusal = refusalOf(result, intent);
   return useForm<Schema>({ id: `${intent}-${key}`, lastResult: refusal?.initialValue?.key === key ? refusal : undefined, defaultValue });
 }
+
+/**
+ * `useIntentForm` for a form that posts any of `intents` (a button each: 测试 or 计算字数 before
+ * 保存; the first names the form) and whose values may be rows (`Schema`, the schema's input: a
+ * template's fields, a week's days, read with getFieldList and getFieldset): what any of them got
+ * back, refused or tried, comes back to it.
+ */
+export function useIntentsForm<Schema extends Record<string, unknown> = Record<string, string | string[]>>(
+  intents: readonly [string, ...string[]],
+  result: unknown,
+  defaultValue?: NoInfer<DefaultValue<Schema>>,
+) {
+  const lastResult = intents.map((intent) => refusalOf(result, intent)).find((reply) => reply !== undefined);
+  return useForm<Schema>({ id: intents[0], lastResult, defaultValue });
+}

@@ -57,3 +57,14 @@ export async function attempt<T>(
     throw error;
   }
 }
+
+/**
+ * A list row's 删除, first post: the confirmation step to answer instead (design.md §9), naming the
+ * row (`DeleteStep` shows it, app/components/row-editing.tsx); it posts the same fields again with
+ * `confirmed=1`, and then this is null and the deletion goes ahead.
+ */
+export function deletionStep(input: { intent: string; id: number; name?: string; confirmed?: string }) {
+  if (input.confirmed) return null;
+  const name = input.name ?? "";
+  return data({ deletion: { fields: { intent: input.intent, id: String(input.id), name }, name: name || String(input.id) } });
+}

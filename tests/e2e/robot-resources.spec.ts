@@ -59,6 +59,12 @@ test("an administrator keeps the regular-expression library: a pattern that does
   await page.goto("/robot/regex?name=订单号");
   await list.getByRole("link", { name: "编辑「订单号」" }).click();
   await expect(patternBox(page)).toHaveValue("订单(\\d{6})");
+  // A refused edit is still the edit of that row: its title, what was typed; saved, it changes the row.
+  await patternBox(page).fill("订单(\\d{6,8}");
+  await page.getByRole("button", { name: "保存" }).click();
+  await expect(page.getByText("正则表达式无法编译：第3个字符处括号未闭合")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "编辑正则表达式" })).toBeVisible();
+  await expect(patternBox(page)).toHaveValue("订单(\\d{6,8}");
   await patternBox(page).fill("订单(\\d{6,8})");
   await page.getByRole("button", { name: "保存" }).click();
   await expect(toast(page)).toHaveText("正则表达式「订单号」已保存");
@@ -115,6 +121,14 @@ test("an administrator sets the working week and festivals; impossible times and
   await page.getByRole("button", { name: "添加节假日" }).click();
   await expect(toast(page)).toHaveText("节假日「秋假」已保存");
   await expect(festivals.getByRole("row", { name: /秋假/ })).toContainText(`${year}-10-08${year}-10-092`);
+  // A refused edit is still the edit of that festival, with what was typed.
+  await festivals.getByRole("link", { name: "编辑「秋假」" }).click();
+  await page.getByLabel("开始日期").fill(`${year}-10-05`);
+  await page.getByRole("button", { name: "保存节假日" }).click();
+  await expect(page.getByText(`日期与节假日「国庆节」（${year}-10-01 至 ${year}-10-07）重叠，请调整日期`)).toBeVisible();
+  await expect(page.getByRole("form", { name: "编辑节假日" })).toBeVisible();
+  await expect(page.getByLabel("开始日期")).toHaveValue(`${year}-10-05`);
+  await page.getByRole("link", { name: "取消" }).click();
 
   // Delete after a confirmation.
   await festivals.getByRole("button", { name: "删除「秋假」" }).click();

@@ -1,24 +1,23 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getInputProps, getSelectProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_TEMPLATE_STATUSES, labelOf } from "#contracts/codes";
 import { WORK_ORDER_LABEL_MAX, WORK_ORDER_NAME_MAX, WORK_ORDER_SLA_MAX, type WorkOrderTemplate } from "#contracts/work-orders";
 import { CodeLabel } from "#app/components/code-tag";
-import { ConfirmStep } from "#app/components/confirm";
-import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions, PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
-import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { Field, inputClass } from "#app/components/form-field";
+import { refusalOf, useIntentsForm } from "#app/components/intent-form";
+import { DeleteStep, RowForm, rowFormOpen, rowRefusalMessage } from "#app/components/row-editing";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess, requireMenuUrl } from "#app/server/access.server";
-import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
+import { attempt, deletionStep, parseIntent, rejectForm } from "#app/server/forms.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import {
@@ -27,7 +26,7 @@ import {
   saveWorkOrderTemplate,
   setWorkOrderTemplateStatus,
 } from "#app/services/work-orders.server";
-import { INTENT_SCHEMAS, TemplateFormSchema } from "./schema";
+import { INTENT_SCHEMAS, type TemplateFormSchema } from "./schema";
 
 const SCREEN = "/businessTemplate/template";
 const title = SCREEN_TITLES[SCREEN];
@@ -66,11 +65,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(SCREEN, `模板「${done.value.name}」已${labelOf(WORK_ORDER_TEMPLATE_STATUSES, done.value.status)}`);
     }
     case "template.delete": {
-      if (!input.confirmed) {
-        return data({
-          confirm: { fields: { intent: input.intent, id: String(input.id), name: input.name ?? "" }, name: input.name ?? "" },
-        });
-      }
+      const step = deletionStep(input);
+      if (step) return step;
       const done = await attempt(() => deleteWorkOrderTemplate(caller, input.id));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       return redirectWithToast(SCREEN, "模板已删除");
@@ -81,12 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function WorkOrderTemplates() {
   const { query, templates, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const { pathname, search } = useLocation();
-  const reply = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
-  const replied = reply?.initialValue?.intent;
-  const confirm = result && "confirm" in result ? result.confirm : undefined;
-  const rowError = replied === "template.status" || replied === "template.delete" ? firstError(reply!) : null;
-  const showForm = query.edit !== undefined || replied === "template.save";
+  const rowError = rowRefusalMessage(result, ["template.save"]);
   return (
     <Screen
       title={title}
@@ -96,20 +87,12 @@ export default function WorkOrderTemplates() {
         </a>
       }
     >
-      {confirm ? (
-        <ConfirmStep title="删除模板" fields={confirm.fields} confirmLabel="确认删除" cancelHref={`${pathname}${search}`}>
-          <p>确定删除模板「{confirm.name}」吗？删除后不可恢复。</p>
-        </ConfirmStep>
-      ) : null}
+      <DeleteStep result={result} title="删除模板" message={(name) => `确定删除模板「${name}」吗？删除后不可恢复。`} />
       <p className="sb-hint">
         坐席在语音工作台为通话创建工单时，可选择已启用的模板，按模板的字段填写；工单须在模板的处理时限内完成，超时的工单会被标记。
       </p>
-      {showForm ? (
-        <TemplateForm
-          editing={editing}
-          reply={replied === "template.save" ? reply : undefined}
-          missing={typeof query.edit === "number" && !editing}
-        />
+      {rowFormOpen(query.edit !== undefined, result, ["template.save"]) ? (
+        <TemplateForm editing={editing} result={result} missing={typeof query.edit === "number" && !editing} />
       ) : null}
       {rowError ? <Notice tone="error">{rowError}</Notice> : null}
       <DataTable<WorkOrderTemplate>
@@ -156,22 +139,11 @@ function TemplateActions({ template }: { template: WorkOrderTemplate }) {
 }
 
 /** The template editor: name, SLA and one row per field; rows are added and removed by posting the form. */
-function TemplateForm({
-  editing,
-  reply,
-  missing,
-}: {
-  editing: WorkOrderTemplate | null;
-  reply: SubmissionResult<string[]> | undefined;
-  missing: boolean;
-}) {
-  const [form, fields] = useForm({
-    id: "wo-template",
-    lastResult: reply,
-    constraint: getZodConstraint(TemplateFormSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
-    defaultValue: editing
+function TemplateForm({ editing, result, missing }: { editing: WorkOrderTemplate | null; result: unknown; missing: boolean }) {
+  const [form, fields] = useIntentsForm<z.input<typeof TemplateFormSchema>>(
+    ["template.save"],
+    result,
+    editing
       ? {
           id: String(editing.id),
           name: editing.name,
@@ -185,91 +157,101 @@ function TemplateForm({
           })),
         }
       : { slaHours: "24", fields: [{ type: "text" }] },
-  });
-  if (missing && !reply) return <Notice tone="error">要编辑的模板不存在，请在列表中重新选择。</Notice>;
-  const editingId = editing?.id ?? (reply?.initialValue?.id ? String(reply.initialValue.id) : undefined);
+  );
+  if (missing && !refusalOf(result, "template.save")) return <Notice tone="error">要编辑的模板不存在，请在列表中重新选择。</Notice>;
   const rows = fields.fields.getFieldList();
   return (
-    <section aria-labelledby="wo-form-title" className="sb-section">
-      <h2 id="wo-form-title" className="sb-section-title">
-        {editingId ? "编辑模板" : "新建模板"}
-      </h2>
-      <form method="post" {...getFormProps(form)} className="sb-form">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="template.save" />
-        {/* Enter in a field saves: the first submit button is the form's default, so it must not be a row's 删除. */}
-        <button type="submit" className="p-hidden-accessible" tabIndex={-1} aria-hidden="true">
+    <RowForm
+      form={form}
+      id={fields.id}
+      titles={{ edit: "编辑模板", create: "新建模板" }}
+      titleId="wo-form-title"
+      intent="template.save"
+      className="sb-form"
+      buttons={
+        <button type="submit" className="p-button">
           保存模板
         </button>
-        {editingId ? <input type="hidden" name="id" value={editingId} /> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="sb-form-grid">
-          <Field field={fields.name} label="模板名称">
-            <input {...getInputProps(fields.name, { type: "text" })} maxLength={WORK_ORDER_NAME_MAX} className={inputClass(fields.name)} />
-          </Field>
-          <Field field={fields.slaHours} label="处理时限（小时）">
-            <input
-              {...getInputProps(fields.slaHours, { type: "number" })}
-              min={1}
-              max={WORK_ORDER_SLA_MAX}
-              className={inputClass(fields.slaHours)}
-            />
-          </Field>
-        </div>
-        <fieldset className="sb-wo-fields">
-          <legend>字段</legend>
-          {rows.length === 0 ? <p className="sb-hint">暂无字段，工单只有标题和内容。</p> : null}
-          {rows.map((row, index) => {
-            const f = row.getFieldset();
-            const n = index + 1;
-            return (
-              <div key={row.key} className="sb-wo-field-row" role="group" aria-label={`第 ${n} 个字段`}>
-                <input {...getInputProps(f.name, { type: "hidden" })} />
-                <Field field={f.label} label={`字段 ${n} 名称`}>
-                  <input {...getInputProps(f.label, { type: "text" })} maxLength={WORK_ORDER_LABEL_MAX} className={inputClass(f.label)} />
-                </Field>
-                <Field field={f.type} label={`字段 ${n} 类型`}>
-                  <select {...getSelectProps(f.type)} className={inputClass(f.type)}>
-                    {WORK_ORDER_FIELD_TYPES.map((t) => (
-                      <option key={t.code} value={t.code}>
-                        {t.label}
-                      </option>
-                    ))}
-                  </select>
-                </Field>
-                <Field field={f.options} label={`字段 ${n} 选项（选项类型填写，以逗号分隔）`}>
-                  <input {...getInputProps(f.options, { type: "text" })} className={inputClass(f.options)} />
-                </Field>
-                <div className="sb-field sb-field-check">
-                  <input {...getInputProps(f.required, { type: "checkbox" })} />
-                  <label htmlFor={f.required.id}>字段 {n} 必填</label>
-                </div>
-                <button
-                  {...form.remove.getButtonProps({ name: fields.fields.name, index })}
-                  className="p-button p-button-text p-button-danger p-button-sm"
-                >
-                  删除字段 {n}
-                </button>
+      }
+      cancelHref={SCREEN}
+    >
+      {/* Enter in a field saves: the first submit button is the form's default, so it must not be a row's 删除. */}
+      <button type="submit" className="p-hidden-accessible" tabIndex={-1} aria-hidden="true">
+        保存模板
+      </button>
+      <div className="sb-form-grid">
+        <Field field={fields.name} label="模板名称">
+          <input
+            {...getInputProps(fields.name, { type: "text" })}
+            required
+            maxLength={WORK_ORDER_NAME_MAX}
+            className={inputClass(fields.name)}
+          />
+        </Field>
+        <Field field={fields.slaHours} label="处理时限（小时）">
+          <input
+            {...getInputProps(fields.slaHours, { type: "number" })}
+            required
+            min={1}
+            max={WORK_ORDER_SLA_MAX}
+            className={inputClass(fields.slaHours)}
+          />
+        </Field>
+      </div>
+      <fieldset className="sb-wo-fields">
+        <legend>字段</legend>
+        {rows.length === 0 ? <p className="sb-hint">暂无字段，工单只有标题和内容。</p> : null}
+        {rows.map((row, index) => {
+          const f = row.getFieldset();
+          const n = index + 1;
+          return (
+            <div key={row.key} className="sb-wo-field-row" role="group" aria-label={`第 ${n} 个字段`}>
+              <input {...getInputProps(f.name, { type: "hidden" })} />
+              <Field field={f.label} label={`字段 ${n} 名称`}>
+                <input
+                  {...getInputProps(f.label, { type: "text" })}
+                  required
+                  maxLength={WORK_ORDER_LABEL_MAX}
+                  className={inputClass(f.label)}
+                />
+              </Field>
+              <Field field={f.type} label={`字段 ${n} 类型`}>
+                <select {...getSelectProps(f.type)} className={inputClass(f.type)}>
+                  {WORK_ORDER_FIELD_TYPES.map((t) => (
+                    <option key={t.code} value={t.code}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field field={f.options} label={`字段 ${n} 选项（选项类型填写，以逗号分隔）`}>
+                <input
+                  {...getInputProps(f.options, { type: "text" })}
+                  maxLength={WORK_ORDER_LABEL_MAX * 25}
+                  className={inputClass(f.options)}
+                />
+              </Field>
+              <div className="sb-field sb-field-check">
+                <input {...getInputProps(f.required, { type: "checkbox" })} />
+                <label htmlFor={f.required.id}>字段 {n} 必填</label>
               </div>
-            );
-          })}
-          <button
-            {...form.insert.getButtonProps({ name: fields.fields.name, defaultValue: { type: "text" } })}
-            className="p-button p-button-outlined p-button-sm"
-          >
-            添加字段
-          </button>
-        </fieldset>
-        <div className="sb-form-actions">
-          <button type="submit" className="p-button">
-            保存模板
-          </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            取消
-          </a>
-        </div>
-      </form>
-    </section>
+              <button
+                {...form.remove.getButtonProps({ name: fields.fields.name, index })}
+                className="p-button p-button-text p-button-danger p-button-sm"
+              >
+                删除字段 {n}
+              </button>
+            </div>
+          );
+        })}
+        <button
+          {...form.insert.getButtonProps({ name: fields.fields.name, defaultValue: { type: "text" } })}
+          className="p-button p-button-outlined p-button-sm"
+        >
+          添加字段
+        </button>
+      </fieldset>
+    </RowForm>
   );
 }
 

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { FestivalFieldsSchema, WorkingCalendarInputSchema, checkFestivalRange } from "#contracts/robot-resources";
 
+export const SCREEN = "/robot/calendar";
+
+/** The page's address: a festival's form open (`new` or its id), a campaign's calls previewed. */
+export const CalendarQuerySchema = z.object({
+  festival: z.union([z.literal("new"), z.coerce.number().int().positive()]).optional(),
+  campaign: z.coerce.number().int().positive().optional(),
+});
+export type CalendarQuery = z.infer<typeof CalendarQuerySchema>;
+
 const id = z.coerce.number({ invalid_type_error: "节假日不存在" }).int().positive("节假日不存在");
 
 export const WorkingFormSchema = WorkingCalendarInputSchema.extend({ intent: z.literal("working.save") });

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod";
+import { getInputProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -12,28 +11,30 @@ import {
   type RegexMatch,
   type RobotRegex,
 } from "#contracts/robot-resources";
-import { ConfirmStep } from "#app/components/confirm";
-import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice, FilterBar } from "#app/components/filters";
-import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
-import { refusalOf } from "#app/components/intent-form";
+import { Field, inputClass } from "#app/components/form-field";
+import { useIntentsForm } from "#app/components/intent-form";
+import { DeleteStep, RowForm, rowFormOpen, rowRefusalMessage } from "#app/components/row-editing";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
+import { attempt, deletionStep, parseIntent, rejectForm } from "#app/server/forms.server";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { deleteRegex, getRegex, listRegexes, saveRegex, testRegex } from "#app/services/robot-resources.server";
-import { INTENT_SCHEMAS, RegexFormSchema } from "./schema";
+import { INTENT_SCHEMAS } from "./schema";
 
 const SCREEN = "/robot/regex";
 const title = ROBOT_RESOURCE_TITLES.regex;
 export const handle: RouteHandle = { title };
+
+/** The form's buttons: 测试 (the form comes back with the matches) and 保存. */
+const FORM_INTENTS = ["regex.save", "regex.test"] as const;
 
 const QuerySchema = ListPageSchema.extend({
   name: z.string().trim().max(REGEX_NAME_MAX).optional(),
@@ -76,8 +77,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(SCREEN, `正则表达式「${done.value.name}」已保存`);
     }
     case "regex.delete": {
-      if (!input.confirmed)
-        return data({ confirm: { fields: { intent: input.intent, id: String(input.id) }, name: input.name ?? String(input.id) } });
+      const step = deletionStep(input);
+      if (step) return step;
       const done = await attempt(() => deleteRegex(caller, input.id));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       return redirectWithToast(back, "正则表达式已删除");
@@ -89,13 +90,10 @@ export default function RobotRegexes() {
   const { query, regexes, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = refusalOf(result);
   const tested = result && "tested" in result ? result : undefined;
-  const confirm = result && "confirm" in result ? result.confirm : undefined;
-  // A refused save or test comes back to the form; a refused row action above the list.
-  const formRefusal = refusalOf(result, "regex.save") ?? refusalOf(result, "regex.test");
-  const showForm = query.edit !== undefined || formRefusal !== undefined || tested !== undefined;
-  const rowError = refusal && !formRefusal ? firstError(refusal) : null;
+  // What the form posted last comes back to it: refused, or tested (what was typed with the matches).
+  const posted = tested?.typed ?? result;
+  const rowError = rowRefusalMessage(result, FORM_INTENTS);
 
   return (
     <Screen
@@ -106,17 +104,13 @@ export default function RobotRegexes() {
         </a>
       }
     >
-      {confirm ? (
-        <ConfirmStep title="删除正则表达式" fields={confirm.fields} confirmLabel="确认删除" cancelHref={`${pathname}${search}`}>
-          <p>确定删除正则表达式「{confirm.name}」吗？引用它的流程将无法再按它匹配。</p>
-        </ConfirmStep>
-      ) : null}
-      {showForm ? (
-        <RegexForm
-          editing={editing}
-          lastResult={formRefusal ?? (tested?.typed as SubmissionResult<string[]> | undefined)}
-          tested={tested?.tested}
-        />
+      <DeleteStep
+        result={result}
+        title="删除正则表达式"
+        message={(name) => `确定删除正则表达式「${name}」吗？引用它的流程将无法再按它匹配。`}
+      />
+      {rowFormOpen(query.edit !== undefined, posted, FORM_INTENTS) ? (
+        <RegexForm editing={editing} posted={posted} tested={tested?.tested} />
       ) : null}
       {rowError ? <Notice tone="error">{rowError}</Notice> : null}
       <section aria-labelledby="regex-list-title" className="sb-section">
@@ -165,70 +159,63 @@ export default function RobotRegexes() {
 
 function RegexForm({
   editing,
-  lastResult,
+  posted,
   tested,
 }: {
   editing: RobotRegex | null;
-  lastResult: SubmissionResult<string[]> | undefined;
+  posted: unknown;
   tested: { sample: string; matches: RegexMatch[] } | undefined;
 }) {
-  const [form, fields] = useForm<z.input<typeof RegexFormSchema>>({
-    id: "robot-regex",
-    lastResult,
-    constraint: getZodConstraint(RegexFormSchema),
-    shouldValidate: "onBlur",
-    defaultValue: editing
-      ? { id: String(editing.id), name: editing.name, pattern: editing.pattern, description: editing.description }
-      : undefined,
-  });
-  const editingId = fields.id.initialValue;
+  const [form, fields] = useIntentsForm(
+    FORM_INTENTS,
+    posted,
+    editing ? { id: String(editing.id), name: editing.name, pattern: editing.pattern, description: editing.description } : undefined,
+  );
   return (
-    <section aria-labelledby="robot-regex-title" className="sb-section">
-      <h2 id="robot-regex-title" className="sb-section-title">
-        {editingId ? "编辑正则表达式" : "新建正则表达式"}
-      </h2>
-      <form method="post" {...getFormProps(form)} className="sb-form-grid">
-        <CsrfInput />
-        {editingId ? <input type="hidden" name="id" value={editingId} /> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field field={fields.name} label="名称">
-          <input {...getInputProps(fields.name, { type: "text" })} maxLength={REGEX_NAME_MAX} className={inputClass(fields.name)} />
-        </Field>
-        <Field field={fields.pattern} label="正则表达式">
-          <input
-            {...getInputProps(fields.pattern, { type: "text" })}
-            maxLength={REGEX_PATTERN_MAX}
-            spellCheck={false}
-            className={inputClass(fields.pattern)}
-          />
-        </Field>
-        <Field field={fields.description} label="说明">
-          <input
-            {...getInputProps(fields.description, { type: "text" })}
-            maxLength={REGEX_DESCRIPTION_MAX}
-            className={inputClass(fields.description)}
-          />
-        </Field>
-        <Field field={fields.sample} label="测试句子（客户可能说的话）">
-          <input {...getInputProps(fields.sample, { type: "text" })} maxLength={REGEX_SAMPLE_MAX} className={inputClass(fields.sample)} />
-        </Field>
-        <p className="sb-hint sb-kb-wide">
-          按 JavaScript 正则语法（Unicode 模式）编译，一个汉字算一个字符；保存前可先用测试句子查看匹配结果。
-        </p>
-        {tested ? <TestResult sample={tested.sample} matches={tested.matches} /> : null}
-        <div className="sb-form-actions">
+    <RowForm
+      form={form}
+      id={fields.id}
+      titles={{ edit: "编辑正则表达式", create: "新建正则表达式" }}
+      titleId="robot-regex-title"
+      buttons={
+        <>
           <button type="submit" name="intent" value="regex.test" className="p-button p-button-outlined" formNoValidate>
             测试
           </button>
           <button type="submit" name="intent" value="regex.save" className="p-button">
             保存
           </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            取消
-          </a>
-        </div>
-      </form>
-    </section>
+        </>
+      }
+      cancelHref={SCREEN}
+    >
+      <Field field={fields.name} label="名称">
+        <input {...getInputProps(fields.name, { type: "text" })} required maxLength={REGEX_NAME_MAX} className={inputClass(fields.name)} />
+      </Field>
+      <Field field={fields.pattern} label="正则表达式">
+        <input
+          {...getInputProps(fields.pattern, { type: "text" })}
+          required
+          maxLength={REGEX_PATTERN_MAX}
+          spellCheck={false}
+          className={inputClass(fields.pattern)}
+        />
+      </Field>
+      <Field field={fields.description} label="说明">
+        <input
+          {...getInputProps(fields.description, { type: "text" })}
+          maxLength={REGEX_DESCRIPTION_MAX}
+          className={inputClass(fields.description)}
+        />
+      </Field>
+      <Field field={fields.sample} label="测试句子（客户可能说的话）">
+        <input {...getInputProps(fields.sample, { type: "text" })} maxLength={REGEX_SAMPLE_MAX} className={inputClass(fields.sample)} />
+      </Field>
+      <p className="sb-hint sb-kb-wide">
+        按 JavaScript 正则语法（Unicode 模式）编译，一个汉字算一个字符；保存前可先用测试句子查看匹配结果。
+      </p>
+      {tested ? <TestResult sample={tested.sample} matches={tested.matches} /> : null}
+    </RowForm>
   );
 }
 

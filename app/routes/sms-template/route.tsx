@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getInputProps, getTextareaProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -7,13 +6,14 @@ import { z } from "zod";
 import { SMS_TEMPLATE_STATES } from "#contracts/codes";
 import { BUILT_IN_COLUMNS, SMS_PART_LIMIT_TEXT, smsCount, templateVariables, type SmsTemplate } from "#contracts/customers";
 import { CodeLabel } from "#app/components/code-tag";
-import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { EditDeleteActions, PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
-import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { Field, inputClass } from "#app/components/form-field";
+import { useIntentsForm } from "#app/components/intent-form";
+import { DeleteStep, RowForm, rowFormOpen, rowRefusalMessage } from "#app/components/row-editing";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
 import smsCountScript from "#app/client/sms-count.js?url";
@@ -21,15 +21,18 @@ import { EnhancementScript } from "#app/components/enhancement-script";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
+import { attempt, deletionStep, parseIntent, rejectForm } from "#app/server/forms.server";
 import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { deleteTemplate, listProperties, listTemplates, reviewTemplate, saveTemplate } from "#app/services/customers.server";
-import { INTENT_SCHEMAS, TemplateFormSchema } from "./schema";
+import { INTENT_SCHEMAS } from "./schema";
 
 const SCREEN = "/sms/template";
 const title = SCREEN_TITLES[SCREEN];
 export const handle: RouteHandle = { title };
+
+/** The template form's buttons: 计算字数 (the form comes back with the count) and 保存并提交审核. */
+const FORM_INTENTS = ["template.save", "template.count"] as const;
 
 const QuerySchema = ListPageSchema.extend({
   state: z.enum(["pending", "approved", "rejected"]).optional(),
@@ -74,8 +77,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(back, `模板「${done.value.name}」${done.value.state === "approved" ? "已通过" : "未通过"}`);
     }
     case "template.delete": {
-      if (!input.confirmed)
-        return data({ confirm: { fields: { intent: input.intent, id: String(input.id) }, name: input.name ?? String(input.id) } });
+      const step = deletionStep(input);
+      if (step) return step;
       const done = await attempt(() => deleteTemplate(caller, input.id));
       if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
       return redirectWithToast(back, "模板已删除");
@@ -87,13 +90,10 @@ export default function SmsTemplates() {
   const { query, templates, variables, editing } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname, search } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
   const counted = result && "counted" in result ? result : undefined;
-  const refusedIntent = refusal?.initialValue?.intent as string | undefined;
-  const formIntent = refusedIntent === "template.save" || refusedIntent === "template.count";
-  const confirm = result && "confirm" in result ? result.confirm : undefined;
-  const showForm = query.edit !== undefined || formIntent || counted !== undefined;
-  const rowError = refusal && !formIntent ? firstError(refusal) : null;
+  // What the form posted last comes back to it: refused, or counted (what was typed with its count).
+  const posted = counted?.typed ?? result;
+  const rowError = rowRefusalMessage(result, FORM_INTENTS);
 
   return (
     <Screen
@@ -104,11 +104,7 @@ export default function SmsTemplates() {
         </a>
       }
     >
-      {confirm ? (
-        <ConfirmStep title="删除模板" fields={confirm.fields} confirmLabel="确认删除" cancelHref={`${pathname}${search}`}>
-          <p>确定删除模板「{confirm.name}」吗？已发送的短信记录保留。</p>
-        </ConfirmStep>
-      ) : null}
+      <DeleteStep result={result} title="删除模板" message={(name) => `确定删除模板「${name}」吗？已发送的短信记录保留。`} />
       <nav aria-label="按审核状态筛选" className="sb-inline-forms">
         <a href={SCREEN} aria-current={query.state ? undefined : "page"}>
           全部
@@ -119,13 +115,8 @@ export default function SmsTemplates() {
           </a>
         ))}
       </nav>
-      {showForm ? (
-        <TemplateForm
-          editing={editing}
-          variables={variables}
-          lastResult={(formIntent ? refusal : counted?.typed) as SubmissionResult<string[]> | undefined}
-          counted={counted?.counted}
-        />
+      {rowFormOpen(query.edit !== undefined, posted, FORM_INTENTS) ? (
+        <TemplateForm editing={editing} variables={variables} posted={posted} counted={counted?.counted} />
       ) : null}
       {rowError ? <Notice tone="error">{rowError}</Notice> : null}
       <DataTable<SmsTemplate>
@@ -183,75 +174,73 @@ function TemplateActions({ template: t }: { template: SmsTemplate }) {
 function TemplateForm({
   editing,
   variables,
-  lastResult,
+  posted,
   counted,
 }: {
   editing: SmsTemplate | null;
   variables: string[];
-  lastResult: SubmissionResult<string[]> | undefined;
+  posted: unknown;
   counted: { length: number; segments: number; variables: string[] } | undefined;
 }) {
-  const [form, fields] = useForm({
-    id: "sms-template",
-    lastResult,
-    constraint: getZodConstraint(TemplateFormSchema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: TemplateFormSchema }),
-    defaultValue: editing
-      ? { id: String(editing.id), name: editing.name, signature: editing.signature, content: editing.content }
-      : undefined,
-  });
-  const editingId = editing?.id ?? (lastResult?.initialValue?.id ? String(lastResult.initialValue.id) : undefined);
+  const [form, fields] = useIntentsForm(
+    FORM_INTENTS,
+    posted,
+    editing ? { id: String(editing.id), name: editing.name, signature: editing.signature, content: editing.content } : undefined,
+  );
   const unknown = counted?.variables.filter((v) => !variables.includes(v)) ?? [];
   return (
-    <section aria-labelledby="sms-template-title" className="sb-section">
-      <h2 id="sms-template-title" className="sb-section-title">
-        {editingId ? "编辑模板（保存后重新审核）" : "新建模板"}
-      </h2>
-      <form method="post" {...getFormProps(form)} className="sb-form-grid">
-        <CsrfInput />
-        {editingId ? <input type="hidden" name="id" value={editingId} /> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field field={fields.name} label="模板名称">
-          <input {...getInputProps(fields.name, { type: "text" })} maxLength={30} className={inputClass(fields.name)} />
-        </Field>
-        <Field field={fields.signature} label="短信签名（不含【】）">
-          <input {...getInputProps(fields.signature, { type: "text" })} maxLength={12} className={inputClass(fields.signature)} />
-        </Field>
-        <div className="sb-kb-wide">
-          <Field field={fields.content} label="短信内容">
-            <textarea
-              {...getTextareaProps(fields.content)}
-              rows={4}
-              maxLength={500}
-              className={`p-inputtextarea ${inputClass(fields.content)}`}
-            />
-          </Field>
-          <p className="sb-hint">
-            变量写作 ${"{"}变量名{"}"}，可用：{variables.join("、")}。{SMS_PART_LIMIT_TEXT}
-          </p>
-          <p className="sb-hint" aria-live="polite" data-sms-count hidden />
-          {counted ? (
-            <p role="status">
-              共 {counted.length} 字（含签名），按 {counted.segments} 条计费。
-              {unknown.length ? ` 未知变量：${unknown.join("、")}` : ""}
-            </p>
-          ) : null}
-        </div>
-        <div className="sb-form-actions">
+    <RowForm
+      form={form}
+      id={fields.id}
+      titles={{ edit: "编辑模板（保存后重新审核）", create: "新建模板" }}
+      titleId="sms-template-title"
+      buttons={
+        <>
           <button type="submit" name="intent" value="template.count" className="p-button p-button-outlined" formNoValidate>
             计算字数
           </button>
           <button type="submit" name="intent" value="template.save" className="p-button">
             保存并提交审核
           </button>
-          <a className="p-button p-button-text" href={SCREEN}>
-            取消
-          </a>
-        </div>
-      </form>
-      <EnhancementScript src={smsCountScript} />
-    </section>
+        </>
+      }
+      cancelHref={SCREEN}
+    >
+      <Field field={fields.name} label="模板名称">
+        <input {...getInputProps(fields.name, { type: "text" })} required maxLength={30} className={inputClass(fields.name)} />
+      </Field>
+      <Field field={fields.signature} label="短信签名（不含【】）">
+        <input
+          {...getInputProps(fields.signature, { type: "text" })}
+          required
+          minLength={2}
+          maxLength={12}
+          className={inputClass(fields.signature)}
+        />
+      </Field>
+      <div className="sb-kb-wide">
+        <Field field={fields.content} label="短信内容">
+          <textarea
+            {...getTextareaProps(fields.content)}
+            required
+            rows={4}
+            maxLength={500}
+            className={`p-inputtextarea ${inputClass(fields.content)}`}
+          />
+        </Field>
+        <p className="sb-hint">
+          变量写作 ${"{"}变量名{"}"}，可用：{variables.join("、")}。{SMS_PART_LIMIT_TEXT}
+        </p>
+        <p className="sb-hint" aria-live="polite" data-sms-count hidden />
+        {counted ? (
+          <p role="status">
+            共 {counted.length} 字（含签名），按 {counted.segments} 条计费。
+            {unknown.length ? ` 未知变量：${unknown.join("、")}` : ""}
+          </p>
+        ) : null}
+        <EnhancementScript src={smsCountScript} />
+      </div>
+    </RowForm>
   );
 }
 
