@@ -49,24 +49,26 @@ import {
   deleteContacts,
   deleteGroup,
   deleteProperty,
-  describeUpload,
   exportContacts,
   findContact,
   findGroup,
-  importBelongs,
-  importContacts,
-  importErrorRows,
-  importUpload,
   listContacts,
   listGroups,
   listProperties,
   reorderProperty,
   saveContact,
   setPropertyValid,
-  stageUpload,
   updateGroup,
   updateProperty,
 } from "#upstream/repositories/customers";
+import {
+  describeUpload,
+  importBelongs,
+  importContacts,
+  importErrorRows,
+  importUpload,
+  stageUpload,
+} from "#upstream/repositories/customer-imports";
 import { listOutbox, queueSms } from "#upstream/repositories/sms-outbox";
 import {
   createTemplate,
