@@ -242,7 +242,7 @@ test("坐席业绩: the team's voice agents by their calls, its text agents by t
 });
 
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
-  test.setTimeout(45_000);
+  test.setTimeout(60_000);
   const reversed = "/inspectionSuccess?start=2026-11-25&end=2026-11-20";
   await page.goto(reversed);
   await signIn(page, "admin");
@@ -339,6 +339,13 @@ test("the list, bulk reallocation, achievement and access, with and without Java
   await page.getByRole("button", { name: "授予权限" }).click();
   await expect(toast(page, `已授予 李秀英 质检「${campaign}」的权限`)).toBeVisible();
   await expectAccessible(page);
+  // The same grant again: refused in Chinese, both choices kept.
+  await page.getByLabel("质检员").selectOption({ label: "李秀英" });
+  await target.selectOption({ label: campaign });
+  await page.getByRole("button", { name: "授予权限" }).click();
+  await expect(page.getByRole("alert")).toContainText("李秀英 已有该权限");
+  await expect(page.getByLabel("质检员").locator("option:checked")).toHaveText("李秀英");
+  await expect(target.locator("option:checked")).toHaveText(campaign);
   await page.getByRole("button", { name: `收回 李秀英 的「${campaign}」权限` }).click();
   await page.getByRole("alertdialog", { name: "收回质检权限" }).getByRole("button", { name: "确认收回" }).click();
   await expect(toast(page, "权限已收回")).toBeVisible();
@@ -626,12 +633,25 @@ test("an accepted appeal re-scores the form's items: a new evaluation version, t
   await expect(toast(page, "评分表「申诉复评表」已停用")).toBeVisible();
   await signOut(page);
 
-  await signIn(page, "agent");
-  await page.goto(`/inspectionSuccess/${callId}`);
-  await page.getByLabel(/申诉理由/).fill("业务解答完整，客户当场同意");
-  await page.getByRole("button", { name: "提交申诉" }).click();
-  await expect(toast(page, "申诉已提交，等待质检员处理")).toBeVisible();
-  await signOut(page);
+  // The agent appeals without JavaScript: a reason over its limit is refused in Chinese, kept as typed.
+  const agentNoJs = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+  try {
+    const plain = await agentNoJs.newPage();
+    await plain.goto(`/inspectionSuccess/${callId}`);
+    await signIn(plain, "agent");
+    await plain.goto(`/inspectionSuccess/${callId}`);
+    const reason = plain.getByLabel(/申诉理由/);
+    await reason.evaluate((el) => el.removeAttribute("maxlength"));
+    await reason.fill(`业务解答完整${"长".repeat(200)}`);
+    await plain.getByRole("button", { name: "提交申诉" }).click();
+    await expect(plain.getByRole("alert")).toContainText("申诉理由不能超过200个字符");
+    await expect(reason).toHaveValue(`业务解答完整${"长".repeat(200)}`);
+    await reason.fill("业务解答完整，客户当场同意");
+    await plain.getByRole("button", { name: "提交申诉" }).click();
+    await expect(plain.getByRole("status").filter({ hasText: "申诉已提交，等待质检员处理" })).toBeVisible();
+  } finally {
+    await agentNoJs.close();
+  }
   await signIn(page, "supervisor");
   await page.goto(`/inspectionSuccess/${callId}`);
   await expect(page.getByRole("form", { name: "处理申诉" }).getByLabel("开场白规范（0–10 分）")).toHaveValue("8");

@@ -18,18 +18,7 @@ export function AppealForm({ refusal }: { refusal: Refusal }) {
       <CsrfInput />
       <input type="hidden" name="intent" value="appeal" />
       {refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
-      <div className="sb-field">
-        <label htmlFor="qc-appeal-reason">申诉理由（每条通话只能申诉一次）</label>
-        <textarea
-          id="qc-appeal-reason"
-          name="reason"
-          required
-          maxLength={QC_REASON_MAX}
-          rows={3}
-          defaultValue={typedText(refusal?.initialValue, "reason")}
-          className="p-inputtextarea p-inputtext"
-        />
-      </div>
+      <ReasonField id="qc-appeal-reason" label="申诉理由（每条通话只能申诉一次）" rows={3} defaultValue={typedText(refusal, "reason")} />
       <button type="submit" className="p-button">
         提交申诉
       </button>
@@ -67,6 +56,12 @@ export function AppealView({
   );
 }
 
+/** What accepting an appeal corrects (not CodeSelect: its chunk would add 0.4 KB to the island, decision 060). */
+const corrections = [
+  { id: "qc-decision-result", name: "checkResult", label: "更正后的质检结果（通过时）", table: QC_RESULTS },
+  { id: "qc-decision-influence", name: "influence", label: "更正后的影响（通过时）", table: QC_INFLUENCES },
+] as const;
+
 /**
  * Rejecting or accepting an appeal with a reason; accepting corrects the result and influence
  * and, for a call scored with a form, re-scores its items, prefilled with the original answers.
@@ -82,7 +77,7 @@ function DecisionForm({
   evaluation: Evaluation | null;
   refusal: Refusal;
 }) {
-  const start = decisionStart(current, evaluation, refusal?.initialValue);
+  const start = decisionStart(current, evaluation, refusal);
   return (
     <form method="post" className="sb-form" aria-label="处理申诉">
       <CsrfInput />
@@ -96,47 +91,46 @@ function DecisionForm({
           <option value="accepted">通过申诉并更正结果</option>
         </select>
       </div>
-      <div className="sb-field">
-        <label htmlFor="qc-decision-result">更正后的质检结果（通过时）</label>
-        <select id="qc-decision-result" name="checkResult" defaultValue={start.checkResult} className="p-inputtext">
-          {QC_RESULTS.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="sb-field">
-        <label htmlFor="qc-decision-influence">更正后的影响（通过时）</label>
-        <select id="qc-decision-influence" name="influence" defaultValue={start.influence} className="p-inputtext">
-          {QC_INFLUENCES.map((s) => (
-            <option key={s.code} value={s.code}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      {corrections.map(({ id, name, label, table }) => (
+        <div key={id} className="sb-field">
+          <label htmlFor={id}>{label}</label>
+          <select id={id} name={name} defaultValue={start[name]} className="p-inputtext">
+            {table.map((s) => (
+              <option key={s.code} value={s.code}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ))}
       {evaluation ? (
         <fieldset className="sb-fieldset sb-qc-items">
           <legend>通过时逐项重新评分（评分表「{evaluation.formName}」，已填入原评分）</legend>
           <ItemInputs items={evaluation.items} idPrefix="qc-revise" values={start.items} na={start.na} />
         </fieldset>
       ) : null}
-      <div className="sb-field">
-        <label htmlFor="qc-decision-reason">处理意见</label>
-        <textarea
-          id="qc-decision-reason"
-          name="reason"
-          required
-          maxLength={QC_REASON_MAX}
-          rows={2}
-          defaultValue={start.reason}
-          className="p-inputtextarea p-inputtext"
-        />
-      </div>
+      <ReasonField id="qc-decision-reason" label="处理意见" rows={2} defaultValue={start.reason} />
       <button type="submit" className="p-button">
         提交处理
       </button>
     </form>
+  );
+}
+
+/** A reason the form requires, of at most QC_REASON_MAX characters (the appeal's, the decision's). */
+function ReasonField({ id, label, rows, defaultValue }: { id: string; label: string; rows: number; defaultValue: string }) {
+  return (
+    <div className="sb-field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        name="reason"
+        required
+        maxLength={QC_REASON_MAX}
+        rows={rows}
+        defaultValue={defaultValue}
+        className="p-inputtextarea p-inputtext"
+      />
+    </div>
   );
 }

@@ -32,8 +32,7 @@ export function ScoreForm({
   refusal: SubmissionResult<string[]> | undefined;
   lockedUntil: number | null;
 }) {
-  const typed = refusal?.initialValue ?? null;
-  const [rendered] = useState<Draft>(() => typedDraft(typed));
+  const [rendered] = useState<Draft>(() => typedDraft(refusal));
   const [draft, setDraft] = useState(rendered);
   const formRef = useRef<HTMLFormElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
@@ -50,7 +49,7 @@ export function ScoreForm({
       setDraft(draftOf(early));
       return;
     }
-    if (typed) return;
+    if (refusal) return;
     const saved = window.localStorage.getItem(draftKey(callId));
     if (!saved) return;
     try {
@@ -59,7 +58,7 @@ export function ScoreForm({
     } catch {
       window.localStorage.removeItem(draftKey(callId));
     }
-  }, [callId, typed, rendered]);
+  }, [callId, refusal, rendered]);
 
   useEffect(() => {
     if (!restored.current) return;

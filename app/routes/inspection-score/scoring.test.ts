@@ -104,7 +104,13 @@ describe("typedDraft", () => {
 
   test("a refused post comes back as typed, its items and boxes too", () => {
     const typed = { intent: "score", checkResult: "3", influence: "-1", remark: "长", item: { open: "12" }, na: { needs: "1" } };
-    expect(typedDraft(typed)).toEqual({ checkResult: "3", influence: "-1", remark: "长", items: { open: "12" }, na: { needs: true } });
+    expect(typedDraft({ initialValue: typed })).toEqual({
+      checkResult: "3",
+      influence: "-1",
+      remark: "长",
+      items: { open: "12" },
+      na: { needs: true },
+    });
   });
 });
 
@@ -139,7 +145,7 @@ describe("decisionStart", () => {
 
   test("a refused decision comes back as typed, not as the original answers", () => {
     const typed = { intent: "decide", decision: "accepted", checkResult: "1", reason: "复听", item: { open: "65" } };
-    expect(decisionStart({ qcStatus: 3, influence: 0 }, evaluation, typed)).toEqual({
+    expect(decisionStart({ qcStatus: 3, influence: 0 }, evaluation, { initialValue: typed })).toEqual({
       decision: "accepted",
       checkResult: "1",
       influence: "0",

@@ -13,8 +13,8 @@ export const LIST = "/inspectionSuccess";
 
 /** What the inspector has chosen so far; items: points typed or a veto item's answer, by item key; na: the N/A boxes. */
 export type Draft = { checkResult: string; influence: string; remark: string; items: Record<string, string>; na: Record<string, boolean> };
-/** What a refused post held (conform's reply keeps it as the form's fields, item.<key> nested). */
-export type Typed = Record<string, unknown> | null | undefined;
+/** A refused post (a `rejectForm` reply): what it held as the form's fields, item.<key> nested. */
+export type Refused = { initialValue?: Record<string, unknown> | null } | undefined;
 
 /** The results an inspector gives (and an agent may appeal), in the order of their keys 1, 2, 3. */
 const RESULTS = codesOf(QC_RESULTS);
@@ -94,7 +94,8 @@ export function sameDraft(a: Draft, b: Draft): boolean {
 }
 
 /** The score form's start: what a refused post held, else nothing chosen and no influence (0). */
-export function typedDraft(typed: Typed): Draft {
+export function typedDraft(refused: Refused): Draft {
+  const typed = refused?.initialValue;
   const text = (name: string, fallback: string) => (typed?.[name] ? String(typed[name]) : fallback);
   return {
     checkResult: text("checkResult", ""),
@@ -110,8 +111,9 @@ export function typedDraft(typed: Typed): Draft {
  * influence as they are and, to re-score a call scored with a form, its original answers (an
  * ordinary item's 不适用 is its box, a veto item's one of its radios).
  */
-export function decisionStart(current: { qcStatus: number; influence: number | null }, evaluation: Evaluation | null, typed: Typed) {
-  const text = (name: string, fallback: string) => typedText(typed, name, fallback);
+export function decisionStart(current: { qcStatus: number; influence: number | null }, evaluation: Evaluation | null, refused: Refused) {
+  const typed = refused?.initialValue;
+  const text = (name: string, fallback: string) => typedText(refused, name, fallback);
   const items = evaluation?.items ?? [];
   const notApplicable = (item: (typeof items)[number]) => !item.veto && item.value === NOT_APPLICABLE;
   return {
@@ -127,8 +129,9 @@ export function decisionStart(current: { qcStatus: number; influence: number | n
 }
 
 /** A field as a refused post held it (the agent's appeal reason, a decision's), else `fallback`. */
-export function typedText(typed: Typed, name: string, fallback = ""): string {
-  return typed?.[name] === undefined ? fallback : String(typed[name]);
+export function typedText(refused: Refused, name: string, fallback = ""): string {
+  const typed = refused?.initialValue?.[name];
+  return typed === undefined ? fallback : String(typed);
 }
 
 /** A group of posted fields (item.<key>) as texts by key. */
