@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { choosePageSize, expectAccessible, holdHydration, platformPost, platformToken, signIn, signOut } from "./support";
 
 /**
@@ -13,6 +13,20 @@ const rowOf = (page: Page, callId: string) =>
     .getByRole("row")
     .filter({ has: page.locator(`input[value="${callId}"]`) });
 const live = (page: Page) => page.getByRole("status").filter({ hasText: "实时更新：已连接" });
+
+/** `use` on a page of a context without JavaScript, signed in as `account` and opened at `url`; the context closed after. */
+async function withoutJavaScript(browser: Browser, account: string, url: string, use: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await signIn(page, account);
+    await page.goto(url);
+    await use(page);
+  } finally {
+    await context.close();
+  }
+}
 
 test("an inspection day: apply, score by keyboard with a draft, next, bad input, appeal and decision", async ({ page }) => {
   test.setTimeout(60_000);
@@ -242,7 +256,7 @@ test("坐席业绩: the team's voice agents by their calls, its text agents by t
 });
 
 test("the list, bulk reallocation, achievement and access, with and without JavaScript @nojs", async ({ page }) => {
-  test.setTimeout(45_000);
+  test.setTimeout(60_000);
   const reversed = "/inspectionSuccess?start=2026-11-25&end=2026-11-20";
   await page.goto(reversed);
   await signIn(page, "admin");
@@ -339,6 +353,13 @@ test("the list, bulk reallocation, achievement and access, with and without Java
   await page.getByRole("button", { name: "授予权限" }).click();
   await expect(toast(page, `已授予 李秀英 质检「${campaign}」的权限`)).toBeVisible();
   await expectAccessible(page);
+  // The same grant again: refused in Chinese, both choices kept.
+  await page.getByLabel("质检员").selectOption({ label: "李秀英" });
+  await target.selectOption({ label: campaign });
+  await page.getByRole("button", { name: "授予权限" }).click();
+  await expect(page.getByRole("alert")).toContainText("李秀英 已有该权限");
+  await expect(page.getByLabel("质检员").locator("option:checked")).toHaveText("李秀英");
+  await expect(target.locator("option:checked")).toHaveText(campaign);
   await page.getByRole("button", { name: `收回 李秀英 的「${campaign}」权限` }).click();
   await page.getByRole("alertdialog", { name: "收回质检权限" }).getByRole("button", { name: "确认收回" }).click();
   await expect(toast(page, "权限已收回")).toBeVisible();
@@ -470,12 +491,7 @@ test("a scoring form in use: weighted items, N/A and a failed 一票否决 item 
 
   // Without JavaScript: an item over its points is refused in Chinese with everything kept; a
   // failed veto item then fails the call although 正面影响 was chosen.
-  const noJs = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
-  try {
-    const plain = await noJs.newPage();
-    await plain.goto(second!);
-    await signIn(plain, "other-admin");
-    await plain.goto(second!);
+  await withoutJavaScript(browser, "other-admin", second!, async (plain) => {
     const plainForm = plain.getByRole("form", { name: "质检评分" });
     await plainForm.getByLabel("开场白规范（0–10 分）").evaluate((el) => el.removeAttribute("max"));
     await plainForm.getByLabel("开场白规范（0–10 分）").fill("12");
@@ -497,9 +513,7 @@ test("a scoring form in use: weighted items, N/A and a failed 一票否决 item 
     await expect(plain.getByText("质检得分").locator("..")).toContainText("0 分");
     await expect(plain.getByText("影响", { exact: true }).locator("..")).toContainText("负面影响");
     await expect(plain.getByText("（一票否决，不合格）")).toBeVisible();
-  } finally {
-    await noJs.close();
-  }
+  });
 
   // Retired again, so the tenant scores without a form; the list shows both scores.
   await page.goto("/inspectionForm");
@@ -626,12 +640,18 @@ test("an accepted appeal re-scores the form's items: a new evaluation version, t
   await expect(toast(page, "评分表「申诉复评表」已停用")).toBeVisible();
   await signOut(page);
 
-  await signIn(page, "agent");
-  await page.goto(`/inspectionSuccess/${callId}`);
-  await page.getByLabel(/申诉理由/).fill("业务解答完整，客户当场同意");
-  await page.getByRole("button", { name: "提交申诉" }).click();
-  await expect(toast(page, "申诉已提交，等待质检员处理")).toBeVisible();
-  await signOut(page);
+  // The agent appeals without JavaScript: a reason over its limit is refused in Chinese, kept as typed.
+  await withoutJavaScript(browser, "agent", `/inspectionSuccess/${callId}`, async (plain) => {
+    const reason = plain.getByLabel(/申诉理由/);
+    await reason.evaluate((el) => el.removeAttribute("maxlength"));
+    await reason.fill(`业务解答完整${"长".repeat(200)}`);
+    await plain.getByRole("button", { name: "提交申诉" }).click();
+    await expect(plain.getByRole("alert")).toContainText("申诉理由不能超过200个字符");
+    await expect(reason).toHaveValue(`业务解答完整${"长".repeat(200)}`);
+    await reason.fill("业务解答完整，客户当场同意");
+    await plain.getByRole("button", { name: "提交申诉" }).click();
+    await expect(plain.getByRole("status").filter({ hasText: "申诉已提交，等待质检员处理" })).toBeVisible();
+  });
   await signIn(page, "supervisor");
   await page.goto(`/inspectionSuccess/${callId}`);
   await expect(page.getByRole("form", { name: "处理申诉" }).getByLabel("开场白规范（0–10 分）")).toHaveValue("8");
@@ -640,12 +660,7 @@ test("an accepted appeal re-scores the form's items: a new evaluation version, t
 
   // The supervisor decides without JavaScript: the items prefilled with the original answers; an
   // item over its points is refused in Chinese with everything kept; then accepted re-scored.
-  const noJs = await browser.newContext({ javaScriptEnabled: false, locale: "zh-CN", timezoneId: "Asia/Shanghai" });
-  try {
-    const plain = await noJs.newPage();
-    await plain.goto(`/inspectionSuccess/${callId}`);
-    await signIn(plain, "supervisor");
-    await plain.goto(`/inspectionSuccess/${callId}`);
+  await withoutJavaScript(browser, "supervisor", `/inspectionSuccess/${callId}`, async (plain) => {
     const decision = plain.getByRole("form", { name: "处理申诉" });
     await expect(decision.getByLabel("开场白规范（0–10 分）")).toHaveValue("8");
     await expect(decision.getByLabel("业务解答准确（0–60 分）")).toHaveValue("30");
@@ -663,9 +678,7 @@ test("an accepted appeal re-scores the form's items: a new evaluation version, t
     await decision.getByRole("button", { name: "提交处理" }).click();
     await expect(plain.getByRole("status").filter({ hasText: "申诉已通过，结果已更正" })).toBeVisible();
     await expect(plain.getByText("质检得分").locator("..")).toContainText("90 分"); // 63 of 70
-  } finally {
-    await noJs.close();
-  }
+  });
 
   // The agent and the inspector see the new score, the re-scored items, the original and why.
   for (const account of ["agent", "admin"]) {

@@ -127,6 +127,13 @@ test("an administrator signs an agent out everywhere: a reason, a confirmation, 
   await logout.getByLabel("下线原因").fill("   ");
   await logout.getByRole("button", { name: "强制下线" }).click();
   await expect(logout.getByRole("alert")).toHaveText("请填写下线原因");
+  // A reason over its limit (the browser's own limit removed): refused in Chinese, kept as typed.
+  await logout.getByLabel("下线原因").evaluate((el) => el.removeAttribute("maxlength"));
+  await logout.getByLabel("下线原因").fill(`设备遗失${"长".repeat(200)}`);
+  await logout.getByRole("button", { name: "强制下线" }).click();
+  await expect(logout.getByRole("alert")).toHaveText("下线原因不能超过200个字");
+  await expect(logout.getByLabel("下线原因")).toHaveValue(`设备遗失${"长".repeat(200)}`);
+  await expect(logout.getByLabel("下线原因")).toHaveAttribute("aria-invalid", "true");
   await logout.getByLabel("下线原因").fill("设备遗失");
   await logout.getByRole("button", { name: "强制下线" }).click();
 

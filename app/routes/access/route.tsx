@@ -1,5 +1,4 @@
-import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, getSelectProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -12,13 +11,13 @@ import { PostButton } from "#app/components/row-actions";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
-import { firstError } from "#app/components/form-field";
-import { useIntentForm } from "#app/components/intent-form";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { refusalMessageOf, useIntentForm } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { grantInspectionAccess, listInspectionAccess, revokeInspectionAccess } from "#app/services/inspection.server";
 
@@ -26,20 +25,20 @@ const title = SCREEN_TITLES["/access"];
 export const handle: RouteHandle = { title };
 
 /** A grant's target is one box: `queue:<name>` or `campaign:<id>`. */
-const IntentSchema = z.discriminatedUnion("intent", [
-  z.object({
+const ACCESS_SCHEMAS = {
+  grant: z.object({
     intent: z.literal("grant"),
     userId: QcAccessGrantSchema.shape.userId,
     target: z.string({ required_error: "请选择坐席组或活动" }).regex(/^(queue|campaign):.{1,60}$/, "请选择坐席组或活动"),
   }),
-  z.object({
+  revoke: z.object({
     intent: z.literal("revoke"),
     id: z.coerce.number().int().positive("授权不存在"),
     label: z.string().max(120).optional(),
     reason: z.string().trim().max(QC_REASON_MAX, `原因不能超过${QC_REASON_MAX}个字符`).optional(),
     confirmed: z.literal("1").optional(),
   }),
-]);
+};
 
 /**
  * Inspection access (decision 018): which inspectors (supervisors) may inspect which agent
@@ -56,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   if (access.user.role !== "admin")
     throw data({ message: "仅管理员可以授予或收回质检权限", status: 403, what: "质检权限" }, { status: 403 });
-  const submission = parseWithZod(form, { schema: IntentSchema });
+  const { submission } = parseIntent(form, ACCESS_SCHEMAS, title);
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
   if (input.intent === "grant") {
@@ -82,7 +81,7 @@ export default function AccessScreen() {
   const { access, admin } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
-  const refusal = result && "initialValue" in result ? result : undefined;
+  const revokeRefusal = refusalMessageOf(result, "revoke");
   const confirm = result && "confirm" in result ? result.confirm : undefined;
   const [grantForm, grant] = useIntentForm("grant", result);
 
@@ -93,15 +92,15 @@ export default function AccessScreen() {
           <p>确定收回「{confirm.label}」吗？该质检员质检中的通话不受影响，之后不能再领取该范围的通话。</p>
         </ConfirmStep>
       ) : null}
-      {refusal ? <Notice tone="error">{firstError(refusal)}</Notice> : null}
+      {revokeRefusal ? <Notice tone="error">{revokeRefusal}</Notice> : null}
       <p className="sb-hint">管理员可以质检全部通话；主管只能领取和质检授权给他的坐席组或外呼活动的通话。</p>
       {admin ? (
         <form method="post" {...getFormProps(grantForm)} className="sb-inline-forms" aria-label="授予质检权限">
           <CsrfInput />
           <input type="hidden" name="intent" value="grant" />
-          <div className="sb-field">
-            <label htmlFor="acc-user">质检员</label>
-            <select id="acc-user" name="userId" required defaultValue={String(grant.userId.initialValue ?? "")} className="p-inputtext">
+          <FormErrors id={grantForm.errorId} errors={grantForm.errors} />
+          <Field field={grant.userId} label="质检员">
+            <select {...getSelectProps(grant.userId)} required className={inputClass(grant.userId)}>
               <option value="">请选择</option>
               {access.inspectors
                 .filter((i) => i.role !== "admin")
@@ -111,10 +110,9 @@ export default function AccessScreen() {
                   </option>
                 ))}
             </select>
-          </div>
-          <div className="sb-field">
-            <label htmlFor="acc-target">坐席组或外呼活动</label>
-            <select id="acc-target" name="target" required defaultValue={String(grant.target.initialValue ?? "")} className="p-inputtext">
+          </Field>
+          <Field field={grant.target} label="坐席组或外呼活动">
+            <select {...getSelectProps(grant.target)} required className={inputClass(grant.target)}>
               <option value="">请选择</option>
               <optgroup label="坐席组">
                 {access.queues.map((q) => (
@@ -131,7 +129,7 @@ export default function AccessScreen() {
                 ))}
               </optgroup>
             </select>
-          </div>
+          </Field>
           <button type="submit" className="p-button">
             授予权限
           </button>

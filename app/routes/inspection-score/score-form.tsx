@@ -3,68 +3,17 @@ import type { SubmissionResult } from "@conform-to/react";
 import { QC_INFLUENCES, QC_RESULTS } from "#contracts/codes";
 import type { ScoreForm as ScoringForm } from "#contracts/inspection";
 import { QC_REMARK_MAX } from "#contracts/inspection-limits";
-import {
-  ANSWER_LABELS,
-  answerOf,
-  evaluate,
-  NOT_APPLICABLE,
-  VETO_FAIL,
-  VETO_PASS,
-  type ScoreAnswer,
-  type ScoreFormItem,
-} from "#contracts/inspection-scoring";
+import { ANSWER_LABELS, evaluate, NOT_APPLICABLE, VETO_FAIL, VETO_PASS, type ScoreFormItem } from "#contracts/inspection-scoring";
 import { takeEarlyInput } from "#app/client/early-input";
 import { CsrfInput } from "#app/components/csrf-input";
 import { Notice } from "#app/components/filters";
 import { firstError } from "#app/components/form-field";
 import { formatTime } from "#app/lib/format";
+import { draftAnswers, draftOf, sameDraft, typedDraft, type Draft } from "./scoring";
 
-/** What the inspector has chosen so far; items: points typed or a veto item's answer, by item key; na: the N/A boxes. */
-type Draft = { checkResult: string; influence: string; remark: string; items: Record<string, string>; na: Record<string, boolean> };
 const draftKey = (callId: number) => `qc-draft-${callId}`;
 /** Keys 1, 2, 3 choose the results in QC_RESULTS order; n (or Ctrl+Enter) saves and opens the next call. */
 const RESULT_KEYS = QC_RESULTS.map((r, i) => ({ key: String(i + 1), code: String(r.code), label: r.label }));
-
-/** The answers a draft gives, as the platform takes them (items not answered yet left out). */
-export function draftAnswers(form: { items: readonly ScoreFormItem[] }, draft: Pick<Draft, "items" | "na">): ScoreAnswer[] {
-  const answers: ScoreAnswer[] = [];
-  for (const item of form.items) {
-    const value = !item.veto && draft.na[item.key] ? NOT_APPLICABLE : answerOf(draft.items[item.key]);
-    if (value !== undefined) answers.push({ key: item.key, value });
-  }
-  return answers;
-}
-
-/** The draft a form's data gives. */
-function draftOf(data: FormData): Draft {
-  const draft: Draft = { checkResult: "", influence: "0", remark: "", items: {}, na: {} };
-  for (const [name, value] of data) {
-    if (typeof value !== "string") continue;
-    if (name === "checkResult" || name === "influence" || name === "remark") draft[name] = value;
-    else if (name.startsWith("item.") && value !== "") draft.items[name.slice("item.".length)] = value;
-    else if (name.startsWith("na.")) draft.na[name.slice("na.".length)] = true;
-  }
-  return draft;
-}
-
-const sameDraft = (a: Draft, b: Draft) => {
-  const answered = (d: Draft) =>
-    JSON.stringify([
-      d.checkResult,
-      d.influence,
-      d.remark,
-      Object.entries(d.items)
-        .filter(([, value]) => value !== "")
-        .sort(),
-      Object.keys(d.na)
-        .filter((key) => d.na[key])
-        .sort(),
-    ]);
-  return answered(a) === answered(b);
-};
-
-export const texts = (value: unknown): Record<string, string> =>
-  value && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v ?? "")])) : {};
 
 /**
  * The lock holder's score: the active scoring form's items (points, pass/fail of a 一票否决 item,
@@ -83,14 +32,7 @@ export function ScoreForm({
   refusal: SubmissionResult<string[]> | undefined;
   lockedUntil: number | null;
 }) {
-  const typed = refusal?.initialValue ?? null;
-  const [rendered] = useState<Draft>(() => ({
-    checkResult: typed?.checkResult ? String(typed.checkResult) : "",
-    influence: typed?.influence ? String(typed.influence) : "0",
-    remark: typed?.remark ? String(typed.remark) : "",
-    items: texts(typed?.item),
-    na: Object.fromEntries(Object.keys(texts(typed?.na)).map((key) => [key, true])),
-  }));
+  const [rendered] = useState<Draft>(() => typedDraft(refusal));
   const [draft, setDraft] = useState(rendered);
   const formRef = useRef<HTMLFormElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
@@ -107,7 +49,7 @@ export function ScoreForm({
       setDraft(draftOf(early));
       return;
     }
-    if (typed) return;
+    if (refusal) return;
     const saved = window.localStorage.getItem(draftKey(callId));
     if (!saved) return;
     try {
@@ -116,7 +58,7 @@ export function ScoreForm({
     } catch {
       window.localStorage.removeItem(draftKey(callId));
     }
-  }, [callId, typed, rendered]);
+  }, [callId, refusal, rendered]);
 
   useEffect(() => {
     if (!restored.current) return;

@@ -8,6 +8,7 @@ import { QueueSettingSchema, RING_SECONDS } from "#contracts/config";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { refusalOf } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
@@ -94,10 +95,10 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MonitorRules() {
   const { rules } = useLoaderData<typeof loader>();
-  const refusal = useActionData<typeof action>();
+  const result = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "monitor-rules",
-    lastResult: refusal?.initialValue?.intent === "queues" ? undefined : refusal,
+    lastResult: refusalOf(result, "rules"),
     constraint: getZodConstraint(RulesFormSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RulesFormSchema }),
@@ -156,7 +157,7 @@ export default function MonitorRules() {
           </button>
         </div>
       </Form>
-      <QueueSettingsForm refusal={refusal?.initialValue?.intent === "queues" ? refusal : undefined} />
+      <QueueSettingsForm result={result} />
     </Screen>
   );
 }
@@ -165,11 +166,11 @@ export default function MonitorRules() {
  * How long an offered call rings at an agent of each queue before it goes to the next agent; the
  * agent who let it ring becomes not ready (未接来电).
  */
-function QueueSettingsForm({ refusal }: { refusal: ReturnType<typeof useActionData<typeof action>> }) {
+function QueueSettingsForm({ result }: { result: unknown }) {
   const { queues } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     id: "queue-settings",
-    lastResult: refusal,
+    lastResult: refusalOf(result, "queues"),
     constraint: getZodConstraint(QueuesFormSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: QueuesFormSchema }),

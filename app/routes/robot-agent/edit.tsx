@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
@@ -10,10 +10,11 @@ import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { refusalMessageOf, refusalOf, useIntentForm } from "#app/components/intent-form";
 import type { RouteHandle } from "#app/lib/handle";
 import { ROBOT_RESOURCE_TITLES } from "#app/lib/screens";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { idParam } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getAgent, updateAgent } from "#app/services/config.server";
@@ -23,12 +24,15 @@ import { logoutAccount } from "#app/services/crm.server";
 
 const SCREEN = "/robot/agent";
 
-/** 强制下线: its own form on the page (its reason is not the configuration's), then a confirmation step. */
-const LogoutFormSchema = z.object({
-  intent: z.literal("logout"),
-  logoutReason: AccountLogoutSchema.shape.reason,
-  confirmed: z.literal("1").optional(),
-});
+/** The configuration's form, and 强制下线: its own form on the page (its reason is not the configuration's), then a confirmation step. */
+const EDIT_SCHEMAS = {
+  save: AgentUpdateSchema.extend({ intent: z.literal("save") }),
+  logout: z.object({
+    intent: z.literal("logout"),
+    logoutReason: AccountLogoutSchema.shape.reason,
+    confirmed: z.literal("1").optional(),
+  }),
+};
 export const handle: RouteHandle = { title: ROBOT_RESOURCE_TITLES.agent };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -42,18 +46,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
   const id = idParam(params.id);
   const back = `${SCREEN}${listSearch(new URL(request.url).search)}`;
-  if (form.get("intent") === "logout") {
-    const submission = parseWithZod(form, { schema: LogoutFormSchema });
-    if (submission.status !== "success") return rejectForm(submission);
-    const { logoutReason, confirmed } = submission.value;
-    if (!confirmed) return data({ confirmLogout: logoutReason });
-    const done = await attempt(() => logoutAccount(access.caller, id, logoutReason));
+  const { submission } = parseIntent(form, EDIT_SCHEMAS, ROBOT_RESOURCE_TITLES.agent);
+  if (submission.status !== "success") return rejectForm(submission);
+  const input = submission.value;
+  if (input.intent === "logout") {
+    if (!input.confirmed) return data({ confirmLogout: input.logoutReason });
+    const done = await attempt(() => logoutAccount(access.caller, id, input.logoutReason));
     if (!done.ok) return rejectForm(submission, { formErrors: [done.message] }, done.status);
     return redirectWithToast(back, "已强制下线，该坐席需重新登录");
   }
-  const submission = parseWithZod(form, { schema: AgentUpdateSchema });
-  if (submission.status !== "success") return rejectForm(submission);
-  const done = await attempt(() => updateAgent(access.caller, id, submission.value));
+  const { intent: _intent, ...agent } = input;
+  const done = await attempt(() => updateAgent(access.caller, id, agent));
   if (!done.ok) {
     const field = done.message.includes("工号")
       ? "agentId"
@@ -77,13 +80,11 @@ export default function RobotAgentEdit() {
   const reasonBack = new URLSearchParams(location.search).get(LOGOUT_REASON_PARAM) ?? undefined;
   // The answer is the configuration form's, the logout form's refusal, or the logout's confirmation step.
   const confirmLogout = result && "confirmLogout" in result ? result.confirmLogout : undefined;
-  const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
-  const logoutRefusal = refusal?.initialValue?.intent === "logout" ? refusal : undefined;
-  const lastResult = logoutRefusal ? undefined : refusal;
-  const logoutError = logoutRefusal ? Object.values(logoutRefusal.error ?? {}).flat()[0] : undefined;
+  const [logoutForm, logout] = useIntentForm("logout", result, { logoutReason: reasonBack ?? "" });
+  const logoutError = refusalMessageOf(result, "logout");
   const [form, fields] = useForm({
     id: `agent-edit-${agent.id}`,
-    lastResult,
+    lastResult: refusalOf(result, "save"),
     constraint: getZodConstraint(AgentUpdateSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AgentUpdateSchema }),
@@ -116,6 +117,7 @@ export default function RobotAgentEdit() {
       </p>
       <form method="post" {...getFormProps(form)} aria-labelledby="agent-edit-title" className="sb-form-grid">
         <CsrfInput />
+        <input type="hidden" name="intent" value="save" />
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field field={fields.workType} label="类型">
           <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)} autoFocus={firstInvalid === "workType"}>
@@ -177,30 +179,29 @@ export default function RobotAgentEdit() {
         <p className="sb-hint">
           结束该坐席在所有浏览器中的登录（如设备遗失、人员离岗）。坐席正在通话或话后整理时不能下线，以免丢失通话结果。
         </p>
-        <form method="post" aria-labelledby="agent-logout-title" className="sb-form-grid">
+        <form method="post" {...getFormProps(logoutForm)} aria-labelledby="agent-logout-title" className="sb-form-grid">
           <CsrfInput />
           <input type="hidden" name="intent" value="logout" />
           <div className="sb-field">
-            <label htmlFor="agent-logout-reason">下线原因</label>
+            <label htmlFor={logout.logoutReason.id}>下线原因</label>
             <textarea
-              id="agent-logout-reason"
-              name="logoutReason"
+              {...getTextareaProps(logout.logoutReason, { ariaAttributes: false })}
               rows={2}
               required
               maxLength={ACCOUNT_LOGOUT_REASON_MAX}
-              defaultValue={String(logoutRefusal?.initialValue?.logoutReason ?? reasonBack ?? "")}
               aria-invalid={logoutError ? true : undefined}
-              aria-describedby={logoutError ? "agent-logout-error" : undefined}
+              aria-describedby={logoutError ? logout.logoutReason.errorId : undefined}
               className="p-inputtext"
             />
+            {/* Its one message under its one field: the reason's own, or the platform's refusal. */}
             {logoutError ? (
-              <small id="agent-logout-error" className="p-error" role="alert">
+              <small id={logout.logoutReason.errorId} className="p-error" role="alert">
                 {logoutError}
               </small>
             ) : null}
           </div>
           <div className="sb-form-actions">
-            <button type="submit" className="p-button p-button-danger" autoFocus={reasonBack !== undefined && !logoutRefusal}>
+            <button type="submit" className="p-button p-button-danger" autoFocus={reasonBack !== undefined && !logoutError}>
               强制下线
             </button>
           </div>

@@ -8,9 +8,12 @@ const code = (codes: number[], message: string) =>
     .int(message)
     .refine((n) => codes.includes(n), message);
 
-/** The scoring view's forms: the holder's score (and save-and-next), the agent's appeal, the decision on it. */
-export const ScoreIntentSchema = z.discriminatedUnion("intent", [
-  z.object({
+/**
+ * The scoring view's forms, by intent: the holder's score (and save-and-next), the agent's appeal,
+ * the decision on it. On the server only: the page hydrates and loads no schema (decision 054).
+ */
+export const SCORE_SCHEMAS = {
+  score: z.object({
     intent: z.literal("score"),
     checkResult: code(codesOf(QC_RESULTS), "请选择质检结果（意向不明确、明确办理或无意向）"),
     influence: code(codesOf(QC_INFLUENCES), "请选择影响"),
@@ -21,7 +24,7 @@ export const ScoreIntentSchema = z.discriminatedUnion("intent", [
     item: z.record(z.string().max(10).optional()).optional(),
     na: z.record(z.string().max(10).optional()).optional(),
   }),
-  z.object({
+  appeal: z.object({
     intent: z.literal("appeal"),
     reason: z
       .string({ required_error: "请填写申诉理由" })
@@ -29,7 +32,7 @@ export const ScoreIntentSchema = z.discriminatedUnion("intent", [
       .min(1, "请填写申诉理由")
       .max(QC_REASON_MAX, `申诉理由不能超过${QC_REASON_MAX}个字符`),
   }),
-  z.object({
+  decide: z.object({
     intent: z.literal("decide"),
     appealId: z.coerce.number().int().positive("申诉不存在"),
     decision: z.enum(["accepted", "rejected"], { errorMap: () => ({ message: "请选择处理结果" }) }),
@@ -44,4 +47,4 @@ export const ScoreIntentSchema = z.discriminatedUnion("intent", [
     item: z.record(z.string().max(10).optional()).optional(),
     na: z.record(z.string().max(10).optional()).optional(),
   }),
-]);
+} as const;
