@@ -1,15 +1,8 @@
-import { useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
+import { useForm, type DefaultValue } from "@conform-to/react";
 import { firstError } from "./form-field";
+import { refusalOf } from "./refusal";
 
-/**
- * The action's answer when it refused a form (a `rejectForm` reply), and only when that form was
- * posted with `intent`, if given: a screen of several forms shows a refusal on the one posted.
- */
-export function refusalOf(result: unknown, intent?: string): SubmissionResult<string[]> | undefined {
-  if (!result || typeof result !== "object" || !("initialValue" in result)) return undefined;
-  const refusal = result as SubmissionResult<string[]>;
-  return intent === undefined || refusal.initialValue?.intent === intent ? refusal : undefined;
-}
+export { refusalOf };
 
 /** The first message of the refusal the form posted with `intent` got (`refusalOf`), if any. */
 export function refusalMessageOf(result: unknown, intent?: string): string | null {
