@@ -39,6 +39,8 @@ import * as m355 from "#upstream/db/migrations/355-queue-acw-auto-ready";
 import * as m395 from "#upstream/db/migrations/395-contact-name-key";
 import * as m396 from "#upstream/db/migrations/396-call-record-poor-quality";
 import * as m397 from "#upstream/db/migrations/397-cti-live-calls";
+import * as m398 from "#upstream/db/migrations/398-task-calls-lighter-writes";
+import * as m399 from "#upstream/db/migrations/399-call-links-indexed";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the esbuild bundle of the
@@ -85,6 +87,8 @@ export const migrations: Record<string, Migration> = {
   "395-contact-name-key": m395,
   "396-call-record-poor-quality": m396,
   "397-cti-live-calls": m397,
+  "398-task-calls-lighter-writes": m398,
+  "399-call-links-indexed": m399,
 };
 
 function migrator(db: Db): Migrator {
