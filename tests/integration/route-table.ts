@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { RouteConfigEntry } from "@remix-run/route-config";
 import routes from "#app/routes";
 
@@ -43,10 +44,26 @@ export const handlers = (
   )
 ).flat();
 
-/** The form field names and literal values a route's source mentions (`name="…"`, `value="…"`). */
+/**
+ * The form field names and literal values a route mentions: `name="…"` and `value="…"` in its
+ * markup, and the keys and `z.literal("…")` values of its schemas (conform's fields are named by
+ * them), in every module of the route's folder (its forms and schemas live beside route.tsx).
+ */
 export function formVocabulary(file: string): { names: string[]; values: string[] } {
-  const source = readFileSync(new URL(`../../app/${file}`, import.meta.url), "utf8");
-  const names = new Set([...source.matchAll(/name="([A-Za-z][\w-]*)"/g)].map(([, name]) => name));
-  const values = new Set([...source.matchAll(/value="([^"{}]{1,40})"/g)].map(([, value]) => value));
+  const folder = new URL(`../../app/${dirname(file)}/`, import.meta.url);
+  const sources = /\/route\.tsx?$/.test(file)
+    ? readdirSync(folder)
+        .filter((name) => /\.tsx?$/.test(name) && !name.includes(".test."))
+        .map((name) => readFileSync(new URL(name, folder), "utf8"))
+    : [readFileSync(new URL(`../../app/${file}`, import.meta.url), "utf8")];
+  const source = sources.join("\n");
+  const names = new Set([
+    ...[...source.matchAll(/name="([A-Za-z][\w-]*)"/g)].map(([, name]) => name),
+    ...[...source.matchAll(/^\s*([A-Za-z]\w*): z\./gm)].map(([, name]) => name),
+  ]);
+  const values = new Set([
+    ...[...source.matchAll(/value="([^"{}]{1,40})"/g)].map(([, value]) => value),
+    ...[...source.matchAll(/z\.literal\("([^"]{1,40})"\)/g)].map(([, value]) => value),
+  ]);
   return { names: [...names], values: [...values] };
 }
