@@ -4,12 +4,12 @@ import { INTENT_LABELS, QC_INFLUENCES, QUALITY_CHECK_STATUSES } from "#contracts
 import { Conversation } from "#app/components/call-conversation";
 import { CodeLabel } from "#app/components/code-tag";
 import { formatDateTime, formatDuration, maskPhone } from "#app/lib/format";
-import type { loader } from "./route";
 import { LIST } from "./scoring";
+import type { loadScoring } from "./scoring.server";
 
 /** The call inspected: its facts, its callbacks, and its recording and dialogue (the call detail's player). */
 export function CallFacts() {
-  const { inspection, call, callbacks, customer, user } = useLoaderData<typeof loader>();
+  const { inspection, call, callbacks, customer, user } = useLoaderData<typeof loadScoring>();
   const { row } = inspection;
   const facts: Array<[string, ReactNode]> = [
     ["电话号码", maskPhone(row.phone)],

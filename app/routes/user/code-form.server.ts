@@ -9,7 +9,7 @@ import { attempt } from "#app/server/forms.server";
 import { honeypot, readPostedForm, requireCsrf, requireHuman } from "#app/server/security.server";
 import { newCodeChallenge, sendCode } from "#app/services/account.server";
 import { isUpstreamError } from "#app/services/upstream.server";
-import { codeFormSchema } from "./code-form";
+import { codeFormSchema } from "./code-form-schema";
 
 /**
  * The sign-up and reset forms: each asks for an SMS code (decision 024) before it does its work,

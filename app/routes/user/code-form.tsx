@@ -5,15 +5,11 @@ import type { ReactNode } from "react";
 import { HoneypotInputs, HoneypotProvider } from "remix-utils/honeypot/react";
 import type { z } from "zod";
 import { SuccessNotice } from "#app/components/account-card";
-import { CodeRequestFields, CodeRequestSchema, NewChallengeSchema, ResendCountdownScript } from "#app/components/code-request";
+import { CodeRequestFields, ResendCountdownScript } from "#app/components/code-request";
 import { CsrfInput } from "#app/components/csrf-input";
 import { FormErrors } from "#app/components/form-field";
+import { codeFormSchema } from "./code-form-schema";
 import type { CodeFormAnswer, codeFormPage } from "./code-form.server";
-
-/** The schema of what was posted: asking for a code, a new picture, or the form's own work (`schema`). */
-export function codeFormSchema<Schema extends z.ZodTypeAny>(intent: FormDataEntryValue | null, schema: Schema) {
-  return intent === "send" || intent === "voice" ? CodeRequestSchema : intent === "challenge" ? NewChallengeSchema : schema;
-}
 
 /** conform's form for a code form (sign-up, reset): the last answer's values and errors, checked on blur once it hydrates. */
 export function useCodeForm<Schema extends z.ZodTypeAny>(id: string, schema: Schema) {
