@@ -75,7 +75,13 @@ test("an administrator lists, filters, copies, edits, transfers, allocates and d
   await robots(page).getByRole("link", { name: "编辑「营销推广机器人」" }).click();
   await expect(page.getByRole("heading", { name: "机器人：营销推广机器人", level: 1 })).toBeVisible();
   await expectAccessible(page);
-  await section(page, "复制机器人").getByLabel("副本名称").fill("营销机器人乙");
+  // A copy under a name already taken is refused under its field, the name typed kept.
+  const copyName = section(page, "复制机器人").getByLabel("副本名称");
+  await copyName.fill("催缴提醒机器人");
+  await page.getByRole("button", { name: "复制", exact: true }).click();
+  await expect(section(page, "复制机器人").getByText(/「催缴提醒机器人」已存在/)).toBeVisible();
+  await expect(copyName).toHaveValue("催缴提醒机器人");
+  await copyName.fill("营销机器人乙");
   await page.getByRole("button", { name: "复制", exact: true }).click();
   await expect(toast(page)).toHaveText("已复制为「营销机器人乙」");
   await expect(page.getByRole("heading", { name: "机器人：营销机器人乙", level: 1 })).toBeVisible();

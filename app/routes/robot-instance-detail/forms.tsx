@@ -6,7 +6,8 @@ import type { RobotInstance } from "#contracts/robot";
 import type { GatewayLine } from "#contracts/robot-resources";
 import { ConfirmStep } from "#app/components/confirm";
 import { CsrfInput } from "#app/components/csrf-input";
-import { Field, FormErrors, firstError, inputClass } from "#app/components/form-field";
+import { Field, FormErrors, inputClass } from "#app/components/form-field";
+import { refusalMessageOf, useIntentForm } from "#app/components/intent-form";
 import { UpdateFormSchema } from "./schema";
 
 /** The robot's own settings (PUT …/instance/{id}); its flow is changed by 转移, so it posts the current one. */
@@ -101,7 +102,7 @@ export function EditForm({
 type ControlProps = {
   id: string;
   name: string;
-  defaultValue: string | number;
+  defaultValue: string;
   className: string;
   "aria-invalid"?: true;
   "aria-describedby"?: string;
@@ -113,7 +114,7 @@ export function SmallForm({
   field,
   label,
   button,
-  refusal,
+  result,
   fallback,
   render,
 }: {
@@ -121,15 +122,17 @@ export function SmallForm({
   field: string;
   label: string;
   button: string;
-  refusal: SubmissionResult<string[]> | undefined;
+  /** The action's answer: what this form posted comes back if it was refused. */
+  result: unknown;
   fallback: string | number;
   render: (props: ControlProps) => JSX.Element;
 }) {
+  const [form, fields] = useIntentForm(intent, result, { [field]: String(fallback) });
+  const control = fields[field];
   const id = `${intent.replace(".", "-")}-${field}`;
-  const error = refusal ? firstError(refusal) : null;
-  const typed = refusal?.initialValue?.[field];
+  const error = refusalMessageOf(result, intent);
   return (
-    <form method="post" className="sb-inline-forms">
+    <form method="post" className="sb-inline-forms" {...getFormProps(form)} key={control.key}>
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       <div className="sb-field">
@@ -137,7 +140,7 @@ export function SmallForm({
         {render({
           id,
           name: field,
-          defaultValue: refusal ? (typeof typed === "string" ? typed : "") : fallback,
+          defaultValue: typeof control.initialValue === "string" ? control.initialValue : "",
           className: `p-inputtext${error ? " p-invalid" : ""}`,
           ...(error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {}),
         })}

@@ -1,4 +1,3 @@
-import { type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -7,6 +6,7 @@ import { ROBOT_NAME_MAX, type RobotInstance } from "#contracts/robot";
 import { PostButton } from "#app/components/row-actions";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
+import { refusalOf } from "#app/components/intent-form";
 import { firstError } from "#app/components/form-field";
 import { RobotCampaigns } from "#app/components/robot-campaigns";
 import { Screen } from "#app/components/screen";
@@ -107,10 +107,8 @@ export default function RobotInstanceDetail() {
   const { robot, flows, queues, callerNumbers, lines } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { pathname } = useLocation();
-  const refusal = result && "initialValue" in result ? (result as SubmissionResult<string[]>) : undefined;
-  const refused = (intent: string) => (refusal?.initialValue?.intent === intent ? refusal : undefined);
   const confirm = result && "confirm" in result ? result.confirm : undefined;
-  const deleteRefusal = refused("robot.delete");
+  const deleteRefusal = refusalOf(result, "robot.delete");
 
   return (
     <Screen
@@ -124,7 +122,7 @@ export default function RobotInstanceDetail() {
       {confirm ? <DeleteConfirm robot={confirm} cancelHref={pathname} /> : null}
       {deleteRefusal ? <Notice tone="error">{firstError(deleteRefusal)}</Notice> : null}
 
-      <EditForm robot={robot} callerNumbers={callerNumbers} lines={lines} lastResult={refused("robot.update")} />
+      <EditForm robot={robot} callerNumbers={callerNumbers} lines={lines} lastResult={refusalOf(result, "robot.update")} />
 
       <section aria-labelledby="robot-flow-title" className="sb-section">
         <h2 id="robot-flow-title" className="sb-section-title">
@@ -140,7 +138,7 @@ export default function RobotInstanceDetail() {
           field="flowId"
           label="转到流程"
           button="转移"
-          refusal={refused("robot.transfer")}
+          result={result}
           fallback={robot.flowId ?? ""}
           render={(props) => (
             <select {...props} required>
@@ -166,7 +164,7 @@ export default function RobotInstanceDetail() {
           field="queueName"
           label="坐席队列"
           button="分配"
-          refusal={refused("robot.allocate")}
+          result={result}
           fallback={robot.queueName ?? ""}
           render={(props) => (
             <select {...props}>
@@ -199,7 +197,7 @@ export default function RobotInstanceDetail() {
           field="name"
           label="副本名称"
           button="复制"
-          refusal={refused("robot.copy")}
+          result={result}
           fallback={`${robot.name}（副本）`.slice(0, ROBOT_NAME_MAX)}
           render={(props) => <input {...props} required maxLength={ROBOT_NAME_MAX} />}
         />
