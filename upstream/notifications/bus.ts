@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { sql } from "kysely";
+import { z } from "zod";
 import type pg from "pg";
 import type { RealtimeNotification } from "#contracts/events";
 import type { StreamScope } from "#contracts/events";
@@ -13,6 +14,8 @@ import { notificationDeliveryLag } from "#upstream/observability/metrics";
 /** How long notifications stay replayable: long enough for a laptop to sleep through a break. */
 export const EVENT_RETENTION_SECONDS = 60 * 60;
 export const HEARTBEAT_MS = 15_000;
+/** How long open streams' heartbeats gather before their presence is written in one statement. */
+const PRESENCE_BATCH_MS = 1_000;
 
 /** Who a notification is for: one user, or the supervisors of a tenant (about one queue, if any). */
 export type Audience = { tenantId: number; userId: number } | { tenantId: number; supervisors: true; queueName?: string | null };
@@ -46,6 +49,25 @@ const toNotification = (row: Row): RealtimeNotification => ({
   at: row.created_at.toISOString(),
 });
 
+/** A row as its NOTIFY carries it (`row_to_json`); anything else is read from the table instead. */
+const HeardRowSchema = z.object({
+  id: z.number(),
+  type: z.string(),
+  payload: z.unknown(),
+  created_at: z.coerce.date(),
+  tenant_id: z.number(),
+  user_id: z.number().nullable(),
+  queue_name: z.string().nullable(),
+});
+const rowHeard = (text: string): Row | undefined => {
+  try {
+    const parsed = HeardRowSchema.safeParse(JSON.parse(text));
+    return parsed.success ? { ...parsed.data, payload: parsed.data.payload } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const channelOf = (row: Pick<Row, "tenant_id" | "user_id">) => (row.user_id === null ? `tenant:${row.tenant_id}` : `user:${row.user_id}`);
 const channelFor = (subscription: Subscription) =>
   subscription.kind === "user" ? `user:${subscription.userId}` : `tenant:${subscription.tenantId}`;
@@ -63,16 +85,21 @@ const RELISTEN_MS = 1_000;
 const PUBLISH_LOCK = 35_036;
 /** The most notifications one catch-up read delivers before reading again. */
 const CATCH_UP_ROWS = 1_000;
+/** A NOTIFY's payload must stay under 8,000 bytes: a larger row is announced empty and read. */
+const NOTIFY_ROW_BYTES = 7_900;
 
 /**
  * The notification bus: a notification is stored first (so it can be replayed by id), then
  * delivered to whoever listens live in this process. On PostgreSQL, where several platform
  * processes (and each process's pool of connections) publish at once, ids are taken in commit
- * order (PUBLISH_LOCK) and every process delivers what was stored after the last notification it
- * delivered, in id order (`catchUp`): after its own publish, and when another process's `NOTIFY`
- * says there is more. Delivering each row as its own insert or NOTIFY answered let a later id
- * overtake an earlier one, and a stream, which sends each id once and in order, then dropped the
- * earlier. (PGlite is one process's database and one connection: its order is the insert order.)
+ * order (PUBLISH_LOCK) and every process delivers in id order. A listening process delivers each
+ * row as its NOTIFY brings it (PostgreSQL hands a listener notifications in commit order, which
+ * the lock makes id order), its own publishes included, with no read; a row too large for a
+ * NOTIFY, a listening connection that comes back, and a process that does not listen read what
+ * was stored after the last notification delivered (`catchUp`). Delivering each row as its own
+ * insert answered let a later id overtake an earlier one, and a stream, which sends each id once
+ * and in order, then dropped the earlier. (PGlite is one process's database and one connection:
+ * its order is the insert order.)
  */
 export function createNotificationBus(db: Db) {
   const live = new EventEmitter();
@@ -100,7 +127,16 @@ export function createNotificationBus(db: Db) {
     const notification = toNotification(row);
     notificationDeliveryLag.observe(Math.max(0, Date.now() - row.created_at.getTime()) / 1000);
     live.emit(channelOf(row), notification, row.queue_name);
+    for (const waiter of awaiting) {
+      if (waiter.id > delivered) continue;
+      awaiting.delete(waiter);
+      waiter.resolve();
+    }
   };
+  /** This process's publishes waiting for their own NOTIFY to deliver them. */
+  const awaiting = new Set<{ id: number; resolve: () => void }>();
+  const delivery = (id: number) =>
+    id <= (delivered ?? 0) ? Promise.resolve() : new Promise<void>((resolve) => awaiting.add({ id, resolve }));
 
   const scoped = (subscription: Subscription) => {
     let query = db.selectFrom("notifications").select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"]);
@@ -170,6 +206,23 @@ export function createNotificationBus(db: Db) {
     return catchingUp;
   };
   const catchUpLogged = () => catchUp().catch((error) => console.error("notifications: delivering stored notifications failed", error));
+  /** Whether this process hears every NOTIFY (`listenAcrossProcesses`), its own publishes' included. */
+  let listening = false;
+  /** What the listening connection hears, handled one at a time in the order heard. */
+  let heard = Promise.resolve();
+  const inTurn = (task: () => Promise<void> | void) => {
+    heard = heard.then(task).catch((error) => console.error("notifications: delivering a notification failed", error));
+  };
+
+  type Presence = { user_id: number; tenant_id: number; last_seen_at: Date };
+  const writePresence = (rows: Presence[]) =>
+    db
+      .insertInto("user_presence")
+      .values(rows)
+      .onConflict((oc) => oc.column("user_id").doUpdateSet({ last_seen_at: sql<Date>`excluded.last_seen_at` }))
+      .execute();
+  const heartbeats = new Map<number, Presence>();
+  let presenceTimer: NodeJS.Timeout | undefined;
 
   const bus = {
     async publish(audience: Audience, type: string, payload: unknown): Promise<RealtimeNotification> {
@@ -188,10 +241,16 @@ export function createNotificationBus(db: Db) {
           SELECT ${audience.tenantId}, ${forUser ? audience.userId : null}, ${forUser ? "user" : "tenant"},
                  ${forUser ? null : (audience.queueName ?? null)}, ${type}, ${JSON.stringify(payload ?? {})}::jsonb
           FROM (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})) AS locked
-          RETURNING id, type, payload, created_at, tenant_id, user_id, queue_name)
-        SELECT stored.*, pg_notify(${PG_CHANNEL}, ${origin}) FROM stored`.execute(db);
-      await catchUpLogged();
-      return toNotification(rows[0]!);
+          RETURNING id, type, payload, created_at, tenant_id, user_id, queue_name),
+        told AS (SELECT stored.*, row_to_json(stored)::text AS row FROM stored)
+        SELECT id, type, payload, created_at, tenant_id, user_id, queue_name,
+               pg_notify(${PG_CHANNEL}, CASE WHEN octet_length(row) < ${NOTIFY_ROW_BYTES} THEN row ELSE '' END)
+        FROM told`.execute(db);
+      const row = rows[0]!;
+      // Delivered here, in order, when its NOTIFY comes back; read if this process does not listen.
+      if (listening) await delivery(Number(row.id));
+      else await catchUpLogged();
+      return toNotification(row);
     },
 
     /**
@@ -238,11 +297,22 @@ export function createNotificationBus(db: Db) {
 
     /** When a user's real-time stream was last seen open (the monitor's 失联 rule reads it). */
     async touchPresence(user: { id: number; tenantId: number }, at = new Date()): Promise<void> {
-      await db
-        .insertInto("user_presence")
-        .values({ user_id: user.id, tenant_id: user.tenantId, last_seen_at: at })
-        .onConflict((oc) => oc.column("user_id").doUpdateSet({ last_seen_at: at }))
-        .execute();
+      await writePresence([{ user_id: user.id, tenant_id: user.tenantId, last_seen_at: at }]);
+    },
+
+    /**
+     * `touchPresence` for an open stream's heartbeat: written with every other heartbeat of the
+     * next PRESENCE_BATCH_MS in one statement, so a floor of open streams costs the database a
+     * statement a second, not one per stream (the 失联 rule allows minutes).
+     */
+    keepPresent(user: { id: number; tenantId: number }): void {
+      heartbeats.set(user.id, { user_id: user.id, tenant_id: user.tenantId, last_seen_at: new Date() });
+      presenceTimer ??= setTimeout(() => {
+        presenceTimer = undefined;
+        const rows = [...heartbeats.values()];
+        heartbeats.clear();
+        writePresence(rows).catch((error) => console.error("notifications: recording presence failed", error));
+      }, PRESENCE_BATCH_MS).unref();
     },
 
     async prune(olderThanSeconds = EVENT_RETENTION_SECONDS): Promise<void> {
@@ -288,8 +358,10 @@ export function createNotificationBus(db: Db) {
           if (from !== origin && heard.success) revocations.emit("revocation", heard.data);
           return;
         }
-        // Another process stored one or more: deliver what this one has not yet (its own it delivered when publishing).
-        if (message.payload !== origin) void catchUpLogged();
+        // A stored notification, this process's or another's, in commit (so id) order: its row,
+        // or nothing when the row was too large to carry, so it is read.
+        const row = message.payload ? rowHeard(message.payload) : undefined;
+        inTurn(() => (row ? void (Number(row.id) > (delivered ?? 0) && deliver(row)) : catchUp()));
       };
       const lost = (error: unknown) => {
         if (stopped || !client) return;
@@ -305,10 +377,11 @@ export function createNotificationBus(db: Db) {
           connection.on("error", lost);
           client = connection;
           await connection.query(`LISTEN ${PG_CHANNEL}; LISTEN ${REVOCATION_CHANNEL}`);
+          listening = true;
           if (!again) return;
           revocations.emit("revocation", { kind: "everything" } satisfies Revocation);
           // What was stored while nobody here listened reaches the open streams now.
-          void catchUpLogged();
+          inTurn(catchUp);
         } catch (error) {
           if (!again) throw error;
           if (client) lost(error);
@@ -318,7 +391,10 @@ export function createNotificationBus(db: Db) {
       await listen(false);
       return async () => {
         stopped = true;
+        listening = false;
         clearTimeout(retry);
+        // Publishes waiting for their NOTIFY are delivered by reading.
+        await catchUpLogged();
         if (!client) return;
         await client.query(`UNLISTEN *`).catch(() => undefined);
         client.release();

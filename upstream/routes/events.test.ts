@@ -187,5 +187,25 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
       await stopHearing();
       await stopListening();
     });
+
+    it("a notification too large for a NOTIFY still reaches every process, in its place", async () => {
+      // A row travels in its NOTIFY; one over PostgreSQL's 8,000 bytes is announced empty and read.
+      const elsewhere = createNotificationBus(platform.db);
+      const stopListening = await elsewhere.listenAcrossProcesses();
+      const stopHearing = await platform.app.notifications.listenAcrossProcesses();
+      const stream = await openStream(url, users.agent.token);
+      const audience = { tenantId: users.agent.tenantId, userId: users.agent.id };
+      const note = (n: number) => ({ n, text: n % 3 === 1 ? "长".repeat(4_000) : "短" });
+      const sent = [];
+      for (let n = 0; n < 6; n++) sent.push(await (n % 2 ? elsewhere : platform.app.notifications).publish(audience, "cti.state", note(n)));
+      await until(() => stream.events.length >= sent.length, "every notification on the stream");
+      expect(stream.events.map((e) => [e.id, (e.payload as { n: number }).n])).toEqual(
+        sent.map((e) => [e.id, (e.payload as { n: number }).n]),
+      );
+      expect((stream.events[1]!.payload as { text: string }).text).toHaveLength(4_000);
+      stream.close();
+      await stopHearing();
+      await stopListening();
+    });
   }
 });

@@ -46,10 +46,9 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       out.write(eventFrame(notification));
     };
     const unsubscribe = app.notifications.subscribe(subscription, (n) => (backlogSent ? send(n) : held.push(n)));
-    const present = () => app.notifications.touchPresence(user).catch((error) => request.log.error(error, "recording presence failed"));
     const heartbeat = setInterval(() => {
       out.write(formatSse({ event: HEARTBEAT_EVENT, data: "" }));
-      void present();
+      app.notifications.keepPresent(user);
     }, HEARTBEAT_MS);
     // A stream checks its token once; revoking the token (sign-out, 强制下线, a password change) ends it.
     const unregister = streamEndsWithSession(app, request, user, () => {
@@ -78,7 +77,7 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
 
     try {
       out.write(formatSse({ event: HEARTBEAT_EVENT, data: "", retry: 2_000 }));
-      void present();
+      void app.notifications.touchPresence(user).catch((error) => request.log.error(error, "recording presence failed"));
       if (since === undefined) {
         // From now: what was delivered since subscribing is held and goes out, even if the
         // cursor read here already counts it.
