@@ -85,6 +85,8 @@ const RELISTEN_MS = 1_000;
 const PUBLISH_LOCK = 35_036;
 /** The most notifications one catch-up read delivers before reading again. */
 const CATCH_UP_ROWS = 1_000;
+/** How long a publish waits for its own NOTIFY before reading what was stored instead. */
+const NOTIFY_WAIT_MS = 1_000;
 /** A NOTIFY's payload must stay under 8,000 bytes: a larger row is announced empty and read. */
 const NOTIFY_ROW_BYTES = 7_900;
 
@@ -136,7 +138,14 @@ export function createNotificationBus(db: Db) {
   /** This process's publishes waiting for their own NOTIFY to deliver them. */
   const awaiting = new Set<{ id: number; resolve: () => void }>();
   const delivery = (id: number) =>
-    id <= (delivered ?? 0) ? Promise.resolve() : new Promise<void>((resolve) => awaiting.add({ id, resolve }));
+    id <= (delivered ?? 0)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const waiter = { id, resolve };
+          awaiting.add(waiter);
+          // A NOTIFY that does not come back (a listening connection lost unnoticed) is read instead.
+          setTimeout(() => awaiting.has(waiter) && inTurn(catchUp), NOTIFY_WAIT_MS).unref();
+        });
 
   const scoped = (subscription: Subscription) => {
     let query = db.selectFrom("notifications").select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"]);

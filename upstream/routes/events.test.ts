@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RealtimeNotification } from "#contracts/events";
 import { MqConfigResponseSchema } from "#contracts/events";
@@ -185,6 +186,23 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
       expect(stream.events.map((e) => e.id)).toEqual(sent.map((e) => e.id).sort((a, b) => a - b));
       stream.close();
       await stopHearing();
+      await stopListening();
+    });
+
+    it("a publish made while its process's listening connection is lost still answers and is delivered", async () => {
+      // A listening process delivers its own publishes from their NOTIFY: with the connection
+      // gone, the publish must not wait forever, and the row must still reach the streams.
+      const bus = createNotificationBus(platform.db);
+      const stopListening = await bus.listenAcrossProcesses();
+      const received: RealtimeNotification[] = [];
+      const unsubscribe = bus.subscribe({ kind: "user", userId: users.agent.id }, (n) => received.push(n));
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN switchboard_notifications%'`.execute(
+        platform.db,
+      );
+      const sent = await bus.publish({ tenantId: users.agent.tenantId, userId: users.agent.id }, "cti.state", { lost: true });
+      await until(() => received.length === 1, "the notification published meanwhile");
+      expect(received).toEqual([sent]);
+      unsubscribe();
       await stopListening();
     });
 
