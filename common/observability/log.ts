@@ -58,7 +58,8 @@ const LOG_FLUSH_MS = 1000;
 
 /** Where lines go: LOG_FILE (appended, e.g. for a test to read) or stdout; asynchronous either way. */
 export function logDestination(env: Record<string, string | undefined> = process.env): DestinationStream {
-  const destination = pino.destination({
+  // What is still gathered when the process exits is written then: pino flushes its destination on exit.
+  return pino.destination({
     dest: env.LOG_FILE || 1,
     sync: false,
     mkdir: true,
@@ -66,15 +67,6 @@ export function logDestination(env: Record<string, string | undefined> = process
     minLength: LOG_BATCH_BYTES,
     periodicFlush: LOG_FLUSH_MS,
   });
-  // What is still gathered when the process ends (an exit after a fatal error) is written at once.
-  process.once("exit", () => {
-    try {
-      destination.flushSync();
-    } catch {
-      // not open yet, or already closed: nothing to write
-    }
-  });
-  return destination;
 }
 
 export function createLogger(service: string, env: Record<string, string | undefined> = process.env) {
