@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
+import { randomText } from "#common/random-bytes";
 
 export function createNonce(): string {
-  return randomBytes(16).toString("base64");
+  return randomText(16, "base64");
 }
 
 /** The SIP server's WebSocket the softphone registers on (decision 036), if the platform has one. */

@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { logOptions, scrubLine } from "./log";
+import { createLogger, logOptions, scrubLine } from "./log";
 
 function capture(fields: Record<string, unknown>, message: string): string {
   let written = "";
@@ -42,5 +46,29 @@ describe("log lines", () => {
   it("leave short numbers, times and hexadecimal ids alone", () => {
     const text = '{"time":"2026-11-28T01:54:38.123Z","userId":10012,"reqId":"4bf92f3577b34da6a3ce929d0e0e4736","ms":12.5}';
     expect(scrubLine(text)).toBe(text);
+  });
+});
+
+describe("the log file", () => {
+  const fileIn = () => join(mkdtempSync(join(tmpdir(), "switchboard-log-")), "lines.log");
+  const linesOf = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+
+  it("gets a lone line within about a second, though lines are written in batches", async () => {
+    const file = fileIn();
+    const log = createLogger("test", { LOG_FILE: file, LOG_LEVEL: "info" });
+    log.info({ event: "lone" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(linesOf(file)).toEqual([]);
+    await expect.poll(() => linesOf(file).map((line) => JSON.parse(line).event), { timeout: 3_000 }).toEqual(["lone"]);
+  });
+
+  it("gets what was still gathered when the process exits at once", () => {
+    const file = fileIn();
+    const script = `import { createLogger } from "./common/observability/log.ts";
+      const log = createLogger("test", { LOG_FILE: ${JSON.stringify(file)}, LOG_LEVEL: "info" });
+      for (let i = 0; i < 3; i++) log.error({ event: "last words", i });
+      setTimeout(() => process.exit(1), 50);`;
+    expect(() => execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: "pipe" })).toThrow();
+    expect(linesOf(file).map((line) => JSON.parse(line).i)).toEqual([0, 1, 2]);
   });
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomBytes } from "node:crypto";
+import { randomText } from "#common/random-bytes";
 
 /**
  * The request being served, wherever its work runs (loaders, the upstream transport, Fastify
@@ -37,6 +37,6 @@ export const traceparentOf = (context: RequestContext): string => `00-${context.
 
 /** A new request's ids: continuing the caller's trace when it sent one. */
 export function newRequestContext(traceparent?: string | string[] | null): RequestContext {
-  const bytes = randomBytes(24).toString("hex");
+  const bytes = randomText(24, "hex");
   return { id: parseTraceparent(traceparent)?.traceId ?? bytes.slice(0, 32), spanId: bytes.slice(32) };
 }
