@@ -191,7 +191,14 @@ const keyFrom = (key: ExportKey) => sql<boolean>`(call_records.call_time, call_r
  * `r`: the record's columns, `campaign_name` and `agent_name` (written by `format.name`) and its
  * place in the export, `position` (written by `format.position`).
  */
-function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, range: ExportRange = { done: 0 }) {
+export function exportQuery(
+  db: Db,
+  tenantId: number,
+  scope: CallScope,
+  filter: Filters,
+  format: RecordFormat,
+  range: ExportRange = { done: 0 },
+) {
   let base = scoped(db, tenantId, scope, filter);
   if (range.after) base = base.where(keyBefore(range.after));
   if (range.through) base = base.where(keyFrom(range.through));
