@@ -26,7 +26,7 @@ import { seedDemo } from "#upstream/seed/demo";
 import { generateCalls } from "#upstream/seed/generate-calls";
 import { bundlePlatform } from "../scripts/bundle-platform.mjs";
 import { PORTS } from "./config.mjs";
-import { platformToken, postAndCount, waitForHealth } from "./lib/http.mjs";
+import { newlines, platformToken, postAndCount, waitForHealth } from "./lib/http.mjs";
 import { cpuMs, rssMb, startNode, stop } from "./lib/processes.mjs";
 import { ROOT } from "./lib/weight.mjs";
 
@@ -163,7 +163,7 @@ async function fetchAndCount(url: string, headers: Record<string, string>, body:
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     const chunk = read.value;
     bytes += chunk.length;
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+    lines += newlines(chunk);
   }
   return { status: response.status, bytes, lines };
 }

@@ -99,7 +99,7 @@ export function postAndCount(url, headers, body) {
       let lines = 0;
       response.on("data", (chunk) => {
         bytes += chunk.length;
-        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+        lines += newlines(chunk);
       });
       response.on("end", () => resolve({ status: response.statusCode, bytes, lines }));
       response.on("error", reject);
@@ -107,4 +107,11 @@ export function postAndCount(url, headers, body) {
     request.on("error", reject);
     request.end(JSON.stringify(body));
   });
+}
+
+/** How many "\n" bytes `chunk` holds. */
+export function newlines(chunk) {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count++;
+  return count;
 }
