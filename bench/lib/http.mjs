@@ -1,6 +1,8 @@
 // Signing in and fetching pages as a browser without JavaScript would: used by `npm run bench`
 // and by the budget tests (tests/e2e/budgets.spec.ts).
 
+import { request as httpRequest } from "node:http";
+
 export const DEMO_PASSWORD = "Switchboard@2026";
 
 /** `name=value` pairs of a response's Set-Cookie headers, merged into a Cookie header. */
@@ -83,4 +85,33 @@ export async function platformToken(base, username) {
   const token = body.data?.access_token ?? body.access_token;
   if (!token) throw new Error(`no platform token for ${username}`);
   return token;
+}
+
+/**
+ * POSTs `body` (JSON) and reads the answer to its end through node:http, keeping nothing but its
+ * size and its count of "\n": an export's body is counted, not held. fetch's web streams cost the
+ * reader about as much CPU per export as the platform spends serving it, on the same two cores.
+ */
+export function postAndCount(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" } }, (response) => {
+      let bytes = 0;
+      let lines = 0;
+      response.on("data", (chunk) => {
+        bytes += chunk.length;
+        lines += newlines(chunk);
+      });
+      response.on("end", () => resolve({ status: response.statusCode, bytes, lines }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(JSON.stringify(body));
+  });
+}
+
+/** How many "\n" bytes `chunk` holds. */
+export function newlines(chunk) {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count++;
+  return count;
 }

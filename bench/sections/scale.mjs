@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { PORTS, SCALE, TARGETS } from "../config.mjs";
-import { platformToken, waitForHealth } from "../lib/http.mjs";
+import { platformToken, postAndCount, waitForHealth } from "../lib/http.mjs";
 import { bundlePlatform } from "../../scripts/bundle-platform.mjs";
 import { cpuMs, rssMb, startNode, stop } from "../lib/processes.mjs";
 import { ROOT } from "../lib/weight.mjs";
@@ -105,18 +105,18 @@ async function measureStore(store, storeEnv, generatorCommand, log) {
       let peak = rssMb(platform.pid);
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(platform.pid))), 100);
       const cpuBefore = cpuMs(platform.pid);
-      const run = await timed("/contact/campaign/record/export", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ format }),
-      });
+      // The body is counted as it arrives, not held: see postAndCount.
+      const at = performance.now();
+      const run = await postAndCount(`${base}/contact/campaign/record/export`, headers, { format });
+      const ms = performance.now() - at;
       clearInterval(sampler);
+      if (run.status !== 200) throw new Error(`the ${format} export answered ${run.status}`);
       return {
-        seconds: run.ms / 1000,
-        bytes: run.body.byteLength,
+        seconds: ms / 1000,
+        bytes: run.bytes,
         peak,
         cpuMs: cpuMs(platform.pid) - cpuBefore,
-        lines: format === "csv" ? Buffer.from(run.body).toString().split("\n").filter(Boolean).length - 1 : undefined,
+        lines: format === "csv" ? run.lines - 1 : undefined,
       };
     };
     const csv = await exported("csv");

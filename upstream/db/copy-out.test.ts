@@ -1,8 +1,9 @@
 import { sql, type RawBuilder } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TEST_DB, describeDb, freshDatabase } from "#upstream/test-db";
 import { copyOut, copyToBlob } from "./copy-out";
-import { pgliteOf, poolOf, type OpenedDatabase } from "./";
+import { openDatabase, pgliteOf, poolOf, type OpenedDatabase } from "./";
 
 describeDb(`COPY out on ${TEST_DB}`, () => {
   let database: OpenedDatabase;
@@ -71,5 +72,28 @@ describeDb(`COPY out on ${TEST_DB}`, () => {
         database.db,
       );
     await expect.poll(async () => (await running()).rows[0].n, { timeout: 5_000 }).toBe(0);
+  });
+
+  it("writes times in ISO form whatever the server's default DateStyle (the exports' times are that text)", async () => {
+    const pool = poolOf(database.db);
+    if (TEST_DB === "pglite") return expect(pool).toBeUndefined();
+    const { rows } = await sql<{ name: string }>`SELECT current_database() AS name`.execute(database.db);
+    await sql`ALTER DATABASE ${sql.id(rows[0].name)} SET DateStyle = 'SQL, DMY'`.execute(database.db);
+    const time = sql<string>`date_trunc('second', timestamp '2026-11-29 08:05:09.987')::text`;
+    // A connection of its own (the setting applies to new ones): the server now writes SQL style…
+    const plain = new pg.Client({ connectionString: pool!.options.connectionString });
+    await plain.connect();
+    try {
+      expect((await plain.query(`SELECT ${time.compile(database.db).sql} AS t`)).rows[0].t).toBe("29/11/2026 08:05:09");
+    } finally {
+      await plain.end();
+    }
+    // …and the platform's pool, ISO.
+    const opened = await openDatabase({ databaseUrl: pool!.options.connectionString! });
+    try {
+      expect((await sql<{ t: string }>`SELECT ${time} AS t`.execute(opened.db)).rows[0].t).toBe("2026-11-29 08:05:09");
+    } finally {
+      await opened.close();
+    }
   });
 });

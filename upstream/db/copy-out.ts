@@ -155,14 +155,18 @@ class CopyReader implements Submittable {
     connection.query(this.text);
   }
 
-  /** The next full batch (undefined at the end); the socket reads on only while none waits. */
+  /**
+   * The next full batch (undefined at the end). The socket reads on while no batch waits: the
+   * next one is read while the caller writes this one, so the server and the response's writes
+   * overlap instead of taking turns, and at most two batches are held.
+   */
   async next(): Promise<CopyBatch | undefined> {
     for (;;) {
       if (this.error) throw this.error;
       const batch = this.ready.shift();
+      // Nothing else waits to be written: read on (and leave the socket flowing for the pool at the end).
+      if (this.ready.length === 0) this.connection?.stream.resume();
       if (batch) return batch;
-      // Nothing waits to be written: read on (and leave the socket flowing for the pool at the end).
-      this.connection?.stream.resume();
       if (this.done) return undefined;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }

@@ -57,6 +57,9 @@ export const pgliteOf = (db: Db): PGlite | undefined => pglites.get(db);
 function postgresPool(connectionString: string): pg.Pool {
   return new pg.Pool({
     connectionString,
+    // Dates and times as text in ISO form whatever the server's default (PGlite's is ISO): the
+    // `date` parser below and the exports' times (domain/call-export.ts) read them so.
+    options: "-c DateStyle=ISO",
     types: { getTypeParser: (oid, format) => sharedParsers[oid] ?? pg.types.getTypeParser(oid, format) },
   });
 }

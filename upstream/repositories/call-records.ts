@@ -191,39 +191,47 @@ const keyFrom = (key: ExportKey) => sql<boolean>`(call_records.call_time, call_r
  * `r`: the record's columns, `campaign_name` and `agent_name` (written by `format.name`) and its
  * place in the export, `position` (written by `format.position`).
  */
-function exportQuery(db: Db, tenantId: number, scope: CallScope, filter: Filters, format: RecordFormat, range: ExportRange = { done: 0 }) {
+export function exportQuery(
+  db: Db,
+  tenantId: number,
+  scope: CallScope,
+  filter: Filters,
+  format: RecordFormat,
+  range: ExportRange = { done: 0 },
+) {
   let base = scoped(db, tenantId, scope, filter);
   if (range.after) base = base.where(keyBefore(range.after));
   if (range.through) base = base.where(keyFrom(range.through));
-  // Names are written in the join, once per campaign or agent: PostgreSQL memoizes a lateral
-  // subquery by its key, and OFFSET 0 keeps the name's expression inside it.
+  // Names are written in the join, once per campaign and agent: PostgreSQL memoizes a lateral
+  // subquery by its key, and OFFSET 0 keeps the names' expressions inside it. One lookup for both
+  // names (a record's campaign and agent) costs a record half what one per name did.
   const records = base
     .leftJoinLateral(
       (eb) =>
         eb
-          .selectFrom("campaigns")
-          .select(format.name(sql.ref("campaigns.name")).as("name"))
-          .whereRef("campaigns.id", "=", "call_records.campaign_id")
-          .whereRef("campaigns.tenant_id", "=", "call_records.tenant_id")
+          .selectFrom(sql`(VALUES (0))`.as("one"))
+          .select((inner) => [
+            inner
+              .selectFrom("campaigns")
+              .select(format.name(sql.ref("campaigns.name")).as("name"))
+              .whereRef("campaigns.id", "=", "call_records.campaign_id")
+              .whereRef("campaigns.tenant_id", "=", "call_records.tenant_id")
+              .as("campaign_name"),
+            inner
+              .selectFrom("users")
+              .select(format.name(sql.ref("users.real_name")).as("name"))
+              .whereRef("users.id", "=", "call_records.agent_user_id")
+              .whereRef("users.tenant_id", "=", "call_records.tenant_id")
+              .as("agent_name"),
+          ])
           .offset(0)
-          .as("c"),
-      (join) => join.onTrue(),
-    )
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("users")
-          .select(format.name(sql.ref("users.real_name")).as("name"))
-          .whereRef("users.id", "=", "call_records.agent_user_id")
-          .whereRef("users.tenant_id", "=", "call_records.tenant_id")
-          .offset(0)
-          .as("u"),
+          .as("n"),
       (join) => join.onTrue(),
     )
     .selectAll("call_records")
     .select([
-      "c.name as campaign_name",
-      "u.name as agent_name",
+      "n.campaign_name",
+      "n.agent_name",
       (format.position ?? ((p) => p))(
         sql<number>`row_number() OVER (ORDER BY call_records.call_time DESC, call_records.id DESC) - 1 + ${sql.lit(range.done)}`,
       ).as("position"),
