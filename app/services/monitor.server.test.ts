@@ -31,11 +31,4 @@ describe("shownToSupervisor: what the monitor's island gets, checked by the cons
     expect(shownToSupervisor({ id: 5, type: "monitor.line", at, payload: line })?.payload).toEqual(line);
     expect(shownToSupervisor({ id: 6, type: "monitor.line", at, payload: { ...line, role: "boss" } })).toBeNull();
   });
-
-  it("checks a notification once for every supervisor's stream, by its id", () => {
-    const notification = { id: 7, type: "monitor.agent", at, payload: agent };
-    const first = shownToSupervisor(notification);
-    expect(shownToSupervisor({ ...notification })).toBe(first);
-    expect(shownToSupervisor({ ...notification, id: 8 })).not.toBe(first);
-  });
 });

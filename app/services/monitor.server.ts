@@ -34,23 +34,9 @@ function maskedWork<T extends { work: MonitorWork | null }>(agent: T): T {
 /**
  * A notification of the monitor's stream as the browser gets it, checked here so the islands need no
  * schema: an agent's change with its party masked, a queue's waiting calls, a listened call's or
- * chat's line; null when malformed. Every supervisor's stream carries the same notifications, so
- * each is checked once (by its id, which the platform never gives twice) for all of them: twenty
- * streams checking each change twenty times was most of the console's CPU while a floor worked.
+ * chat's line; null when malformed.
  */
 export function shownToSupervisor(notification: RealtimeNotification): RealtimeNotification | null {
-  const kept = shownById.get(notification.id);
-  if (kept !== undefined) return kept;
-  const shown = checkedForSupervisor(notification);
-  shownById.set(notification.id, shown);
-  if (shownById.size > SHOWN_KEPT) shownById.delete(shownById.keys().next().value!);
-  return shown;
-}
-/** The newest notifications checked: more than the streams of one console fall behind one another. */
-const SHOWN_KEPT = 2_000;
-const shownById = new Map<number, RealtimeNotification | null>();
-
-function checkedForSupervisor(notification: RealtimeNotification): RealtimeNotification | null {
   if (notification.type === MONITOR_NOTIFICATIONS.queue) {
     const queue = MonitorQueueStateSchema.safeParse(notification.payload);
     return queue.success ? { ...notification, payload: queue.data } : null;
