@@ -11,6 +11,7 @@ import { createAgentPopulation, type AgentPopulation } from "#upstream/simulator
 import { readVoiceSettings } from "#upstream/voice/settings";
 import { addBenchAccounts } from "./accounts";
 import { MONITOR } from "./config.mjs";
+import { createProfile } from "./platform-profile";
 
 /**
  * The reference platform as `npm run bench` runs it: the same app as upstream/server.ts, plus
@@ -25,10 +26,12 @@ import { MONITOR } from "./config.mjs";
  * Run as `node --import tsx bench/platform.ts` with UPSTREAM_PORT, BENCH_CONTROL_PORT and DATA_DIR.
  */
 const settings = readSettings(process.env);
+const profile = createProfile();
 // The same store choice as upstream/server.ts: PostgreSQL through DATABASE_URL, else PGlite.
-const database = await openDatabase(
-  settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") },
-);
+const database = await openDatabase({
+  ...(settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: path.join(settings.dataDir, "pglite") }),
+  onStatement: profile.onStatement,
+});
 const db = database.db;
 await migrateToLatest(db);
 await seedDemo(db);
@@ -47,6 +50,11 @@ const app = buildApp({
 });
 // Planner statistics as upstream/server.ts keeps them.
 await keepStatistics(db, (error) => app.log.error(error, "refreshing planner statistics failed"));
+
+// The requests of the routes a section asks about (`/profile`), with their statements.
+const PROFILED = new Set(["/analysis/monitor/agent", "/analysis/monitor/group", "/analysis/monitor/rules"]);
+app.addHook("onRequest", (request, _reply, done) => (PROFILED.has(request.url) ? profile.inRequest(request, done) : done()));
+app.addHook("onResponse", async (request, reply) => profile.leaveRequest(request, request.url, reply.elapsedTime));
 
 type Recorded = { method: string; path: string; headers: Record<string, string>; body?: string };
 let recording: Recorded[] | null = null;
@@ -126,6 +134,8 @@ const control = createServer(async (request, response) => {
     recording = null;
   } else if (request.url === "/publish") answer(await publish(JSON.parse(Buffer.concat(chunks).toString())));
   else if (request.url === "/floor") answer(await floor(JSON.parse(Buffer.concat(chunks).toString() || "{}")));
+  else if (request.url === "/profile") answer(profile.read());
+  else if (request.url === "/profile/reset") answer((profile.reset(), {}));
   else response.writeHead(404).end();
 });
 

@@ -86,14 +86,6 @@ export const MonitorLiveStateSchema = MonitorAgentStateSchema.pick({
   queueName: true,
 });
 export type MonitorLiveState = z.infer<typeof MonitorLiveStateSchema>;
-export const MonitorAgentListSchema = z.object({
-  list: z.array(MonitorAgentSchema),
-  at: z.string(),
-  /** With `page`: the filtered agents' number and every agent's live state. */
-  total: z.number().int().nonnegative().optional(),
-  states: z.array(MonitorLiveStateSchema).optional(),
-});
-export const MonitorAgentListResponseSchema = envelope(MonitorAgentListSchema);
 
 /** A queue's figures (and the tenant's in total, queueName null). */
 export const MonitorGroupSchema = z.object({
@@ -118,6 +110,17 @@ export type MonitorGroup = z.infer<typeof MonitorGroupSchema>;
 
 export const MonitorGroupListSchema = z.object({ list: z.array(MonitorGroupSchema), total: MonitorGroupSchema, at: z.string() });
 export const MonitorGroupListResponseSchema = envelope(MonitorGroupListSchema);
+
+export const MonitorAgentListSchema = z.object({
+  list: z.array(MonitorAgentSchema),
+  at: z.string(),
+  /** With `page`: the filtered agents' number and every agent's live state. */
+  total: z.number().int().nonnegative().optional(),
+  states: z.array(MonitorLiveStateSchema).optional(),
+  /** With `page`: the queues as `/analysis/monitor/group` answers them, counted from the same read. */
+  groups: MonitorGroupListSchema.optional(),
+});
+export const MonitorAgentListResponseSchema = envelope(MonitorAgentListSchema);
 export const SERVICE_LEVEL_SECONDS = 20;
 
 /** What `monitor.queue` notifications carry. */

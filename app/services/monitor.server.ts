@@ -4,7 +4,6 @@ import {
   MonitorAgentListResponseSchema,
   MonitorAgentStateSchema,
   MonitorQueueStateSchema,
-  MonitorGroupListResponseSchema,
   MonitorLineSchema,
   MonitorListenResponseSchema,
   MONITOR_NOTIFICATIONS,
@@ -20,7 +19,7 @@ import {
 import { QueueSettingsResponseSchema, type QueueSettingSchema } from "#contracts/config";
 import type { RealtimeNotification } from "#contracts/events";
 import { maskPhone } from "#app/lib/format";
-import { call, requireData, type Caller } from "./upstream.server";
+import { call, requireData, upstreamError, type Caller } from "./upstream.server";
 
 /** The live monitor's service (contracts/monitor.ts): snapshots, thresholds and supervisor actions. */
 
@@ -64,16 +63,15 @@ export async function listMonitorAgents(caller: Caller, filter: z.infer<typeof M
   return { ...agents, list: agents.list.map(maskedWork) };
 }
 
-export async function listMonitorGroups(caller: Caller) {
-  const answer = await call({
-    method: "POST",
-    path: "/analysis/monitor/group",
-    json: {},
-    schema: MonitorGroupListResponseSchema,
-    what: "获取队列状态",
-    caller,
-  });
-  return requireData(answer, "获取队列状态");
+/**
+ * The monitor page's snapshot, one request: a page of the filtered agents in full, every agent's
+ * live state in brief and the queues, all from one read of the platform's.
+ */
+export async function monitorSnapshot(caller: Caller, filter: z.infer<typeof MonitorAgentQuerySchema>) {
+  const { list, total, states, groups, at } = await listMonitorAgents(caller, filter);
+  if (total === undefined || !states || !groups)
+    throw upstreamError({ what: "获取坐席状态", status: 502, message: "获取坐席状态失败：平台返回的数据不完整" });
+  return { list, total, states, groups, at };
 }
 
 export async function getMonitorRules(caller: Caller) {

@@ -5,6 +5,8 @@
 // state change's `at` (stamped by the platform's database as it is published) to the moment a
 // supervisor's stream delivers it; then the snapshot page under load, and the console's CPU while
 // twenty supervisors sit idle with nothing changing.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createSseParser } from "../../contracts/events.ts";
 import { benchSupervisor, MONITOR, TARGETS } from "../config.mjs";
@@ -14,7 +16,7 @@ import { percentile } from "../lib/streams.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consoleProcess }) {
+export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consoleProcess, tmp }) {
   const agents = quick ? MONITOR.quickAgents : MONITOR.agents;
   const seconds = quick ? MONITOR.quickSeconds : MONITOR.seconds;
   const floor = (body) => fetch(`${controlUrl}/floor`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
@@ -63,13 +65,24 @@ export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consolePr
   measuring = false;
   const measuredSeconds = (Date.now() - started) / 1_000;
 
-  // The snapshot page while the floor still works.
+  // The snapshot page while the floor still works, with where the platform's time went meanwhile
+  // (bench/platform-profile.ts): the snapshot's requests, its statements, the database's.
+  const control = (path) => fetch(`${controlUrl}${path}`, { method: "POST" }).then((r) => r.json());
+  // The console's CPU for relaying the streams alone (no page), to tell it from the page's own.
+  const relayStart = cpuMs(consoleProcess.pid);
+  await sleep(5_000);
+  const relayPercent = (cpuMs(consoleProcess.pid) - relayStart) / 50;
+  await control("/profile/reset");
   const page = await warmLoad(
     // Two at a time: twenty supervisors reloading now and then, not hammering the page.
     { url: `${consoleUrl}/monitor/agent`, connections: 2, seconds: quick ? 5 : 15, headers: { Cookie: cookies[0] } },
     consoleProcess.pid,
     warmUp,
   );
+  const profile = await control("/profile");
+  writeFileSync(join(tmp, "monitor-profile.json"), JSON.stringify(profile, null, 2));
+  process.stdout.write(`(the platform's statements while the page was loaded: ${join(tmp, "monitor-profile.json")}) `);
+  const snapshot = profile.routes.find((r) => r.route === "/analysis/monitor/agent");
 
   // Idle: nothing changes, the supervisors stay connected; the console's CPU over the period.
   await floor({ stop: true });
@@ -101,7 +114,10 @@ export async function monitor({ consoleUrl, controlUrl, quick, warmUp, consolePr
       target: `≤ ${TARGETS.monitorPageP99Ms} ms`,
       met: page.p99 <= TARGETS.monitorPageP99Ms && page.errors === 0,
       command: page.command,
-      note: `While the floor works; console CPU ${page.cpuPerRequest?.toFixed(2)} ms per page.`,
+      note:
+        `While the floor works; console CPU ${page.cpuPerRequest?.toFixed(2)} ms per page (relaying the 20 streams alone: ${relayPercent.toFixed(1)} % of a core). Platform meanwhile: ` +
+        `snapshot request p50 ${snapshot?.p50} / p99 ${snapshot?.p99} ms (its statements ${snapshot?.dbP50} / ${snapshot?.dbP99} ms), ` +
+        `database busy ${profile.busyPercent} % (${profile.perSecond} statements/s), event loop delay p99 ${profile.eventLoopMs.p99} / max ${profile.eventLoopMs.max} ms.`,
     },
     {
       figure: `console CPU, monitor idle with ${MONITOR.supervisors} supervisors connected`,

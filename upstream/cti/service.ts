@@ -70,6 +70,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     monitorState,
     queueState,
     publishToSupervisors,
+    publishChange,
     notifyFromSupervisor,
   } = createSwitch(db, notifications, options);
 
@@ -408,7 +409,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
     async moveAgent(tenantId: number, userId: number, queueName: string, by: string, reason: string): Promise<void> {
       const agent = await agentForSupervisor(tenantId, userId);
       agent.queueName = queueName;
-      await Promise.all([publish(agent, CTI_EVENTS.state, snapshot(agent)), publishToSupervisors(agent)]);
+      await publishChange(agent);
       await notifyFromSupervisor(agent, { kind: "move", from: by, message: `主管${by}已将您调整到队列 ${queueName}。原因：${reason}` });
       if (agent.status.state === "READY") await dispatch(tenantId);
     },
@@ -430,7 +431,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
       if (!known) return;
       known.agentId = change.agentId;
       known.queueName = change.queueName;
-      await Promise.all([publish(known, CTI_EVENTS.state, snapshot(known)), publishToSupervisors(known)]);
+      await publishChange(known);
       if (known.status.state === "READY") await dispatch(tenantId);
     },
 
@@ -483,8 +484,7 @@ export function createCti(db: Db, notifications: NotificationBus, options: CtiOp
         // The agent's workbench and the supervisors' monitor both learn it (the monitor, once
         // its stream reconnects after the restart, would otherwise show the state before it).
         await Promise.all([
-          publish(agent, CTI_EVENTS.state, snapshot(agent)),
-          publishToSupervisors(agent),
+          publishChange(agent),
           db.updateTable("users").set({ agent_state: agent.status.state }).where("id", "=", agent.userId).execute(),
         ]);
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { pickAgent, signedOut, transition, type AgentCommand } from "#contracts/agent-state";
 import { CTI_EVENTS, type PhoneCall, type PhoneSnapshot } from "#contracts/cti";
 import { MONITOR_NOTIFICATIONS, type MonitorAgentState, type MonitorQueueState, type SupervisorNotice } from "#contracts/monitor";
@@ -160,6 +161,24 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     );
   }
 
+  /**
+   * Tells an agent its new phone state and the tenant's supervisors what they see of it, in one
+   * statement (what supervisors see is taken when its turn comes, as publishToSupervisors does).
+   */
+  function publishChange(agent: Agent): Promise<unknown> {
+    const phone = snapshot(agent);
+    return inOrder(agent, () =>
+      notifications.publishAll([
+        { audience: { tenantId: agent.tenantId, userId: agent.userId }, type: CTI_EVENTS.state, payload: phone },
+        {
+          audience: { tenantId: agent.tenantId, supervisors: true, queueName: agent.queueName },
+          type: MONITOR_NOTIFICATIONS.agent,
+          payload: monitorState(agent),
+        },
+      ]),
+    );
+  }
+
   /** Tells an agent what a supervisor did (their workbench shows it). */
   function notifyFromSupervisor(agent: Agent, notice: Omit<SupervisorNotice, "at">): Promise<unknown> {
     return publish(agent, CTI_EVENTS.supervisor, { ...notice, at: new Date().toISOString() });
@@ -179,27 +198,22 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     return notifications.publish({ tenantId, supervisors: true, queueName }, MONITOR_NOTIFICATIONS.queue, queueState(tenantId, queueName));
   }
 
-  /** Closes the agent's previous state period and opens the new one (today's handle times read them). */
-  async function logState(agent: Agent, at: Date): Promise<void> {
-    await db
-      .updateTable("agent_state_log")
-      .set({ ended_at: at })
-      .where("tenant_id", "=", agent.tenantId)
-      .where("user_id", "=", agent.userId)
-      .where("ended_at", "is", null)
-      .execute();
-    if (agent.status.state === "SIGNED_OUT") return;
-    await db
-      .insertInto("agent_state_log")
-      .values({
-        tenant_id: agent.tenantId,
-        user_id: agent.userId,
-        state: agent.status.state,
-        reason: agent.status.reason,
-        cti_call_id: agent.status.callId,
-        started_at: at,
-      })
-      .execute();
+  /**
+   * Stores an agent's new state in one statement (on PGlite every statement waits its turn, and
+   * the monitor's snapshot waits behind them): the previous state period closed and the new one
+   * opened (today's handle times read them; none while signed out), and the state on the account
+   * (what sign-in answers, and what a restart signs out).
+   */
+  async function storeState(agent: Agent, at: Date): Promise<void> {
+    const { state, reason, callId } = agent.status;
+    await sql`
+      WITH closed AS (
+        UPDATE agent_state_log SET ended_at = ${at}
+        WHERE tenant_id = ${agent.tenantId} AND user_id = ${agent.userId} AND ended_at IS NULL),
+      shown AS (UPDATE users SET agent_state = ${state} WHERE id = ${agent.userId})
+      INSERT INTO agent_state_log (tenant_id, user_id, state, reason, cti_call_id, started_at)
+      SELECT ${agent.tenantId}::int, ${agent.userId}::int, ${state}::text, ${reason}::text, ${callId}::text, ${at}::timestamptz
+      WHERE ${state}::text <> 'SIGNED_OUT'`.execute(db);
   }
 
   /** Tells the state listeners where an agent is now (also when a call changed hands but their state did not). */
@@ -224,10 +238,9 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     announce(agent);
     if (state === "SIGNED_OUT") agent.signOutPending = null;
     await Promise.all([
-      publish(agent, CTI_EVENTS.state, snapshot(agent)),
-      db.updateTable("users").set({ agent_state: state }).where("id", "=", agent.userId).execute(),
-      changed ? inOrder(agent, () => logState(agent, new Date(now))) : undefined,
-      publishToSupervisors(agent),
+      publishChange(agent),
+      // The same state again (a new call's details) changes nothing stored.
+      changed ? inOrder(agent, () => storeState(agent, new Date(now))) : undefined,
     ]);
     // A supervisor's sign-out waited for the call to end: it ends now, before any after-call work.
     if (state === "ACW" && agent.signOutPending) {
@@ -425,6 +438,7 @@ export function createSwitch(db: Db, notifications: NotificationBus, options: Ct
     monitorState,
     queueState,
     publishToSupervisors,
+    publishChange,
     notifyFromSupervisor,
   };
 }

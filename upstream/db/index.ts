@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { Kysely, PostgresDialect, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, type LogEvent, type Transaction } from "kysely";
 import pg from "pg";
 import { sqlSpans } from "./sql-spans";
 import { PGliteDialect } from "./pglite-dialect";
@@ -22,6 +22,8 @@ export interface OpenDatabaseOptions {
   inMemory?: boolean;
   /** A PGlite data directory dump to start from instead of running initdb (tests; see testing.ts). */
   pgliteTemplate?: Blob;
+  /** Told of each statement once it has answered, with its time on the connection (the bench counts them). */
+  onStatement?: (event: LogEvent) => void;
 }
 
 export interface OpenedDatabase {
@@ -40,7 +42,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     ? new PostgresDialect({ pool })
     : await pgliteDialect(options.inMemory ? undefined : options.dataDir, options.pgliteTemplate);
   // Each statement of a traced request is a span (only while tracing is on).
-  const db = new Kysely<Database>({ dialect, log: sqlSpans() });
+  const spans = sqlSpans();
+  const { onStatement } = options;
+  const log = spans && onStatement ? (event: LogEvent) => (spans(event), onStatement(event)) : (spans ?? onStatement);
+  const db = new Kysely<Database>({ dialect, log });
   if (pool) pools.set(db, pool);
   if (dialect instanceof PGliteDialect) pglites.set(db, dialect.pglite);
   return { db, close: () => db.destroy() };

@@ -107,9 +107,26 @@ const signedOutState = (row: RosterRow): MonitorAgentState => ({
   signOutPending: false,
 });
 
-export async function groupRows(app: FastifyInstance, tenantId: number) {
+/**
+ * Each queue's live counts and today's figures, and the tenant's in total; from `agents` when the
+ * caller has just read them (the monitor page's snapshot reads the roster once), else read now.
+ */
+export async function groupRows(app: FastifyInstance, tenantId: number, agents?: readonly MonitorAgentState[]) {
   const now = new Date();
-  const [agents, figures] = await Promise.all([agentRows(app, tenantId, now, { figures: false }), queueFiguresKept(app, tenantId, now)]);
+  const [live, figures] = await Promise.all([
+    agents ?? agentRows(app, tenantId, now, { figures: false }),
+    queueFiguresKept(app, tenantId, now),
+  ]);
+  return groupsOf(app, tenantId, live, figures, now);
+}
+
+function groupsOf(
+  app: FastifyInstance,
+  tenantId: number,
+  agents: readonly MonitorAgentState[],
+  figures: Awaited<ReturnType<typeof queueFiguresToday>>,
+  now: Date,
+) {
   const queues = app.cti.queues(tenantId);
   const names = [...new Set([...agents.map((a) => a.queueName), ...queues.map((q) => q.queueName), ...figures.keys()])].sort();
   const today = (names: string[]) => {

@@ -154,20 +154,16 @@ export function createNotificationBus(db: Db) {
     return subscription.queueName ? query.where("queue_name", "=", subscription.queueName) : query;
   };
 
-  const insertRow = (audience: Audience, type: string, payload: unknown) => {
+  const columnsOf = (audience: Audience, type: string, payload: unknown) => {
     const forUser = "userId" in audience;
-    return db
-      .insertInto("notifications")
-      .values({
-        tenant_id: audience.tenantId,
-        user_id: forUser ? audience.userId : null,
-        audience: forUser ? "user" : "tenant",
-        queue_name: forUser ? null : (audience.queueName ?? null),
-        type,
-        payload: JSON.stringify(payload ?? {}),
-      })
-      .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
-      .executeTakeFirstOrThrow() as Promise<Row>;
+    return {
+      tenant_id: audience.tenantId,
+      user_id: forUser ? audience.userId : null,
+      audience: forUser ? ("user" as const) : ("tenant" as const),
+      queue_name: forUser ? null : (audience.queueName ?? null),
+      type,
+      payload: JSON.stringify(payload ?? {}),
+    };
   };
   const newestStored = async () =>
     Number(
@@ -235,31 +231,52 @@ export function createNotificationBus(db: Db) {
 
   const bus = {
     async publish(audience: Audience, type: string, payload: unknown): Promise<RealtimeNotification> {
+      const [published] = await bus.publishAll([{ audience, type, payload }]);
+      return published!;
+    },
+
+    /**
+     * Several notifications in one statement, stored and delivered in the order given (an
+     * agent's change is told to the agent and to the supervisors at once: on PGlite every
+     * statement waits its turn behind the others).
+     */
+    async publishAll(items: ReadonlyArray<{ audience: Audience; type: string; payload: unknown }>): Promise<RealtimeNotification[]> {
+      const values = items.map((item) => columnsOf(item.audience, item.type, item.payload));
       if (!shared) {
-        const row = await insertRow(audience, type, payload);
-        deliver(row);
-        return toNotification(row);
+        const rows = (await db
+          .insertInto("notifications")
+          .values(values)
+          .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+          .execute()) as Row[];
+        rows.sort((a, b) => Number(a.id) - Number(b.id));
+        for (const row of rows) deliver(row);
+        return rows.map(toNotification);
       }
-      // One statement, so the lock is held for no round trip: the lock, then the id (the row comes
-      // out of the locked select), the NOTIFY sent at commit, the lock gone at commit. This
-      // process's streams get the row from catchUp, in order.
-      const forUser = "userId" in audience;
+      // One statement, so the lock is held for no round trip: the lock, then the ids (the rows come
+      // out of the locked select, in the order given), a NOTIFY a row (sent after the sort, so in
+      // id order) at commit, the lock gone at commit.
+      const given = sql.join(
+        values.map(
+          (v, i) =>
+            sql`(${i}::int, ${v.tenant_id}::int, ${v.user_id}::int, ${v.audience}::text, ${v.queue_name}::text, ${v.type}::text, ${v.payload}::jsonb)`,
+        ),
+      );
       const { rows } = await sql<Row>`
         WITH stored AS (
           INSERT INTO notifications (tenant_id, user_id, audience, queue_name, type, payload)
-          SELECT ${audience.tenantId}, ${forUser ? audience.userId : null}, ${forUser ? "user" : "tenant"},
-                 ${forUser ? null : (audience.queueName ?? null)}, ${type}, ${JSON.stringify(payload ?? {})}::jsonb
-          FROM (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})) AS locked
+          SELECT v.tenant_id, v.user_id, v.audience, v.queue_name, v.type, v.payload
+          FROM (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})) AS locked,
+               (VALUES ${given}) AS v(ord, tenant_id, user_id, audience, queue_name, type, payload)
+          ORDER BY v.ord
           RETURNING id, type, payload, created_at, tenant_id, user_id, queue_name),
         told AS (SELECT stored.*, row_to_json(stored)::text AS row FROM stored)
         SELECT id, type, payload, created_at, tenant_id, user_id, queue_name,
                pg_notify(${PG_CHANNEL}, CASE WHEN octet_length(row) < ${NOTIFY_ROW_BYTES} THEN row ELSE '' END)
-        FROM told`.execute(db);
-      const row = rows[0]!;
-      // Delivered here, in order, when its NOTIFY comes back; read if this process does not listen.
-      if (listening) await delivery(Number(row.id));
+        FROM told ORDER BY id`.execute(db);
+      // Delivered here, in order, when their NOTIFYs come back; read if this process does not listen.
+      if (listening) await delivery(Math.max(...rows.map((row) => Number(row.id))));
       else await catchUpLogged();
-      return toNotification(row);
+      return rows.map(toNotification);
     },
 
     /**

@@ -216,6 +216,8 @@ describeDb(`real-time events on ${TEST_DB}`, () => {
       const note = (n: number) => ({ n, text: n % 3 === 1 ? "长".repeat(4_000) : "短" });
       const sent = [];
       for (let n = 0; n < 6; n++) sent.push(await (n % 2 ? elsewhere : platform.app.notifications).publish(audience, "cti.state", note(n)));
+      // Several in one statement, a large one among them: still one NOTIFY each, in id order.
+      sent.push(...(await elsewhere.publishAll([6, 7, 8].map((n) => ({ audience, type: "cti.state", payload: note(n) })))));
       await until(() => stream.events.length >= sent.length, "every notification on the stream");
       expect(stream.events.map((e) => [e.id, (e.payload as { n: number }).n])).toEqual(
         sent.map((e) => [e.id, (e.payload as { n: number }).n]),

@@ -119,6 +119,11 @@ describeDb(`the live monitor on ${TEST_DB}`, () => {
     expect(voice).toMatchObject({ signedIn: 1, ready: 0, notReady: { MEAL: 1 }, waiting: 1 });
     expect(voice.oldestWaitingSince).not.toBeNull();
     expect(groups.total.waiting).toBeGreaterThanOrEqual(1);
+    // The monitor page's snapshot carries the same queues, counted from its one read.
+    const page = MonitorAgentListResponseSchema.parse(
+      await ok("supervisor", "POST", "/analysis/monitor/agent", { page: { pageNo: 1, pageSize: 20 } }),
+    ).data!;
+    expect({ ...page.groups!, at: null }).toEqual({ ...groups, at: null });
 
     const told = await platform.app.notifications.replay({ kind: "tenant", tenantId: users.agent.tenantId, queueName: "demo-voice" }, 0);
     expect(told.some((n) => n.type === "monitor.agent" && (n.payload as { state: string }).state === "NOT_READY")).toBe(true);

@@ -62,13 +62,15 @@ export const monitorRoutes: FastifyPluginAsync = async (app) => {
     const at = new Date().toISOString();
     if (!filter.page) return ok({ list, at });
     // A page: the console then reads 20 agents in full, not the whole floor (500 agents parsed
-    // and checked on every snapshot was most of its time).
+    // and checked on every snapshot was most of its time), and the queues counted from the same
+    // read (the page's whole snapshot is one request and one statement).
     const { pageNo, pageSize, sort } = filter.page;
     if (sort === "since") list.sort((a, b) => Date.parse(a.since) - Date.parse(b.since));
     return ok({
       list: list.slice((pageNo - 1) * pageSize, pageNo * pageSize),
       total: list.length,
       states: rows.map(({ userId, state, reason, since, queueName }) => ({ userId, state, reason, since, queueName })),
+      groups: await groupRows(app, user.tenantId, rows),
       at,
     });
   });

@@ -7,7 +7,7 @@ import { SCREEN_TITLES } from "#app/lib/screens";
 import { requireAccess } from "#app/server/access.server";
 import { parseListQuery } from "#app/server/page-query.server";
 import { getRealtimeStart } from "#app/services/events.server";
-import { getMonitorRules, listMonitorAgents, listMonitorGroups } from "#app/services/monitor.server";
+import { getMonitorRules, monitorSnapshot } from "#app/services/monitor.server";
 import { Monitor } from "./monitor";
 import { MonitorQuerySchema } from "./query";
 
@@ -22,12 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const startId = await getRealtimeStart(caller, { scope: "tenant" });
   // A page of the agents shown in full; every agent's live state in brief, for the queues' counts.
   const { page, size, sort, ...filter } = query;
-  const [agents, groups, rules] = await Promise.all([
-    listMonitorAgents(caller, { ...filter, page: { pageNo: page, pageSize: size, sort } }),
-    listMonitorGroups(caller),
+  const [agents, rules] = await Promise.all([
+    monitorSnapshot(caller, { ...filter, page: { pageNo: page, pageSize: size, sort } }),
     getMonitorRules(caller),
   ]);
-  return { startId, rows: agents.list, total: agents.total ?? 0, states: agents.states ?? [], groups, rules, at: agents.at, query };
+  const { list: rows, total, states, groups, at } = agents;
+  return { startId, rows, total, states, groups, rules, at, query };
 }
 
 export default function Page() {
