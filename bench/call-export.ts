@@ -14,7 +14,6 @@
  */
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
@@ -24,11 +23,9 @@ import { CSV_CELLS, XLSX_ROWS } from "#upstream/domain/call-export";
 import { exportQuery } from "#upstream/repositories/call-records";
 import { seedDemo } from "#upstream/seed/demo";
 import { generateCalls } from "#upstream/seed/generate-calls";
-import { bundlePlatform } from "../scripts/bundle-platform.mjs";
 import { PORTS } from "./config.mjs";
-import { newlines, platformToken, postAndCount, waitForHealth } from "./lib/http.mjs";
-import { cpuMs, rssMb, startNode, stop } from "./lib/processes.mjs";
-import { ROOT } from "./lib/weight.mjs";
+import { newlines, platformToken, postAndCount } from "./lib/http.mjs";
+import { cpuMs, rssMb, startBundledPlatform, stop } from "./lib/processes.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -80,21 +77,8 @@ async function copyBackends(): Promise<number[]> {
 }
 
 const base = `http://127.0.0.1:${PORTS.scalePlatform}`;
-const bundle = join(ROOT, "build/bench/platform.mjs");
-await bundlePlatform(join(ROOT, "bench/platform.ts"), bundle);
-const platform = startNode(
-  "export-platform",
-  [bundle],
-  {
-    UPSTREAM_PORT: String(PORTS.scalePlatform),
-    BENCH_CONTROL_PORT: String(PORTS.scaleControl),
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-  },
-  process.stderr,
-);
+const platform = await startBundledPlatform("export-platform", PORTS, { DATABASE_URL: databaseUrl }, process.stderr);
 try {
-  await waitForHealth(base);
   const token = await platformToken(base, "admin");
   console.log(
     `${format.toUpperCase()} export of tenant demo's outbound calls (${records.toLocaleString("en")} generated); platform RSS ${rssMb(platform.pid!).toFixed(0)} MB`,

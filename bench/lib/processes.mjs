@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { bundlePlatform } from "../../scripts/bundle-platform.mjs";
 import { waitForHealth } from "./http.mjs";
 import { ROOT } from "./weight.mjs";
 
@@ -19,6 +20,29 @@ export function startNode(name, args, env, log) {
   children.add(child);
   child.on("exit", () => children.delete(child));
   return child;
+}
+
+/**
+ * The bench platform (bench/platform.ts) bundled as for production and started on
+ * PORTS.scalePlatform, its control listener on PORTS.scaleControl; `env` adds to its environment.
+ * Answers the child once its health check answers.
+ */
+export async function startBundledPlatform(name, ports, env, log) {
+  const bundle = join(ROOT, "build/bench/platform.mjs");
+  await bundlePlatform(join(ROOT, "bench/platform.ts"), bundle);
+  const platform = startNode(
+    name,
+    [bundle],
+    { UPSTREAM_PORT: String(ports.scalePlatform), BENCH_CONTROL_PORT: String(ports.scaleControl), NODE_ENV: "production", ...env },
+    log,
+  );
+  try {
+    await waitForHealth(`http://127.0.0.1:${ports.scalePlatform}`);
+  } catch (error) {
+    await stop(platform);
+    throw error;
+  }
+  return platform;
 }
 
 /**

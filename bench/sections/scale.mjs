@@ -13,9 +13,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { PORTS, SCALE, TARGETS } from "../config.mjs";
-import { platformToken, postAndCount, waitForHealth } from "../lib/http.mjs";
-import { bundlePlatform } from "../../scripts/bundle-platform.mjs";
-import { cpuMs, rssMb, startNode, stop } from "../lib/processes.mjs";
+import { platformToken, postAndCount } from "../lib/http.mjs";
+import { cpuMs, rssMb, startBundledPlatform, stop } from "../lib/processes.mjs";
 import { ROOT } from "../lib/weight.mjs";
 
 const PAGE_SIZE = 20;
@@ -66,16 +65,8 @@ async function measureStore(store, storeEnv, generatorCommand, log) {
   const generatedIn = (performance.now() - started) / 1000;
 
   const base = `http://127.0.0.1:${PORTS.scalePlatform}`;
-  const bundle = join(ROOT, "build/bench/platform.mjs");
-  await bundlePlatform(join(ROOT, "bench/platform.ts"), bundle);
-  const platform = startNode(
-    "scale-platform",
-    [bundle],
-    { UPSTREAM_PORT: String(PORTS.scalePlatform), BENCH_CONTROL_PORT: String(PORTS.scaleControl), NODE_ENV: "production", ...storeEnv },
-    log,
-  );
+  const platform = await startBundledPlatform("scale-platform", PORTS, storeEnv, log);
   try {
-    await waitForHealth(base);
     const token = await platformToken(base, "admin");
     const headers = { Authorization: `Bearer ${token}`, accessToken: token };
     const timed = async (path, init = {}) => {

@@ -42,6 +42,8 @@ type Row = {
   user_id: number | null;
   queue_name: string | null;
 };
+/** The columns a Row holds, as every read and insert of the bus returns them. */
+const ROW_COLUMNS = ["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"] as const;
 const toNotification = (row: Row): RealtimeNotification => ({
   id: Number(row.id),
   type: row.type,
@@ -135,20 +137,8 @@ export function createNotificationBus(db: Db) {
       waiter.resolve();
     }
   };
-  /** This process's publishes waiting for their own NOTIFY to deliver them. */
-  const awaiting = new Set<{ id: number; resolve: () => void }>();
-  const delivery = (id: number) =>
-    id <= (delivered ?? 0)
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const waiter = { id, resolve };
-          awaiting.add(waiter);
-          // A NOTIFY that does not come back (a listening connection lost unnoticed) is read instead.
-          setTimeout(() => awaiting.has(waiter) && inTurn(catchUp), NOTIFY_WAIT_MS).unref();
-        });
-
   const scoped = (subscription: Subscription) => {
-    let query = db.selectFrom("notifications").select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"]);
+    let query = db.selectFrom("notifications").select(ROW_COLUMNS);
     if (subscription.kind === "user") return query.where("user_id", "=", subscription.userId);
     query = query.where("tenant_id", "=", subscription.tenantId).where("audience", "=", "tenant");
     return subscription.queueName ? query.where("queue_name", "=", subscription.queueName) : query;
@@ -176,8 +166,8 @@ export function createNotificationBus(db: Db) {
     );
 
   // The last id delivered here (ids are delivered in order: on PGlite in insert order, on
-  // PostgreSQL by catchUp), first the newest stored when the bus is made, before any stream
-  // subscribes, so none misses what follows. On PostgreSQL, one catch-up at a time.
+  // PostgreSQL in the order NOTIFYs are heard or by catchUp), first the newest stored when the bus
+  // is made, before any stream subscribes, so none misses what follows. One catch-up at a time.
   let delivered: number | undefined;
   const starting = newestStored().then(
     (id) => void (delivered ??= id),
@@ -196,7 +186,7 @@ export function createNotificationBus(db: Db) {
           delivered ??= await newestStored();
           const rows = (await db
             .selectFrom("notifications")
-            .select(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
+            .select(ROW_COLUMNS)
             .where("id", ">", delivered)
             .orderBy("id")
             .limit(CATCH_UP_ROWS)
@@ -218,6 +208,17 @@ export function createNotificationBus(db: Db) {
   const inTurn = (task: () => Promise<void> | void) => {
     heard = heard.then(task).catch((error) => console.error("notifications: delivering a notification failed", error));
   };
+  /** This process's publishes waiting for their own NOTIFY to deliver them. */
+  const awaiting = new Set<{ id: number; resolve: () => void }>();
+  const delivery = (id: number) =>
+    id <= (delivered ?? 0)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const waiter = { id, resolve };
+          awaiting.add(waiter);
+          // A NOTIFY that does not come back (a listening connection lost unnoticed) is read instead.
+          setTimeout(() => awaiting.has(waiter) && inTurn(catchUp), NOTIFY_WAIT_MS).unref();
+        });
 
   type Presence = { user_id: number; tenant_id: number; last_seen_at: Date };
   const writePresence = (rows: Presence[]) =>
@@ -243,11 +244,7 @@ export function createNotificationBus(db: Db) {
     async publishAll(items: ReadonlyArray<{ audience: Audience; type: string; payload: unknown }>): Promise<RealtimeNotification[]> {
       const values = items.map((item) => columnsOf(item.audience, item.type, item.payload));
       if (!shared) {
-        const rows = (await db
-          .insertInto("notifications")
-          .values(values)
-          .returning(["id", "type", "payload", "created_at", "tenant_id", "user_id", "queue_name"])
-          .execute()) as Row[];
+        const rows = (await db.insertInto("notifications").values(values).returning(ROW_COLUMNS).execute()) as Row[];
         rows.sort((a, b) => Number(a.id) - Number(b.id));
         for (const row of rows) deliver(row);
         return rows.map(toNotification);
