@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { AUDIT_ACTIONS, labelOf } from "#contracts/codes";
 import { QC_LOCK_MINUTES } from "#contracts/inspection-limits";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
@@ -101,7 +100,7 @@ export default function InspectionScore() {
               <ol className="sb-qc-history">
                 {history.map((h, i) => (
                   <li key={i}>
-                    {formatDateTime(h.at)} {h.actorName}（{labelOf(AUDIT_ACTIONS, h.action, h.action)}）：{h.summary}
+                    {formatDateTime(h.at)} {h.actorName}（{h.action}）：{h.summary}
                     {h.reason ? `，原因：${h.reason}` : ""}
                   </li>
                 ))}

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { QUALITY_CHECK_STATUSES, labelOf } from "#contracts/codes";
+import { AUDIT_ACTIONS, QUALITY_CHECK_STATUSES, labelOf } from "#contracts/codes";
 import type { InspectionScore } from "#contracts/inspection";
 import type { ScoreAnswer } from "#contracts/inspection-scoring";
 import { maskedForBrowser } from "#app/lib/call-detail";
@@ -38,7 +38,12 @@ export async function loadScoring({ caller, user }: Access, callId: number) {
   ]);
   const { callbacks, customer } = await getCallbacksAndCustomer(caller, callId, inspection.row.ctiCallId);
   return {
-    inspection: { ...inspection, row: maskedForBrowser(inspection.row) },
+    inspection: {
+      ...inspection,
+      row: maskedForBrowser(inspection.row),
+      // Labelled here: the audit log's table of actions would otherwise load into the page.
+      history: inspection.history.map((entry) => ({ ...entry, action: labelOf(AUDIT_ACTIONS, entry.action, entry.action) })),
+    },
     call: maskedForBrowser(call),
     form,
     callbacks: callbacks.map(maskedForBrowser),
