@@ -119,29 +119,42 @@ export function autocannonArgs({ url, connections = 20, seconds, method = "GET",
   return [...args, url];
 }
 
+/** CPU time this process's ended children have used (an autocannon run once it exits), in ms. */
+function endedChildrenCpuMs() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 /**
- * Runs autocannon in its own process; returns req/s, latency p50/p99 (ms), errors (incl. non-2xx)
- * and, given the server's pid, its CPU ms per request: the figure that other load on the
- * machine disturbs least.
+ * Runs autocannon in its own process; returns req/s, latency p50/p99 (ms), errors (incl. non-2xx),
+ * autocannon's own CPU ms per request (it shares the machine's cores) and, given the server's pid,
+ * the server's CPU ms per request: the figure that other load on the machine disturbs least.
+ * `alsoPids` (the processes the server calls, such as the platform) are summed in `alsoCpuPerRequest`.
  */
-export async function autocannon(request, serverPid) {
+export async function autocannon(request, serverPid, alsoPids = []) {
   const args = autocannonArgs(request);
-  const cpuBefore = serverPid ? cpuMs(serverPid) : 0;
+  const pids = serverPid ? [serverPid, ...alsoPids] : [];
+  const before = pids.map(cpuMs);
+  const loadBefore = endedChildrenCpuMs();
   const { stdout } = await promisify(execFile)(process.execPath, [AUTOCANNON, "-j", ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
   const result = JSON.parse(stdout);
+  const total = result.requests.total;
+  const used = pids.map((pid, i) => (cpuMs(pid) - before[i]) / total);
   return {
-    cpuPerRequest: serverPid ? (cpuMs(serverPid) - cpuBefore) / result.requests.total : undefined,
+    cpuPerRequest: serverPid ? used[0] : undefined,
+    alsoCpuPerRequest: used.slice(1).reduce((sum, value) => sum + value, 0),
+    loadCpuPerRequest: (endedChildrenCpuMs() - loadBefore) / total,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
-    total: result.requests.total,
+    total,
     command: `autocannon ${args.map((arg) => (/[\s"=;]/.test(arg) ? `'${arg.replace(/Cookie=.*/, "Cookie=<session>").replace(/(Authorization|accessToken)=.*/i, "$1=<token>")}'` : arg)).join(" ")}`,
   };
 }
 
 /** A load run after a warm-up run that is not counted (plans, caches, JIT). */
-export async function warmLoad(request, serverPid, warmUp) {
+export async function warmLoad(request, serverPid, warmUp, alsoPids = []) {
   await autocannon({ ...request, seconds: warmUp });
-  return autocannon(request, serverPid);
+  return autocannon(request, serverPid, alsoPids);
 }
