@@ -39,6 +39,13 @@ test("an agent goes ready and the supervisor sees it live; a sign-out with a rea
 
   await row.getByRole("link", { name: `操作坐席 ${AGENT.name}` }).click();
   await expect(supervisor.getByRole("heading", { level: 1 })).toHaveText(`坐席详情：${AGENT.name}`);
+  await expect(supervisor.getByRole("status").filter({ hasText: "实时连接" })).toHaveText("实时连接：已连接");
+  // The agent's page follows the agent live too, without a reload.
+  await agent.keyboard.press("Alt+N");
+  await expect(agent.getByTestId("agent-state")).toContainText("未就绪");
+  await expect(supervisor.getByTestId("agent-state")).toContainText("未就绪", { timeout: 1_000 });
+  await agent.keyboard.press("Alt+R");
+  await expect(supervisor.getByTestId("agent-state")).toHaveText("就绪", { timeout: 1_000 });
   await expectAccessible(supervisor);
   const signOut = supervisor.getByRole("region", { name: "强制签出" });
   await signOut.getByLabel("原因").fill("  ");
@@ -80,6 +87,13 @@ test.describe("the monitor without JavaScript @nojs", () => {
     await expect(page.getByRole("row").filter({ hasText: "1002" })).toHaveCount(0);
 
     await page.getByRole("link", { name: `操作坐席 ${name}` }).click();
+    // Without JavaScript the agent's page says it is the snapshot of its time, not that it is connecting.
+    if (test.info().project.use.javaScriptEnabled === false) {
+      await expect(page.getByText("页面内容截至加载时，刷新可查看最新")).toBeVisible();
+      await expect(page.getByText("连接中")).toHaveCount(0);
+    } else {
+      await expect(page.getByRole("status").filter({ hasText: "实时连接" })).toHaveText("实时连接：已连接");
+    }
     const move = page.getByRole("region", { name: "调整队列" });
     await move.getByLabel("目标队列").selectOption("demo-voice");
     await move.getByLabel("原因").fill("   ");

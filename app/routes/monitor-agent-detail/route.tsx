@@ -18,7 +18,7 @@ import { redirectWithToast } from "#app/server/toast.server";
 import { listQueues } from "#app/services/config.server";
 import { getRealtimeStart } from "#app/services/events.server";
 import { forceAgentState, forceSignOut, listenToAgent, listMonitorAgents, moveAgent, whisperToAgent } from "#app/services/monitor.server";
-import { Listening } from "./listening";
+import { Listening, useLiveAgent } from "./listening";
 import { ActionSchema, type ActionInput, type Intent } from "./schema.server";
 
 export const handle: RouteHandle = { title: "坐席详情", hydrate: true };
@@ -65,7 +65,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function AgentDetail() {
-  const { agent, queues, listening, startId, at } = useLoaderData<typeof loader>();
+  const { agent: loaded, queues, listening, startId, at } = useLoaderData<typeof loader>();
+  // 状态 and 当前通话 follow the agent live, as the listening below does.
+  const { live: agent, listened, status } = useLiveAgent(loaded, startId, listening);
   const reply = useActionData<typeof action>();
   const lastResult = (intent: Intent) =>
     reply && (reply as { initialValue?: { intent?: string } }).initialValue?.intent === intent ? reply : undefined;
@@ -104,7 +106,7 @@ export default function AgentDetail() {
         <dd>{formatDateTime(Date.parse(at))}</dd>
       </dl>
 
-      <Listening agentUserId={agent.userId} startId={startId} initial={listening} />
+      <Listening listened={listened} status={status} />
 
       <div className="sb-monitor-actions">
         {voice ? (
