@@ -131,6 +131,15 @@ async function layoutProblems(page: Page, size: string): Promise<string[]> {
           break;
         }
       }
+    // On a phone a row's sticky actions leave most of the row in sight: the row it acts on shows.
+    if (size === "phone")
+      for (const cell of document.querySelectorAll<HTMLElement>(".p-datatable-tbody > tr > td.sb-actions-column")) {
+        const box = cell.closest(".p-datatable-wrapper")!.getBoundingClientRect();
+        if (cell.getBoundingClientRect().width > 0.45 * box.width) {
+          found.push(`a row's actions cover ${Math.round(cell.getBoundingClientRect().width)}px of the ${Math.round(box.width)}px list`);
+          break;
+        }
+      }
     // On a laptop a list's every column is in its box, not scrolled away behind the row's action.
     if (size === "laptop")
       for (const table of document.querySelectorAll(".p-datatable-wrapper"))
