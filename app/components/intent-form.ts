@@ -20,18 +20,24 @@ export function useIntentForm(intent: string, result: unknown, defaultValue?: Re
 }
 
 /**
- * `useIntentForm` for one of several forms of the same intent, one per item (a flow's nodes), told
- * apart by the `key` each posts: a refusal comes back to the form it was posted from only, with
- * what was typed in it (lists and rows too: `fields.x.getFieldList()`).
+ * `useIntentForm` for one of several forms of the same intent, one per item (a flow's nodes, a
+ * list's rows), told apart by the `key` each posts in its `keyField` (`key`, or a row's `id`): a
+ * refusal comes back to the form it was posted from only, with what was typed in it (lists and
+ * rows too: `fields.x.getFieldList()`).
  */
 export function useKeyedIntentForm<Schema extends Record<string, unknown>>(
   intent: string,
   key: string,
   result: unknown,
   defaultValue?: DefaultValue<Schema>,
+  keyField = "key",
 ) {
   const refusal = refusalOf(result, intent);
-  return useForm<Schema>({ id: `${intent}-${key}`, lastResult: refusal?.initialValue?.key === key ? refusal : undefined, defaultValue });
+  return useForm<Schema>({
+    id: `${intent}-${key}`,
+    lastResult: refusal?.initialValue?.[keyField] === key ? refusal : undefined,
+    defaultValue,
+  });
 }
 
 /**

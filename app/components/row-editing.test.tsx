@@ -6,7 +6,7 @@ import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { deletionStep, rejectForm } from "#app/server/forms.server";
-import { useIntentForm } from "./intent-form";
+import { useIntentForm, useKeyedIntentForm } from "./intent-form";
 import { DeleteStep, RowForm, deletionOf, rowFormOpen, rowRefusalMessage } from "./row-editing";
 
 const SaveSchema = z.object({
@@ -122,5 +122,35 @@ describe("the row form", () => {
     const html = render(<TagForm result={saveRefused({ id: "", name: "太长的名称" })} />);
     expect(html).toContain("新建标签");
     expect(valueOf(html, "name")).toBe("太长的名称");
+  });
+});
+
+const NoteSchema = z.object({
+  intent: z.literal("tag.note"),
+  id: z.coerce.number().int().positive(),
+  note: z.string().trim().min(1, "请填写备注"),
+});
+
+/** A form per row, told apart by the row's `id` it posts. */
+function NoteForm({ id, result }: { id: number; result: unknown }) {
+  const [form, fields] = useKeyedIntentForm<{ note: string }>("tag.note", String(id), result, undefined, "id");
+  return (
+    <form id={form.id}>
+      <input {...getInputProps(fields.note, { type: "text" })} aria-label={`备注 ${id}`} />
+      {fields.note.errors ? <small id={fields.note.errorId}>{fields.note.errors[0]}</small> : null}
+    </form>
+  );
+}
+
+describe("a form per row", () => {
+  it("gets back what was typed and why on the row it was posted from only", () => {
+    const result = refused({ intent: "tag.note", id: "12", note: "  " }, NoteSchema);
+    const posted = render(<NoteForm id={12} result={result} />);
+    expect(valueOf(posted, "note")).toBe("  ");
+    expect(posted).toContain("请填写备注");
+    expect(posted).toContain('aria-invalid="true"');
+    const other = render(<NoteForm id={7} result={result} />);
+    expect(valueOf(other, "note")).toBe("");
+    expect(other).not.toContain("请填写备注");
   });
 });

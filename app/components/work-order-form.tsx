@@ -123,6 +123,7 @@ export function WorkOrderCard({
               onChange={(e) => setTemplateId(Number(e.target.value))}
               className="p-inputtext p-component"
             >
+              {/* Not CodeOptions: its chunk would weigh on this island (app/components/code-select.tsx). */}
               {templates.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}

@@ -9,7 +9,7 @@ import {
 import { useActionData, useLocation } from "@remix-run/react";
 import { WORK_ORDER_FIELD_TYPES, WORK_ORDER_STATES, labelOf } from "#contracts/codes";
 import { WORK_ORDER_NOTE_MAX, isWorkOrderOpen, nextWorkOrderStates, type WorkOrderRecord } from "#contracts/work-orders";
-import { CodeSelect, FilterSelect, namedChoices } from "#app/components/code-select";
+import { CodeOptions, CodeSelect, FilterSelect, namedChoices } from "#app/components/code-select";
 import { CodeLabel } from "#app/components/code-tag";
 import { CsrfInput } from "#app/components/csrf-input";
 import { DataTable } from "#app/components/data-table";
@@ -246,11 +246,7 @@ function ReassignForm({ result, users }: { result: unknown; users: Array<{ id: n
         <Field field={fields.userId} label="转派给">
           <select {...getSelectProps(fields.userId)} required className="p-inputtext">
             <option value="">请选择</option>
-            {users.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.name}
-              </option>
-            ))}
+            <CodeOptions table={namedChoices(users)} />
           </select>
         </Field>
         <Field field={fields.note} label="转派说明">

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { codesOf, MONITOR_RULE_KEYS } from "#contracts/codes";
 import { expectAccessible, PASSWORD, readyOnWorkbench, signIn } from "./support";
 
 /**
@@ -134,6 +135,18 @@ test.describe("the monitor without JavaScript @nojs", () => {
     await page.getByLabel("修改原因", { exact: true }).fill("旺季调整");
     await page.getByRole("button", { name: "保存阈值" }).click();
     await expect(page.getByText("监控阈值已保存")).toBeVisible();
+    await expect(page.getByLabel("话后整理严重（秒）")).toHaveValue("400");
+    // A post naming no form of the screen (no intent, or one it does not have) is refused in
+    // Chinese and saves nothing, though its thresholds would do.
+    const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value")) ?? "";
+    const thresholds: Record<string, string> = { csrf, reason: "无表单" };
+    for (const key of codesOf(MONITOR_RULE_KEYS)) Object.assign(thresholds, { [`${key}_warning`]: "200", [`${key}_critical`]: "987" });
+    for (const intent of [undefined, "thresholds", "constructor"]) {
+      const post = await page.request.post("/monitor/rules", { form: intent ? { ...thresholds, intent } : thresholds, maxRedirects: 0 });
+      expect(post.status(), `intent ${intent}`).toBe(400);
+      expect(await post.text(), `intent ${intent}`).toContain("请求参数错误");
+    }
+    await page.reload();
     await expect(page.getByLabel("话后整理严重（秒）")).toHaveValue("400");
     await expectAccessible(page);
   });

@@ -116,6 +116,7 @@ describe("the console with a failing platform", () => {
       const [token, csrfCookie] = await csrf.commitToken();
       const fields = new URLSearchParams([
         ["csrf", token],
+        ["intent", "rules"],
         ["reason", "晚高峰放宽阈值"],
       ]);
       for (const key of codesOf(MONITOR_RULE_KEYS)) {

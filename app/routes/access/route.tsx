@@ -20,6 +20,7 @@ import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { grantInspectionAccess, listInspectionAccess, revokeInspectionAccess } from "#app/services/inspection.server";
+import { CodeOptions, namedChoices } from "#app/components/code-select";
 
 const title = SCREEN_TITLES["/access"];
 export const handle: RouteHandle = { title };
@@ -102,13 +103,7 @@ export default function AccessScreen() {
           <Field field={grant.userId} label="质检员">
             <select {...getSelectProps(grant.userId)} required className={inputClass(grant.userId)}>
               <option value="">请选择</option>
-              {access.inspectors
-                .filter((i) => i.role !== "admin")
-                .map((i) => (
-                  <option key={i.id} value={i.id}>
-                    {i.name}
-                  </option>
-                ))}
+              <CodeOptions table={namedChoices(access.inspectors.filter((i) => i.role !== "admin"))} />
             </select>
           </Field>
           <Field field={grant.target} label="坐席组或外呼活动">

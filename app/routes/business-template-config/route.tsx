@@ -27,6 +27,7 @@ import {
   setWorkOrderTemplateStatus,
 } from "#app/services/work-orders.server";
 import { INTENT_SCHEMAS, type TemplateFormSchema } from "./schema";
+import { CodeOptions } from "#app/components/code-select";
 
 const SCREEN = "/businessTemplate/template";
 const title = SCREEN_TITLES[SCREEN];
@@ -217,11 +218,7 @@ function TemplateForm({ editing, result, missing }: { editing: WorkOrderTemplate
               </Field>
               <Field field={f.type} label={`字段 ${n} 类型`}>
                 <select {...getSelectProps(f.type)} className={inputClass(f.type)}>
-                  {WORK_ORDER_FIELD_TYPES.map((t) => (
-                    <option key={t.code} value={t.code}>
-                      {t.label}
-                    </option>
-                  ))}
+                  <CodeOptions table={WORK_ORDER_FIELD_TYPES} />
                 </select>
               </Field>
               <Field field={f.options} label={`字段 ${n} 选项（选项类型填写，以逗号分隔）`}>

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES } from "#contracts/codes";
+import { CAMPAIGN_TYPES, SCHEDULE_CYCLES, TASK_TYPES, type CodeTable } from "#contracts/codes";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Field, FormErrors, inputClass } from "#app/components/form-field";
@@ -18,6 +18,7 @@ import type { Caller } from "#app/services/upstream.server";
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { CampaignFormSchema, choiceErrors, toSave, type CampaignChoices } from "./schema";
+import { CodeOptions } from "#app/components/code-select";
 
 export const handle: RouteHandle = { title: CAMPAIGN_TITLES.create };
 
@@ -92,14 +93,7 @@ export default function CampaignFormPage() {
     },
   });
   const title = campaign ? CAMPAIGN_TITLES.edit : CAMPAIGN_TITLES.create;
-  const options = (items: ReadonlyArray<{ code: number; label: string }>) =>
-    items
-      .filter((i) => i.code !== -1)
-      .map((i) => (
-        <option key={i.code} value={i.code}>
-          {i.label}
-        </option>
-      ));
+  const options = (table: CodeTable<number>) => <CodeOptions table={table.filter((i) => i.code !== -1)} />;
   const choicesOf = (items: Array<{ value: string | number; label: string; disabled?: boolean }>) => [
     <option key="" value="">
       （不选）

@@ -21,6 +21,7 @@ import { parseListQuery } from "#app/server/page-query.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { deleteProperty, listProperties, reorderProperty, saveProperty, setPropertyValid } from "#app/services/customers.server";
 import { INTENT_SCHEMAS } from "./schema";
+import { CodeOptions } from "#app/components/code-select";
 
 const SCREEN = "/customerProperty";
 const title = SCREEN_TITLES[SCREEN];
@@ -169,11 +170,7 @@ function PropertyForm({ editing, result, missing }: { editing: CustomerProperty 
       </Field>
       <Field field={fields.type} label="类型">
         <select {...getSelectProps(fields.type)} className={inputClass(fields.type)}>
-          {CUSTOMER_PROPERTY_TYPES.map((t) => (
-            <option key={t.code} value={t.code}>
-              {t.label}
-            </option>
-          ))}
+          <CodeOptions table={CUSTOMER_PROPERTY_TYPES} />
         </select>
       </Field>
       <Field field={fields.options} label="选项（单选、多选用，以逗号、顿号或换行分隔）">

@@ -9,6 +9,7 @@ import { Field, FormErrors, inputClass } from "#app/components/form-field";
 import { screenHref } from "./href";
 import type { KnowledgeScreenQuery } from "./query.server";
 import { NodeFormSchema } from "./schema";
+import { CodeOptions, namedChoices } from "#app/components/code-select";
 
 /** A node created (prefilled from a search that found nothing) or edited. */
 export function NodeForm({
@@ -55,20 +56,12 @@ export function NodeForm({
         <Field field={fields.groupId} label="分组">
           <select {...getSelectProps(fields.groupId)} className={inputClass(fields.groupId)}>
             <option value="">请选择</option>
-            {groups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
+            <CodeOptions table={namedChoices(groups)} />
           </select>
         </Field>
         <Field field={fields.state} label="状态">
           <select {...getSelectProps(fields.state)} className={inputClass(fields.state)}>
-            {KNOWLEDGE_STATES.map((s) => (
-              <option key={s.code} value={s.code}>
-                {s.label}
-              </option>
-            ))}
+            <CodeOptions table={KNOWLEDGE_STATES} />
           </select>
         </Field>
         <div className="sb-kb-wide">

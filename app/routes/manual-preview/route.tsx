@@ -19,6 +19,7 @@ import { beforeCall, dialPreview, skipPreview, takeNextPreview } from "#app/serv
 import { attempt, rejectForm } from "#app/server/forms.server";
 import { firstError } from "#app/components/form-field";
 import { maskPhone } from "#app/lib/format";
+import { CodeOptions } from "#app/components/code-select";
 
 const title = SCREEN_TITLES["/manual/preview"];
 export const handle: RouteHandle = { title };
@@ -140,11 +141,7 @@ export default function Preview() {
                     <option value="" disabled>
                       请选择
                     </option>
-                    {SKIP_REASONS.map((r) => (
-                      <option key={r.code} value={r.code}>
-                        {r.label}
-                      </option>
-                    ))}
+                    <CodeOptions table={SKIP_REASONS} />
                   </select>
                 </div>
                 <button type="submit" className="p-button p-button-outlined">

@@ -121,6 +121,7 @@ export default function AgentDetail() {
                 <Field field={fields.command} label="目标状态">
                   <select {...getSelectProps(fields.command)} required className={inputClass(fields.command)}>
                     <option value="">请选择</option>
+                    {/* Not CodeOptions: its chunk would weigh on this island (app/components/code-select.tsx). */}
                     {FORCED_STATES.map((s) => (
                       <option key={s.code} value={s.code}>
                         {s.label}

@@ -12,7 +12,7 @@ import { refusalOf } from "#app/components/intent-form";
 import { Screen } from "#app/components/screen";
 import type { RouteHandle } from "#app/lib/handle";
 import { requireAccess, requireActionAccess } from "#app/server/access.server";
-import { attempt, rejectForm } from "#app/server/forms.server";
+import { attempt, parseIntent, rejectForm } from "#app/server/forms.server";
 import { redirectWithToast } from "#app/server/toast.server";
 import { getMonitorRules, getQueueSettings, saveMonitorRules, saveQueueSettings } from "#app/services/monitor.server";
 
@@ -32,6 +32,7 @@ const reason = z.string({ required_error: "请填写修改原因" }).trim().min(
 /** One warning and one critical field per threshold (`NOT_READY_warning`, ...), and the reason. */
 const RulesFormSchema = z
   .object({
+    intent: z.literal("rules"),
     ...Object.fromEntries(
       KEYS.flatMap((key) => [
         [`${key}_warning`, seconds("预警阈值")],
@@ -65,32 +66,39 @@ const QueuesFormSchema = z.object({
   reason,
 });
 
+/** The screen's two forms, by the intent each posts. */
+const INTENT_SCHEMAS = { rules: RulesFormSchema, queues: QueuesFormSchema } as const;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { caller } = await requireAccess(request);
   const [rules, queues] = await Promise.all([getMonitorRules(caller), getQueueSettings(caller)]);
   return { rules, queues };
 }
 
+/** Each form posts here with its intent; a refusal comes back on that form with what was typed. */
 export async function action({ request }: ActionFunctionArgs) {
   const { access, form } = await requireActionAccess(request);
-  if (form.get("intent") === "queues") {
-    const submission = parseWithZod(form, { schema: QueuesFormSchema });
-    if (submission.status !== "success") return rejectForm(submission);
-    const saved = await attempt(() => saveQueueSettings(access.caller, submission.value.queues, submission.value.reason));
-    if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
-    return redirectWithToast("/monitor/rules", "队列设置已保存");
-  }
-  const submission = parseWithZod(form, { schema: RulesFormSchema });
+  const { submission } = parseIntent(form, INTENT_SCHEMAS, title);
   if (submission.status !== "success") return rejectForm(submission);
-  const values = submission.value as Record<string, number | string>;
-  const rules = KEYS.map((key) => ({
-    key,
-    warningSeconds: Number(values[`${key}_warning`]),
-    criticalSeconds: Number(values[`${key}_critical`]),
-  }));
-  const saved = await attempt(() => saveMonitorRules(access.caller, rules, String(values.reason)));
-  if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
-  return redirectWithToast("/monitor/rules", "监控阈值已保存");
+  const input = submission.value;
+  switch (input.intent) {
+    case "rules": {
+      const values = input as Record<string, unknown>;
+      const rules = KEYS.map((key) => ({
+        key,
+        warningSeconds: Number(values[`${key}_warning`]),
+        criticalSeconds: Number(values[`${key}_critical`]),
+      }));
+      const saved = await attempt(() => saveMonitorRules(access.caller, rules, input.reason));
+      if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
+      return redirectWithToast("/monitor/rules", "监控阈值已保存");
+    }
+    case "queues": {
+      const saved = await attempt(() => saveQueueSettings(access.caller, input.queues, input.reason));
+      if (!saved.ok) return rejectForm(submission, { formErrors: [saved.message] }, saved.status);
+      return redirectWithToast("/monitor/rules", "队列设置已保存");
+    }
+  }
 }
 
 export default function MonitorRules() {

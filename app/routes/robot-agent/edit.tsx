@@ -21,6 +21,7 @@ import { getAgent, updateAgent } from "#app/services/config.server";
 import { LOGOUT_REASON_PARAM, listSearch, withLogoutReason } from "./list-search";
 import type { loader as listLoader } from "./route";
 import { logoutAccount } from "#app/services/crm.server";
+import { CodeOptions } from "#app/components/code-select";
 
 const SCREEN = "/robot/agent";
 
@@ -121,11 +122,7 @@ export default function RobotAgentEdit() {
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field field={fields.workType} label="类型">
           <select {...getSelectProps(fields.workType)} className={inputClass(fields.workType)} autoFocus={firstInvalid === "workType"}>
-            {WORK_TYPES.map((type) => (
-              <option key={type.code} value={type.code}>
-                {type.label}
-              </option>
-            ))}
+            <CodeOptions table={WORK_TYPES} />
           </select>
         </Field>
         <Field field={fields.agentId} label="工号">

@@ -7,6 +7,7 @@ import { Field, FormErrors, inputClass } from "#app/components/form-field";
 import { useKeyedIntentForm } from "#app/components/intent-form";
 import { PostButton } from "#app/components/row-actions";
 import { nodeFormValue, type NodeFormValue } from "./node-edits";
+import { CodeOptions, nameChoices } from "#app/components/code-select";
 
 /**
  * A node of the flow: its fields and routes (read-only unless the version is a draft), made the
@@ -66,11 +67,7 @@ export function NodeForm({
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field field={fields.type} label="类型">
           <select {...getSelectProps(fields.type)} disabled={!editable} className={inputClass(fields.type)}>
-            {FLOW_NODE_TYPES.map((t) => (
-              <option key={t.code} value={t.code}>
-                {t.label}
-              </option>
-            ))}
+            <CodeOptions table={FLOW_NODE_TYPES} />
           </select>
         </Field>
         <Field field={fields.name} label="节点名称">
@@ -99,11 +96,7 @@ export function NodeForm({
           <Field field={fields.queueName} label="转人工队列">
             <select {...getSelectProps(fields.queueName)} disabled={!editable} className={inputClass(fields.queueName)}>
               <option value="">机器人分配的队列（未分配时用活动的队列）</option>
-              {[...new Set([...queues, ...(node.queueName ? [node.queueName] : [])])].map((queue) => (
-                <option key={queue} value={queue}>
-                  {queue}
-                </option>
-              ))}
+              <CodeOptions table={nameChoices([...new Set([...queues, ...(node.queueName ? [node.queueName] : [])])])} />
             </select>
           </Field>
         ) : null}
@@ -116,11 +109,7 @@ export function NodeForm({
                   <Field field={row.intent} label={`意图 ${i + 1}`}>
                     <select {...getSelectProps(row.intent)} disabled={!editable} className={inputClass(row.intent)}>
                       <option value="">（不用）</option>
-                      {INTENT_LABELS.map((intent) => (
-                        <option key={intent.code} value={intent.code}>
-                          {intent.label}
-                        </option>
-                      ))}
+                      <CodeOptions table={INTENT_LABELS} />
                     </select>
                   </Field>
                   <Field field={row.keywords} label={`关键词 ${i + 1}（逗号分隔，留空用默认）`}>

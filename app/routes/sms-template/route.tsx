@@ -1,4 +1,4 @@
-import { getInputProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -12,7 +12,7 @@ import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { Notice } from "#app/components/filters";
 import { Field, inputClass } from "#app/components/form-field";
-import { useIntentsForm } from "#app/components/intent-form";
+import { refusalOf, useIntentsForm, useKeyedIntentForm } from "#app/components/intent-form";
 import { DeleteStep, RowForm, rowFormOpen, rowRefusalMessage } from "#app/components/row-editing";
 import { Paginator } from "#app/components/paginator";
 import { Screen } from "#app/components/screen";
@@ -33,6 +33,8 @@ export const handle: RouteHandle = { title };
 
 /** The template form's buttons: 计算字数 (the form comes back with the count) and 保存并提交审核. */
 const FORM_INTENTS = ["template.save", "template.count"] as const;
+/** A row's review: 通过, or 不通过 with its reason (a form per pending row). */
+const REVIEW = "template.review";
 
 const QuerySchema = ListPageSchema.extend({
   state: z.enum(["pending", "approved", "rejected"]).optional(),
@@ -93,7 +95,9 @@ export default function SmsTemplates() {
   const counted = result && "counted" in result ? result : undefined;
   // What the form posted last comes back to it: refused, or counted (what was typed with its count).
   const posted = counted?.typed ?? result;
-  const rowError = rowRefusalMessage(result, FORM_INTENTS);
+  // A refused reason comes back on its row; any other refusal of a row (删除, a review the platform
+  // refused: the row may be reviewed already) above the list.
+  const rowError = refusalOf(result, REVIEW)?.error?.reason ? null : rowRefusalMessage(result, FORM_INTENTS);
 
   return (
     <Screen
@@ -133,7 +137,7 @@ export default function SmsTemplates() {
             { prop: "state", label: "审核状态", render: (t) => <CodeLabel table={SMS_TEMPLATE_STATES} code={t.state} /> },
             { prop: "reason", label: "原因", render: (t) => t.reason ?? "—" },
             { prop: "updatedAt", label: "更新时间", type: "datetime", minWidth: 150 },
-            { prop: "id", label: "操作", render: (t) => <TemplateActions template={t} /> },
+            { prop: "id", label: "操作", render: (t) => <TemplateActions template={t} result={result} /> },
           ],
         }}
       />
@@ -142,32 +146,44 @@ export default function SmsTemplates() {
   );
 }
 
-function TemplateActions({ template: t }: { template: SmsTemplate }) {
+function TemplateActions({ template: t, result }: { template: SmsTemplate; result: unknown }) {
   return (
     <EditDeleteActions editHref={`${SCREEN}?edit=${t.id}`} intent="template.delete" id={t.id} name={t.name}>
       {t.state === "pending" ? (
         <>
-          <PostButton fields={{ intent: "template.review", id: t.id, state: "approved" }} label="通过" ariaLabel={`通过「${t.name}」`} />
-          <form method="post" className="sb-inline-forms">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="template.review" />
-            <input type="hidden" name="id" value={t.id} />
-            <input type="hidden" name="state" value="rejected" />
-            <input
-              id={`reason-${t.id}`}
-              name="reason"
-              maxLength={200}
-              placeholder="不通过的原因"
-              aria-label={`「${t.name}」不通过的原因`}
-              className="p-inputtext p-inputtext-sm"
-            />
-            <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`不通过「${t.name}」`}>
-              不通过
-            </button>
-          </form>
+          <PostButton fields={{ intent: REVIEW, id: t.id, state: "approved" }} label="通过" ariaLabel={`通过「${t.name}」`} />
+          <RejectForm template={t} result={result} />
         </>
       ) : null}
     </EditDeleteActions>
+  );
+}
+
+/** A pending row's 不通过 and its reason: a refused reason comes back on this row's field with what was typed. */
+function RejectForm({ template: t, result }: { template: SmsTemplate; result: unknown }) {
+  const [form, fields] = useKeyedIntentForm<{ reason: string }>(REVIEW, String(t.id), result, undefined, "id");
+  return (
+    <form method="post" {...getFormProps(form)} className="sb-inline-forms">
+      <CsrfInput />
+      <input type="hidden" name="intent" value={REVIEW} />
+      <input type="hidden" name="id" value={t.id} />
+      <input type="hidden" name="state" value="rejected" />
+      <input
+        {...getInputProps(fields.reason, { type: "text" })}
+        maxLength={200}
+        placeholder="不通过的原因"
+        aria-label={`「${t.name}」不通过的原因`}
+        className={`${inputClass(fields.reason)} p-inputtext-sm`}
+      />
+      {fields.reason.errors ? (
+        <small id={fields.reason.errorId} className="p-error">
+          {fields.reason.errors[0]}
+        </small>
+      ) : null}
+      <button type="submit" className="p-button p-button-text p-button-danger p-button-sm" aria-label={`不通过「${t.name}」`}>
+        不通过
+      </button>
+    </form>
   );
 }
 

@@ -204,6 +204,7 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
             onChange={(e) => change({ intent: e.target.value })}
           >
             <option value="">未选择</option>
+            {/* Not CodeOptions: its chunk would weigh on this island (app/components/code-select.tsx). */}
             {INTENT_LABELS.map((l) => (
               <option key={l.code} value={l.code}>
                 {l.label}

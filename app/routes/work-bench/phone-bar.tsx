@@ -231,6 +231,7 @@ export function PhoneBar(props: {
             value={reason}
             onChange={(e) => setReason(e.target.value)}
           >
+            {/* Not CodeOptions: its chunk would weigh on this island (app/components/code-select.tsx). */}
             {NOT_READY_REASONS.map((r) => (
               <option key={r.code} value={r.code}>
                 {r.label}

@@ -104,6 +104,7 @@ export function SmsCard({ call }: { call: { ctiCallId: string; phone: string } }
             onChange={(e) => void choose(e.target.value)}
           >
             <option value="">请选择</option>
+            {/* Not CodeOptions: its chunk would weigh on this island (app/components/code-select.tsx). */}
             {data.templates.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.name}
