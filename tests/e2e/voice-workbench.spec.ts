@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { expectAccessible, PLATFORM_URL, platformPost, platformToken, signIn } from "./support";
+import { expectAccessible, PLATFORM_URL, platformPost, platformToken, readyOnWorkbench, signIn } from "./support";
 
 /**
  * The voice workbench from ring to recorded result, against the real platform's CTI simulator
@@ -147,6 +147,103 @@ test("an agent takes a robot hand-off from ring to recorded result, through a ne
   await expect(customer.first()).toContainText("我想找人工客服");
   await customer.nth(1).getByRole("button").click();
   await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeGreaterThan(20);
+});
+
+/**
+ * Rings a call at an agent no other test signs in as (ready on the workbench), with its result form
+ * to find once answered. Their phone is signed out again by `done`.
+ */
+async function ringAt(page: Page, request: APIRequestContext, agent: string, phone: string) {
+  const token = await platformToken(request, agent);
+  await signIn(page, agent);
+  await readyOnWorkbench(page);
+  const { ctiCallId } = await platformPost(request, token, "/cti/simulator/offer", { phone, agentUserName: agent });
+  await expect(agentState(page)).toContainText("振铃中");
+  const masked = `${phone.slice(0, 3)}\\*\\*\\*\\*${phone.slice(7)}`;
+  const form = page.getByRole("form", { name: new RegExp(`通话结论 ${masked}`) });
+  const done = () => platformPost(request, token, "/cti/api/agent/state", { command: "signOut" });
+  return { ctiCallId, token, form, results: form.getByRole("group", { name: "通话结果" }), done };
+}
+
+test("an agent answers, hangs up and writes the result with the keyboard alone: the focus goes to the next step", async ({
+  page,
+  request,
+}) => {
+  const { ctiCallId, token, form, results, done } = await ringAt(page, request, "agent08", "13900008001");
+  // Answered by its shortcut: the focus is on the call's next control, not the page's body.
+  await page.keyboard.press("Alt+A");
+  await expect(agentState(page)).toContainText("通话中");
+  await expect(page.getByRole("button", { name: /挂机/ })).toBeFocused();
+  // Hung up by its shortcut: the focus is on the result to choose (the first, none chosen yet).
+  await page.keyboard.press("Alt+H");
+  await expect(agentState(page)).toContainText("话后整理");
+  await expect(results.getByLabel("未处理")).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(results.getByLabel("未处理")).toBeChecked();
+  await page.keyboard.press("ArrowRight");
+  await expect(results.getByLabel("处理成功")).toBeChecked();
+  await expect(results.getByLabel("处理成功")).toBeFocused();
+  // The save button is the form's own few Tabs on (意向标签, 业务类型, 回访日期's year, month and
+  // day, 备注), not the 31 from the page's body it was; Enter saves.
+  const save = form.getByRole("button", { name: "保存结论" });
+  let tabs = 0;
+  while (!(await save.evaluate((button) => button === document.activeElement)) && tabs < 10) {
+    await page.keyboard.press("Tab");
+    tabs += 1;
+  }
+  expect(tabs).toBeLessThanOrEqual(8);
+  await page.keyboard.press("Enter");
+  await expect(form).toHaveCount(0);
+  await expect(page.getByTestId("outbox").getByRole("listitem").first()).toContainText("已保存");
+  const record = await request.get(`${PLATFORM_URL}/config/business/record/${ctiCallId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect((await record.json()).data).toMatchObject({ ctiCallId, callResult: 1 });
+  await done();
+});
+
+test.describe("an agent on a phone (390 × 844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("finds the result form first after the call, and a result left out is said at its group", async ({ page, request }) => {
+    const { form, results, done } = await ringAt(page, request, "agent09", "13900009001");
+    // The ringing banner stays inside the phone bar, its text (up to the queue's name) cut with an ellipsis.
+    const bar = await page.getByRole("region", { name: "电话条" }).boundingBox();
+    const banner = page.getByRole("alert").filter({ hasText: "来电 139****9001" });
+    const right = await banner.evaluate((p) => p.getBoundingClientRect().right);
+    expect(right).toBeLessThanOrEqual(bar!.x + bar!.width);
+    await expect(banner).toHaveCSS("text-overflow", "ellipsis");
+    await page.getByRole("button", { name: /接听/ }).click();
+    await expect(agentState(page)).toContainText("通话中");
+    await page.getByRole("button", { name: /挂机/ }).click();
+    await expect(agentState(page)).toContainText("话后整理");
+    // The result group is on the first screen of the page (its place in the page, whatever the scroll).
+    await expect(results.getByLabel("未处理")).toBeFocused();
+    const place = await results.evaluate((group) => {
+      const box = group.getBoundingClientRect();
+      return { top: box.top + window.scrollY, bottom: box.bottom + window.scrollY };
+    });
+    expect(place.top).toBeGreaterThan(0);
+    expect(place.bottom).toBeLessThanOrEqual(844);
+
+    // Saved without a result: the group says so, next to its choices, and has the focus.
+    await form.getByRole("button", { name: "保存结论" }).click();
+    await expect(results).toHaveAttribute("aria-invalid", "true");
+    const message = results.getByText("请选择通话结果");
+    await expect(message).toBeVisible();
+    await expect(results).toHaveAttribute("aria-describedby", (await message.getAttribute("id"))!);
+    await expect(results.getByLabel("未处理")).toBeFocused();
+    const [below, next] = [await message.boundingBox(), await form.getByLabel("意向标签").boundingBox()];
+    expect(below!.y + below!.height).toBeLessThanOrEqual(next!.y);
+    await expectAccessible(page);
+
+    await results.getByLabel("处理失败").check();
+    await expect(results).not.toHaveAttribute("aria-invalid");
+    await expect(message).toHaveCount(0);
+    await form.getByRole("button", { name: "保存结论" }).click();
+    await expect(form).toHaveCount(0);
+    await done();
+  });
 });
 
 test("the workbench shows itself while the softphone scripts are on their way, and works once they arrive", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import { BUSINESS_FIELDS } from "#contracts/workbench-live";
@@ -12,6 +12,7 @@ import {
 import { isRetryable, postAction } from "#app/client/island";
 import { OUTBOX_STATE_LABELS, type SendResult } from "#app/client/outbox";
 import { formatTime, maskPhone } from "#app/lib/format";
+import { focusNext } from "./focus";
 import { PHONE_ENDPOINT } from "./types";
 
 /** Sends one queued conclusion and says whether to retry (the number stays here: the platform has the call's). */
@@ -145,6 +146,11 @@ export function ConclusionForms({ currentCallId, onCall }: { currentCallId: stri
   );
 }
 
+/** The result's control the keyboard lands on in its group: the chosen result, else the first. */
+function resultControl(group: HTMLFieldSetElement | null): HTMLInputElement | null | undefined {
+  return group?.querySelector<HTMLInputElement>("input:checked") ?? group?.querySelector<HTMLInputElement>("input");
+}
+
 function ConclusionForm({ call, current, onCall }: { call: CallToConclude; current: boolean; onCall: boolean }) {
   const [outbox] = useOutbox();
   const empty: ConclusionDraft = { ...call, callResult: "", intent: "", remark: "", fields: {} };
@@ -155,9 +161,20 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
     setDraft(next);
     outbox.saveDraft(next);
   };
+  const results = useRef<HTMLFieldSetElement>(null);
+  // The call ended and its result is to write: the keyboard starts there (not on the page's body).
+  const wasOnCall = useRef(onCall);
+  useEffect(() => {
+    if (current && wasOnCall.current && !onCall) focusNext(resultControl(results.current));
+    wasOnCall.current = onCall;
+  }, [current, onCall]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (draft.callResult === "") return setProblem("请选择通话结果");
+    if (draft.callResult === "") {
+      setProblem("请选择通话结果");
+      resultControl(results.current)?.focus();
+      return;
+    }
     setProblem(null);
     outbox.submit({ ...draft, ...call });
     void outbox.flush(true);
@@ -177,7 +194,13 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
           {current && onCall ? "当前通话" : current ? "刚结束" : "已结束，待保存"}
         </span>
       </h2>
-      <fieldset className="sb-form-row" style={{ border: 0, padding: 0 }}>
+      <fieldset
+        ref={results}
+        className="sb-form-row"
+        style={{ border: 0, padding: 0 }}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? id("callResult-error") : undefined}
+      >
         <legend>通话结果</legend>
         <div style={{ display: "flex", gap: "1rem", flexWrap: "wrap" }}>
           {CALL_RESULTS.map((r) => (
@@ -187,12 +210,20 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
                 name={id("callResult")}
                 value={r.code}
                 checked={draft.callResult === String(r.code)}
-                onChange={() => change({ callResult: String(r.code) })}
+                onChange={() => {
+                  change({ callResult: String(r.code) });
+                  setProblem(null);
+                }}
               />{" "}
               {r.label}
             </label>
           ))}
         </div>
+        {problem ? (
+          <small id={id("callResult-error")} className="p-error">
+            {problem}
+          </small>
+        ) : null}
       </fieldset>
       <div className="sb-conclusion-fields">
         <div className="sb-form-row">
@@ -237,11 +268,6 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
           onChange={(e) => change({ remark: e.target.value })}
         />
       </div>
-      {problem ? (
-        <p className="sb-phonebar-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
       <button type="submit" className="p-button p-button-sm sb-primary-action">
         保存结论
       </button>

@@ -6,6 +6,7 @@ import { maskPhone } from "#app/lib/format";
 import { takeEarlyText } from "#app/client/early-input";
 import { softphone } from "#app/client/softphone";
 import { STREAM_STATUS_LABELS } from "#app/client/use-event-stream";
+import { focusNext } from "./focus";
 import type { WorkbenchData } from "./types";
 
 function useNow(active: boolean) {
@@ -96,6 +97,15 @@ export function PhoneBar(props: {
     const [box, rect] = [row.getBoundingClientRect(), action.getBoundingClientRect()];
     if (rect.left < box.left || rect.right > box.right) row.scrollLeft += rect.left - box.left - 8;
   }, [primary, agent.state]);
+
+  // A call answered (Alt+A leaves the focus on the page's body, the 接听 button goes disabled):
+  // the focus goes to 挂机, the call's next control.
+  const hangupButton = useRef<HTMLButtonElement>(null);
+  const previousState = useRef(agent.state);
+  useEffect(() => {
+    if (previousState.current === "RINGING" && agent.state === "TALKING") focusNext(hangupButton.current);
+    previousState.current = agent.state;
+  }, [agent.state]);
 
   // Keys go out one after another, so quick presses reach the far end in the order pressed.
   const dtmfQueue = useRef<Promise<unknown>>(Promise.resolve());
@@ -205,6 +215,7 @@ export function PhoneBar(props: {
             接听<kbd>{shortcuts.answer}</kbd>
           </button>
           <button
+            ref={hangupButton}
             type="button"
             className={`p-button p-button-danger p-button-sm${emphasis("hangup")}`}
             disabled={!can.hangup}

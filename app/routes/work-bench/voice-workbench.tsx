@@ -167,9 +167,10 @@ export function VoiceWorkbench({ title }: { title: string }) {
     [csrf],
   );
 
+  const live = state === "RINGING" || state === "TALKING" || state === "HOLD";
   const can = {
     answer: state === "RINGING" && call?.origin !== "manual",
-    hangup: state === "RINGING" || state === "TALKING" || state === "HOLD",
+    hangup: live,
     ready: canDo(state, "ready"),
     notReady: canDo(state, "notReady"),
   };
@@ -254,7 +255,7 @@ export function VoiceWorkbench({ title }: { title: string }) {
         status={media.status}
         owner={media.owner}
         takeOver={media.takeOver}
-        onCall={state === "RINGING" || state === "TALKING" || state === "HOLD"}
+        onCall={live}
         connection={media.connection}
         callId={callId}
         reportPoorCall={reportPoorCall}
@@ -317,7 +318,8 @@ export function VoiceWorkbench({ title }: { title: string }) {
       </div>
       <div role="tabpanel" aria-labelledby={`tab-${tab}`} style={{ marginTop: "1rem" }}>
         {tab === "business" ? (
-          <div className="sb-wb-grid">
+          // No call on the line and a result to write: on a phone, the result forms come first.
+          <div className={`sb-wb-grid${toConclude.length > 0 && !live ? " sb-wb-grid--concluding" : ""}`}>
             <div>
               <ScreenPop phone={phone} pop={panels.pop} />
             </div>
