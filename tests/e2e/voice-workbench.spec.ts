@@ -392,9 +392,10 @@ test("a supervisor reviewing an inbound call sees the result its agent saved; a 
   await supervisor.goto("/callHistory?phone=13955550067");
   await supervisor.locator(`a[href^="/callHistory/${callId}?"]`).click();
   const detail = supervisor.getByRole("dialog", { name: "通话详情" });
-  await expect(detail.locator("div", { has: supervisor.locator("dt", { hasText: /^通话结论$/ }) }).locator("dd")).toHaveText("处理成功");
-  await expect(detail).toContainText("客户已确认新地址，明天回访");
-  await expect(detail).toContainText(beijingDay(0));
+  const fact = (label: string) => detail.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
+  await expect(fact("通话结论")).toHaveText("处理成功");
+  await expect(fact("回访日期")).toHaveText(beijingDay(0));
+  await expect(fact("结论备注")).toHaveText("客户已确认新地址，明天回访");
 
   // The business record's row opens the same call.
   await supervisor.goto("/incoming/businessRecord?phone=13955550067");
