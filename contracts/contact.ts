@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CALL_QUALITY_ISSUE_CODES } from "./codes";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, envelope, page } from "./envelope";
+import { BusinessRecordSchema } from "./workbench";
 
 /**
  * The contact service's call records (spec §3 "Call task detail", endpoints.md R rows):
@@ -130,6 +131,11 @@ export const CallDetailSchema = z.object({
   /** The work order made from this call (the first, if several), shown instead of the form (decision 026). */
   workOrder: z.object({ id: z.number().int(), number: z.string(), title: z.string() }).nullable(),
   poorQuality: PoorQualitySchema.nullable(),
+  /**
+   * The result the agent saved for the call (its business record, POST /contact/call/conclusion),
+   * null when none was saved: attachData.conclusion is only what a robot noted (decision 067).
+   */
+  businessRecord: BusinessRecordSchema.pick({ callResult: true, intent: true, remark: true, fields: true, agentName: true }).nullable(),
 });
 export type CallDetail = z.infer<typeof CallDetailSchema>;
 export const CallDetailResponseSchema = envelope(CallDetailSchema);

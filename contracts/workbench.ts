@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cstDate } from "#common/china-time";
 import { CALL_RESULTS, codesOf, INTENT_LABELS } from "./codes";
 import { AsrEntrySchema } from "./cti";
 import { envelope, page, PaginationSchema } from "./envelope";
@@ -43,6 +44,8 @@ export const BusinessRecordSchema = z.object({
   agentName: z.string(),
   workOrderId: z.number().int().nullable(),
   createdAt: z.string(),
+  /** The call's record (its detail's id), null while the call is still on. */
+  callId: z.number().int().nullable(),
 });
 export type BusinessRecord = z.infer<typeof BusinessRecordSchema>;
 export const BusinessRecordResponseSchema = envelope(BusinessRecordSchema);
@@ -93,6 +96,19 @@ export const DialogListResponseSchema = envelope(page(AsrEntrySchema));
 
 export const REMARK_MAX = 500;
 
+export const CALLBACK_DATE_PAST = "回访日期不能早于今天";
+
+/**
+ * Why a conclusion's 回访日期 (a calendar date, YYYY-MM-DD) is refused, or null: a callback is
+ * planned, so not before today on the tenant's clock (China Standard Time). Empty means none planned.
+ */
+export function callbackDateProblem(value: string | undefined, now = new Date()): string | null {
+  if (!value) return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) return "回访日期格式无效";
+  // ISO dates of the same length order as strings.
+  return value < cstDate(now) ? CALLBACK_DATE_PAST : null;
+}
+
 /**
  * POST /contact/call/conclusion — the agent's result for a call. The `Idempotency-Key` header
  * (or `idempotencyKey`) makes a retried submission answer the first one's record, never a second.
@@ -110,7 +126,13 @@ export const ConclusionRequestSchema = z.object({
     .nullable()
     .default(null),
   remark: z.string().max(REMARK_MAX, `备注不能超过${REMARK_MAX}个字`).default(""),
-  fields: z.record(z.string().max(200)).default({}),
+  fields: z
+    .record(z.string().max(200))
+    .default({})
+    .superRefine((fields, ctx) => {
+      const problem = callbackDateProblem(fields.callbackDate);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["callbackDate"], message: problem });
+    }),
   idempotencyKey: z.string().min(8).max(100),
 });
 export type ConclusionRequest = z.infer<typeof ConclusionRequestSchema>;

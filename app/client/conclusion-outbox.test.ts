@@ -111,6 +111,22 @@ describe("conclusion outbox", () => {
     expect(outbox.loadDraft("cti-1")).toEqual(draft);
   });
 
+  it("a refused conclusion reopened whole sends the agent's corrections, not what was refused", async () => {
+    const { outbox } = setup([{ kind: "refused", message: "回访日期不能早于今天" }]);
+    const call = { ctiCallId: "cti-1", phone: "138****8000", startedAt: "2026-11-28T01:00:00Z", origin: "inbound" };
+    outbox.open(call);
+    outbox.submit({ ...draft, ...call, fields: { callbackDate: "2026-11-27" } });
+    await outbox.flush();
+    const [refused] = outbox.items();
+    // The workbench's form reopens with the refused item's whole payload as the call.
+    outbox.reopen(refused, { ...refused.payload, startedAt: call.startedAt, origin: call.origin });
+    const [open] = outbox.openCalls();
+    expect(open).toEqual(call);
+    // The form submits its corrected draft over the open call (conclusion.tsx: { ...draft, ...call }).
+    const corrected = { ...outbox.loadDraft("cti-1")!, fields: { callbackDate: "2026-11-28" } };
+    expect(outbox.submit({ ...corrected, ...open }).payload.fields).toEqual({ callbackDate: "2026-11-28" });
+  });
+
   it("two tabs of the agent share one outbox: each shows the other's forms, neither writes over the other's results", async () => {
     const storage = memoryStorage();
     const first = setup([{ kind: "retry", message: "网络已断开" }], storage);

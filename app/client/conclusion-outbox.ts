@@ -67,7 +67,10 @@ export function createConclusionOutbox(options: {
     const calls = openCalls();
     if (calls.some((c) => c.ctiCallId === call.ctiCallId)) return notifyCalls(calls);
     if (outbox.items().some((i) => i.payload.ctiCallId === call.ctiCallId && i.state !== "failed")) return;
-    writeOpen([...calls, call]);
+    // Only what names the call: a refused conclusion reopened is passed whole, and what it carried
+    // must not come back over the agent's corrections when the form is submitted.
+    const { ctiCallId, phone, startedAt, origin } = call;
+    writeOpen([...calls, { ctiCallId, phone, startedAt, origin }]);
   }
 
   function saveDraft(draft: ConclusionDraft): void {

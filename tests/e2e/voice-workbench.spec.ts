@@ -438,6 +438,71 @@ test("an agent sends keys, consults a colleague, confers and hands the customer 
   await colleagueContext.close();
 });
 
+test("a supervisor reviewing an inbound call sees the result its agent saved; a callback before today is refused", async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const admin = await platformToken(request, "admin");
+  await notReady(request, await platformToken(request, "agent"));
+  await signIn(page, "agent");
+  await page.goto("/workBench");
+  await expect(page.getByTestId("connection")).toHaveText("已连接");
+  await page.getByRole("button", { name: /^就绪/ }).click();
+  await expect(agentState(page)).toHaveText("就绪");
+  const { ctiCallId } = await platformPost(request, admin, "/cti/simulator/offer", { phone: "13955550067", agentUserName: "agent" });
+  await expect(page.getByText("来电 139****0067（呼入）")).toBeVisible();
+  await page.getByRole("button", { name: /接听/ }).click();
+  await expect(agentState(page)).toContainText("通话中");
+  await page.getByRole("button", { name: /挂机/ }).click();
+  await expect(agentState(page)).toContainText("话后整理");
+
+  // A callback planned for yesterday (Beijing) is refused with why; what was typed comes back to correct.
+  const beijingDay = (offsetDays: number) => new Date(Date.now() + 8 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  const form = page.getByRole("form", { name: /^通话结论 139\*{4}0067/ });
+  await form.getByLabel("处理成功").check();
+  await form.getByLabel("回访日期").fill(beijingDay(-1));
+  await form.getByLabel("备注").fill("客户已确认新地址");
+  await form.getByRole("button", { name: "保存结论" }).click();
+  const outbox = page.getByTestId("outbox");
+  await expect(outbox).toContainText("回访日期不能早于今天");
+  await outbox.getByRole("button", { name: "修改后重新保存" }).click();
+  await expect(form.getByLabel("备注")).toHaveValue("客户已确认新地址");
+  await expect(form.getByLabel("处理成功")).toBeChecked();
+  await expect(form.getByLabel("回访日期")).toHaveValue(beijingDay(-1));
+  await form.getByLabel("回访日期").fill(beijingDay(0));
+  await expect(form.getByLabel("回访日期")).toHaveValue(beijingDay(0));
+  await form.getByLabel("备注").fill("客户已确认新地址，明天回访");
+  await form.getByRole("button", { name: "保存结论" }).click();
+  await expect(outbox.getByRole("listitem").filter({ hasText: "139****0067" }).first()).toContainText("已保存", { timeout: 15_000 });
+
+  // The supervisor opens the call from the call history: the agent's result and remark are in its detail.
+  const agentToken = await platformToken(request, "agent");
+  const history = await request.get(`${PLATFORM_URL}/contact/business/callhistory?phone=13955550067&pageSize=100`, {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
+  const { callId } = (await history.json()).data.list.find((row: { ctiCallId: string }) => row.ctiCallId === ctiCallId);
+  const supervisorContext = await browser.newContext();
+  const supervisor = await supervisorContext.newPage();
+  await signIn(supervisor, "supervisor");
+  await supervisor.goto("/callHistory?phone=13955550067");
+  await supervisor.locator(`a[href^="/callHistory/${callId}?"]`).click();
+  const detail = supervisor.getByRole("dialog", { name: "通话详情" });
+  const fact = (label: string) => detail.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd");
+  await expect(fact("通话结论")).toHaveText("处理成功");
+  await expect(fact("回访日期")).toHaveText(beijingDay(0));
+  await expect(fact("结论备注")).toHaveText("客户已确认新地址，明天回访");
+
+  // The business record's row opens the same call.
+  await supervisor.goto("/incoming/businessRecord?phone=13955550067");
+  const row = supervisor.getByRole("table", { name: "呼入业务记录" }).getByRole("row").filter({ hasText: "客户已确认新地址，明天回访" });
+  await row.getByRole("link", { name: "查看 139****0067 的通话详情" }).click();
+  await expect(supervisor).toHaveURL(new RegExp(`/incoming/history/${callId}$`));
+  await expect(supervisor.getByRole("dialog", { name: "通话详情" })).toContainText("客户已确认新地址，明天回访");
+  await supervisorContext.close();
+});
+
 test("inbound business records list the agent's saved results, filtered in the URL @noscript", async ({ page }) => {
   await signIn(page, "agent");
   await page.goto("/incoming/businessRecord");

@@ -5,7 +5,7 @@
  * decisions below only ever propose moves from the tables (dialer-states.test.ts proves it).
  */
 import type { CallingWindow } from "#upstream/db/schema";
-import { cstDate, cstMinuteOfDay, startOfCstDay } from "./china-time";
+import { cstDate, cstMinuteOfDay, startOfCstDay } from "#common/china-time";
 
 export const BatchStatus = {
   scheduling: 2,

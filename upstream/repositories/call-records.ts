@@ -363,6 +363,14 @@ export async function findCallDetail(db: Db, reader: CallReader, callId: number)
     .orderBy("id")
     .limit(1)
     .executeTakeFirst();
+  // The agent's saved result for the call (one per call within the tenant).
+  const business = await db
+    .selectFrom("business_records as b")
+    .leftJoin("users as u", "u.id", "b.agent_user_id")
+    .select(["b.call_result", "b.intent", "b.remark", "b.fields", "u.real_name"])
+    .where("b.tenant_id", "=", tenantId)
+    .where("b.cti_call_id", "=", record.cti_call_id)
+    .executeTakeFirst();
   // Consecutive lines of the same dialogType form one calling-result section.
   const callingResults: CallDetail["callingResults"] = [];
   for (const line of lines) {
@@ -405,6 +413,15 @@ export async function findCallDetail(db: Db, reader: CallReader, callId: number)
     hasRecording: record.recording !== null,
     workOrder: workOrder ?? null,
     poorQuality: record.poor_quality,
+    businessRecord: business
+      ? {
+          callResult: business.call_result,
+          intent: business.intent,
+          remark: business.remark,
+          fields: business.fields,
+          agentName: business.real_name ?? "",
+        }
+      : null,
   };
 }
 

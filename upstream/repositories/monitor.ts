@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { MONITOR_RULE_KEYS, codesOf } from "#contracts/codes";
 import { SERVICE_LEVEL_SECONDS, type MonitorAgentState, type MonitorRule } from "#contracts/monitor";
 import type { Db, Trx } from "#upstream/db";
-import { startOfCstDay } from "#upstream/domain/china-time";
+import { startOfCstDay } from "#common/china-time";
 import { WorkType } from "#upstream/domain/work-type";
 
 /**

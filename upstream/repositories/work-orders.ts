@@ -14,7 +14,7 @@ import {
   type WorkOrderTemplateInput,
 } from "#contracts/work-orders";
 import type { Db, Trx } from "#upstream/db";
-import { cstDate } from "#upstream/domain/china-time";
+import { cstDate } from "#common/china-time";
 import { writeAudit } from "./audit-log";
 import { likePattern } from "./knowledge";
 import { Refused } from "#upstream/domain/refused";

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { TodayCall } from "#contracts/cti";
 import type { BusinessRecord, BusinessRecordFilter, ConclusionRequest, Contact, WorkOrderInfo } from "#contracts/workbench";
 import type { Db } from "#upstream/db";
-import { startOfCstDay } from "#upstream/domain/china-time";
+import { startOfCstDay } from "#common/china-time";
 import { readableBy, type CallReader } from "./call-records";
 import { likePattern, recordGap } from "./knowledge";
 
@@ -40,6 +40,7 @@ const businessRecordColumns = [
   "b.work_order_id",
   "b.created_at",
   "u.real_name",
+  "r.id as call_id",
 ] as const;
 
 type BusinessRow = {
@@ -53,6 +54,7 @@ type BusinessRow = {
   work_order_id: number | null;
   created_at: Date;
   real_name: string | null;
+  call_id: number | null;
 };
 
 const toBusinessRecord = (row: BusinessRow): BusinessRecord => ({
@@ -66,11 +68,14 @@ const toBusinessRecord = (row: BusinessRow): BusinessRecord => ({
   agentName: row.real_name ?? "",
   workOrderId: row.work_order_id,
   createdAt: row.created_at.toISOString(),
+  callId: row.call_id,
 });
 
+/** Business records with their call's record (none while the call is still on) and their agent. */
 function businessRecords(db: Db, tenantId: number) {
   return db
     .selectFrom("business_records as b")
+    .leftJoin("call_records as r", (join) => join.onRef("r.cti_call_id", "=", "b.cti_call_id").onRef("r.tenant_id", "=", "b.tenant_id"))
     .leftJoin("users as u", "u.id", "b.agent_user_id")
     .select(businessRecordColumns)
     .where("b.tenant_id", "=", tenantId);

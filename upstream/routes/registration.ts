@@ -15,7 +15,7 @@ import {
   type Registered,
   type TenantProfile,
 } from "#contracts/account";
-import { cstClock } from "#upstream/domain/china-time";
+import { cstClock } from "#common/china-time";
 import { dictionaryEntries } from "#upstream/domain/dictionary";
 import { hashPassword, verifyPassword } from "#upstream/domain/passwords";
 import { WorkType } from "#upstream/domain/work-type";

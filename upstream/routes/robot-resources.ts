@@ -16,7 +16,7 @@ import {
   type TaskDispatch,
   type WorkingCalendar,
 } from "#contracts/robot-resources";
-import { cstDate } from "#upstream/domain/china-time";
+import { cstDate } from "#common/china-time";
 import { dispatchDays } from "#upstream/domain/dispatch-plan";
 import { RegexTimeout, matchSample } from "#upstream/domain/regex-test";
 import { previewWav } from "#upstream/domain/voice-preview";

@@ -17,7 +17,7 @@ import {
   signInWaitUntil,
 } from "#upstream/repositories/sign-in-throttle";
 import { findCredentials } from "#upstream/repositories/users";
-import { cstClock } from "#upstream/domain/china-time";
+import { cstClock } from "#common/china-time";
 import { signInFailures, signInThrottled } from "#upstream/observability/metrics";
 
 type TokenResponse = z.infer<typeof TokenResponseSchema>;

@@ -2,8 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import {
+  CALL_RESULTS,
   CAMPAIGN_TYPES,
   GENDERS,
+  INTENT_LABELS,
   INBOUND_CAMPAIGN_TYPE,
   OUTCOME_CODES,
   RESULT_CODES,
@@ -12,13 +14,14 @@ import {
   toneOf,
 } from "#contracts/codes";
 import type { FlowParamItem } from "#contracts/robot";
+import { BUSINESS_FIELDS } from "#contracts/workbench-live";
 import { requireAccess } from "#app/server/access.server";
 import type { WorkOrderFormState } from "#app/server/work-order-form.server";
 import { WorkOrderCard } from "#app/components/work-order-form";
 import { mayCreateWorkOrders, workOrderScreen } from "#app/lib/work-order-access";
 import { listWorkOrderTemplates } from "#app/services/work-orders.server";
 import { callIdOf, callWorkOrderAction } from "#app/server/call-work-order.server";
-import { CodeTag, PoorQualityTag } from "#app/components/code-tag";
+import { CodeLabel, CodeTag, PoorQualityTag } from "#app/components/code-tag";
 import { DataTable } from "#app/components/data-table";
 import { GeneralErrorBoundary } from "#app/components/error-boundary";
 import { DIALOG_WIDTH_PX, TABLE_MAX_HEIGHT_PX, callLinkId, chooseTab, detailTabs } from "#app/lib/call-detail";
@@ -118,6 +121,7 @@ export default function CallDetailDialog() {
   ) : (
     "-"
   );
+  const record = detail.businessRecord;
   const facts: Array<[string, ReactNode] | false> = [
     ["电话号码", maskPhone(detail.phone)],
     ["呼叫时间", formatDateTime(detail.callTime)],
@@ -135,7 +139,14 @@ export default function CallDetailDialog() {
     ],
     // An inbound call has no outbound result (its lists show none either).
     detail.campaignType !== INBOUND_CAMPAIGN_TYPE && ["外呼结果", outboundResult],
-    ["通话结论", detail.attachData.conclusion ?? "-"],
+    // What the agent saved for the call, else what the robot noted (decision 067).
+    ["通话结论", record ? <CodeLabel key="c" table={CALL_RESULTS} code={record.callResult} /> : (detail.attachData.conclusion ?? "-")],
+    !!record?.intent && ["意向标签", labelOf(INTENT_LABELS, record.intent)],
+    ...BUSINESS_FIELDS.map(
+      (field): [string, ReactNode] | false => !!record?.fields[field.name] && [field.label, record.fields[field.name]],
+    ),
+    !!record?.remark && ["结论备注", record.remark],
+    !!record?.agentName && ["处理坐席", record.agentName],
     !!detail.poorQuality && ["通话质量", <PoorQualityTag key="q" poor={detail.poorQuality} detailed />],
   ];
 

@@ -15,6 +15,7 @@ import { ListPageSchema, pagination, parseListQuery } from "#app/server/page-que
 import type { RouteHandle } from "#app/lib/handle";
 import { SCREEN_TITLES } from "#app/lib/screens";
 import { maskPhone } from "#app/lib/format";
+import { recordHref } from "#app/lib/list-url";
 import { listInboundBusinessRecords } from "#app/services/workbench.server";
 
 const title = SCREEN_TITLES["/incoming/businessRecord"];
@@ -75,7 +76,20 @@ export default function Page() {
             {
               prop: "workOrderId",
               label: "操作",
-              render: (r) => (r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : "—"),
+              // The call's detail opens over the inbound history (a record saved while its call was on has none yet).
+              render: (r) =>
+                r.callId || r.workOrderId ? (
+                  <span className="sb-row-actions">
+                    {r.callId ? (
+                      <a href={recordHref("/incoming/history", r.callId)} aria-label={`查看 ${maskPhone(r.phone)} 的通话详情`}>
+                        查看通话
+                      </a>
+                    ) : null}
+                    {r.workOrderId ? <a href={`${workOrders}/${r.workOrderId}`}>查看工单</a> : null}
+                  </span>
+                ) : (
+                  "—"
+                ),
             },
           ],
         }}
