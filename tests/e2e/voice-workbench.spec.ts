@@ -462,6 +462,8 @@ test("a supervisor reviewing an inbound call sees the result its agent saved; a 
   const beijingDay = (offsetDays: number) => new Date(Date.now() + 8 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
   const form = page.getByRole("form", { name: /^通话结论 139\*{4}0067/ });
   await form.getByLabel("处理成功").check();
+  // The picker offers no earlier day; a date typed anyway is refused by the platform.
+  await expect(form.getByLabel("回访日期")).toHaveAttribute("min", beijingDay(0));
   await form.getByLabel("回访日期").fill(beijingDay(-1));
   await form.getByLabel("备注").fill("客户已确认新地址");
   await form.getByRole("button", { name: "保存结论" }).click();

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { CALL_ORIGIN_LABELS, CALL_RESULTS, INTENT_LABELS, labelOf } from "#contracts/codes";
 import { BUSINESS_FIELDS } from "#contracts/workbench-live";
+import { cstDate } from "#common/china-time";
 import {
   createConclusionOutbox,
   type CallToConclude,
@@ -250,6 +251,8 @@ function ConclusionForm({ call, current, onCall }: { call: CallToConclude; curre
               id={id(`field-${field.name}`)}
               className="p-inputtext p-component"
               type={field.name === "callbackDate" ? "date" : "text"}
+              // The picker offers no day before today (Beijing); the platform refuses one typed anyway.
+              min={field.name === "callbackDate" ? cstDate(new Date()) : undefined}
               maxLength={200}
               value={draft.fields[field.name] ?? ""}
               onChange={(e) => change({ fields: { ...draft.fields, [field.name]: e.target.value } })}
