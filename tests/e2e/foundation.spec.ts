@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
-import { menuNames, signIn, signInWithForm, signOut } from "./support";
+import { menuNames, signIn, signOut } from "./support";
 
 // Menus by role: what each demo account must and must not see.
 const ROLES = [
@@ -35,7 +35,7 @@ test.describe("sign-in and menus @noscript", () => {
     test(`${role.user} signs in, sees the ${role.name} menu and signs out`, async ({ page }) => {
       await page.goto("/");
       await expect(page).toHaveURL(/\/user\/login$/);
-      await signInWithForm(page, role.user);
+      await signIn(page, role.user);
       await expect(page).toHaveURL(/\/$/);
       await expect(page.getByRole("heading", { level: 1 })).toContainText("您好");
       const names = await menuNames(page);
@@ -49,7 +49,7 @@ test.describe("sign-in and menus @noscript", () => {
 
   test("a copy of the session cookie shows nothing readable and opens nothing after sign-out", async ({ page, request }) => {
     await page.goto("/user/login");
-    await signInWithForm(page, "agent");
+    await signIn(page, "agent");
     const session = (await page.context().cookies()).find((cookie) => cookie.name === "sb_session");
     expect(session?.httpOnly).toBe(true);
     const payload = Buffer.from(decodeURIComponent(session!.value).split(".")[0], "base64").toString("utf8");
@@ -65,7 +65,7 @@ test.describe("sign-in and menus @noscript", () => {
   });
 
   test("a wrong password keeps the username and says what is wrong", async ({ page }) => {
-    await signInWithForm(page, "supervisor", "not-the-password");
+    await signIn(page, "supervisor", "not-the-password");
     await expect(page.getByRole("alert")).toHaveText("用户名或密码错误");
     await expect(page.getByLabel("用户名")).toHaveValue("supervisor");
     await expect(page.getByLabel("密码", { exact: true })).toHaveValue("");
@@ -83,7 +83,7 @@ test.describe("sign-in and menus @noscript", () => {
   test("after sign-in the user lands on the page they asked for", async ({ page }) => {
     await page.goto("/callHistory?page=2");
     await expect(page).toHaveURL(/\/user\/login\?redirectTo=%2FcallHistory%3Fpage%3D2$/);
-    await signInWithForm(page, "agent");
+    await signIn(page, "agent");
     await expect(page).toHaveURL(/\/callHistory\?page=2$/);
     await expect(page.getByRole("heading", { level: 1, name: "通话历史" })).toBeVisible();
     await expect(page.locator('nav a[aria-current="page"]')).toHaveText("通话历史");
@@ -91,12 +91,12 @@ test.describe("sign-in and menus @noscript", () => {
 
   test("a redirect to another site is refused", async ({ page }) => {
     await page.goto("/user/login?redirectTo=//evil.example.com/");
-    await signInWithForm(page, "agent");
+    await signIn(page, "agent");
     await expect(page).toHaveURL(/localhost:\d+\/$/);
   });
 
   test("an unentitled screen answers 403 with the 403 page", async ({ page }) => {
-    await signInWithForm(page, "agent");
+    await signIn(page, "agent");
     await expect(page).toHaveURL(/\/$/);
     const response = await page.goto("/callLog");
     expect(response?.status()).toBe(403);
@@ -121,7 +121,7 @@ test.describe("sign-in and menus @noscript", () => {
   });
 
   test("the sidebar state is remembered between visits", async ({ page }) => {
-    await signInWithForm(page, "agent");
+    await signIn(page, "agent");
     await expect(page.locator("#sb-sidebar")).toBeVisible();
     await page.getByRole("button", { name: "收起菜单" }).click();
     await expect(page.locator("#sb-sidebar")).toBeHidden();
@@ -151,7 +151,7 @@ test.describe("brands and the sign-in page @noscript", () => {
       await page.goto(new URL("/user/login", url).toString());
       await expect(page).toHaveTitle(`登录 - ${title}`);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-      await signInWithForm(page, "agent");
+      await signIn(page, "agent");
       await expect(page).toHaveTitle(`首页 - ${title}`);
       await expect(page.locator(".sb-brand")).toContainText(title);
     });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { PASSWORD, platformPost, platformToken, readyOnWorkbench, signInWithForm, startUntilReady } from "./support";
+import { PASSWORD, platformPost, platformToken, readyOnWorkbench, signIn, startUntilReady } from "./support";
 
 /**
  * Running it (README "Running it", decision 038): this file starts its own console and platform
@@ -106,7 +106,7 @@ test("a post from another site is a Chinese 403, logged with its request id; /re
 });
 
 test("both processes' metrics count what happened, on their loopback ports", async ({ page }) => {
-  await signInWithForm(page, "agent");
+  await signIn(page, "agent");
   await page.goto("/workBench");
   await expect(page.getByTestId("connection")).toHaveText("已连接");
   await page.getByRole("button", { name: "签入" }).click();
@@ -136,13 +136,13 @@ test("the console, then the platform, restart while an agent is on a call and a 
   const supervisor = await supervisorContext.newPage();
   const agent = await agentContext.newPage();
 
-  await signInWithForm(supervisor, "supervisor");
+  await signIn(supervisor, "supervisor");
   await supervisor.goto("/monitor/agent?queueName=demo-sales");
   const live = supervisor.getByRole("status").filter({ hasText: "实时连接" });
   await expect(live).toHaveText("实时连接：已连接");
   const row = supervisor.getByRole("row").filter({ hasText: AGENT.agentId });
 
-  await signInWithForm(agent, AGENT.user);
+  await signIn(agent, AGENT.user);
   await readyOnWorkbench(agent);
   await expect(row).toContainText("就绪");
 

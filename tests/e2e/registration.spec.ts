@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { expectAccessible, menuNames, signInWithForm } from "./support";
+import { expectAccessible, menuNames, signIn } from "./support";
 
 // Each flow asks for pictures and codes and signs in more than once: about 20 s alone, more on a
 // busy 2-core machine.
@@ -217,7 +217,7 @@ test("a reset answers unknown and known numbers alike, ends every session and ta
   // A session elsewhere, signed in before the reset.
   const elsewhere = await browser.newContext();
   const other = await elsewhere.newPage();
-  await signInWithForm(other, mobile, PASSWORD);
+  await signIn(other, mobile, PASSWORD);
   await expect(other).toHaveURL(/\/$/);
 
   await page.goto("/user/reset");
@@ -266,7 +266,7 @@ test("a reset answers unknown and known numbers alike, ends every session and ta
   await reset("Another2026");
   await expect(page.getByRole("alert")).toContainText("验证码已失效，请重新获取");
 
-  await signInWithForm(page, mobile, "Renewed2026");
+  await signIn(page, mobile, "Renewed2026");
   await expect(page).toHaveURL(/\/$/);
 });
 
@@ -275,10 +275,10 @@ test("a password change needs the current password and ends the user's other ses
   await signUpOnPlatform(request, mobile);
   const elsewhere = await browser.newContext();
   const other = await elsewhere.newPage();
-  await signInWithForm(other, mobile, PASSWORD);
+  await signIn(other, mobile, PASSWORD);
   await expect(other).toHaveURL(/\/$/);
 
-  await signInWithForm(page, mobile, PASSWORD);
+  await signIn(page, mobile, PASSWORD);
   await expect(page).toHaveURL(/\/$/);
   await page.getByRole("link", { name: "修改密码" }).click();
   await expect(page).toHaveURL(/\/user\/password$/);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible, menuNames, PLATFORM_URL, platformToken, signIn, signInWithForm, signOut } from "./support";
+import { expectAccessible, menuNames, PLATFORM_URL, platformToken, signIn, signOut } from "./support";
 
 // 坐席配置 (decision 031): a page that ships no script, so its flows run once, without JavaScript
 // (@noscript), axe included; the 强制下线 confirmation loads one (Escape follows 取消), so that flow
@@ -15,7 +15,7 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   // 钱磊 is signed in elsewhere, as a voice agent, while the administrator changes their type.
   const elsewhere = await browser.newContext();
   const agent = await elsewhere.newPage();
-  await signInWithForm(agent, "agent02");
+  await signIn(agent, "agent02");
   expect(await menuNames(agent)).toContain("语音工作台");
   await page.goto("/robot/agent");
   await signIn(page, "admin");
@@ -101,7 +101,7 @@ test("an administrator makes an agent a text agent in another queue: a 工号 in
   await signOut(page);
 
   // At the agent's next sign-in: the text workbench, not the voice one; and no 坐席配置.
-  await signInWithForm(page, "agent02");
+  await signIn(page, "agent02");
   const menu = await menuNames(page);
   expect(menu).toContain("文本工作台");
   expect(menu).not.toContain("语音工作台");
@@ -116,7 +116,7 @@ test("an administrator signs an agent out everywhere: a reason, a confirmation, 
   // 钱磊 (agent02) signed in elsewhere, a page open.
   const elsewhere = await browser.newContext();
   const agent = await elsewhere.newPage();
-  await signInWithForm(agent, "agent02");
+  await signIn(agent, "agent02");
   await expect(agent).not.toHaveURL(/\/user\/login/);
 
   await page.goto("/robot/agent?name=钱磊");

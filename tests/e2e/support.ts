@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expect, test, type APIRequestContext, type Browser, type Cookie, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 
 /**
@@ -36,55 +36,14 @@ export async function platformPost(request: APIRequestContext, token: string, pa
   return (await response.json()).data;
 }
 
-const SESSION_COOKIE = "sb_session";
-const onSignInPage = (page: Page) => new URL(page.url()).pathname === "/user/login";
-
-/**
- * The sessions this worker signed in through the form, by account: the console's address and its
- * session cookie. A sign-in through the form costs the platform a scrypt hash and the browser the
- * sign-in page; most flows only need to be signed in, so a later sign-in of the same account
- * reuses the session. What a session holds is the platform token and the user as the sign-in
- * found them (role, work type, queue): the phone, its tab's Web Lock and the agent's state belong
- * to the account at the platform or to the browser context, not to the session (decision 064).
- */
-const kept = new Map<string, { origin: string; cookie: Cookie }>();
-
-/**
- * Signs `username` in and lands where the sign-in form would have led (the sign-in page's
- * `redirectTo`, else the home page). A seeded account with the usual password reuses the session
- * this worker signed it in with before, unless it has ended since (signed out, revoked): then,
- * and the first time, through the form. A flow that checks sign-in itself, or changes what a
- * session holds (the account's work type, queue, password), uses `signInWithForm`.
- */
 export async function signIn(page: Page, username: string, password = PASSWORD) {
-  const session = password === PASSWORD ? kept.get(username) : undefined;
-  const here = page.url().startsWith("http") ? new URL(page.url()).origin : null;
-  if (session && (here === null || here === session.origin)) {
-    await page.context().addCookies([session.cookie]);
-    // The sign-in page of a signed-in user sends them on to its `redirectTo`, as the form would.
-    await page.goto(onSignInPage(page) ? page.url() : "/user/login");
-    if (!onSignInPage(page) && new URL(page.url()).origin === session.origin) return;
-    kept.delete(username);
-  }
-  await signInWithForm(page, username, password);
-  if (password !== PASSWORD) return;
-  await page.waitForURL((url) => url.pathname !== "/user/login");
-  const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
-  if (cookie) kept.set(username, { origin: new URL(page.url()).origin, cookie });
-}
-
-/** Signs in through the sign-in form, always; the session is not kept for another flow. */
-export async function signInWithForm(page: Page, username: string, password = PASSWORD) {
-  if (!onSignInPage(page)) await page.goto("/user/login");
+  if (!page.url().includes("/user/login")) await page.goto("/user/login");
   await page.getByLabel("用户名").fill(username);
   await page.getByLabel("密码", { exact: true }).fill(password);
   await page.getByRole("button", { name: "登录" }).click();
 }
 
 export async function signOut(page: Page) {
-  // Sign-out ends the session at the platform: no later flow of this worker may reuse it.
-  const ended = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)?.value;
-  for (const [username, session] of kept) if (session.cookie.value === ended) kept.delete(username);
   await page.getByRole("button", { name: "退出登录" }).click();
   await expect(page).toHaveURL(/\/user\/login$/);
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { signInWithForm, startUntilReady } from "./support";
+import { signIn, startUntilReady } from "./support";
 
 /**
  * Traces (README "Running it", decision 041): this file starts its own console and platform (on
@@ -109,7 +109,7 @@ test.afterAll(() => {
 test("a page's trace holds the console's request, its call to the platform, the platform's route and its SQL, under the request's id", async ({
   page,
 }) => {
-  await signInWithForm(page, "admin");
+  await signIn(page, "admin");
   await expect(page).not.toHaveURL(/\/user\/login/);
   const response = await page.goto("/audit");
   expect(response?.status()).toBe(200);
