@@ -1,5 +1,5 @@
-// `npm test`: lint (ESLint, Prettier, the layers of .dependency-cruiser.cjs), type check, unit + platform (PGlite and PostgreSQL) + integration tests, then the
-// production build and end-to-end tests in Chromium. Ends with one 'N passed, N failed' line.
+// `npm test`: lint (ESLint, Prettier, the layers of .dependency-cruiser.cjs), type check and the production build beside unit + platform (PGlite
+// and PostgreSQL) + integration tests, then end-to-end tests in Chromium. Ends with one 'N passed, N failed' line.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -16,12 +16,23 @@ function step(title, command, args, env = {}) {
   return result.status === 0;
 }
 
+/** A step whose output goes straight to the terminal, run beside others; answers whether it passed. */
+function stepBeside(title, command, args) {
+  console.log(`\n[test] ${title}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: process.env });
+    child.on("close", (code) => resolve(code === 0));
+  });
+}
+
 /**
- * Checks that read the code and change nothing, run at once (each is mostly one thread; the
- * machine has two cores): each one's output is printed under its title once it ends.
+ * Steps that read the code and change nothing in it, run at once and beside vitest: vitest's files
+ * mostly wait on their databases, leaving part of the two cores idle, and these steps are mostly
+ * one thread each (decision 064). Each one's output is kept, to be printed under its title once
+ * vitest has ended, so that it does not interleave with vitest's.
  */
-async function checks(list) {
-  const results = await Promise.all(
+function quietSteps(list) {
+  return Promise.all(
     list.map(
       ([title, command, args]) =>
         new Promise((resolve) => {
@@ -33,8 +44,6 @@ async function checks(list) {
         }),
     ),
   );
-  for (const { title, output } of results) console.log(`\n[test] ${title}\n${output.trimEnd()}`);
-  return results.every((result) => result.ok);
 }
 
 function counts(file, read) {
@@ -58,25 +67,29 @@ function failedSpecs(suite, names = []) {
 ensureChromium();
 for (const file of ["vitest.json", "playwright.json", "playwright-cluster.json"]) rmSync(join(cache, file), { force: true });
 
-let ok = await checks([
-  ["lint: ESLint", bin("eslint"), ["."]],
-  ["lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]],
-  [
-    "lint: layers (dependency-cruiser)",
-    bin("depcruise"),
-    ["app", "upstream", "contracts", "common", "tests", "bench", "--config", ".dependency-cruiser.cjs"],
-  ],
-  ["lint: dead exports (knip)", bin("knip"), ["--no-progress"]],
-  ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
-]);
-ok =
-  step("unit, platform and integration tests (vitest)", bin("vitest"), [
+// The production build writes only build/, which no check and no vitest file reads.
+const [quiet, vitestOk] = await Promise.all([
+  quietSteps([
+    ["lint: ESLint", bin("eslint"), ["."]],
+    ["lint: Prettier", bin("prettier"), ["--check", "--log-level=warn", "."]],
+    [
+      "lint: layers (dependency-cruiser)",
+      bin("depcruise"),
+      ["app", "upstream", "contracts", "common", "tests", "bench", "--config", ".dependency-cruiser.cjs"],
+    ],
+    ["lint: dead exports (knip)", bin("knip"), ["--no-progress"]],
+    ["type check", bin("tsc"), ["--noEmit", "-p", "."]],
+    ["production build", process.execPath, [join(root, "scripts/build.mjs"), "--if-needed"]],
+  ]),
+  stepBeside("unit, platform and integration tests (vitest), beside the lint, the type check and the production build", bin("vitest"), [
     "run",
     "--reporter=default",
     "--reporter=json",
     `--outputFile=${join(cache, "vitest.json")}`,
-  ]) && ok;
-ok = step("production build", process.execPath, [join(root, "scripts/build.mjs"), "--if-needed"]) && ok;
+  ]),
+]);
+for (const { title, output } of quiet) console.log(`\n[test] ${title}\n${output.trimEnd()}`);
+let ok = vitestOk && quiet.every((result) => result.ok);
 ok = step("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"]) && ok;
 // The @cluster flows again through `npm run cluster`: two consoles, two platforms, HAProxy, PostgreSQL.
 ok =
