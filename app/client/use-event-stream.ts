@@ -3,7 +3,11 @@ import type { RealtimeNotification } from "#contracts/events";
 import { HEARTBEAT_EVENT, isNotification } from "#contracts/realtime";
 import { createEventCursor } from "./event-cursor";
 
-export type StreamStatus = "connecting" | "open" | "reconnecting" | "offline";
+/** `static`: not started, the page as the server rendered it (so it stays without JavaScript). */
+export type StreamStatus = "static" | "connecting" | "open" | "reconnecting" | "offline";
+
+/** The stream's address resuming after `lastId`; `url` may carry a query of its own (the monitor's `?lines`). */
+export const resumeUrl = (url: string, lastId: number | string) => `${url}${url.includes("?") ? "&" : "?"}lastEventId=${lastId}`;
 
 /** Three missed heartbeats (15 s each) mean the connection is dead, e.g. after laptop sleep. */
 const STALE_AFTER_MS = 45_000;
@@ -17,11 +21,12 @@ const MAX_FAILED_OPENS = 4;
  * itself (a dead connection, the network coming back) it passes the last id as `?lastEventId=`.
  */
 export function useEventStream(url: string, startId: number, onEvent: (event: RealtimeNotification) => void): StreamStatus {
-  const [status, setStatus] = useState<StreamStatus>("connecting");
+  const [status, setStatus] = useState<StreamStatus>("static");
   const handler = useRef(onEvent);
   handler.current = onEvent;
 
   useEffect(() => {
+    setStatus("connecting");
     const cursor = createEventCursor(startId);
     let source: EventSource | null = null;
     let lastSign = Date.now();
@@ -30,7 +35,7 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Re
 
     const open = () => {
       source?.close();
-      const next = new EventSource(`${url}?lastEventId=${cursor.lastId}`);
+      const next = new EventSource(resumeUrl(url, cursor.lastId));
       source = next;
       next.onopen = () => {
         failedOpens = 0;
@@ -88,6 +93,7 @@ export function useEventStream(url: string, startId: number, onEvent: (event: Re
 }
 
 export const STREAM_STATUS_LABELS: Record<StreamStatus, string> = {
+  static: "未连接（刷新可查看最新）",
   connecting: "连接中",
   open: "已连接",
   reconnecting: "重新连接中",

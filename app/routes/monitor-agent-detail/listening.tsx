@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import type { RealtimeNotification } from "#contracts/events";
 import type { MonitorAgentState, MonitorLine, MonitorWork } from "#contracts/monitor";
 import { MONITOR_NOTIFICATIONS } from "#contracts/monitor-live";
@@ -44,10 +44,7 @@ export function useLiveAgent<A extends MonitorAgentState>(
     [agent.userId],
   );
   const status = useEventStream("/monitor/agent/events?lines", startId, onNotification);
-  // Hydrated: the stream runs. Without JavaScript the page is the snapshot of its time.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return { live, listened, status: hydrated ? status : null };
+  return { live, listened, status };
 }
 
 /** What the supervisor listens to (useLiveAgent's `listened`); without JavaScript, the snapshot. */
@@ -61,7 +58,7 @@ export function Listening({ listened, status }: Pick<ReturnType<typeof useLiveAg
       <p className="sb-hint">
         {work ? `${work.kind === "chat" ? "文本会话" : "通话"}：${maskPhone(work.party)}` : "该坐席当前没有可监听的通话或会话"}
         {" · "}
-        {status ? <span role="status">实时连接：{STREAM_STATUS_LABELS[status]}</span> : "页面内容截至加载时，刷新可查看最新"}
+        {status === "static" ? "页面内容截至加载时，刷新可查看最新" : <span role="status">实时连接：{STREAM_STATUS_LABELS[status]}</span>}
       </p>
       {work ? (
         <ol className="sb-chat-log sb-listen-log" aria-label="实时内容" aria-live="polite">
